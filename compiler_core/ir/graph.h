@@ -1,0 +1,47 @@
+// The graph IR: a typed dataflow graph of one TFLite subgraph. Operators are
+// kept in the model's execution order; tensors keep their TFLite indices so
+// diagnostics and per-tensor dumps can name them as the model file does.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "ir/attributes.h"
+#include "ir/op_type.h"
+#include "ir/tensor.h"
+
+namespace loupe::ir {
+
+// Marks an optional operator input that the model leaves out (TFLite's -1).
+inline constexpr int kNoTensor = -1;
+
+struct Operator {
+  int index = -1;  // position in execution order
+  OpType type = OpType::Opaque;
+  int version = 1;  // TFLite operator version
+  std::vector<int> inputs;   // tensor indices, kNoTensor for an absent optional input
+  std::vector<int> outputs;  // tensor indices
+  std::vector<int> intermediates;
+  Attributes attributes;
+
+  // "CONV_2D", or the custom code of an opaque operator.
+  std::string typeName() const;
+};
+
+struct Graph {
+  std::string name;         // subgraph name, or the model file's stem
+  std::string description;  // the model's description string
+  std::vector<Tensor> tensors;
+  std::vector<Operator> operators;
+  std::vector<int> inputs;   // tensor indices of the model inputs
+  std::vector<int> outputs;  // tensor indices of the model outputs
+
+  const Tensor& tensor(int index) const { return tensors.at(static_cast<std::size_t>(index)); }
+  Tensor& tensor(int index) { return tensors.at(static_cast<std::size_t>(index)); }
+  // The tensor behind operator input `slot`, or nullptr when it is absent.
+  const Tensor* input(const Operator& op, std::size_t slot) const;
+  const Tensor& output(const Operator& op, std::size_t slot) const;
+};
+
+}  // namespace loupe::ir

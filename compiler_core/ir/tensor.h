@@ -1,0 +1,34 @@
+// A tensor of the graph IR: its type, shape and quantisation, and for constants
+// (weights, biases, shape operands) the raw little-endian bytes from the model.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "ir/dtype.h"
+#include "ir/quantization.h"
+
+namespace loupe::ir {
+
+using Shape = std::vector<std::int32_t>;
+
+std::int64_t elementCount(const Shape& shape);
+
+struct Tensor {
+  int index = -1;  // position in the graph's tensor table (TFLite tensor index)
+  std::string name;
+  DType dtype = DType::Float32;
+  Shape shape;
+  Quantization quantization;
+  std::vector<std::uint8_t> data;  // non-empty for constants
+  bool isConstant = false;
+  bool isVariable = false;  // state updated in place (SVDF, LSTM)
+
+  std::int64_t elementCount() const { return ir::elementCount(shape); }
+  std::int64_t byteSize() const {
+    return elementCount() * static_cast<std::int64_t>(dtypeSize(dtype));
+  }
+};
+
+}  // namespace loupe::ir

@@ -1,0 +1,30 @@
+#include "reference/kernel.h"
+
+namespace loupe::reference {
+
+// Each kernel lives in its own file and defines one `const Kernel` object.
+// The list is explicit so registration does not depend on static
+// initialisation order or on the linker keeping unreferenced objects.
+#define LOUPE_REFERENCE_KERNELS(X) \
+  X(kReshapeKernel)
+
+#define LOUPE_DECLARE_KERNEL(name) extern const Kernel name;
+LOUPE_REFERENCE_KERNELS(LOUPE_DECLARE_KERNEL)
+#undef LOUPE_DECLARE_KERNEL
+
+namespace {
+#define LOUPE_KERNEL_ADDRESS(name) &name,
+constexpr const Kernel* kKernels[] = {LOUPE_REFERENCE_KERNELS(LOUPE_KERNEL_ADDRESS)};
+#undef LOUPE_KERNEL_ADDRESS
+}  // namespace
+
+const Kernel* findKernel(ir::OpType type) {
+  for (const Kernel* kernel : kKernels) {
+    if (kernel->type == type) return kernel;
+  }
+  return nullptr;
+}
+
+std::span<const Kernel* const> allKernels() { return kKernels; }
+
+}  // namespace loupe::reference

@@ -1,0 +1,28 @@
+#include "reference/tensor_store.h"
+
+namespace loupe::reference {
+
+TensorStore::TensorStore(const ir::Graph& graph) : graph_(graph), buffers_(graph.tensors.size()) {
+  for (const auto& tensor : graph.tensors) {
+    if (tensor.isConstant) continue;
+    const auto bytes = static_cast<std::size_t>(tensor.byteSize());
+    buffers_[static_cast<std::size_t>(tensor.index)].assign((bytes + 7) / 8, 0);
+  }
+}
+
+std::span<const std::uint8_t> TensorStore::bytes(int tensorIndex) const {
+  const auto& tensor = graph_.tensor(tensorIndex);
+  if (tensor.isConstant) return tensor.data;
+  const auto& buffer = buffers_.at(static_cast<std::size_t>(tensorIndex));
+  return {reinterpret_cast<const std::uint8_t*>(buffer.data()),
+          static_cast<std::size_t>(tensor.byteSize())};
+}
+
+std::span<std::uint8_t> TensorStore::mutableBytes(int tensorIndex) {
+  const auto& tensor = graph_.tensor(tensorIndex);
+  auto& buffer = buffers_.at(static_cast<std::size_t>(tensorIndex));
+  return {reinterpret_cast<std::uint8_t*>(buffer.data()),
+          tensor.isConstant ? 0 : static_cast<std::size_t>(tensor.byteSize())};
+}
+
+}  // namespace loupe::reference

@@ -1,0 +1,36 @@
+// Storage for every tensor of a graph while the reference interpreter runs:
+// a zero-initialised buffer per non-constant tensor (so variable state starts
+// at zero, as after TFLite's AllocateTensors) and views of constant data.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "ir/graph.h"
+
+namespace loupe::reference {
+
+class TensorStore {
+ public:
+  explicit TensorStore(const ir::Graph& graph);
+
+  std::span<const std::uint8_t> bytes(int tensorIndex) const;
+  std::span<std::uint8_t> mutableBytes(int tensorIndex);
+
+  template <typename T>
+  const T* data(int tensorIndex) const {
+    return reinterpret_cast<const T*>(bytes(tensorIndex).data());
+  }
+  template <typename T>
+  T* mutableData(int tensorIndex) {
+    return reinterpret_cast<T*>(mutableBytes(tensorIndex).data());
+  }
+
+ private:
+  const ir::Graph& graph_;
+  // Owned buffers of non-constant tensors; 8-byte elements keep any dtype aligned.
+  std::vector<std::vector<std::uint64_t>> buffers_;
+};
+
+}  // namespace loupe::reference
