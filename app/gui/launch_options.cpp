@@ -1,0 +1,80 @@
+#include "gui/launch_options.h"
+
+#include <QCommandLineParser>
+#include <QRegularExpression>
+
+namespace loupe::gui {
+
+QString launchUsage() {
+  return QStringLiteral(
+      "usage: loupe [options] [MODEL]\n"
+      "\n"
+      "Opens MODEL (a .tflite file), or the bundled keyword-spotting model when none is\n"
+      "given, in the Loupe IDE.\n"
+      "\n"
+      "options:\n"
+      "  --screenshot FILE.png   render the window (offscreen when there is no display),\n"
+      "                          save it as PNG and exit; non-zero exit on failure\n"
+      "  --view operators|ir     the tab the screenshot shows (default: operators)\n"
+      "  --size WxH              window size for the screenshot (default: 1400x900)\n"
+      "  --operator N            select operator N (default: the first)\n"
+      "  --version               print the version and exit\n"
+      "  -h, --help              print this text and exit\n");
+}
+
+LaunchOptions parseLaunchOptions(const QStringList& arguments, const QStringList& viewNames) {
+  LaunchOptions options;
+  QCommandLineParser parser;
+  const QCommandLineOption screenshot(QStringLiteral("screenshot"), {}, QStringLiteral("FILE"));
+  const QCommandLineOption view(QStringLiteral("view"), {}, QStringLiteral("VIEW"));
+  const QCommandLineOption size(QStringLiteral("size"), {}, QStringLiteral("WxH"));
+  const QCommandLineOption op(QStringLiteral("operator"), {}, QStringLiteral("N"));
+  parser.addOptions({screenshot, view, size, op});
+  if (!parser.parse(arguments)) {
+    options.error = parser.errorText();
+    return options;
+  }
+
+  const QStringList positional = parser.positionalArguments();
+  if (positional.size() > 1) {
+    options.error = QStringLiteral("expected at most one MODEL, got %1").arg(positional.size());
+    return options;
+  }
+  if (!positional.isEmpty()) options.modelPath = positional.front();
+  options.screenshotPath = parser.value(screenshot);
+  if (parser.isSet(screenshot) && options.screenshotPath.isEmpty()) {
+    options.error = QStringLiteral("--screenshot needs a file name");
+    return options;
+  }
+
+  if (parser.isSet(view)) {
+    options.view = parser.value(view);
+    if (!viewNames.contains(options.view)) {
+      options.error = QStringLiteral("unknown view '%1' (available: %2)")
+                          .arg(options.view, viewNames.join(QStringLiteral(", ")));
+      return options;
+    }
+  }
+  if (parser.isSet(size)) {
+    static const QRegularExpression pattern(QStringLiteral("^(\\d{2,5})x(\\d{2,5})$"));
+    const auto match = pattern.match(parser.value(size));
+    if (!match.hasMatch()) {
+      options.error =
+          QStringLiteral("--size wants WxH, e.g. 1400x900, not '%1'").arg(parser.value(size));
+      return options;
+    }
+    options.windowSize = QSize(match.captured(1).toInt(), match.captured(2).toInt());
+  }
+  if (parser.isSet(op)) {
+    bool ok = false;
+    options.operatorIndex = parser.value(op).toInt(&ok);
+    if (!ok || options.operatorIndex < 0) {
+      options.error =
+          QStringLiteral("--operator wants an operator index, not '%1'").arg(parser.value(op));
+      return options;
+    }
+  }
+  return options;
+}
+
+}  // namespace loupe::gui

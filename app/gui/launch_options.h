@@ -1,0 +1,29 @@
+// The command line of `loupe`: which model to open and, for scripts and
+// tests, a screenshot to save instead of staying open.
+#pragma once
+
+#include <QSize>
+#include <QString>
+#include <QStringList>
+
+namespace loupe::gui {
+
+struct LaunchOptions {
+  QString modelPath;       // empty: the bundled default model
+  QString screenshotPath;  // non-empty: render, save the PNG and exit
+  QString view = QStringLiteral("operators");
+  QSize windowSize{1400, 900};
+  int operatorIndex = -1;  // the operator to select, -1 to keep the default
+  QString error;           // non-empty when the arguments are wrong
+
+  bool screenshot() const { return !screenshotPath.isEmpty(); }
+};
+
+// The text of `loupe --help`.
+QString launchUsage();
+
+// `arguments` as QCoreApplication::arguments() gives them (program first).
+// `viewNames` are the views --view accepts.
+LaunchOptions parseLaunchOptions(const QStringList& arguments, const QStringList& viewNames);
+
+}  // namespace loupe::gui

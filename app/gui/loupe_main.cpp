@@ -1,0 +1,117 @@
+// loupe: the desktop IDE. Opens the model named on the command line (or the
+// bundled example) or, with --screenshot, renders the window to a PNG and
+// exits, which works without a display.
+#include <QApplication>
+#include <QTimer>
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <initializer_list>
+
+#include "gui/bundled_model.h"
+#include "gui/launch_options.h"
+#include "gui/main_window.h"
+#include "gui/window_screenshot.h"
+#include "models/model_document.h"
+
+namespace {
+
+bool hasArgument(int argc, char** argv, std::initializer_list<const char*> names) {
+  for (int i = 1; i < argc; ++i) {
+    for (const char* name : names) {
+      if (std::strcmp(argv[i], name) == 0) return true;
+    }
+  }
+  return false;
+}
+
+bool hasDisplay() {
+  return !qEnvironmentVariableIsEmpty("DISPLAY") || !qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY");
+}
+
+void printError(const QString& message) {
+  std::fprintf(stderr, "loupe: %s\n", qPrintable(message));
+}
+
+int takeScreenshot(const loupe::gui::LaunchOptions& options) {
+  using loupe::gui::MainWindow;
+  MainWindow window(MainWindow::Options{.interactive = false, .persistSettings = false});
+  window.resize(options.windowSize);
+  const QString model =
+      options.modelPath.isEmpty() ? loupe::gui::bundledModelPath() : options.modelPath;
+  if (!window.openModel(model)) {
+    printError(window.document()->loadFailures().back().message);
+    return 1;
+  }
+  if (options.operatorIndex >= 0) {
+    if (options.operatorIndex >= window.document()->operatorCount()) {
+      printError(QStringLiteral("--operator %1: the model has %2 operators")
+                     .arg(options.operatorIndex)
+                     .arg(window.document()->operatorCount()));
+      return 2;
+    }
+    window.document()->setCurrentOperator(options.operatorIndex);
+  }
+  window.showView(options.view);
+  QString error;
+  if (!loupe::gui::saveWindowScreenshot(&window, options.screenshotPath, &error)) {
+    printError(error);
+    return 1;
+  }
+  std::printf("loupe: saved %s (%dx%d, view %s)\n", qPrintable(options.screenshotPath),
+              options.windowSize.width(), options.windowSize.height(), qPrintable(options.view));
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // --help and --version need no display, so answer them before Qt starts.
+  if (hasArgument(argc, argv, {"-h", "--help"})) {
+    std::fputs(qPrintable(loupe::gui::launchUsage()), stdout);
+    return 0;
+  }
+  if (hasArgument(argc, argv, {"--version"})) {
+    std::printf("loupe %s\n", LOUPE_VERSION);
+    return 0;
+  }
+  const bool screenshot = hasArgument(argc, argv, {"--screenshot"}) ||
+                          std::any_of(argv + 1, argv + argc, [](const char* a) {
+                            return std::strncmp(a, "--screenshot=", 13) == 0;
+                          });
+  if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && !hasDisplay()) {
+    if (!screenshot) {
+      printError(QStringLiteral(
+          "no display (neither DISPLAY nor WAYLAND_DISPLAY is set).\n"
+          "  Use --screenshot FILE.png to render offscreen, or loupec for the command line."));
+      return 1;
+    }
+    qputenv("QT_QPA_PLATFORM", "offscreen");
+  }
+
+  QApplication app(argc, argv);
+  QApplication::setOrganizationName(QStringLiteral("Loupe"));
+  QApplication::setApplicationName(QStringLiteral("loupe"));
+  QApplication::setApplicationVersion(QStringLiteral(LOUPE_VERSION));
+  QApplication::setApplicationDisplayName(QStringLiteral("Loupe"));
+
+  const auto options = loupe::gui::parseLaunchOptions(QApplication::arguments(),
+                                                      loupe::gui::MainWindow::viewNames());
+  if (!options.error.isEmpty()) {
+    printError(options.error + QStringLiteral("\n(try loupe --help)"));
+    return 2;
+  }
+  if (options.screenshot()) return takeScreenshot(options);
+
+  loupe::gui::MainWindow window(loupe::gui::MainWindow::Options{});
+  window.show();
+  // Open once the window is up, so a failure's message box has a parent to
+  // sit on.
+  QTimer::singleShot(0, &window, [&window, &options] {
+    window.openModel(options.modelPath.isEmpty() ? loupe::gui::bundledModelPath()
+                                                 : options.modelPath);
+    if (options.operatorIndex >= 0) window.document()->setCurrentOperator(options.operatorIndex);
+    window.showView(options.view);
+  });
+  return app.exec();
+}

@@ -1,0 +1,356 @@
+#include "gui/main_window.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDir>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMenu>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QSettings>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTimer>
+
+#include "gui/bundled_model.h"
+#include "models/display_text.h"
+#include "models/model_document.h"
+#include "models/operator_properties_model.h"
+#include "models/operator_table_model.h"
+#include "models/problem_list_model.h"
+#include "models/stage_tree_model.h"
+#include "views/graph_ir_view.h"
+#include "views/operator_table_view.h"
+#include "views/problems_view.h"
+#include "views/properties_view.h"
+#include "views/stage_navigator.h"
+
+namespace loupe::gui {
+
+using models::CompilationStage;
+
+namespace {
+
+const char* const kGeometryKey = "mainWindow/geometry";
+const char* const kStateKey = "mainWindow/state";
+const char* const kLastDirectoryKey = "mainWindow/lastDirectory";
+
+// The first local .tflite file among dropped URLs, or an empty string.
+QString droppedModel(const QMimeData* mime) {
+  if (!mime || !mime->hasUrls()) return {};
+  for (const QUrl& url : mime->urls()) {
+    if (url.isLocalFile() &&
+        url.toLocalFile().endsWith(QStringLiteral(".tflite"), Qt::CaseInsensitive)) {
+      return url.toLocalFile();
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
+MainWindow::MainWindow(Options options, QWidget* parent)
+    : QMainWindow(parent),
+      options_(options),
+      recentFiles_(options.persistSettings),
+      document_(new models::ModelDocument(this)),
+      operatorTableModel_(new models::OperatorTableModel(document_, this)),
+      propertiesModel_(new models::OperatorPropertiesModel(document_, this)),
+      problemListModel_(new models::ProblemListModel(document_, this)),
+      stageTreeModel_(new models::StageTreeModel(document_, this)) {
+  setWindowTitle(QStringLiteral("Loupe"));
+  setAcceptDrops(true);
+  // IDE layout: the side docks run the full height, Problems sits under the
+  // central tabs only.
+  setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
+  setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
+  setDockOptions(AnimatedDocks | AllowTabbedDocks);
+
+  createViews();
+  createDocks();
+  createActions();
+
+  totalsLabel_ = new QLabel(this);
+  fileLabel_ = new QLabel(this);
+  fileLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  statusBar()->addWidget(totalsLabel_, 1);
+  statusBar()->addPermanentWidget(fileLabel_);
+  totalsLabel_->setText(tr("No model open"));
+
+  connect(document_, &models::ModelDocument::modelLoaded, this, &MainWindow::onModelLoaded);
+  connect(document_, &models::ModelDocument::loadFailed, this, &MainWindow::onLoadFailed);
+  connect(document_, &models::ModelDocument::currentOperatorChanged, this,
+          &MainWindow::updatePropertiesTitle);
+  connect(problemListModel_, &QAbstractItemModel::modelReset, this,
+          &MainWindow::updateProblemsTitle);
+  updateProblemsTitle();
+
+  resize(1400, 900);
+  resizeDocks({stagesDock_, propertiesDock_}, {160, 400}, Qt::Horizontal);
+  resizeDocks({problemsDock_}, {170}, Qt::Vertical);
+  if (options_.persistSettings) restoreSettings();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::createViews() {
+  tabs_ = new QTabWidget(this);
+  tabs_->setDocumentMode(true);
+  setCentralWidget(tabs_);
+
+  operatorTable_ = new views::OperatorTableView(document_, operatorTableModel_, this);
+  operatorTable_->setObjectName(QStringLiteral("operatorTable"));
+  addStageTab(CompilationStage::Imported, QStringLiteral("operators"), operatorTable_,
+              tr("Operators"));
+
+  graphIrView_ = new views::GraphIrView(document_, this);
+  graphIrView_->setObjectName(QStringLiteral("graphIrView"));
+  addStageTab(CompilationStage::Imported, QStringLiteral("ir"), graphIrView_, tr("Graph IR"));
+}
+
+void MainWindow::addStageTab(CompilationStage stage, const QString& viewName, QWidget* widget,
+                             const QString& title) {
+  stageTabs_.append({stage, viewName, widget});
+  tabs_->addTab(widget, title);
+}
+
+void MainWindow::createDocks() {
+  stageNavigator_ = new views::StageNavigator(stageTreeModel_, this);
+  stageNavigator_->setObjectName(QStringLiteral("stageNavigator"));
+  connect(stageNavigator_, &views::StageNavigator::stageActivated, this, &MainWindow::showStage);
+  stagesDock_ = new QDockWidget(tr("Stages"), this);
+  stagesDock_->setObjectName(QStringLiteral("stagesDock"));
+  stagesDock_->setWidget(stageNavigator_);
+  addDockWidget(Qt::LeftDockWidgetArea, stagesDock_);
+
+  propertiesView_ = new views::PropertiesView(propertiesModel_, this);
+  propertiesView_->setObjectName(QStringLiteral("propertiesView"));
+  propertiesDock_ = new QDockWidget(tr("Properties"), this);
+  propertiesDock_->setObjectName(QStringLiteral("propertiesDock"));
+  propertiesDock_->setWidget(propertiesView_);
+  addDockWidget(Qt::RightDockWidgetArea, propertiesDock_);
+
+  problemsView_ = new views::ProblemsView(document_, problemListModel_, this);
+  problemsView_->setObjectName(QStringLiteral("problemsView"));
+  connect(problemsView_, &views::ProblemsView::operatorActivated, this, [this] {
+    // Bring a view that shows the operator forward if none is in front.
+    if (tabs_->currentWidget() != operatorTable_ && tabs_->currentWidget() != graphIrView_) {
+      tabs_->setCurrentWidget(operatorTable_);
+    }
+  });
+  problemsDock_ = new QDockWidget(tr("Problems"), this);
+  problemsDock_->setObjectName(QStringLiteral("problemsDock"));
+  problemsDock_->setWidget(problemsView_);
+  addDockWidget(Qt::BottomDockWidgetArea, problemsDock_);
+}
+
+// Every action of the window, with its shortcut, in one place.
+void MainWindow::createActions() {
+  QMenu* fileMenu = menuBar()->addMenu(tr("&File"));
+  QAction* open = fileMenu->addAction(tr("&Open Model\u2026"), this, &MainWindow::chooseModelFile);
+  open->setShortcut(QKeySequence::Open);
+  open->setStatusTip(tr("Open a TFLite model (.tflite)"));
+  recentMenu_ = fileMenu->addMenu(tr("Open &Recent"));
+  connect(recentMenu_, &QMenu::aboutToShow, this, &MainWindow::rebuildRecentMenu);
+  rebuildRecentMenu();
+  QAction* openBundled = fileMenu->addAction(tr("Open &Bundled Example"), this,
+                                             [this] { openModel(bundledModelPath()); });
+  openBundled->setStatusTip(tr("Open the keyword-spotting model that ships with Loupe"));
+  fileMenu->addSeparator();
+  QAction* quit = fileMenu->addAction(tr("&Quit"), this, &QWidget::close);
+  quit->setShortcut(QKeySequence::Quit);
+  quit->setMenuRole(QAction::QuitRole);
+
+  QMenu* viewMenu = menuBar()->addMenu(tr("&View"));
+  for (int i = 0; i < tabs_->count(); ++i) {
+    QAction* show =
+        viewMenu->addAction(tabs_->tabText(i), this, [this, i] { tabs_->setCurrentIndex(i); });
+    show->setShortcut(QKeySequence(Qt::CTRL | static_cast<Qt::Key>(Qt::Key_1 + i)));
+  }
+  viewMenu->addSeparator();
+  for (QDockWidget* dock : {stagesDock_, propertiesDock_, problemsDock_}) {
+    viewMenu->addAction(dock->toggleViewAction());
+  }
+
+  QMenu* helpMenu = menuBar()->addMenu(tr("&Help"));
+  QAction* about = helpMenu->addAction(tr("&About Loupe"), this, &MainWindow::showAbout);
+  about->setMenuRole(QAction::AboutRole);
+  helpMenu->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
+}
+
+QStringList MainWindow::viewNames() {
+  return {QStringLiteral("operators"), QStringLiteral("ir")};
+}
+
+bool MainWindow::showView(const QString& name) {
+  for (const StageTab& tab : stageTabs_) {
+    if (tab.viewName == name) {
+      tabs_->setCurrentWidget(tab.widget);
+      return true;
+    }
+  }
+  return false;
+}
+
+QString MainWindow::currentViewName() const {
+  for (const StageTab& tab : stageTabs_) {
+    if (tab.widget == tabs_->currentWidget()) return tab.viewName;
+  }
+  return {};
+}
+
+void MainWindow::showStage(CompilationStage stage) {
+  // Keep the user's tab when it already belongs to the stage.
+  for (const StageTab& tab : stageTabs_) {
+    if (tab.widget == tabs_->currentWidget() && tab.stage == stage) return;
+  }
+  for (const StageTab& tab : stageTabs_) {
+    if (tab.stage == stage) {
+      tabs_->setCurrentWidget(tab.widget);
+      return;
+    }
+  }
+}
+
+bool MainWindow::openModel(const QString& path) {
+  const bool opened = document_->open(path);
+  // The bundled model is always one menu item away; do not list it as recent.
+  if (opened && !path.startsWith(u':')) recentFiles_.add(path);
+  return opened;
+}
+
+void MainWindow::chooseModelFile() {
+  QSettings settings;
+  const QString start =
+      options_.persistSettings ? settings.value(kLastDirectoryKey).toString() : QString();
+  const QString path = QFileDialog::getOpenFileName(this, tr("Open Model"), start,
+                                                    tr("TFLite models (*.tflite);;All files (*)"));
+  if (path.isEmpty()) return;
+  if (options_.persistSettings) {
+    settings.setValue(kLastDirectoryKey, QFileInfo(path).absolutePath());
+  }
+  openModel(path);
+}
+
+void MainWindow::rebuildRecentMenu() {
+  recentMenu_->clear();
+  const QStringList paths = recentFiles_.paths();
+  for (int i = 0; i < paths.size(); ++i) {
+    const QString& path = paths[i];
+    // &1..&9 as accelerators, full path in the status tip.
+    const QString label = i < 9
+                              ? QStringLiteral("&%1  %2").arg(i + 1).arg(QFileInfo(path).fileName())
+                              : QFileInfo(path).fileName();
+    QAction* action = recentMenu_->addAction(label, this, [this, path] { openModel(path); });
+    action->setStatusTip(path);
+    action->setToolTip(path);
+  }
+  if (paths.isEmpty()) {
+    recentMenu_->addAction(tr("No recent models"))->setEnabled(false);
+  } else {
+    recentMenu_->addSeparator();
+    recentMenu_->addAction(tr("Clear Menu"), this, [this] { recentFiles_.clear(); });
+  }
+}
+
+void MainWindow::showAbout() {
+  QMessageBox::about(
+      this, tr("About Loupe"),
+      tr("<h3>Loupe %1</h3>"
+         "<p>A desktop IDE for compiling TFLite models for microcontrollers: open a model, "
+         "see which operators Loupe supports, what they cost and how every compilation "
+         "stage transforms them.</p>"
+         "<p>The bundled example is the MLPerf Tiny keyword-spotting model "
+         "(Apache-2.0).</p>")
+          .arg(QStringLiteral(LOUPE_VERSION)));
+}
+
+void MainWindow::onModelLoaded() {
+  const auto& totals = document_->graphCost();
+  const auto unsupported = static_cast<int>(document_->supportProblems().size());
+  QStringList parts;
+  const int count = document_->operatorCount();
+  parts << (count == 1 ? tr("1 operator") : tr("%1 operators").arg(count))
+        << tr("%1 MACs").arg(models::groupedNumber(totals.macs))
+        << tr("%1 parameter bytes").arg(models::groupedNumber(totals.parameterBytes));
+  parts << (unsupported == 0 ? tr("all operators supported")
+                             : tr("%1 unsupported").arg(unsupported));
+  totalsLabel_->setText(parts.join(QStringLiteral("   \u00b7   ")));
+
+  const QString path = document_->filePath();
+  const bool bundled = path.startsWith(u':');
+  fileLabel_->setText(bundled ? tr("bundled example: %1").arg(QFileInfo(path).fileName())
+                              : QDir::toNativeSeparators(path));
+  setWindowTitle(tr("%1 \u2014 Loupe").arg(document_->modelName()));
+}
+
+void MainWindow::onLoadFailed(const QString& path, const QString& message) {
+  problemsDock_->show();
+  problemsDock_->raise();
+  if (!options_.interactive) return;
+  QMessageBox::critical(
+      this, tr("Cannot open model"),
+      tr("Loupe could not open %1.").arg(QDir::toNativeSeparators(path)) + QStringLiteral("\n\n") +
+          message +
+          (document_->isLoaded() ? tr("\n\n%1 stays open.").arg(document_->modelName())
+                                 : QString()));
+}
+
+void MainWindow::updateProblemsTitle() {
+  const int errors = problemListModel_->count(models::ProblemListModel::Severity::Error);
+  const int warnings = problemListModel_->count(models::ProblemListModel::Severity::Warning);
+  QStringList counts;
+  if (errors) counts << (errors == 1 ? tr("1 error") : tr("%1 errors").arg(errors));
+  if (warnings) counts << (warnings == 1 ? tr("1 warning") : tr("%1 warnings").arg(warnings));
+  problemsDock_->setWindowTitle(counts.isEmpty() ? tr("Problems")
+                                                 : tr("Problems (%1)").arg(counts.join(u", ")));
+}
+
+void MainWindow::updatePropertiesTitle() {
+  const int op = document_->currentOperator();
+  propertiesDock_->setWindowTitle(
+      op < 0 ? tr("Properties")
+             : tr("Properties \u2014 op %1 %2")
+                   .arg(op)
+                   .arg(QString::fromStdString(
+                       document_->graph().operators[static_cast<std::size_t>(op)].typeName())));
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+  if (options_.persistSettings) saveSettings();
+  QMainWindow::closeEvent(event);
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+  if (!droppedModel(event->mimeData()).isEmpty()) event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+  const QString path = droppedModel(event->mimeData());
+  if (path.isEmpty()) return;
+  event->acceptProposedAction();
+  // Open after the drop returns: a failure may show a modal message box, which
+  // must not run inside the drag-and-drop machinery.
+  QTimer::singleShot(0, this, [this, path] { openModel(path); });
+}
+
+void MainWindow::restoreSettings() {
+  QSettings settings;
+  restoreGeometry(settings.value(kGeometryKey).toByteArray());
+  restoreState(settings.value(kStateKey).toByteArray());
+}
+
+void MainWindow::saveSettings() const {
+  QSettings settings;
+  settings.setValue(kGeometryKey, saveGeometry());
+  settings.setValue(kStateKey, saveState());
+}
+
+}  // namespace loupe::gui

@@ -1,0 +1,116 @@
+// Loupe's IDE window: the stage navigator on the left, the current stage's
+// views as tabs in the centre, Properties and Problems docks, totals in the
+// status bar. It composes models and views around one ModelDocument and owns
+// the actions; it holds no compiler logic itself.
+#pragma once
+
+#include <QList>
+#include <QMainWindow>
+#include <QStringList>
+
+#include "gui/recent_files.h"
+#include "models/compilation_stage.h"
+
+class QAction;
+class QDockWidget;
+class QLabel;
+class QMenu;
+class QTabWidget;
+
+namespace loupe::models {
+class ModelDocument;
+class OperatorPropertiesModel;
+class OperatorTableModel;
+class ProblemListModel;
+class StageTreeModel;
+}  // namespace loupe::models
+
+namespace loupe::views {
+class GraphIrView;
+class OperatorTableView;
+class ProblemsView;
+class PropertiesView;
+class StageNavigator;
+}  // namespace loupe::views
+
+namespace loupe::gui {
+
+class MainWindow : public QMainWindow {
+  Q_OBJECT
+
+ public:
+  struct Options {
+    // Show message boxes for errors (off for tests and screenshots, where
+    // nobody could close them; errors still go to Problems).
+    bool interactive = true;
+    // Read and write QSettings (window layout, recent files).
+    bool persistSettings = true;
+  };
+
+  explicit MainWindow(Options options, QWidget* parent = nullptr);
+  ~MainWindow() override;
+
+  // Opens a model file (or a ":/" resource). A failure is reported and the
+  // previous model stays open. Returns whether the model opened.
+  bool openModel(const QString& path);
+
+  models::ModelDocument* document() const { return document_; }
+
+  // The central views by name, for --view: "operators", "ir".
+  static QStringList viewNames();
+  bool showView(const QString& name);
+  QString currentViewName() const;
+
+ protected:
+  void closeEvent(QCloseEvent* event) override;
+  void dragEnterEvent(QDragEnterEvent* event) override;
+  void dropEvent(QDropEvent* event) override;
+
+ private:
+  struct StageTab {
+    models::CompilationStage stage;
+    QString viewName;
+    QWidget* widget;
+  };
+
+  void createViews();
+  void createDocks();
+  void createActions();
+  void addStageTab(models::CompilationStage stage, const QString& viewName, QWidget* widget,
+                   const QString& title);
+  void showStage(models::CompilationStage stage);
+  void chooseModelFile();
+  void rebuildRecentMenu();
+  void showAbout();
+  void onModelLoaded();
+  void onLoadFailed(const QString& path, const QString& message);
+  void updateProblemsTitle();
+  void updatePropertiesTitle();
+  void restoreSettings();
+  void saveSettings() const;
+
+  Options options_;
+  RecentFiles recentFiles_;
+
+  models::ModelDocument* document_;
+  models::OperatorTableModel* operatorTableModel_;
+  models::OperatorPropertiesModel* propertiesModel_;
+  models::ProblemListModel* problemListModel_;
+  models::StageTreeModel* stageTreeModel_;
+
+  QTabWidget* tabs_ = nullptr;
+  QList<StageTab> stageTabs_;
+  views::OperatorTableView* operatorTable_ = nullptr;
+  views::GraphIrView* graphIrView_ = nullptr;
+  views::StageNavigator* stageNavigator_ = nullptr;
+  views::PropertiesView* propertiesView_ = nullptr;
+  views::ProblemsView* problemsView_ = nullptr;
+  QDockWidget* stagesDock_ = nullptr;
+  QDockWidget* propertiesDock_ = nullptr;
+  QDockWidget* problemsDock_ = nullptr;
+  QLabel* totalsLabel_ = nullptr;
+  QLabel* fileLabel_ = nullptr;
+  QMenu* recentMenu_ = nullptr;
+};
+
+}  // namespace loupe::gui

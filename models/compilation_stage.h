@@ -1,0 +1,26 @@
+// The stages of Loupe's pipeline as the GUI names them. The navigator lists a
+// stage once the document holds its result; today the importer is the only
+// stage that runs, later issues add the rest in pipeline order.
+#pragma once
+
+#include <QString>
+
+namespace loupe::models {
+
+enum class CompilationStage {
+  Imported,
+  Partitioned,
+  Fused,
+  Tir,
+  C,
+  MemoryPlan,
+  Deploy,
+};
+
+// "Imported", "Memory plan", ...
+QString stageTitle(CompilationStage stage);
+
+// One line for tool tips: what the stage's result is.
+QString stageDescription(CompilationStage stage);
+
+}  // namespace loupe::models

@@ -1,0 +1,34 @@
+#include "models/display_text.h"
+
+#include "ir/graph_printer.h"
+
+namespace loupe::models {
+
+QString groupedNumber(std::int64_t value) {
+  QString digits = QString::number(value < 0 ? -value : value);
+  for (int i = static_cast<int>(digits.size()) - 3; i > 0; i -= 3) digits.insert(i, u',');
+  return value < 0 ? u'-' + digits : digits;
+}
+
+QString tensorShapeText(const ir::Tensor& tensor) {
+  return QString::fromStdString(std::string(ir::dtypeName(tensor.dtype)) +
+                                ir::shapeToString(tensor.shape));
+}
+
+QString quantizationText(const ir::Quantization& quantization) {
+  if (!quantization.isQuantized()) return QStringLiteral("none");
+  if (quantization.isPerChannel()) {
+    return QStringLiteral("per-channel: %1 scales along axis %2")
+        .arg(quantization.scales.size())
+        .arg(quantization.quantizedDimension);
+  }
+  return QString::fromStdString(ir::quantizationToString(quantization));
+}
+
+QString shortTensorName(const std::string& name, int keep) {
+  const QString full = QString::fromStdString(name);
+  if (full.size() <= 2 * keep + 1) return full;
+  return full.left(keep) + QChar(0x2026) + full.right(keep);
+}
+
+}  // namespace loupe::models

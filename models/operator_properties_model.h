@@ -1,0 +1,36 @@
+// The selected operator as a two-column tree (property, value) for the
+// Properties dock: its type and attributes, every operand tensor with shape,
+// dtype, quantisation and bytes, its cost and whether Loupe can run it.
+// Follows the document's current operator.
+#pragma once
+
+#include <QStandardItemModel>
+
+namespace loupe::models {
+
+class ModelDocument;
+
+class OperatorPropertiesModel : public QStandardItemModel {
+  Q_OBJECT
+
+ public:
+  enum Column { PropertyColumn, ValueColumn };
+
+  explicit OperatorPropertiesModel(const ModelDocument* document, QObject* parent = nullptr);
+
+  // The operator shown, or -1.
+  int operatorIndex() const { return operatorIndex_; }
+
+  // The value next to the first property called `name` under the top-level
+  // section `section` ("Operator", "Inputs", ...); for tests and tool tips.
+  QString value(const QString& section, const QString& name) const;
+
+ private:
+  void rebuild();
+  void addTensor(QStandardItem* section, const QString& role, int tensorIndex);
+
+  const ModelDocument* document_;
+  int operatorIndex_ = -1;
+};
+
+}  // namespace loupe::models

@@ -1,0 +1,73 @@
+#include "models/problem_list_model.h"
+
+#include <QFileInfo>
+#include <algorithm>
+
+#include "models/model_document.h"
+
+namespace loupe::models {
+
+ProblemListModel::ProblemListModel(const ModelDocument* document, QObject* parent)
+    : QAbstractTableModel(parent), document_(document) {
+  connect(document_, &ModelDocument::modelLoaded, this, &ProblemListModel::rebuild);
+  connect(document_, &ModelDocument::loadFailed, this, &ProblemListModel::rebuild);
+  rebuild();
+}
+
+void ProblemListModel::rebuild() {
+  beginResetModel();
+  problems_.clear();
+  const auto& failures = document_->loadFailures();
+  for (auto it = failures.rbegin(); it != failures.rend(); ++it) {
+    problems_.append({Severity::Error, it->message, QFileInfo(it->path).fileName(), -1});
+  }
+  if (document_->isLoaded()) {
+    const auto& graph = document_->graph();
+    for (const auto& problem : document_->supportProblems()) {
+      const auto& op = graph.operators.at(static_cast<std::size_t>(problem.operatorIndex));
+      problems_.append(
+          {Severity::Warning,
+           tr("%1 cannot run: %2").arg(QString::fromStdString(op.typeName()), problem.reason),
+           tr("op %1 %2").arg(op.index).arg(QString::fromStdString(op.typeName())),
+           problem.operatorIndex});
+    }
+  }
+  endResetModel();
+}
+
+int ProblemListModel::count(Severity severity) const {
+  return static_cast<int>(std::count_if(problems_.begin(), problems_.end(),
+                                        [&](const Problem& p) { return p.severity == severity; }));
+}
+
+int ProblemListModel::rowCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : static_cast<int>(problems_.size());
+}
+
+int ProblemListModel::columnCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant ProblemListModel::data(const QModelIndex& index, int role) const {
+  if (!index.isValid() || index.row() >= rowCount()) return {};
+  const Problem& problem = problems_[index.row()];
+  switch (role) {
+    case Qt::DisplayRole:
+      return index.column() == DescriptionColumn ? problem.description : problem.location;
+    case Qt::ToolTipRole:
+      return problem.description;
+    case OperatorIndexRole:
+      return problem.operatorIndex;
+    case SeverityRole:
+      return static_cast<int>(problem.severity);
+    default:
+      return {};
+  }
+}
+
+QVariant ProblemListModel::headerData(int section, Qt::Orientation orientation, int role) const {
+  if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
+  return section == DescriptionColumn ? tr("Description") : tr("Location");
+}
+
+}  // namespace loupe::models

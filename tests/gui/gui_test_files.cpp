@@ -1,0 +1,35 @@
+#include "gui_test_files.h"
+
+#include <QFile>
+#include <QRandomGenerator>
+
+#include "test_data.h"
+
+namespace loupe::test {
+
+QString kwsModelPath() {
+  return QString::fromStdString((modelsDir() / "kws_ref_model" / "model.tflite").string());
+}
+
+QString velaModelPath() {
+  return QString::fromStdString((modelsDir() / "vela" / "person_detect_vela.tflite").string());
+}
+
+QStringList kwsOperatorTypes() {
+  return {"CONV_2D", "DEPTHWISE_CONV_2D", "CONV_2D", "DEPTHWISE_CONV_2D",
+          "CONV_2D", "DEPTHWISE_CONV_2D", "CONV_2D", "DEPTHWISE_CONV_2D",
+          "CONV_2D", "AVERAGE_POOL_2D",   "RESHAPE", "FULLY_CONNECTED",
+          "SOFTMAX"};
+}
+
+QString writeCorruptModel(const QTemporaryDir& dir, int size) {
+  QRandomGenerator random(20240611);
+  QByteArray bytes(size, Qt::Uninitialized);
+  for (auto& byte : bytes) byte = static_cast<char>(random.bounded(256));
+  const QString path = dir.filePath(QStringLiteral("corrupt.tflite"));
+  QFile file(path);
+  if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != size) return {};
+  return path;
+}
+
+}  // namespace loupe::test

@@ -1,0 +1,21 @@
+// Files the gui tests open: the reference models and files the importer must
+// reject (random bytes, a model cut short).
+#pragma once
+
+#include <QString>
+#include <QStringList>
+#include <QTemporaryDir>
+
+namespace loupe::test {
+
+QString kwsModelPath();   // tests/data/models/kws_ref_model/model.tflite
+QString velaModelPath();  // one CUSTOM(ethos-u) operator: never runnable
+
+// The operator types of kws_ref_model in execution order (checked against
+// `loupec info`).
+QStringList kwsOperatorTypes();
+
+// Writes `size` pseudo-random bytes (fixed seed) into `dir` and returns the path.
+QString writeCorruptModel(const QTemporaryDir& dir, int size = 4096);
+
+}  // namespace loupe::test

@@ -1,0 +1,56 @@
+// `loupe`'s command line: what each form means and what it refuses.
+#include <QtTest>
+
+#include "gui/launch_options.h"
+
+using loupe::gui::parseLaunchOptions;
+
+namespace {
+const QStringList kViews = {"operators", "ir"};
+}
+
+class LaunchOptionsTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void noArgumentsOpenTheBundledModel() {
+    const auto options = parseLaunchOptions({"loupe"}, kViews);
+    QVERIFY(options.error.isEmpty());
+    QVERIFY(options.modelPath.isEmpty());
+    QVERIFY(!options.screenshot());
+    QCOMPARE(options.view, "operators");
+    QCOMPARE(options.windowSize, QSize(1400, 900));
+  }
+
+  void aScreenshotOfAViewOfAModel() {
+    const auto options = parseLaunchOptions(
+        {"loupe", "--screenshot", "out.png", "--view=ir", "--size", "800x600", "m.tflite"}, kViews);
+    QVERIFY2(options.error.isEmpty(), qPrintable(options.error));
+    QCOMPARE(options.screenshotPath, "out.png");
+    QCOMPARE(options.view, "ir");
+    QCOMPARE(options.windowSize, QSize(800, 600));
+    QCOMPARE(options.modelPath, "m.tflite");
+  }
+
+  void wrongArgumentsSayWhatIsWrong() {
+    QVERIFY(parseLaunchOptions({"loupe", "--view", "graph"}, kViews)
+                .error.contains("unknown view 'graph' (available: operators, ir)"));
+    QVERIFY(parseLaunchOptions({"loupe", "--size", "big"}, kViews).error.contains("WxH"));
+    QVERIFY(parseLaunchOptions({"loupe", "a.tflite", "b.tflite"}, kViews)
+                .error.contains("at most one MODEL"));
+    QVERIFY(parseLaunchOptions({"loupe", "--operator", "-3"}, kViews).error.contains("--operator"));
+    QVERIFY(parseLaunchOptions({"loupe", "--bogus"}, kViews).error.contains("bogus"));
+    QVERIFY(!parseLaunchOptions({"loupe", "--screenshot"}, kViews).error.isEmpty());
+  }
+
+  void theUsageNamesEveryOption() {
+    const QString usage = loupe::gui::launchUsage();
+    for (const char* option :
+         {"--screenshot", "--view", "--size", "--operator", "--version", "--help"}) {
+      QVERIFY2(usage.contains(option), option);
+    }
+  }
+};
+
+QTEST_GUILESS_MAIN(LaunchOptionsTest)
+#include "launch_options_test.moc"
