@@ -129,9 +129,13 @@ QString OperatorTableModel::toolTip(int row, int column) const {
   const auto& op = graph.operators[static_cast<std::size_t>(row)];
   switch (column) {
     case InputsColumn: {
+      QString text = tr("Inputs: %1").arg(operandTypes(graph, op.inputs, false));
       const QString constants = operandTypes(graph, op.inputs, true);
-      return constants.isEmpty() ? QString() : tr("Constant operands: %1").arg(constants);
+      if (!constants.isEmpty()) text += u'\n' + tr("Constant operands: %1").arg(constants);
+      return text;
     }
+    case OutputsColumn:
+      return tr("Outputs: %1").arg(operandTypes(graph, op.outputs, false));
     case SupportedColumn: {
       const QString reason = document_->unsupportedReason(row);
       return reason.isEmpty() ? tr("The reference interpreter can run this operator") : reason;

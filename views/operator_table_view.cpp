@@ -2,6 +2,8 @@
 
 #include <QFontMetrics>
 #include <QHeaderView>
+#include <QKeySequence>
+#include <QPainter>
 #include <QSortFilterProxyModel>
 #include <algorithm>
 
@@ -11,6 +13,10 @@
 namespace loupe::views {
 
 using models::OperatorTableModel;
+
+namespace {
+constexpr int kMaximumOperandColumnWidth = 240;
+}
 
 OperatorTableView::OperatorTableView(models::ModelDocument* document, OperatorTableModel* model,
                                      QWidget* parent)
@@ -61,6 +67,18 @@ void OperatorTableView::showOperator(int operatorIndex) {
   scrollTo(row);
 }
 
+void OperatorTableView::paintEvent(QPaintEvent* event) {
+  QTableView::paintEvent(event);
+  if (proxy_->rowCount() > 0) return;
+  // An empty table would look broken; say how to fill it.
+  QPainter painter(viewport());
+  painter.setPen(palette().color(QPalette::Disabled, QPalette::Text));
+  painter.drawText(viewport()->rect().adjusted(16, 24, -16, -16), Qt::AlignHCenter | Qt::AlignTop,
+                   tr("No model open.\nOpen a .tflite file with File \u25b8 Open Model (%1) "
+                      "or drop one on this window.")
+                       .arg(QKeySequence(QKeySequence::Open).toString(QKeySequence::NativeText)));
+}
+
 void OperatorTableView::fitColumns() {
   // resizeColumnsToContents() would reserve room for the sort arrow in every
   // header, which pushes the last columns out of sight; only the sorted
@@ -72,7 +90,13 @@ void OperatorTableView::fitColumns() {
     const QString title = proxy_->headerData(column, Qt::Horizontal).toString();
     int titleWidth = headerMetrics.horizontalAdvance(title) + 16;
     if (column == header->sortIndicatorSection()) titleWidth += arrow;
-    setColumnWidth(column, std::max(sizeHintForColumn(column), titleWidth) + 6);
+    int width = std::max(sizeHintForColumn(column), titleWidth) + 6;
+    // Operators with many operands (a vela CUSTOM op has five) would push the
+    // numbers off screen; their cells elide and the tool tip has all of them.
+    if (column == OperatorTableModel::InputsColumn || column == OperatorTableModel::OutputsColumn) {
+      width = std::min(width, kMaximumOperandColumnWidth);
+    }
+    setColumnWidth(column, width);
   }
 }
 

@@ -23,6 +23,9 @@ class OperatorTableView : public QTableView {
   // The operator shown in `row` of the (possibly sorted) view.
   int operatorAtRow(int row) const;
 
+ protected:
+  void paintEvent(QPaintEvent* event) override;
+
  private:
   void showOperator(int operatorIndex);
   void fitColumns();

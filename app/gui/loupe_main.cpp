@@ -33,8 +33,18 @@ void printError(const QString& message) {
   std::fprintf(stderr, "loupe: %s\n", qPrintable(message));
 }
 
+// The offscreen platform warns that it cannot propagate size hints on every
+// run; it means nothing for a screenshot, so keep scripts' output clean.
+QtMessageHandler defaultMessageHandler = nullptr;
+void quietOffscreenMessages(QtMsgType type, const QMessageLogContext& context,
+                            const QString& message) {
+  if (message.contains(QStringLiteral("does not support propagateSizeHints"))) return;
+  defaultMessageHandler(type, context, message);
+}
+
 int takeScreenshot(const loupe::gui::LaunchOptions& options) {
   using loupe::gui::MainWindow;
+  defaultMessageHandler = qInstallMessageHandler(quietOffscreenMessages);
   MainWindow window(MainWindow::Options{.interactive = false, .persistSettings = false});
   window.resize(options.windowSize);
   const QString model =
