@@ -61,7 +61,8 @@ void OperatorTableView::showOperator(int operatorIndex) {
   }
   const QModelIndex source = proxy_->sourceModel()->index(operatorIndex, 0);
   const QModelIndex row = proxy_->mapFromSource(source);
-  if (!row.isValid() || currentIndex().row() == row.row()) return;
+  if (!row.isValid()) return;
+  if (currentIndex().row() == row.row() && selectionModel()->isRowSelected(row.row())) return;
   selectionModel()->setCurrentIndex(
       row, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
   scrollTo(row);

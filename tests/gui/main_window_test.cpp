@@ -137,6 +137,19 @@ class MainWindowTest : public QObject {
     QCOMPARE(table->operatorAtRow(row), 9);
   }
 
+  void clearingAndReselectingAnOperatorHighlightsItsRowAgain() {
+    MainWindow window(quietOptions());
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(window.openModel(loupe::test::kwsModelPath()));
+    auto* table = window.findChild<loupe::views::OperatorTableView*>("operatorTable");
+    window.document()->setCurrentOperator(5);
+    window.document()->setCurrentOperator(-1);
+    QVERIFY(!table->selectionModel()->hasSelection());
+    window.document()->setCurrentOperator(5);
+    QVERIFY(table->selectionModel()->isRowSelected(5));
+  }
+
   void theGraphIrTabShowsThePrintedGraph() {
     MainWindow window(quietOptions());
     QVERIFY(window.openModel(loupe::test::kwsModelPath()));

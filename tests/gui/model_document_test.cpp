@@ -233,6 +233,14 @@ class ModelDocumentTest : public QObject {
         document.loadFailures().back().message.contains("cannot open /nonexistent/model.tflite"));
   }
 
+  void aDirectoryIsNotAModel() {
+    QTemporaryDir dir;
+    ModelDocument document;
+    QVERIFY(!document.open(dir.path()));
+    QVERIFY(!document.isLoaded());
+    QCOMPARE(document.loadFailures().size(), std::size_t{1});
+  }
+
   void theNavigatorListsTheImportedStage() {
     ModelDocument document;
     loupe::models::StageTreeModel stages(&document);
