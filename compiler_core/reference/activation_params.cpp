@@ -51,9 +51,11 @@ QuantizedMultiplier quantizeMultiplier(double real) {
 }
 
 int calculateInputRadius(int integerBits, int inputLeftShift, int totalSignedBits) {
-  const double maxInputRescaled = 1.0 * ((1 << integerBits) - 1) *
-                                  static_cast<double>(1LL << (totalSignedBits - integerBits)) /
-                                  static_cast<double>(1LL << inputLeftShift);
+  // ((2^integerBits - 1) * 2^(totalSignedBits - integerBits)) / 2^inputLeftShift;
+  // ldexp is the same exact division and stays defined for negative shifts.
+  const double maxInputRescaled = std::ldexp(
+      1.0 * ((1 << integerBits) - 1) * static_cast<double>(1LL << (totalSignedBits - integerBits)),
+      -inputLeftShift);
   // floor: the rescaled radius itself must still be representable.
   return static_cast<int>(std::floor(maxInputRescaled));
 }

@@ -7,7 +7,15 @@ namespace loupe::reference {
 // initialisation order or on the linker keeping unreferenced objects.
 #define LOUPE_REFERENCE_KERNELS(X) \
   X(kReshapeKernel)                \
-  X(kSoftmaxKernel)
+  X(kSoftmaxKernel)                \
+  X(kLogisticKernel)               \
+  X(kTanhKernel)                   \
+  X(kHardSwishKernel)              \
+  X(kLeakyReluKernel)              \
+  X(kReluKernel)                   \
+  X(kRelu6Kernel)                  \
+  X(kQuantizeKernel)               \
+  X(kDequantizeKernel)
 
 #define LOUPE_DECLARE_KERNEL(name) extern const Kernel name;
 LOUPE_REFERENCE_KERNELS(LOUPE_DECLARE_KERNEL)

@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "ir/graph.h"
+#include "reference/tensor_store.h"
 
 namespace loupe::reference {
 
@@ -38,5 +39,15 @@ std::optional<std::string> checkZeroPoint(std::string_view role, const ir::Tenso
                                           std::int32_t expected, std::string_view why);
 
 bool isQuantizedIntegerType(ir::DType type);
+
+// Applies `function` to every element of the operator's input, writing the
+// results to its output (elementwise operators).
+template <typename In, typename Out, typename Function>
+void mapElements(const ir::Operator& op, TensorStore& store, std::int64_t count,
+                 Function function) {
+  const In* input = store.data<In>(op.inputs[0]);
+  Out* output = store.mutableData<Out>(op.outputs[0]);
+  for (std::int64_t i = 0; i < count; ++i) output[i] = function(input[i]);
+}
 
 }  // namespace loupe::reference
