@@ -16,7 +16,16 @@ namespace loupe::reference {
   X(kSubKernel)                    \
   X(kMulKernel)                    \
   X(kPadKernel)                    \
-  X(kPadV2Kernel)
+  X(kPadV2Kernel)                  \
+  X(kSoftmaxKernel)                \
+  X(kLogisticKernel)               \
+  X(kTanhKernel)                   \
+  X(kHardSwishKernel)              \
+  X(kLeakyReluKernel)              \
+  X(kReluKernel)                   \
+  X(kRelu6Kernel)                  \
+  X(kQuantizeKernel)               \
+  X(kDequantizeKernel)
 
 #define LOUPE_DECLARE_KERNEL(name) extern const Kernel name;
 LOUPE_REFERENCE_KERNELS(LOUPE_DECLARE_KERNEL)
