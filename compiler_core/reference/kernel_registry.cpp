@@ -5,7 +5,27 @@ namespace loupe::reference {
 // Each kernel lives in its own file and defines one `const Kernel` object.
 // The list is explicit so registration does not depend on static
 // initialisation order or on the linker keeping unreferenced objects.
-#define LOUPE_REFERENCE_KERNELS(X) X(kReshapeKernel)
+#define LOUPE_REFERENCE_KERNELS(X) \
+  X(kReshapeKernel)                \
+  X(kFullyConnectedKernel)         \
+  X(kConv2DKernel)                 \
+  X(kDepthwiseConv2DKernel)        \
+  X(kAveragePool2DKernel)          \
+  X(kMaxPool2DKernel)              \
+  X(kAddKernel)                    \
+  X(kSubKernel)                    \
+  X(kMulKernel)                    \
+  X(kPadKernel)                    \
+  X(kPadV2Kernel)                  \
+  X(kSoftmaxKernel)                \
+  X(kLogisticKernel)               \
+  X(kTanhKernel)                   \
+  X(kHardSwishKernel)              \
+  X(kLeakyReluKernel)              \
+  X(kReluKernel)                   \
+  X(kRelu6Kernel)                  \
+  X(kQuantizeKernel)               \
+  X(kDequantizeKernel)
 
 #define LOUPE_DECLARE_KERNEL(name) extern const Kernel name;
 LOUPE_REFERENCE_KERNELS(LOUPE_DECLARE_KERNEL)

@@ -4,9 +4,13 @@
 #include <iterator>
 #include <stdexcept>
 
+#include "test_paths.h"
+
 namespace loupe::test {
 
-std::filesystem::path modelsDir() { return std::filesystem::path(LOUPE_TEST_DATA_DIR) / "models"; }
+std::filesystem::path modelsDir() {
+  return std::filesystem::path(LOUPE_TEST_DATA_DIR) / "models";
+}
 
 std::optional<std::filesystem::path> sharedModelsDir() {
   const auto dir = std::filesystem::path(LOUPE_SHARED_DIR) / "models";
