@@ -1,6 +1,7 @@
 #include "views/problems_view.h"
 
 #include <QHeaderView>
+#include <QPainter>
 #include <QStyledItemDelegate>
 
 #include "models/model_document.h"
@@ -54,6 +55,18 @@ ProblemsView::ProblemsView(models::ModelDocument* document, ProblemListModel* mo
 
   connect(this, &QAbstractItemView::doubleClicked, this, &ProblemsView::activate);
   connect(this, &QAbstractItemView::activated, this, &ProblemsView::activate);
+}
+
+void ProblemsView::paintEvent(QPaintEvent* event) {
+  QTreeView::paintEvent(event);
+  if (model()->rowCount() > 0 || !document_->isLoaded()) return;
+  // An empty list is good news; say so rather than look unfinished.
+  QPainter painter(viewport());
+  painter.setPen(palette().color(QPalette::Disabled, QPalette::Text));
+  painter.drawText(viewport()->rect().adjusted(8, 8, -8, -8), Qt::AlignLeft | Qt::AlignTop,
+                   tr("No problems: %1 imported cleanly and the reference interpreter can run "
+                      "every operator.")
+                       .arg(document_->modelName()));
 }
 
 void ProblemsView::activate(const QModelIndex& index) {

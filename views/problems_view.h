@@ -22,6 +22,9 @@ class ProblemsView : public QTreeView {
  signals:
   void operatorActivated(int operatorIndex);
 
+ protected:
+  void paintEvent(QPaintEvent* event) override;
+
  private:
   void activate(const QModelIndex& index);
 
