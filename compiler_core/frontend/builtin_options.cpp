@@ -50,9 +50,11 @@ int positive(int value, const char* field, const std::string& where) {
   return value;
 }
 
+// The options table when the union's type says it is one of `Options`; only
+// then has the Verifier checked it (a value under type NONE is unverified).
 template <typename Options>
 const Options* optionsAs(const tflite::Operator& op) {
-  return static_cast<const Options*>(op.builtin_options());
+  return op.builtin_options_as<Options>();
 }
 
 }  // namespace

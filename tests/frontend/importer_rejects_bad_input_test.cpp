@@ -272,6 +272,26 @@ class ImporterRejectsBadInput : public QObject {
     EXPECT_MESSAGE(message, "neither a model input, a constant nor written by an earlier");
   }
 
+  void fuzzerFindingsStayFixed() {
+    // Inputs that once crashed the importer under the fuzzer (see fuzz/):
+    // each must now import or be refused with an ImportError.
+    const auto dir = loupe::test::modelsDir().parent_path() / "importer_regressions";
+    int count = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+      const auto bytes = loupe::test::readBytes(entry.path());
+      for (bool keep : {false, true}) {
+        loupe::frontend::ImportOptions options;
+        options.keepUnsupportedOperators = keep;
+        try {
+          importTflite(bytes, options);
+        } catch (const ImportError&) {
+        }
+      }
+      ++count;
+    }
+    QVERIFY(count > 0);
+  }
+
   void fileErrorsNameTheFile() {
     QTemporaryDir dir;
     const auto path = std::filesystem::path(dir.path().toStdString()) / "broken.tflite";
