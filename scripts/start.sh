@@ -17,7 +17,7 @@ cmake --build --preset release -j2
 build="$root/build/release"
 loupe="$build/app/gui/loupe"
 loupec="$build/app/loupec"
-model="$root/resources/default_model.tflite"
+model="$root/resources/kws_ref_model.tflite"
 
 if [ -n "${DISPLAY:-}" ] || [ -n "${WAYLAND_DISPLAY:-}" ]; then
   echo "==> starting $loupe (bundled model: kws_ref_model)"

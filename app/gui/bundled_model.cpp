@@ -3,7 +3,7 @@
 namespace loupe::gui {
 
 QString bundledModelPath() {
-  return QStringLiteral(":/loupe/default_model.tflite");
+  return QStringLiteral(":/loupe/kws_ref_model.tflite");
 }
 
 }  // namespace loupe::gui

@@ -1,4 +1,4 @@
-// The model `loupe` opens when given none: resources/default_model.tflite
+// The model `loupe` opens when given none: resources/kws_ref_model.tflite
 // (the MLPerf Tiny keyword-spotting model), compiled into the binary as a Qt
 // resource so it is there wherever Loupe is installed.
 #pragma once
@@ -7,6 +7,6 @@
 
 namespace loupe::gui {
 
-QString bundledModelPath();  // ":/loupe/default_model.tflite"
+QString bundledModelPath();  // ":/loupe/kws_ref_model.tflite"
 
 }  // namespace loupe::gui
