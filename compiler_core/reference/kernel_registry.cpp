@@ -6,7 +6,13 @@ namespace loupe::reference {
 // The list is explicit so registration does not depend on static
 // initialisation order or on the linker keeping unreferenced objects.
 #define LOUPE_REFERENCE_KERNELS(X) \
-  X(kReshapeKernel)
+  X(kReshapeKernel)                \
+  X(kConcatenationKernel)          \
+  X(kSqueezeKernel)                \
+  X(kExpandDimsKernel)             \
+  X(kTransposeKernel)              \
+  X(kStridedSliceKernel)           \
+  X(kMeanKernel)
 
 #define LOUPE_DECLARE_KERNEL(name) extern const Kernel name;
 LOUPE_REFERENCE_KERNELS(LOUPE_DECLARE_KERNEL)
@@ -25,6 +31,8 @@ const Kernel* findKernel(ir::OpType type) {
   return nullptr;
 }
 
-std::span<const Kernel* const> allKernels() { return kKernels; }
+std::span<const Kernel* const> allKernels() {
+  return kKernels;
+}
 
 }  // namespace loupe::reference
