@@ -27,9 +27,13 @@ const DTypeInfo& info(DType type) {
 }
 }  // namespace
 
-std::size_t dtypeSize(DType type) { return info(type).size; }
+std::size_t dtypeSize(DType type) {
+  return info(type).size;
+}
 
-std::string_view dtypeName(DType type) { return info(type).name; }
+std::string_view dtypeName(DType type) {
+  return info(type).name;
+}
 
 std::optional<DType> dtypeFromName(std::string_view name) {
   for (const auto& entry : kDTypes) {

@@ -19,7 +19,7 @@ inline constexpr int kNoTensor = -1;
 struct Operator {
   int index = -1;  // position in execution order
   OpType type = OpType::Opaque;
-  int version = 1;  // TFLite operator version
+  int version = 1;           // TFLite operator version
   std::vector<int> inputs;   // tensor indices, kNoTensor for an absent optional input
   std::vector<int> outputs;  // tensor indices
   std::vector<int> intermediates;

@@ -1,0 +1,16 @@
+// The verbs of loupec. Each returns the process exit code; errors are printed
+// to stderr by the caller from the exceptions they throw.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace loupe::cli {
+
+int runInfoCommand(const std::vector<std::string>& args);
+int runRunCommand(const std::vector<std::string>& args);
+
+extern const char* const kInfoUsage;
+extern const char* const kRunUsage;
+
+}  // namespace loupe::cli

@@ -1,0 +1,112 @@
+// loupec info: what a model contains, in execution order, with cost and
+// whether Loupe can run each operator.
+#include <cstdio>
+#include <iostream>
+
+#include "analysis/model_report.h"
+#include "analysis/operator_cost.h"
+#include "cli/command_line.h"
+#include "cli/commands.h"
+#include "frontend/tflite_importer.h"
+#include "ir/graph_printer.h"
+#include "reference/reference_interpreter.h"
+
+namespace loupe::cli {
+
+const char* const kInfoUsage =
+    "  loupec info MODEL [--json]\n"
+    "      operators in execution order with operands, MACs and bytes; model inputs,\n"
+    "      outputs and totals; operators Loupe cannot run, with the reason";
+
+namespace {
+
+// 1234567 -> "1,234,567"
+std::string grouped(std::int64_t value) {
+  std::string digits = std::to_string(value < 0 ? -value : value);
+  for (int i = static_cast<int>(digits.size()) - 3; i > 0; i -= 3) digits.insert(i, ",");
+  return (value < 0 ? "-" : "") + digits;
+}
+
+// Converters join every folded layer's name into one tensor name; the text
+// view keeps both ends of it.
+std::string shortName(const std::string& name) {
+  constexpr std::size_t kKeep = 30;
+  if (name.size() <= 2 * kKeep + 3) return name;
+  return name.substr(0, kKeep) + "..." + name.substr(name.size() - kKeep);
+}
+
+std::string operandLine(const ir::Graph& graph, const char* role, int index) {
+  if (index == ir::kNoTensor) return std::string("      ") + role + " (none)\n";
+  const auto& t = graph.tensor(index);
+  return std::string("      ") + role + " " + (t.isConstant ? "%c" : "%") + std::to_string(index) +
+         " \"" + shortName(t.name) + "\" " + ir::tensorTypeToString(t) + "\n";
+}
+
+void printText(const ir::Graph& graph, const std::vector<analysis::SupportProblem>& problems) {
+  std::cout << "model " << graph.name << "\n";
+  if (!graph.description.empty()) std::cout << "description: " << graph.description << "\n";
+  std::cout << "\ninputs:\n";
+  for (std::size_t i = 0; i < graph.inputs.size(); ++i) {
+    const auto& t = graph.tensor(graph.inputs[i]);
+    std::cout << "  " << i << ": %" << t.index << " \"" << t.name << "\" "
+              << ir::tensorTypeToString(t) << ", " << t.byteSize() << " bytes\n";
+  }
+  std::cout << "outputs:\n";
+  for (std::size_t i = 0; i < graph.outputs.size(); ++i) {
+    const auto& t = graph.tensor(graph.outputs[i]);
+    std::cout << "  " << i << ": %" << t.index << " \"" << t.name << "\" "
+              << ir::tensorTypeToString(t) << ", " << t.byteSize() << " bytes\n";
+  }
+  std::cout << "\noperators (" << graph.operators.size() << ", execution order):\n";
+  for (const auto& op : graph.operators) {
+    const auto cost = analysis::operatorCost(graph, op);
+    char header[160];
+    std::snprintf(header, sizeof header, "  %3d  %-28s MACs %14s   params %10s B   out %9s B\n",
+                  op.index, op.typeName().c_str(), grouped(cost.macs).c_str(),
+                  grouped(cost.parameterBytes).c_str(), grouped(cost.outputBytes).c_str());
+    std::cout << header;
+    if (auto attrs = ir::attributesToString(op.attributes); !attrs.empty()) {
+      std::cout << "      {" << attrs << "}\n";
+    }
+    for (int index : op.inputs) std::cout << operandLine(graph, "in ", index);
+    for (int index : op.outputs) std::cout << operandLine(graph, "out", index);
+    for (const auto& problem : problems) {
+      if (problem.operatorIndex == op.index) {
+        std::cout << "      UNSUPPORTED: " << problem.reason << "\n";
+      }
+    }
+  }
+  const auto totals = analysis::graphCost(graph);
+  std::cout << "\ntotals: " << graph.operators.size() << " operators, " << grouped(totals.macs)
+            << " MACs, " << grouped(totals.parameterBytes) << " parameter bytes, "
+            << grouped(totals.activationBytes) << " activation bytes (all tensors, unplanned)\n";
+  if (problems.empty()) {
+    std::cout << "support: every operator can run on the reference interpreter\n";
+  } else {
+    std::cout << "support: " << problems.size() << " operator(s) cannot run (see UNSUPPORTED)\n";
+  }
+}
+
+}  // namespace
+
+int runInfoCommand(const std::vector<std::string>& args) {
+  const auto parsed = parseArguments(args, {{"--json", OptionSpec::Kind::Flag}});
+  if (parsed.positional.size() != 1) throw UsageError("info needs exactly one MODEL file");
+
+  frontend::ImportOptions options;
+  options.keepUnsupportedOperators = true;  // show what is there, flag what cannot run
+  const ir::Graph graph = frontend::importTfliteFile(parsed.positional[0], options);
+
+  std::vector<analysis::SupportProblem> problems;
+  for (const auto& problem : reference::findUnsupportedOperators(graph)) {
+    problems.push_back({problem.operatorIndex, problem.reason});
+  }
+  if (parsed.has("--json")) {
+    std::cout << analysis::modelReportJson(graph, problems).dump(2) << "\n";
+  } else {
+    printText(graph, problems);
+  }
+  return 0;
+}
+
+}  // namespace loupe::cli

@@ -1,0 +1,52 @@
+// loupec: the headless face of Loupe's compiler and runtime, for scripts, CI
+// and tests.
+#include <exception>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "cli/command_line.h"
+#include "cli/commands.h"
+
+namespace {
+
+constexpr const char* kVersion = "0.1.0";
+
+void printHelp() {
+  std::cout << "loupec " << kVersion
+            << " - compile and run TFLite models for microcontrollers\n\n"
+               "usage: loupec <command> [arguments]\n\n"
+               "commands:\n"
+            << loupe::cli::kInfoUsage << "\n"
+            << loupe::cli::kRunUsage << "\n"
+            << "  loupec --help       this text\n"
+               "  loupec --version    the version\n";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+    printHelp();
+    return args.empty() ? 2 : 0;
+  }
+  if (args[0] == "--version") {
+    std::cout << "loupec " << kVersion << "\n";
+    return 0;
+  }
+  const std::string verb = args[0];
+  args.erase(args.begin());
+  try {
+    if (verb == "info") return loupe::cli::runInfoCommand(args);
+    if (verb == "run") return loupe::cli::runRunCommand(args);
+    std::cerr << "loupec: unknown command '" << verb << "' (try loupec --help)\n";
+    return 2;
+  } catch (const loupe::cli::UsageError& error) {
+    std::cerr << "loupec " << verb << ": " << error.what() << "\n(try loupec --help)\n";
+    return 2;
+  } catch (const std::exception& error) {
+    std::cerr << "loupec " << verb << ": error: " << error.what() << "\n";
+    return 1;
+  }
+}

@@ -1,0 +1,95 @@
+#include "analysis/model_report.h"
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "analysis/operator_cost.h"
+#include "ir/graph_printer.h"
+
+namespace loupe::analysis {
+
+namespace {
+
+// A float32 as the JSON number with 9 significant digits, which parses back
+// to the same float32 (the golden manifests print scales the same way).
+double shortestFloat(float value) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.9g", static_cast<double>(value));
+  return std::strtod(buffer, nullptr);
+}
+
+nlohmann::json quantizationJson(const ir::Quantization& q) {
+  if (!q.isQuantized()) return nullptr;
+  if (!q.isPerChannel()) {
+    return {{"scale", shortestFloat(q.scale())}, {"zero_point", q.zeroPoint()}};
+  }
+  nlohmann::json scales = nlohmann::json::array();
+  for (float s : q.scales) scales.push_back(shortestFloat(s));
+  return {{"scales", scales},
+          {"zero_points", q.zeroPoints},
+          {"quantized_dimension", q.quantizedDimension}};
+}
+
+nlohmann::json operandJson(const ir::Graph& graph, int index) {
+  if (index == ir::kNoTensor) return nullptr;
+  return tensorJson(graph.tensor(index));
+}
+
+}  // namespace
+
+nlohmann::json tensorJson(const ir::Tensor& tensor) {
+  return {{"index", tensor.index},
+          {"name", tensor.name},
+          {"dtype", std::string(ir::dtypeName(tensor.dtype))},
+          {"shape", tensor.shape},
+          {"quantization", quantizationJson(tensor.quantization)},
+          {"constant", tensor.isConstant},
+          {"variable", tensor.isVariable},
+          {"bytes", tensor.byteSize()}};
+}
+
+nlohmann::json modelReportJson(const ir::Graph& graph,
+                               const std::vector<SupportProblem>& problems) {
+  nlohmann::json operators = nlohmann::json::array();
+  for (const auto& op : graph.operators) {
+    const OperatorCost cost = operatorCost(graph, op);
+    nlohmann::json inputs = nlohmann::json::array(), outputs = nlohmann::json::array();
+    for (int index : op.inputs) inputs.push_back(operandJson(graph, index));
+    for (int index : op.outputs) outputs.push_back(operandJson(graph, index));
+    nlohmann::json reasons = nlohmann::json::array();
+    for (const auto& problem : problems) {
+      if (problem.operatorIndex == op.index) reasons.push_back(problem.reason);
+    }
+    operators.push_back({{"index", op.index},
+                         {"type", op.typeName()},
+                         {"version", op.version},
+                         {"attributes", ir::attributesToString(op.attributes)},
+                         {"inputs", inputs},
+                         {"outputs", outputs},
+                         {"macs", cost.macs},
+                         {"bytes",
+                          {{"input", cost.inputBytes},
+                           {"output", cost.outputBytes},
+                           {"parameters", cost.parameterBytes}}},
+                         {"supported", reasons.empty()},
+                         {"reasons", reasons}});
+  }
+  nlohmann::json inputs = nlohmann::json::array(), outputs = nlohmann::json::array();
+  for (int index : graph.inputs) inputs.push_back(tensorJson(graph.tensor(index)));
+  for (int index : graph.outputs) outputs.push_back(tensorJson(graph.tensor(index)));
+  const GraphCost totals = graphCost(graph);
+  return {{"model", graph.name},
+          {"description", graph.description},
+          {"operators", operators},
+          {"inputs", inputs},
+          {"outputs", outputs},
+          {"tensor_count", graph.tensors.size()},
+          {"totals",
+           {{"operators", graph.operators.size()},
+            {"macs", totals.macs},
+            {"parameter_bytes", totals.parameterBytes},
+            {"activation_bytes", totals.activationBytes},
+            {"unsupported_operators", problems.size()}}}};
+}
+
+}  // namespace loupe::analysis

@@ -1,0 +1,415 @@
+#include "frontend/tflite_importer.h"
+
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <limits>
+
+#include "frontend/builtin_options.h"
+#include "frontend/operator_spec.h"
+#include "frontend/shape_consistency.h"
+#include "frontend/tflite_builtin_names.h"
+#include "tflite_schema_generated.h"
+
+namespace loupe::frontend {
+
+namespace {
+
+constexpr int kCustomBuiltinCode = 32;
+// Tensors larger than this cannot be addressed on the targets Loupe serves.
+constexpr std::int64_t kMaxTensorBytes = std::int64_t{1} << 31;
+
+std::string shapeText(const flatbuffers::Vector<std::int32_t>* shape) {
+  std::string text = "[";
+  if (shape != nullptr) {
+    for (flatbuffers::uoffset_t i = 0; i < shape->size(); ++i) {
+      if (i) text += ",";
+      text += std::to_string(shape->Get(i));
+    }
+  }
+  return text + "]";
+}
+
+std::string printable(std::span<const std::uint8_t> bytes) {
+  static const char* kHex = "0123456789abcdef";
+  std::string text;
+  for (auto byte : bytes) {
+    if (byte >= 0x20 && byte < 0x7f) {
+      text += static_cast<char>(byte);
+    } else {
+      text += "\\x";
+      text += kHex[byte >> 4];
+      text += kHex[byte & 15];
+    }
+  }
+  return text;
+}
+
+std::optional<ir::DType> convertType(tflite::TensorType type) {
+  switch (type) {
+    case tflite::TensorType::FLOAT32:
+      return ir::DType::Float32;
+    case tflite::TensorType::FLOAT16:
+      return ir::DType::Float16;
+    case tflite::TensorType::INT32:
+      return ir::DType::Int32;
+    case tflite::TensorType::UINT8:
+      return ir::DType::UInt8;
+    case tflite::TensorType::INT64:
+      return ir::DType::Int64;
+    case tflite::TensorType::BOOL:
+      return ir::DType::Bool;
+    case tflite::TensorType::INT16:
+      return ir::DType::Int16;
+    case tflite::TensorType::INT8:
+      return ir::DType::Int8;
+    case tflite::TensorType::UINT32:
+      return ir::DType::UInt32;
+    case tflite::TensorType::UINT16:
+      return ir::DType::UInt16;
+    default:
+      return std::nullopt;
+  }
+}
+
+class ModelReader {
+ public:
+  ModelReader(std::span<const std::uint8_t> bytes, const ImportOptions& options)
+      : bytes_(bytes), options_(options) {}
+
+  ir::Graph read() {
+    verifyStructure();
+    model_ = tflite::GetModel(bytes_.data());
+    const auto* subgraphs = model_->subgraphs();
+    if (subgraphs == nullptr || subgraphs->size() == 0) fail("the model has no subgraph");
+    subgraph_ = subgraphs->Get(0);
+    if (subgraph_ == nullptr) fail("subgraph 0 is missing");
+
+    ir::Graph graph;
+    if (subgraph_->name()) graph.name = subgraph_->name()->str();
+    if (model_->description()) graph.description = model_->description()->str();
+    readTensors(graph);
+    graph.inputs = readIndexList(subgraph_->inputs(), "model input", graph);
+    graph.outputs = readIndexList(subgraph_->outputs(), "model output", graph);
+    readOperators(graph);
+    checkShapeConsistency(graph);
+    checkDataflow(graph);
+    return graph;
+  }
+
+ private:
+  [[noreturn]] static void fail(const std::string& what) { throw ImportError(what); }
+
+  void verifyStructure() const {
+    if (bytes_.empty()) fail("the file is empty (0 bytes); a TFLite model cannot be empty");
+    if (bytes_.size() < 8) {
+      fail("the file is truncated: " + std::to_string(bytes_.size()) +
+           " bytes, too short for a FlatBuffer header (8 bytes)");
+    }
+    const auto identifier = bytes_.subspan(4, 4);
+    if (std::memcmp(identifier.data(), tflite::ModelIdentifier(), 4) != 0) {
+      fail("not a TFLite model: the file identifier is '" + printable(identifier) +
+           "' (expected 'TFL3' at byte 4)");
+    }
+    if (bytes_.size() >= FLATBUFFERS_MAX_BUFFER_SIZE) {
+      fail("the file is larger than a FlatBuffer can be (2 GiB)");
+    }
+    flatbuffers::Verifier verifier(bytes_.data(), bytes_.size());
+    if (!tflite::VerifyModelBuffer(verifier)) {
+      fail("the model is corrupt or truncated: its FlatBuffer structure does not verify (" +
+           std::to_string(bytes_.size()) + " bytes; an offset or length points outside the file)");
+    }
+  }
+
+  std::string tensorLabel(int index) const {
+    const auto* tensors = subgraph_->tensors();
+    std::string name;
+    if (tensors && index >= 0 && static_cast<flatbuffers::uoffset_t>(index) < tensors->size()) {
+      if (const auto* n = tensors->Get(index)->name()) name = n->str();
+    }
+    return "tensor " + std::to_string(index) + " '" + name + "'";
+  }
+
+  // The bytes of buffer `index`, from inside the FlatBuffer or, for models
+  // over 2 GiB, from the file region the buffer's offset and size name.
+  std::span<const std::uint8_t> bufferBytes(std::uint32_t index, const std::string& who) const {
+    const auto* buffers = model_->buffers();
+    const std::uint32_t count = buffers ? buffers->size() : 0;
+    if (index >= count) {
+      fail(who + " refers to buffer " + std::to_string(index) + " but the model has " +
+           std::to_string(count) + " buffers");
+    }
+    const auto* buffer = buffers->Get(index);
+    if (buffer == nullptr) return {};
+    if (buffer->data() && buffer->data()->size() > 0) {
+      return {buffer->data()->data(), buffer->data()->size()};
+    }
+    if (buffer->offset() > 1) {
+      const std::uint64_t offset = buffer->offset(), size = buffer->size();
+      if (offset > bytes_.size() || size > bytes_.size() - offset) {
+        fail(who + ": buffer " + std::to_string(index) + " lies outside the file (offset " +
+             std::to_string(offset) + ", size " + std::to_string(size) + ", file " +
+             std::to_string(bytes_.size()) + " bytes)");
+      }
+      return bytes_.subspan(offset, size);
+    }
+    return {};
+  }
+
+  void readTensors(ir::Graph& graph) const {
+    const auto* tensors = subgraph_->tensors();
+    if (tensors == nullptr) return;
+    graph.tensors.reserve(tensors->size());
+    for (flatbuffers::uoffset_t i = 0; i < tensors->size(); ++i) {
+      const auto* source = tensors->Get(i);
+      const std::string who = tensorLabel(static_cast<int>(i));
+      ir::Tensor tensor;
+      tensor.index = static_cast<int>(i);
+      if (source->name()) tensor.name = source->name()->str();
+      const auto dtype = convertType(source->type());
+      if (!dtype) {
+        fail(who + " has type " + std::string(tflite::EnumNameTensorType(source->type())) + " (" +
+             std::to_string(static_cast<int>(source->type())) + "), which Loupe does not support");
+      }
+      tensor.dtype = *dtype;
+      if (const auto* shape = source->shape()) {
+        std::int64_t elements = 1;
+        for (auto dim : *shape) {
+          if (dim < 0) {
+            fail(who + " has shape " + shapeText(shape) +
+                 " with an unknown dimension; Loupe needs static shapes");
+          }
+          elements *= dim;
+          if (elements * static_cast<std::int64_t>(ir::dtypeSize(tensor.dtype)) > kMaxTensorBytes) {
+            fail(who + " with shape " + shapeText(shape) + " is larger than 2 GiB");
+          }
+          tensor.shape.push_back(dim);
+        }
+      }
+      if (source->sparsity()) fail(who + " is sparse; Loupe supports dense tensors only");
+      tensor.isVariable = source->is_variable();
+      readQuantization(*source, tensor, who);
+
+      const auto data = bufferBytes(source->buffer(), who);
+      if (!data.empty()) {
+        if (static_cast<std::int64_t>(data.size()) != tensor.byteSize()) {
+          fail(who + " (" + std::string(ir::dtypeName(tensor.dtype)) + " " +
+               shapeText(source->shape()) + ") needs " + std::to_string(tensor.byteSize()) +
+               " bytes of data but buffer " + std::to_string(source->buffer()) + " holds " +
+               std::to_string(data.size()));
+        }
+        tensor.isConstant = true;
+        tensor.data.assign(data.begin(), data.end());
+      }
+      graph.tensors.push_back(std::move(tensor));
+    }
+  }
+
+  static void readQuantization(const tflite::Tensor& source, ir::Tensor& tensor,
+                               const std::string& who) {
+    const auto* q = source.quantization();
+    if (q == nullptr) return;
+    if (q->details_type() != tflite::QuantizationDetails::NONE) {
+      fail(who + " uses custom quantization, which Loupe does not support");
+    }
+    const auto* scales = q->scale();
+    const auto* zeroPoints = q->zero_point();
+    if (scales == nullptr || scales->size() == 0) return;  // min/max only: not quantized
+    if (zeroPoints == nullptr || zeroPoints->size() != scales->size()) {
+      fail(who + " has " + std::to_string(scales->size()) + " quantization scales but " +
+           std::to_string(zeroPoints ? zeroPoints->size() : 0) + " zero points");
+    }
+    for (auto scale : *scales) {
+      if (!std::isfinite(scale) || scale < 0) {
+        fail(who + " has an invalid quantization scale " + std::to_string(scale));
+      }
+    }
+    tensor.quantization.scales.assign(scales->begin(), scales->end());
+    tensor.quantization.zeroPoints.assign(zeroPoints->begin(), zeroPoints->end());
+    tensor.quantization.quantizedDimension = q->quantized_dimension();
+    if (scales->size() > 1) {
+      const int dim = q->quantized_dimension();
+      if (dim < 0 || static_cast<std::size_t>(dim) >= tensor.shape.size()) {
+        fail(who + " is quantized per channel along dimension " + std::to_string(dim) +
+             ", outside its rank " + std::to_string(tensor.shape.size()));
+      }
+      if (tensor.shape[static_cast<std::size_t>(dim)] !=
+          static_cast<std::int32_t>(scales->size())) {
+        fail(who + " has " + std::to_string(scales->size()) + " per-channel scales but dimension " +
+             std::to_string(dim) + " has " +
+             std::to_string(tensor.shape[static_cast<std::size_t>(dim)]) + " channels");
+      }
+    }
+  }
+
+  std::vector<int> readIndexList(const flatbuffers::Vector<std::int32_t>* list,
+                                 const std::string& role, const ir::Graph& graph) const {
+    std::vector<int> indices;
+    if (list == nullptr) return indices;
+    for (auto index : *list) {
+      if (index < 0 || static_cast<std::size_t>(index) >= graph.tensors.size()) {
+        fail(role + " refers to tensor " + std::to_string(index) + " but the subgraph has " +
+             std::to_string(graph.tensors.size()) + " tensors");
+      }
+      indices.push_back(index);
+    }
+    return indices;
+  }
+
+  struct Opcode {
+    int builtinCode;
+    int version;
+    std::string customCode;
+  };
+
+  Opcode opcode(std::uint32_t index, int opIndex) const {
+    const auto* codes = model_->operator_codes();
+    const std::uint32_t count = codes ? codes->size() : 0;
+    if (index >= count) {
+      fail("operator " + std::to_string(opIndex) + " uses opcode " + std::to_string(index) +
+           " but the model defines " + std::to_string(count) + " opcodes");
+    }
+    const auto* code = codes->Get(index);
+    // TFLite keeps small codes in the deprecated byte field and larger ones
+    // in builtin_code; the effective code is the larger of the two.
+    Opcode result{std::max<int>(code->builtin_code(), code->deprecated_builtin_code()),
+                  code->version(), code->custom_code() ? code->custom_code()->str() : ""};
+    return result;
+  }
+
+  void readOperators(ir::Graph& graph) const {
+    const auto* operators = subgraph_->operators();
+    if (operators == nullptr) return;
+    for (flatbuffers::uoffset_t i = 0; i < operators->size(); ++i) {
+      const auto* source = operators->Get(i);
+      const int opIndex = static_cast<int>(i);
+      const Opcode code = opcode(source->opcode_index(), opIndex);
+      ir::Operator op;
+      op.index = opIndex;
+      op.version = code.version;
+      std::string where = "operator " + std::to_string(opIndex);
+
+      const auto type = ir::opTypeFromBuiltinCode(code.builtinCode);
+      if (code.builtinCode == kCustomBuiltinCode || !type) {
+        const bool custom = code.builtinCode == kCustomBuiltinCode;
+        const std::string what = custom ? "the custom operator '" + code.customCode + "'"
+                                        : "the builtin operator " +
+                                              tfliteBuiltinName(code.builtinCode) + " (code " +
+                                              std::to_string(code.builtinCode) + ")";
+        if (!options_.keepUnsupportedOperators) {
+          fail(where + " is " + what + ", which Loupe " +
+               (custom ? "cannot compile or run (custom operators are opaque to it)"
+                       : "does not support"));
+        }
+        op.type = ir::OpType::Opaque;
+        ir::OpaqueAttrs attrs;
+        attrs.customCode = custom ? code.customCode : "";
+        attrs.builtinCode = code.builtinCode;
+        if (source->custom_options()) {
+          attrs.customOptions.assign(source->custom_options()->begin(),
+                                     source->custom_options()->end());
+        }
+        op.attributes = std::move(attrs);
+      } else {
+        op.type = *type;
+        where += " (" + std::string(ir::opTypeName(op.type)) + ")";
+      }
+
+      op.inputs = readOperands(source->inputs(), where, "input", graph, true);
+      op.outputs = readOperands(source->outputs(), where, "output", graph, false);
+      op.intermediates = readOperands(source->intermediates(), where, "intermediate", graph, false);
+      if (op.type != ir::OpType::Opaque) {
+        checkAgainstSpec(*source, op, where);
+        op.attributes = convertBuiltinOptions(*source, op.type, where);
+      }
+      graph.operators.push_back(std::move(op));
+    }
+  }
+
+  std::vector<int> readOperands(const flatbuffers::Vector<std::int32_t>* list,
+                                const std::string& where, const std::string& role,
+                                const ir::Graph& graph, bool optionalAllowed) const {
+    std::vector<int> indices;
+    if (list == nullptr) return indices;
+    for (flatbuffers::uoffset_t slot = 0; slot < list->size(); ++slot) {
+      const int index = list->Get(slot);
+      if (index == -1 && optionalAllowed) {
+        indices.push_back(ir::kNoTensor);
+        continue;
+      }
+      if (index < 0 || static_cast<std::size_t>(index) >= graph.tensors.size()) {
+        fail(where + ": " + role + " " + std::to_string(slot) + " refers to tensor " +
+             std::to_string(index) + " but the subgraph has " +
+             std::to_string(graph.tensors.size()) + " tensors");
+      }
+      indices.push_back(index);
+    }
+    return indices;
+  }
+
+  static std::string optionsName(std::uint8_t unionType) {
+    const char* name =
+        tflite::EnumNameBuiltinOptions(static_cast<tflite::BuiltinOptions>(unionType));
+    if (name != nullptr && *name != 0) return name;
+    return "builtin options of union type " + std::to_string(unionType);
+  }
+
+  static void checkAgainstSpec(const tflite::Operator& source, const ir::Operator& op,
+                               const std::string& where) {
+    const OperatorSpec& spec = operatorSpec(op.type);
+    if (op.version < 1 || op.version > spec.maxVersion) {
+      fail(where + " has version " + std::to_string(op.version) +
+           "; Loupe supports versions 1 to " + std::to_string(spec.maxVersion));
+    }
+    const int inputs = static_cast<int>(op.inputs.size());
+    if (inputs < spec.minInputs || (spec.maxInputs >= 0 && inputs > spec.maxInputs)) {
+      std::string expected = std::to_string(spec.minInputs);
+      if (spec.maxInputs != spec.minInputs) {
+        expected += spec.maxInputs < 0 ? " or more" : " to " + std::to_string(spec.maxInputs);
+      }
+      fail(where + " has " + std::to_string(inputs) + " inputs; expected " + expected);
+    }
+    if (static_cast<int>(op.outputs.size()) != spec.outputs) {
+      fail(where + " has " + std::to_string(op.outputs.size()) + " outputs; expected " +
+           std::to_string(spec.outputs));
+    }
+    const auto optionsType = static_cast<std::uint8_t>(source.builtin_options_type());
+    if (optionsType != 0 && optionsType != spec.optionsType) {
+      fail(where + " carries " + optionsName(optionsType) +
+           ", which do not belong to this operator; expected " +
+           (spec.optionsType ? optionsName(spec.optionsType) : std::string("no options")));
+    }
+    if (spec.optionsRequired && (optionsType == 0 || source.builtin_options() == nullptr)) {
+      fail(where + " has no " + optionsName(spec.optionsType) + "; this operator needs them");
+    }
+  }
+
+  std::span<const std::uint8_t> bytes_;
+  const ImportOptions& options_;
+  const tflite::Model* model_ = nullptr;
+  const tflite::SubGraph* subgraph_ = nullptr;
+};
+
+}  // namespace
+
+ir::Graph importTflite(std::span<const std::uint8_t> bytes, const ImportOptions& options) {
+  return ModelReader(bytes, options).read();
+}
+
+ir::Graph importTfliteFile(const std::filesystem::path& path, const ImportOptions& options) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ImportError("cannot open " + path.string());
+  std::vector<std::uint8_t> bytes{std::istreambuf_iterator<char>(in),
+                                  std::istreambuf_iterator<char>()};
+  if (in.bad()) throw ImportError("cannot read " + path.string());
+  try {
+    ir::Graph graph = importTflite(bytes, options);
+    graph.name = path.stem().string();
+    return graph;
+  } catch (const ImportError& error) {
+    throw ImportError(path.filename().string() + ": " + error.what());
+  }
+}
+
+}  // namespace loupe::frontend

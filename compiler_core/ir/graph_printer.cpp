@@ -1,0 +1,172 @@
+#include "ir/graph_printer.h"
+
+#include <cstdio>
+
+namespace loupe::ir {
+
+namespace {
+
+// Floats print with 9 significant digits: enough to give back the exact
+// float32, as the golden manifests do.
+std::string floatText(float value) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.9g", static_cast<double>(value));
+  return buffer;
+}
+
+template <typename T>
+std::string listText(const std::vector<T>& values) {
+  std::string text = "[";
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (i) text += ",";
+    text += std::to_string(values[i]);
+  }
+  return text + "]";
+}
+
+std::string window(const char* name, int h, int w) {
+  return std::string(name) + "=" + std::to_string(h) + "x" + std::to_string(w);
+}
+
+std::string fusedActivation(Activation activation) {
+  return activation == Activation::None ? ""
+                                        : " activation=" + std::string(activationName(activation));
+}
+
+struct AttributePrinter {
+  std::string operator()(std::monostate) const { return ""; }
+  std::string operator()(const Conv2DAttrs& a) const {
+    return "padding=" + std::string(paddingName(a.padding)) + " " +
+           window("stride", a.strideH, a.strideW) + " " +
+           window("dilation", a.dilationH, a.dilationW) + fusedActivation(a.activation);
+  }
+  std::string operator()(const DepthwiseConv2DAttrs& a) const {
+    return "padding=" + std::string(paddingName(a.padding)) + " " +
+           window("stride", a.strideH, a.strideW) + " " +
+           window("dilation", a.dilationH, a.dilationW) +
+           " depth_multiplier=" + std::to_string(a.depthMultiplier) + fusedActivation(a.activation);
+  }
+  std::string operator()(const Pool2DAttrs& a) const {
+    return "padding=" + std::string(paddingName(a.padding)) + " " +
+           window("filter", a.filterH, a.filterW) + " " + window("stride", a.strideH, a.strideW) +
+           fusedActivation(a.activation);
+  }
+  std::string operator()(const FullyConnectedAttrs& a) const {
+    std::string text = a.keepNumDims ? "keep_num_dims=true" : "";
+    const std::string act = fusedActivation(a.activation);
+    return text.empty() && !act.empty() ? act.substr(1) : text + act;
+  }
+  std::string operator()(const SoftmaxAttrs& a) const { return "beta=" + floatText(a.beta); }
+  std::string operator()(const ConcatenationAttrs& a) const {
+    return "axis=" + std::to_string(a.axis) + fusedActivation(a.activation);
+  }
+  std::string operator()(const ElementwiseAttrs& a) const {
+    const std::string act = fusedActivation(a.activation);
+    return act.empty() ? "" : act.substr(1);
+  }
+  std::string operator()(const ReshapeAttrs& a) const {
+    return a.newShape.empty() ? "" : "new_shape=" + listText(a.newShape);
+  }
+  std::string operator()(const SqueezeAttrs& a) const {
+    return a.squeezeDims.empty() ? "" : "squeeze_dims=" + listText(a.squeezeDims);
+  }
+  std::string operator()(const LeakyReluAttrs& a) const { return "alpha=" + floatText(a.alpha); }
+  std::string operator()(const ReducerAttrs& a) const {
+    return a.keepDims ? "keep_dims=true" : "keep_dims=false";
+  }
+  std::string operator()(const StridedSliceAttrs& a) const {
+    return "begin_mask=" + std::to_string(a.beginMask) + " end_mask=" + std::to_string(a.endMask) +
+           " ellipsis_mask=" + std::to_string(a.ellipsisMask) +
+           " new_axis_mask=" + std::to_string(a.newAxisMask) +
+           " shrink_axis_mask=" + std::to_string(a.shrinkAxisMask) + (a.offset ? " offset" : "");
+  }
+  std::string operator()(const TransposeConvAttrs& a) const {
+    return "padding=" + std::string(paddingName(a.padding)) + " " +
+           window("stride", a.strideH, a.strideW) + fusedActivation(a.activation);
+  }
+  std::string operator()(const SvdfAttrs& a) const {
+    return "rank=" + std::to_string(a.rank) + fusedActivation(a.activation);
+  }
+  std::string operator()(const SequenceLstmAttrs& a) const {
+    return "activation=" + std::string(activationName(a.activation)) +
+           " cell_clip=" + floatText(a.cellClip) + " proj_clip=" + floatText(a.projClip) +
+           (a.timeMajor ? " time_major" : "");
+  }
+  std::string operator()(const OpaqueAttrs& a) const {
+    return a.customCode.empty()
+               ? "builtin_code=" + std::to_string(a.builtinCode)
+               : "custom_code=\"" + a.customCode +
+                     "\" custom_options=" + std::to_string(a.customOptions.size()) + "B";
+  }
+};
+
+std::string operand(const Graph& graph, int index) {
+  if (index == kNoTensor) return "none";
+  const Tensor& tensor = graph.tensor(index);
+  return (tensor.isConstant ? "%c" : "%") + std::to_string(index);
+}
+
+}  // namespace
+
+std::string shapeToString(const Shape& shape) {
+  return listText(shape);
+}
+
+std::string quantizationToString(const Quantization& q) {
+  if (!q.isQuantized()) return "";
+  if (!q.isPerChannel()) {
+    return "q(" + floatText(q.scale()) + ", " + std::to_string(q.zeroPoint()) + ")";
+  }
+  return "q(per-channel axis " + std::to_string(q.quantizedDimension) + ", " +
+         std::to_string(q.scales.size()) + " scales)";
+}
+
+std::string tensorTypeToString(const Tensor& tensor) {
+  std::string text = std::string(dtypeName(tensor.dtype)) + shapeToString(tensor.shape);
+  if (const auto q = quantizationToString(tensor.quantization); !q.empty()) text += " " + q;
+  return text;
+}
+
+std::string attributesToString(const Attributes& attributes) {
+  return std::visit(AttributePrinter{}, attributes);
+}
+
+std::string printGraph(const Graph& graph) {
+  std::string text = "graph " + graph.name + "\n";
+  for (int index : graph.inputs) {
+    const Tensor& t = graph.tensor(index);
+    text += "  input  %" + std::to_string(index) + " \"" + t.name +
+            "\" : " + tensorTypeToString(t) + "\n";
+  }
+  for (const Tensor& t : graph.tensors) {
+    if (!t.isConstant) continue;
+    text += "  const  %c" + std::to_string(t.index) + " \"" + t.name +
+            "\" : " + tensorTypeToString(t) + "\n";
+  }
+  for (const Operator& op : graph.operators) {
+    text += "  ";
+    for (std::size_t i = 0; i < op.outputs.size(); ++i) {
+      text += (i ? ", " : "") + operand(graph, op.outputs[i]);
+    }
+    text += " = " + op.typeName() + "(";
+    for (std::size_t i = 0; i < op.inputs.size(); ++i) {
+      text += (i ? ", " : "") + operand(graph, op.inputs[i]);
+    }
+    text += ")";
+    if (const auto attrs = attributesToString(op.attributes); !attrs.empty()) {
+      text += " {" + attrs + "}";
+    }
+    text += " :";
+    for (int index : op.outputs) {
+      const Tensor& t = graph.tensor(index);
+      text += " \"" + t.name + "\" " + tensorTypeToString(t);
+    }
+    text += "  // op " + std::to_string(op.index) + " v" + std::to_string(op.version) + "\n";
+  }
+  for (int index : graph.outputs) {
+    text += "  output %" + std::to_string(index) + "\n";
+  }
+  return text;
+}
+
+}  // namespace loupe::ir

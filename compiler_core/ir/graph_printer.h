@@ -1,0 +1,19 @@
+// A deterministic, human-readable text form of the graph IR: one line per
+// tensor of interest and per operator in execution order. Used by
+// `loupec info`, the GUI's stage views and tests that compare graphs.
+#pragma once
+
+#include <string>
+
+#include "ir/graph.h"
+
+namespace loupe::ir {
+
+std::string shapeToString(const Shape& shape);            // "[1,49,10,1]"
+std::string quantizationToString(const Quantization& q);  // "q(0.584702909, 83)" or ""
+std::string tensorTypeToString(const Tensor& tensor);     // "int8[1,49,10,1] q(0.584702909, 83)"
+std::string attributesToString(const Attributes& attributes);  // "padding=SAME stride=2x2 ..."
+
+std::string printGraph(const Graph& graph);
+
+}  // namespace loupe::ir
