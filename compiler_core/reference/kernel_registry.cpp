@@ -12,7 +12,8 @@ namespace loupe::reference {
   X(kExpandDimsKernel)             \
   X(kTransposeKernel)              \
   X(kStridedSliceKernel)           \
-  X(kMeanKernel)
+  X(kMeanKernel)                   \
+  X(kTransposeConvKernel)
 
 #define LOUPE_DECLARE_KERNEL(name) extern const Kernel name;
 LOUPE_REFERENCE_KERNELS(LOUPE_DECLARE_KERNEL)
