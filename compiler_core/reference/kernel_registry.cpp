@@ -13,7 +13,8 @@ namespace loupe::reference {
   X(kTransposeKernel)              \
   X(kStridedSliceKernel)           \
   X(kMeanKernel)                   \
-  X(kTransposeConvKernel)
+  X(kTransposeConvKernel)          \
+  X(kSvdfKernel)
 
 #define LOUPE_DECLARE_KERNEL(name) extern const Kernel name;
 LOUPE_REFERENCE_KERNELS(LOUPE_DECLARE_KERNEL)
