@@ -14,7 +14,16 @@ namespace loupe::reference {
   X(kStridedSliceKernel)           \
   X(kMeanKernel)                   \
   X(kTransposeConvKernel)          \
-  X(kSvdfKernel)
+  X(kSvdfKernel)                   \
+  X(kSoftmaxKernel)                \
+  X(kLogisticKernel)               \
+  X(kTanhKernel)                   \
+  X(kHardSwishKernel)              \
+  X(kLeakyReluKernel)              \
+  X(kReluKernel)                   \
+  X(kRelu6Kernel)                  \
+  X(kQuantizeKernel)               \
+  X(kDequantizeKernel)
 
 #define LOUPE_DECLARE_KERNEL(name) extern const Kernel name;
 LOUPE_REFERENCE_KERNELS(LOUPE_DECLARE_KERNEL)

@@ -6,7 +6,9 @@
 
 namespace loupe::test {
 
-std::filesystem::path modelsDir() { return std::filesystem::path(LOUPE_TEST_DATA_DIR) / "models"; }
+std::filesystem::path modelsDir() {
+  return std::filesystem::path(LOUPE_TEST_DATA_DIR) / "models";
+}
 
 std::optional<std::filesystem::path> sharedModelsDir() {
   const auto dir = std::filesystem::path(LOUPE_SHARED_DIR) / "models";

@@ -1,0 +1,72 @@
+// LEAKY_RELU, x for x >= 0 and alpha * x below: float32, int8 and int16 as
+// TFLite Micro computes them (two requantisation multipliers, one per side).
+#include <algorithm>
+#include <limits>
+
+#include "loupe/fixed_point.h"
+#include "reference/activation_params.h"
+#include "reference/kernel.h"
+#include "reference/unary_kernel_support.h"
+
+namespace loupe::reference {
+
+namespace {
+
+using ir::DType;
+
+std::optional<std::string> checkLeakyRelu(const ir::Graph& graph, const ir::Operator& op) {
+  if (auto problem = checkUnaryOperands(graph, op)) return problem;
+  if (std::get_if<ir::LeakyReluAttrs>(&op.attributes) == nullptr) {
+    return std::string("LEAKY_RELU has no leaky-relu attributes (alpha)");
+  }
+  const ir::Tensor& input = *graph.input(op, 0);
+  const ir::Tensor& output = graph.output(op, 0);
+  if (auto problem = checkDTypePair(op, input, output,
+                                    {{DType::Float32, DType::Float32},
+                                     {DType::Int8, DType::Int8},
+                                     {DType::Int16, DType::Int16}})) {
+    return problem;
+  }
+  if (input.dtype == DType::Float32) return std::nullopt;
+  if (auto problem = checkPerTensorQuantization("input", input)) return problem;
+  return checkPerTensorQuantization("output", output);
+}
+
+template <typename T>
+void leakyReluQuantized(const ir::Operator& op, TensorStore& store, std::int64_t count,
+                        const LeakyReluParams& p) {
+  mapElements<T, T>(op, store, count, [&](T x) {
+    const std::int32_t centred = x - p.inputZeroPoint;
+    const QuantizedMultiplier& m = centred >= 0 ? p.identity : p.alpha;
+    const std::int32_t output =
+        p.outputZeroPoint + loupe_multiply_by_quantized_multiplier(centred, m.multiplier, m.shift);
+    return static_cast<T>(std::clamp<std::int32_t>(output, std::numeric_limits<T>::min(),
+                                                   std::numeric_limits<T>::max()));
+  });
+}
+
+void evalLeakyRelu(const ir::Graph& graph, const ir::Operator& op, TensorStore& store) {
+  const ir::Tensor& input = *graph.input(op, 0);
+  const ir::Tensor& output = graph.output(op, 0);
+  const float alpha = std::get<ir::LeakyReluAttrs>(op.attributes).alpha;
+  const std::int64_t count = input.elementCount();
+  if (input.dtype == DType::Float32) {
+    // alpha may be above 1 or negative, so not max(x, alpha * x).
+    mapElements<float, float>(op, store, count, [&](float x) { return x > 0 ? x : x * alpha; });
+    return;
+  }
+  const LeakyReluParams params =
+      leakyReluParams(input.quantization.scale(), input.quantization.zeroPoint(),
+                      output.quantization.scale(), output.quantization.zeroPoint(), alpha);
+  if (input.dtype == DType::Int16) {
+    leakyReluQuantized<std::int16_t>(op, store, count, params);
+  } else {
+    leakyReluQuantized<std::int8_t>(op, store, count, params);
+  }
+}
+
+}  // namespace
+
+extern const Kernel kLeakyReluKernel{ir::OpType::LeakyRelu, checkLeakyRelu, evalLeakyRelu};
+
+}  // namespace loupe::reference

@@ -1,0 +1,92 @@
+// TANH: float32, int8 and int16 as TFLite Micro computes them. int8 rescales
+// x - zero_point to Q4.27 and uses gemmlowp's fixed-point tanh; int16
+// interpolates TFLite's sigmoid table through tanh(x) = 2 sigmoid(2x) - 1.
+#include <algorithm>
+#include <cmath>
+
+#include "loupe/fixed_point_math.h"
+#include "reference/activation_params.h"
+#include "reference/kernel.h"
+#include "reference/unary_kernel_support.h"
+
+namespace loupe::reference {
+
+namespace {
+
+using ir::DType;
+
+std::optional<std::string> checkTanh(const ir::Graph& graph, const ir::Operator& op) {
+  if (auto problem = checkUnaryOperands(graph, op)) return problem;
+  const ir::Tensor& input = *graph.input(op, 0);
+  const ir::Tensor& output = graph.output(op, 0);
+  if (auto problem = checkDTypePair(op, input, output,
+                                    {{DType::Float32, DType::Float32},
+                                     {DType::Int8, DType::Int8},
+                                     {DType::Int16, DType::Int16}})) {
+    return problem;
+  }
+  if (input.dtype == DType::Float32) return std::nullopt;
+  if (auto problem = checkPerTensorQuantization("input", input)) return problem;
+  if (auto problem = checkPerTensorQuantization("output", output)) return problem;
+  const float inputScale = input.quantization.scale();
+  if (input.dtype == DType::Int8) {
+    // TFLM checks nothing on the int8 output: it is computed for scale 1/128
+    // and zero point 0, whatever the tensor says.
+    if (sigmoidInt8Params(inputScale, input.quantization.zeroPoint()).inputLeftShift < 0) {
+      return "int8 " + describeTensor("input", input) + " scale " + std::to_string(inputScale) +
+             " is too small for TFLM's Q4.27 rescaling (expected at least 2^-28)";
+    }
+    return std::nullopt;
+  }
+  if (auto problem = checkZeroPoint("input", input, 0, "TFLM's int16 TANH is symmetric")) {
+    return problem;
+  }
+  if (auto problem = checkZeroPoint("output", output, 0, "TFLM's int16 TANH is symmetric")) {
+    return problem;
+  }
+  int outputLog2 = 0;
+  if (!checkedLog2(output.quantization.scale(), &outputLog2) || outputLog2 != -15) {
+    return "int16 " + describeTensor("output", output) + " must have scale 2^-15, found " +
+           std::to_string(output.quantization.scale());
+  }
+  if (tanhInt16Params(inputScale).inputMultiplier > 32767) {
+    return "int16 " + describeTensor("input", input) + " scale " + std::to_string(inputScale) +
+           " is too large for TFLM's table lookup (expected at most 32767 / 12288)";
+  }
+  return std::nullopt;
+}
+
+void evalTanh(const ir::Graph& graph, const ir::Operator& op, TensorStore& store) {
+  const ir::Tensor& input = *graph.input(op, 0);
+  const std::int64_t count = input.elementCount();
+  if (input.dtype == DType::Float32) {
+    mapElements<float, float>(op, store, count, [](float x) { return std::tanh(x); });
+    return;
+  }
+  const float inputScale = input.quantization.scale();
+  if (input.dtype == DType::Int16) {
+    const SigmoidInt16Params params = tanhInt16Params(inputScale);
+    mapElements<std::int16_t, std::int16_t>(op, store, count, [&](std::int16_t x) {
+      return loupe_tanh_int16_lut(x, params.inputMultiplier, params.inputLeftShift);
+    });
+    return;
+  }
+  const SigmoidInt8Params params = sigmoidInt8Params(inputScale, input.quantization.zeroPoint());
+  mapElements<std::int8_t, std::int8_t>(op, store, count, [&](std::int8_t x) -> std::int8_t {
+    const std::int32_t centred = x - params.inputZeroPoint;
+    if (centred <= -params.inputRangeRadius) return -128;
+    if (centred >= params.inputRangeRadius) return 127;
+    const std::int32_t inputQ4 = loupe_multiply_by_quantized_multiplier(
+        centred, params.inputMultiplier, params.inputLeftShift);
+    const std::int32_t outputQ0 = loupe_tanh_q31(inputQ4, kSigmoidInt8InputIntegerBits);
+    // Q0.31 to 1/128 steps.
+    const std::int32_t output = loupe_rounding_divide_by_pot(outputQ0, 31 - 7);
+    return static_cast<std::int8_t>(std::clamp(output, -128, 127));
+  });
+}
+
+}  // namespace
+
+extern const Kernel kTanhKernel{ir::OpType::Tanh, checkTanh, evalTanh};
+
+}  // namespace loupe::reference

@@ -1,0 +1,125 @@
+// The importer on real models: every model the project ships imports, and
+// what it reads agrees with the golden manifests written by TFLite Micro.
+#include <QtTest>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "analysis/operator_cost.h"
+#include "frontend/tflite_importer.h"
+#include "ir/graph_printer.h"
+#include "test_data.h"
+
+namespace fs = std::filesystem;
+using loupe::frontend::importTfliteFile;
+
+namespace {
+
+nlohmann::json readJson(const fs::path& path) {
+  std::ifstream in(path);
+  return nlohmann::json::parse(in);
+}
+
+void compareTensor(const loupe::ir::Tensor& tensor, const nlohmann::json& expected) {
+  QCOMPARE(tensor.index, expected["tensor_index"].get<int>());
+  QCOMPARE(std::string(loupe::ir::dtypeName(tensor.dtype)), expected["dtype"].get<std::string>());
+  QCOMPARE(tensor.shape, expected["shape"].get<std::vector<std::int32_t>>());
+  QCOMPARE(tensor.byteSize(), expected["bytes"].get<std::int64_t>());
+  const auto& q = expected["quantization"];
+  if (q.is_null()) {
+    QVERIFY(!tensor.quantization.isQuantized());
+  } else {
+    QCOMPARE(tensor.quantization.scale(), q["scale"].get<float>());
+    QCOMPARE(tensor.quantization.zeroPoint(), q["zero_point"].get<int>());
+  }
+}
+
+}  // namespace
+
+class ImporterReadsModels : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void agreesWithManifests_data() {
+    QTest::addColumn<QString>("model");
+    for (const auto& entry : fs::directory_iterator(loupe::test::modelsDir())) {
+      if (fs::exists(entry.path() / "model.tflite")) {
+        QTest::newRow(entry.path().filename().c_str()) << QString::fromStdString(entry.path());
+      }
+    }
+  }
+
+  void agreesWithManifests() {
+    QFETCH(QString, model);
+    const fs::path dir = model.toStdString();
+    const auto graph = importTfliteFile(dir / "model.tflite");
+    const auto manifest = readJson(dir / "golden" / "seed1" / "manifest.json");
+    QCOMPARE(graph.inputs.size(), manifest["inputs"].size());
+    QCOMPARE(graph.outputs.size(), manifest["outputs"].size());
+    for (std::size_t i = 0; i < graph.inputs.size(); ++i) {
+      compareTensor(graph.tensor(graph.inputs[i]), manifest["inputs"][i]);
+    }
+    for (std::size_t i = 0; i < graph.outputs.size(); ++i) {
+      compareTensor(graph.tensor(graph.outputs[i]), manifest["outputs"][i]);
+    }
+  }
+
+  void kwsHasThirteenOperatorsInOrder() {
+    const auto graph =
+        importTfliteFile(loupe::test::modelsDir() / "kws_ref_model" / "model.tflite");
+    const std::vector<std::string> expected = {
+        "CONV_2D", "DEPTHWISE_CONV_2D", "CONV_2D", "DEPTHWISE_CONV_2D",
+        "CONV_2D", "DEPTHWISE_CONV_2D", "CONV_2D", "DEPTHWISE_CONV_2D",
+        "CONV_2D", "AVERAGE_POOL_2D",   "RESHAPE", "FULLY_CONNECTED",
+        "SOFTMAX"};
+    QCOMPARE(graph.operators.size(), expected.size());
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+      QCOMPARE(graph.operators[i].typeName(), expected[i]);
+    }
+    // First layer: 10x4 filter, 64 channels, stride 2 over 49x10 -> 25x5x64 outputs.
+    QCOMPARE(loupe::analysis::operatorCost(graph, graph.operators[0]).macs,
+             std::int64_t{25 * 5 * 64 * 10 * 4});
+    const auto& conv = std::get<loupe::ir::Conv2DAttrs>(graph.operators[0].attributes);
+    QCOMPARE(conv.strideH, 2);
+    QCOMPARE(conv.activation, loupe::ir::Activation::Relu);
+    const auto& weights = graph.tensor(graph.operators[0].inputs[1]);
+    QVERIFY(weights.isConstant);
+    QCOMPARE(weights.quantization.scales.size(), std::size_t{64});
+  }
+
+  void seanetCasesImport() {
+    int count = 0;
+    for (const char* op : {"add", "conv", "pad"}) {
+      for (const auto& entry :
+           fs::directory_iterator(loupe::test::modelsDir() / "tflm_seanet" / op)) {
+        if (entry.path().extension() != ".tflite") continue;
+        const auto graph = importTfliteFile(entry.path());
+        QCOMPARE(graph.operators.size(), std::size_t{1});
+        QCOMPARE(graph.tensor(graph.outputs[0]).dtype, loupe::ir::DType::Int16);
+        ++count;
+      }
+    }
+    QCOMPARE(count, 17 + 22 + 19);
+  }
+
+  void velaModelIsShownButRefusedForRunning() {
+    const auto path = loupe::test::modelsDir() / "vela" / "person_detect_vela.tflite";
+    loupe::frontend::ImportOptions inspect;
+    inspect.keepUnsupportedOperators = true;
+    const auto graph = importTfliteFile(path, inspect);
+    QCOMPARE(graph.operators.size(), std::size_t{1});
+    QCOMPARE(graph.operators[0].typeName(), std::string("CUSTOM(ethos-u)"));
+    QVERIFY_THROWS_EXCEPTION(loupe::frontend::ImportError, importTfliteFile(path));
+  }
+
+  void printerIsDeterministic() {
+    const auto path = loupe::test::modelsDir() / "ic_resnet8_int8" / "model.tflite";
+    const auto first = loupe::ir::printGraph(importTfliteFile(path));
+    const auto second = loupe::ir::printGraph(importTfliteFile(path));
+    QCOMPARE(first, second);
+    QVERIFY(first.find("= ADD(") != std::string::npos);
+  }
+};
+
+QTEST_APPLESS_MAIN(ImporterReadsModels)
+#include "importer_reads_models_test.moc"
