@@ -15,6 +15,7 @@ namespace loupe::reference {
   X(kMeanKernel)                   \
   X(kTransposeConvKernel)          \
   X(kSvdfKernel)                   \
+  X(kSequenceLstmKernel)           \
   X(kSoftmaxKernel)                \
   X(kLogisticKernel)               \
   X(kTanhKernel)                   \
