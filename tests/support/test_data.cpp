@@ -4,6 +4,8 @@
 #include <iterator>
 #include <stdexcept>
 
+#include "test_paths.h"
+
 namespace loupe::test {
 
 std::filesystem::path modelsDir() {

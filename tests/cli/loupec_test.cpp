@@ -1,0 +1,142 @@
+// loupec as a user runs it: exit codes, what it prints, the files it writes.
+#include <QtTest>
+
+#include <nlohmann/json.hpp>
+
+#include "test_data.h"
+
+namespace {
+
+struct Result {
+  int exitCode;
+  QByteArray out;
+  QString err;
+};
+
+Result loupec(const QStringList& arguments) {
+  QProcess process;
+  process.start(QStringLiteral(LOUPEC_PATH), arguments);
+  if (!process.waitForFinished(60000)) return {-1, {}, "loupec did not finish"};
+  return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -2,
+          process.readAllStandardOutput(), QString::fromUtf8(process.readAllStandardError())};
+}
+
+QString model(const char* name) {
+  return QString::fromStdString((loupe::test::modelsDir() / name / "model.tflite").string());
+}
+
+QString golden(const char* name, const char* set, const char* file) {
+  return QString::fromStdString((loupe::test::modelsDir() / name / "golden" / set / file).string());
+}
+
+QByteArray readAll(const QString& path) {
+  QFile file(path);
+  return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray("<missing>");
+}
+
+}  // namespace
+
+class Loupec : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void infoListsKwsOperatorsWithMacs() {
+    const auto result = loupec({"info", model("kws_ref_model"), "--json"});
+    QCOMPARE(result.exitCode, 0);
+    const auto report = nlohmann::json::parse(result.out.toStdString());
+    for (const char* key : {"operators", "inputs", "outputs"}) QVERIFY(report[key].is_array());
+    QCOMPARE(report["operators"].size(), std::size_t{13});
+    std::int64_t sum = 0;
+    for (const auto& op : report["operators"]) {
+      QVERIFY(op.contains("macs"));
+      sum += op["macs"].get<std::int64_t>();
+    }
+    QCOMPARE(report["totals"]["macs"].get<std::int64_t>(), sum);
+    QCOMPARE(report["operators"][0]["type"].get<std::string>(), std::string("CONV_2D"));
+    QCOMPARE(report["operators"][0]["macs"].get<std::int64_t>(), std::int64_t{320000});
+    const auto& input = report["inputs"][0];
+    QCOMPARE(input["name"].get<std::string>(), std::string("input_1"));
+    QCOMPARE(input["dtype"].get<std::string>(), std::string("int8"));
+    QCOMPARE(input["shape"].get<std::vector<int>>(), (std::vector<int>{1, 49, 10, 1}));
+    QCOMPARE(input["quantization"]["zero_point"].get<int>(), 83);
+    QCOMPARE(input["quantization"]["scale"].get<double>(), 0.584702909);
+  }
+
+  void infoTextNamesEveryOperator() {
+    const auto result = loupec({"info", model("kws_ref_model")});
+    QCOMPARE(result.exitCode, 0);
+    QVERIFY(result.out.contains("operators (13, execution order)"));
+    QVERIFY(result.out.contains("AVERAGE_POOL_2D"));
+    QVERIFY(result.out.contains("MACs"));
+  }
+
+  void infoShowsACustomOperatorAsUnsupported() {
+    const auto path = QString::fromStdString(
+        (loupe::test::modelsDir() / "vela" / "person_detect_vela.tflite").string());
+    const auto result = loupec({"info", path, "--json"});
+    QCOMPARE(result.exitCode, 0);
+    const auto report = nlohmann::json::parse(result.out.toStdString());
+    QCOMPARE(report["operators"][0]["type"].get<std::string>(), std::string("CUSTOM(ethos-u)"));
+    QCOMPARE(report["operators"][0]["supported"].get<bool>(), false);
+    QVERIFY(!report["operators"][0]["reasons"].empty());
+  }
+
+  void corruptModelFailsWithItsReason() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath("corrupt.tflite");
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("not a flatbuffer at all, just text");
+    file.close();
+    const auto result = loupec({"info", path});
+    QCOMPARE(result.exitCode, 1);
+    QVERIFY2(result.err.contains("corrupt.tflite: not a TFLite model"), qPrintable(result.err));
+  }
+
+  void runWritesGoldenOutputsAndTensors() {
+    QTemporaryDir dir;
+    const auto result =
+        loupec({"run", model("kws_ref_model"), "--platform", "reference", "--inputs",
+                golden("kws_ref_model", "real2", "input0.bin"), "--output-dir", dir.filePath("out"),
+                "--dump-tensors", dir.filePath("tensors")});
+    QVERIFY2(result.exitCode == 0, qPrintable(result.err));
+    QCOMPARE(readAll(dir.filePath("out/output0.bin")),
+             readAll(golden("kws_ref_model", "real2", "output0.bin")));
+    // The model input is dumped as its own tensor, byte for byte.
+    QCOMPARE(readAll(dir.filePath("tensors/t0.bin")),
+             readAll(golden("kws_ref_model", "real2", "input0.bin")));
+    QVERIFY(QFile::exists(dir.filePath("tensors/index.json")));
+  }
+
+  void runRefusesWrongInputs() {
+    QTemporaryDir dir;
+    auto result =
+        loupec({"run", model("hello_world_int8"), "--inputs", "--output-dir", dir.filePath("out")});
+    QCOMPARE(result.exitCode, 2);
+    QVERIFY2(result.err.contains("--inputs needs at least one value"), qPrintable(result.err));
+
+    // hello_world_int8 takes one byte; give it the 490-byte kws input.
+    result = loupec({"run", model("hello_world_int8"), "--inputs",
+                     golden("kws_ref_model", "seed1", "input0.bin"), "--output-dir",
+                     dir.filePath("out")});
+    QCOMPARE(result.exitCode, 1);
+    QVERIFY2(result.err.contains("needs 1 bytes, got 490"), qPrintable(result.err));
+
+    result = loupec({"run", model("hello_world_int8"), "--platform", "mars", "--inputs",
+                     golden("hello_world_int8", "seed1", "input0.bin"), "--output-dir",
+                     dir.filePath("out")});
+    QCOMPARE(result.exitCode, 2);
+    QVERIFY2(result.err.contains("unknown platform 'mars'"), qPrintable(result.err));
+  }
+
+  void unknownCommandAndHelp() {
+    QCOMPARE(loupec({"frobnicate"}).exitCode, 2);
+    const auto help = loupec({"--help"});
+    QCOMPARE(help.exitCode, 0);
+    QVERIFY(help.out.contains("loupec info MODEL"));
+    QVERIFY(help.out.contains("loupec run MODEL"));
+  }
+};
+
+QTEST_GUILESS_MAIN(Loupec)
+#include "loupec_test.moc"
