@@ -27,8 +27,7 @@ namespace {
 constexpr float kGateInputScale = 0.00024414062f;
 constexpr float kGateOutputScale = 0.00003051757f;
 
-LstmFullyConnectedParams fullyConnectedParams(const ir::Tensor& input,
-                                              const ir::Tensor& weights) {
+LstmFullyConnectedParams fullyConnectedParams(const ir::Tensor& input, const ir::Tensor& weights) {
   LstmFullyConnectedParams params;
   const double real = static_cast<double>(input.quantization.scale()) *
                       static_cast<double>(weights.quantization.scale()) /
@@ -50,8 +49,8 @@ LstmMulParams mulParams(float scale1, float scale2, float outputScale, ir::DType
     params.activationMax = 32767;
   }
   params.outputOffset = outputZeroPoint;
-  const double real = static_cast<double>(scale1) * static_cast<double>(scale2) /
-                      static_cast<double>(outputScale);
+  const double real =
+      static_cast<double>(scale1) * static_cast<double>(scale2) / static_cast<double>(outputScale);
   loupe_quantize_multiplier(real, &params.multiplier, &params.shift);
   return params;
 }
@@ -180,12 +179,11 @@ std::optional<std::string> checkSequenceLstm(const ir::Graph& graph, const ir::O
   if (auto p = checkAbsent(op, kLstmInputLayerNorm, kLstmOutputLayerNorm, "layer-norm")) {
     return p;
   }
-  for (std::size_t slot : {std::size_t{kLstmInput}, std::size_t{kLstmOutputState},
-                           std::size_t{kLstmCellState}}) {
+  for (std::size_t slot :
+       {std::size_t{kLstmInput}, std::size_t{kLstmOutputState}, std::size_t{kLstmCellState}}) {
     if (!hasInput(op, slot)) return std::string(kSlotNames[slot]) + " is missing";
   }
-  for (std::size_t slot = kLstmInputToInputWeights; slot <= kLstmRecurrentToOutputWeights;
-       ++slot) {
+  for (std::size_t slot = kLstmInputToInputWeights; slot <= kLstmRecurrentToOutputWeights; ++slot) {
     if (!hasInput(op, slot)) return std::string(kSlotNames[slot]) + " is missing";
   }
   for (std::size_t slot = kLstmInputGateBias; slot <= kLstmOutputGateBias; ++slot) {
@@ -197,8 +195,8 @@ std::optional<std::string> checkSequenceLstm(const ir::Graph& graph, const ir::O
   const ir::Tensor& cell = *graph.input(op, kLstmCellState);
   const ir::Tensor& output = graph.output(op, 0);
   if (!hidden.isVariable || !cell.isVariable) {
-    return std::string(hidden.isVariable ? "cell_state '" + cell.name : "output_state '" +
-                                                                           hidden.name) +
+    return std::string(hidden.isVariable ? "cell_state '" + cell.name
+                                         : "output_state '" + hidden.name) +
            "' is not a variable tensor (the LSTM updates it in place)";
   }
 
@@ -228,8 +226,7 @@ std::optional<std::string> checkSequenceLstm(const ir::Graph& graph, const ir::O
     return "output has dtype " + describeDtype(output.dtype) + " (expected the input's " +
            describeDtype(input.dtype) + ")";
   }
-  for (std::size_t slot = kLstmInputToInputWeights; slot <= kLstmRecurrentToOutputWeights;
-       ++slot) {
+  for (std::size_t slot = kLstmInputToInputWeights; slot <= kLstmRecurrentToOutputWeights; ++slot) {
     if (auto p = expectDtype(slot, *graph.input(op, slot), weightType)) return p;
   }
   for (std::size_t slot = kLstmInputGateBias; slot <= kLstmOutputGateBias; ++slot) {
@@ -262,12 +259,13 @@ std::optional<std::string> checkSequenceLstm(const ir::Graph& graph, const ir::O
   if (hidden.elementCount() != static_cast<std::int64_t>(batches) * stateSize ||
       cell.elementCount() != static_cast<std::int64_t>(batches) * stateSize) {
     return "output_state " + describeShape(hidden.shape) + " and cell_state " +
-           describeShape(cell.shape) + " must each hold batch x state = " +
-           std::to_string(batches) + " x " + std::to_string(stateSize) + " values";
+           describeShape(cell.shape) +
+           " must each hold batch x state = " + std::to_string(batches) + " x " +
+           std::to_string(stateSize) + " values";
   }
   if (auto p = expectShape(0, output, {input.shape[0], input.shape[1], stateSize})) {
-    return "output '" + output.name + "' has shape " + describeShape(output.shape) +
-           " (expected " + describeShape({input.shape[0], input.shape[1], stateSize}) + ")";
+    return "output '" + output.name + "' has shape " + describeShape(output.shape) + " (expected " +
+           describeShape({input.shape[0], input.shape[1], stateSize}) + ")";
   }
 
   // Quantisation of the integer variants.
@@ -456,20 +454,20 @@ void evalIntegerLstm(const SequenceLstmPlan& p, const ir::Operator& op, TensorSt
                             p.inputSize, S, gates[gate].data());
       integerFullyConnected<Activation, Bias>(
           p.recurrentFc[gate], hidden + w.stateOffset,
-          store.data<std::int8_t>(op.inputs[kLstmRecurrentToInputWeights + gate]), nullptr,
-          w.rows, S, S, scratch.data());
+          store.data<std::int8_t>(op.inputs[kLstmRecurrentToInputWeights + gate]), nullptr, w.rows,
+          S, S, scratch.data());
       for (std::size_t i = 0; i < n; ++i) {
         const std::int16_t sum = saturatingAdd16(gates[gate][i], scratch[i]);
         // Gate pre-activations are Q3.12: tanh with scale power -12 is the
         // int16 TANH with multiplier 3 and no shift.
-        gates[gate][i] = gate == kCellGate ? tanhForScalePower(sum, -12)
-                                           : loupe_logistic_int16_lut(sum, 0, 0);
+        gates[gate][i] =
+            gate == kCellGate ? tanhForScalePower(sum, -12) : loupe_logistic_int16_lut(sum, 0, 0);
       }
     }
     std::int16_t* c = cell + w.stateOffset;
     for (std::size_t i = 0; i < n; ++i) {
-      const auto kept =
-          static_cast<std::int16_t>(multiplyElements(gates[kForgetGate][i], c[i], p.forgetTimesCell));
+      const auto kept = static_cast<std::int16_t>(
+          multiplyElements(gates[kForgetGate][i], c[i], p.forgetTimesCell));
       const auto added = static_cast<std::int16_t>(
           multiplyElements(gates[kInputGate][i], gates[kCellGate][i], p.inputTimesCell));
       c[i] = saturatingAdd16(kept, added);
@@ -507,7 +505,7 @@ void evalSequenceLstm(const ir::Graph& graph, const ir::Operator& op, TensorStor
 
 }  // namespace
 
-extern const Kernel kSequenceLstmKernel{ir::OpType::UnidirectionalSequenceLstm,
-                                        checkSequenceLstm, evalSequenceLstm};
+extern const Kernel kSequenceLstmKernel{ir::OpType::UnidirectionalSequenceLstm, checkSequenceLstm,
+                                        evalSequenceLstm};
 
 }  // namespace loupe::reference

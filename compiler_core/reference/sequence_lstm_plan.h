@@ -71,10 +71,10 @@ struct SequenceLstmPlan {
   // Integer variants.
   std::array<LstmFullyConnectedParams, 4> inputFc{};      // per gate, input x weights
   std::array<LstmFullyConnectedParams, 4> recurrentFc{};  // per gate, hidden x weights
-  LstmMulParams forgetTimesCell;   // forget gate x cell state -> cell state
-  LstmMulParams inputTimesCell;    // input gate x cell gate -> cell state
-  LstmMulParams tanhTimesOutput;   // tanh(cell) x output gate -> hidden state
-  int cellStateScalePower = 0;     // cell state scale = 2^power
+  LstmMulParams forgetTimesCell;                          // forget gate x cell state -> cell state
+  LstmMulParams inputTimesCell;                           // input gate x cell gate -> cell state
+  LstmMulParams tanhTimesOutput;  // tanh(cell) x output gate -> hidden state
+  int cellStateScalePower = 0;    // cell state scale = 2^power
   std::int16_t quantizedCellClip = 0;
 };
 
