@@ -8,7 +8,7 @@ packages=(
   libgraphviz-dev graphviz libflatbuffers-dev flatbuffers-compiler nlohmann-json3-dev
   libarchive-dev cmake ninja-build g++ clang xvfb xauth
   gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm valgrind
-  libgl-dev fonts-dejavu-core pkg-config
+  libgl-dev libqt6opengl6-dev fonts-dejavu-core pkg-config
 )
 
 missing=()

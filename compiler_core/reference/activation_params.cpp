@@ -44,12 +44,6 @@ SigmoidInt16Params sigmoidInt16Params(float inputScale, bool oneIsPowerOfTwoShif
 
 }  // namespace
 
-QuantizedMultiplier quantizeMultiplier(double real) {
-  QuantizedMultiplier result;
-  loupe_quantize_multiplier(real, &result.multiplier, &result.shift);
-  return result;
-}
-
 int calculateInputRadius(int integerBits, int inputLeftShift, int totalSignedBits) {
   // ((2^integerBits - 1) * 2^(totalSignedBits - integerBits)) / 2^inputLeftShift;
   // ldexp is the same exact division and stays defined for negative shifts.

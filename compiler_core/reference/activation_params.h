@@ -11,17 +11,9 @@
 #include <cstdint>
 
 #include "loupe/fixed_point_math.h"
+#include "reference/quantized_params.h"
 
 namespace loupe::reference {
-
-// A real multiplier as TFLite's QuantizeMultiplier returns it:
-// real = multiplier * 2^shift / 2^31, multiplier in [2^30, 2^31) (or 0).
-struct QuantizedMultiplier {
-  std::int32_t multiplier = 0;
-  int shift = 0;
-};
-
-QuantizedMultiplier quantizeMultiplier(double real);
 
 // TFLite's CalculateInputRadius: the largest |input - zero_point| whose
 // rescaled value still fits the fixed-point format with `integerBits`.

@@ -7,6 +7,16 @@ namespace loupe::reference {
 // initialisation order or on the linker keeping unreferenced objects.
 #define LOUPE_REFERENCE_KERNELS(X) \
   X(kReshapeKernel)                \
+  X(kFullyConnectedKernel)         \
+  X(kConv2DKernel)                 \
+  X(kDepthwiseConv2DKernel)        \
+  X(kAveragePool2DKernel)          \
+  X(kMaxPool2DKernel)              \
+  X(kAddKernel)                    \
+  X(kSubKernel)                    \
+  X(kMulKernel)                    \
+  X(kPadKernel)                    \
+  X(kPadV2Kernel)                  \
   X(kConcatenationKernel)          \
   X(kSqueezeKernel)                \
   X(kExpandDimsKernel)             \

@@ -1,0 +1,234 @@
+// CONV_2D: NHWC input, OHWI filter, optional bias, SAME/VALID padding with
+// strides and dilation, grouped when the filter has fewer input channels than
+// the input. Follows TFLite Micro's reference ConvPerChannel kernels:
+//   float32   float accumulation in filter order, bias added last, clamp;
+//   int8      int32 accumulator of filter * (input - input_zero_point), per-
+//             channel requantisation, output zero point, clamp;
+//   16x8      int16 activations, int8 filter: no zero points; the accumulator
+//             is int64 with an int64 bias, int32 with an int32 bias or none.
+#include <cstdint>
+#include <type_traits>
+
+#include "loupe/fused_activation.h"
+#include "loupe/quantized_arith.h"
+#include "reference/kernel.h"
+#include "reference/kernel_checks.h"
+#include "reference/quantized_params.h"
+
+namespace loupe::reference {
+
+namespace {
+
+struct ConvShape {
+  int batches = 0, inHeight = 0, inWidth = 0, inDepth = 0;
+  int filterHeight = 0, filterWidth = 0, filterDepth = 0;
+  int outHeight = 0, outWidth = 0, outDepth = 0;
+  int strideHeight = 1, strideWidth = 1, dilationHeight = 1, dilationWidth = 1;
+  int padHeight = 0, padWidth = 0;
+};
+
+ConvShape convShape(const ir::Tensor& input, const ir::Tensor& filter, const ir::Tensor& output,
+                    const ir::Conv2DAttrs& attrs) {
+  ConvShape s;
+  s.batches = input.shape[0];
+  s.inHeight = input.shape[1];
+  s.inWidth = input.shape[2];
+  s.inDepth = input.shape[3];
+  s.outDepth = filter.shape[0];
+  s.filterHeight = filter.shape[1];
+  s.filterWidth = filter.shape[2];
+  s.filterDepth = filter.shape[3];
+  s.outHeight = output.shape[1];
+  s.outWidth = output.shape[2];
+  s.strideHeight = attrs.strideH;
+  s.strideWidth = attrs.strideW;
+  s.dilationHeight = attrs.dilationH;
+  s.dilationWidth = attrs.dilationW;
+  const WindowGeometry g =
+      computeWindowGeometry(attrs.padding, s.inHeight, s.inWidth, s.filterHeight, s.filterWidth,
+                            s.strideHeight, s.strideWidth, s.dilationHeight, s.dilationWidth);
+  s.padHeight = g.padHeight;
+  s.padWidth = g.padWidth;
+  return s;
+}
+
+// The convolution loop nest in TFLite's order. Acc accumulates
+// filter * (input + inputOffset) over the window (points outside the input
+// are skipped: zero padding); finish(outChannel, acc) gives the stored value.
+template <typename Acc, typename In, typename Out, typename Finish>
+void convolve(const ConvShape& s, const In* input, const std::int8_t* filter8, const float* filterF,
+              Acc inputOffset, Out* output, Finish finish) {
+  const int groups = s.inDepth / s.filterDepth;
+  const int filtersPerGroup = s.outDepth / groups;
+  for (int b = 0; b < s.batches; ++b) {
+    for (int outY = 0; outY < s.outHeight; ++outY) {
+      const int inYOrigin = outY * s.strideHeight - s.padHeight;
+      for (int outX = 0; outX < s.outWidth; ++outX) {
+        const int inXOrigin = outX * s.strideWidth - s.padWidth;
+        for (int oc = 0; oc < s.outDepth; ++oc) {
+          const int group = oc / filtersPerGroup;
+          Acc acc = 0;
+          for (int fy = 0; fy < s.filterHeight; ++fy) {
+            const int inY = inYOrigin + s.dilationHeight * fy;
+            for (int fx = 0; fx < s.filterWidth; ++fx) {
+              const int inX = inXOrigin + s.dilationWidth * fx;
+              if (inX < 0 || inX >= s.inWidth || inY < 0 || inY >= s.inHeight) continue;
+              const std::int64_t inBase =
+                  ((static_cast<std::int64_t>(b) * s.inHeight + inY) * s.inWidth + inX) *
+                      s.inDepth +
+                  static_cast<std::int64_t>(group) * s.filterDepth;
+              const std::int64_t filterBase =
+                  ((static_cast<std::int64_t>(oc) * s.filterHeight + fy) * s.filterWidth + fx) *
+                  s.filterDepth;
+              for (int ic = 0; ic < s.filterDepth; ++ic) {
+                if constexpr (std::is_floating_point_v<Acc>) {
+                  acc += input[inBase + ic] * filterF[filterBase + ic];
+                } else {
+                  acc += static_cast<Acc>(filter8[filterBase + ic]) *
+                         (static_cast<Acc>(input[inBase + ic]) + inputOffset);
+                }
+              }
+            }
+          }
+          const std::int64_t outIndex =
+              ((static_cast<std::int64_t>(b) * s.outHeight + outY) * s.outWidth + outX) *
+                  s.outDepth +
+              oc;
+          output[outIndex] = finish(oc, acc);
+        }
+      }
+    }
+  }
+}
+
+std::optional<std::string> checkConv2D(const ir::Graph& graph, const ir::Operator& op) {
+  const auto* attrs = attributesOf<ir::Conv2DAttrs>(op);
+  if (attrs == nullptr) return "CONV_2D operator carries no convolution attributes";
+  const ir::Tensor* input = graph.input(op, 0);
+  const ir::Tensor* filter = graph.input(op, 1);
+  const ir::Tensor* bias = graph.input(op, 2);
+  if (input == nullptr) return "missing the input tensor (input 0)";
+  if (filter == nullptr) return "missing the filter tensor (input 1)";
+  if (op.outputs.size() != 1)
+    return "expected one output, found " + std::to_string(op.outputs.size());
+  const ir::Tensor& output = graph.output(op, 0);
+  for (const auto* t : {input, filter, &output}) {
+    if (t->shape.size() != 4) {
+      return "expected 4-D input, filter and output; " + describeTensor(*t) + " has rank " +
+             std::to_string(t->shape.size());
+    }
+  }
+  if (auto problem = checkWeightedDtypes(*input, *filter, bias, output,
+                                         {ir::DType::Int64, ir::DType::Int32})) {
+    return problem;
+  }
+  if (attrs->strideH < 1 || attrs->strideW < 1 || attrs->dilationH < 1 || attrs->dilationW < 1) {
+    return "strides and dilation factors must be at least 1 (stride " +
+           std::to_string(attrs->strideH) + "x" + std::to_string(attrs->strideW) + ", dilation " +
+           std::to_string(attrs->dilationH) + "x" + std::to_string(attrs->dilationW) + ")";
+  }
+  if (auto problem = unsupportedActivation(attrs->activation)) return problem;
+  const int outChannels = filter->shape[0];
+  const int filterDepth = filter->shape[3];
+  if (filterDepth <= 0 || input->shape[3] % filterDepth != 0) {
+    return "input depth " + std::to_string(input->shape[3]) +
+           " is not a multiple of the filter depth " + std::to_string(filterDepth);
+  }
+  const int groups = input->shape[3] / filterDepth;
+  if (outChannels % groups != 0) {
+    return "the " + std::to_string(outChannels) + " output channels do not split into " +
+           std::to_string(groups) + " groups";
+  }
+  const WindowGeometry g = computeWindowGeometry(
+      attrs->padding, input->shape[1], input->shape[2], filter->shape[1], filter->shape[2],
+      attrs->strideH, attrs->strideW, attrs->dilationH, attrs->dilationW);
+  const ir::Shape expected = {input->shape[0], g.outHeight, g.outWidth, outChannels};
+  if (output.shape != expected) {
+    return "output " + describeTensor(output) + " does not match the convolution: expected " +
+           shapeText(expected) + " with " + std::string(ir::paddingName(attrs->padding)) +
+           " padding";
+  }
+  if (bias != nullptr && bias->elementCount() != outChannels) {
+    return "bias " + describeTensor(*bias) + " has " + std::to_string(bias->elementCount()) +
+           " elements; expected " + std::to_string(outChannels) + " (one per output channel)";
+  }
+  if (input->dtype != ir::DType::Float32) {
+    if (auto problem = checkWeightedQuantization(*input, *filter, output, outChannels, 0)) {
+      return problem;
+    }
+  }
+  return std::nullopt;
+}
+
+void evalConv2D(const ir::Graph& graph, const ir::Operator& op, TensorStore& store) {
+  const auto& attrs = std::get<ir::Conv2DAttrs>(op.attributes);
+  const ir::Tensor& input = *graph.input(op, 0);
+  const ir::Tensor& filter = *graph.input(op, 1);
+  const ir::Tensor* bias = graph.input(op, 2);
+  const ir::Tensor& output = graph.output(op, 0);
+  const ConvShape s = convShape(input, filter, output, attrs);
+  const int outIndex = op.outputs[0];
+
+  if (input.dtype == ir::DType::Float32) {
+    const FloatRange range = floatActivationRange(attrs.activation);
+    const float* biasData = bias ? store.data<float>(op.inputs[2]) : nullptr;
+    convolve<float>(s, store.data<float>(op.inputs[0]), nullptr, store.data<float>(op.inputs[1]),
+                    0.0f, store.mutableData<float>(outIndex), [&](int oc, float total) {
+                      const float biasValue = biasData ? biasData[oc] : 0.0f;
+                      return loupe_clamp_f32(total + biasValue, range.min, range.max);
+                    });
+    return;
+  }
+
+  const auto multipliers =
+      perChannelMultipliers(input.quantization.scale(), filter.quantization.scales,
+                            output.quantization.scale(), s.outDepth);
+  const IntRange range = quantizedActivationRange(attrs.activation, output);
+  const auto* filterData = store.data<std::int8_t>(op.inputs[1]);
+
+  if (input.dtype == ir::DType::Int8) {
+    const std::int32_t* biasData = bias ? store.data<std::int32_t>(op.inputs[2]) : nullptr;
+    const std::int32_t outputOffset = output.quantization.zeroPoint();
+    // The int64 accumulator wraps to int32 at the end, which equals TFLite's
+    // int32 accumulation modulo 2^32.
+    convolve<std::int64_t>(s, store.data<std::int8_t>(op.inputs[0]), filterData, nullptr,
+                           -static_cast<std::int64_t>(input.quantization.zeroPoint()),
+                           store.mutableData<std::int8_t>(outIndex), [&](int oc, std::int64_t acc) {
+                             if (biasData) acc += biasData[oc];
+                             const auto& m = multipliers[static_cast<std::size_t>(oc)];
+                             return static_cast<std::int8_t>(loupe_requantize_acc_i32(
+                                 static_cast<std::int32_t>(acc), m.multiplier, m.shift,
+                                 outputOffset, range.min, range.max));
+                           });
+    return;
+  }
+
+  // 16x8: TFLite Micro applies no input or output zero point here.
+  const auto* in16 = store.data<std::int16_t>(op.inputs[0]);
+  auto* out16 = store.mutableData<std::int16_t>(outIndex);
+  if (bias != nullptr && bias->dtype == ir::DType::Int64) {
+    const std::int64_t* biasData = store.data<std::int64_t>(op.inputs[2]);
+    convolve<std::int64_t>(
+        s, in16, filterData, nullptr, std::int64_t{0}, out16, [&](int oc, std::int64_t acc) {
+          acc += biasData[oc];
+          const auto& m = multipliers[static_cast<std::size_t>(oc)];
+          return static_cast<std::int16_t>(
+              loupe_requantize_acc_i64(acc, m.multiplier, m.shift, range.min, range.max));
+        });
+    return;
+  }
+  const std::int32_t* biasData = bias ? store.data<std::int32_t>(op.inputs[2]) : nullptr;
+  convolve<std::int64_t>(
+      s, in16, filterData, nullptr, std::int64_t{0}, out16, [&](int oc, std::int64_t acc) {
+        if (biasData) acc += biasData[oc];
+        const auto& m = multipliers[static_cast<std::size_t>(oc)];
+        return static_cast<std::int16_t>(loupe_requantize_acc_i32(
+            static_cast<std::int32_t>(acc), m.multiplier, m.shift, 0, range.min, range.max));
+      });
+}
+
+}  // namespace
+
+extern const Kernel kConv2DKernel{ir::OpType::Conv2D, checkConv2D, evalConv2D};
+
+}  // namespace loupe::reference

@@ -1,0 +1,10 @@
+// PADV2: PAD with the border value given by a scalar third input (for int8,
+// quantised like the output); without it, PADV2 behaves as PAD.
+#include "reference/kernel.h"
+#include "reference/pad_common.h"
+
+namespace loupe::reference {
+
+extern const Kernel kPadV2Kernel{ir::OpType::PadV2, checkPadOperands, evalPad};
+
+}  // namespace loupe::reference

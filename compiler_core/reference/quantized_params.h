@@ -1,0 +1,111 @@
+// Compile-time parameters of the core operators: what TFLite (Micro) derives
+// once per operator at Prepare time from the tensors' scales, zero points and
+// the operator's attributes (requantisation multipliers and shifts, clamp
+// ranges of fused activations, the padding of sliding windows). The reference
+// kernels call these before evaluating; the code generator calls the same
+// functions and bakes the results into the generated C, so both use the same
+// integers. Each function names the TFLite computation it reproduces, because
+// the floating-point details (float or double products) decide bit-exactness.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ir/attributes.h"
+#include "ir/tensor.h"
+#include "loupe/quantized_arith.h"
+
+namespace loupe::reference {
+
+// real = multiplier * 2^shift / 2^31, multiplier in [2^30, 2^31) (or 0).
+struct QuantizedMultiplier {
+  std::int32_t multiplier = 0;
+  int shift = 0;
+  bool operator==(const QuantizedMultiplier&) const = default;
+};
+
+// TFLite's QuantizeMultiplier.
+QuantizedMultiplier quantizeMultiplier(double real);
+
+// --- fused activations -------------------------------------------------------
+
+struct IntRange {
+  std::int32_t min = 0;
+  std::int32_t max = 0;
+  bool operator==(const IntRange&) const = default;
+};
+
+struct FloatRange {
+  float min = 0.0f;
+  float max = 0.0f;
+};
+
+// Why a fused activation cannot be applied as a clamp (TANH, SIGN_BIT), or
+// nullopt for NONE, RELU, RELU_N1_TO_1 and RELU6.
+std::optional<std::string> unsupportedActivation(ir::Activation activation);
+
+// The loupe_fused_activation code of a clamp activation.
+int fusedActivationCode(ir::Activation activation);
+
+// TFLite's CalculateActivationRangeQuantized for an int8 or int16 output: the
+// clamp bounds quantised with the output's scale and zero point, within the
+// output type's range.
+IntRange quantizedActivationRange(ir::Activation activation, const ir::Tensor& output);
+
+// TFLite's CalculateActivationRange<float> and <int32_t>.
+FloatRange floatActivationRange(ir::Activation activation);
+IntRange int32ActivationRange(ir::Activation activation);
+
+// --- sliding windows (CONV_2D, DEPTHWISE_CONV_2D, pooling) -------------------
+
+struct WindowGeometry {
+  int outHeight = 0, outWidth = 0;
+  int padHeight = 0, padWidth = 0;              // padding before the first row/column
+  int padHeightOffset = 0, padWidthOffset = 0;  // extra padding after the last one
+};
+
+// TFLite's ComputePaddingHeightWidth: output size from SAME/VALID padding,
+// then the padding that centres the windows.
+WindowGeometry computeWindowGeometry(ir::Padding padding, int inHeight, int inWidth,
+                                     int filterHeight, int filterWidth, int strideHeight,
+                                     int strideWidth, int dilationHeight = 1,
+                                     int dilationWidth = 1);
+
+// --- requantisation of accumulators -------------------------------------------
+
+// One multiplier per output channel of a convolution (TFLite's
+// PopulateConvolutionQuantizationParams): input_scale * filter_scale /
+// output_scale in double, the filter scale per channel or broadcast from a
+// single per-tensor scale. Also per-channel FULLY_CONNECTED.
+std::vector<QuantizedMultiplier> perChannelMultipliers(float inputScale,
+                                                       const std::vector<float>& filterScales,
+                                                       float outputScale, int channels);
+
+// Per-tensor FULLY_CONNECTED (TFLite's GetQuantizedConvolutionMultipler): the
+// product input_scale * filter_scale is rounded to float before the division
+// in double, unlike the per-channel form.
+QuantizedMultiplier perTensorFullyConnectedMultiplier(float inputScale, float filterScale,
+                                                      float outputScale);
+
+// --- element-wise binary operators ---------------------------------------------
+
+// Quantised ADD and SUB (TFLite Micro's CalculateOpDataAdd/Sub): left shift 20
+// for int8, 15 for int16; input multipliers relative to twice the larger
+// input scale. TFLite Micro uses this general rescaling for int16 whatever the
+// operator's pot_scale_int16 flag says.
+loupe_add_sub_params addSubParams(const ir::Tensor& input1, const ir::Tensor& input2,
+                                  const ir::Tensor& output, ir::Activation activation);
+
+// Whether addSubParams gives multipliers TFLite accepts: every real multiplier
+// must be below 1 (QuantizeMultiplierSmallerThanOneExp), or the reason.
+std::optional<std::string> checkAddSubScales(const ir::Tensor& input1, const ir::Tensor& input2,
+                                             const ir::Tensor& output);
+
+// Quantised MUL (TFLite Micro's CalculateOpDataMul): one multiplier for
+// input1_scale * input2_scale / output_scale in double.
+loupe_mul_params mulParams(const ir::Tensor& input1, const ir::Tensor& input2,
+                           const ir::Tensor& output, ir::Activation activation);
+
+}  // namespace loupe::reference

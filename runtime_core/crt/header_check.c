@@ -1,0 +1,9 @@
+/* Compiled as strict C99 (-pedantic -Werror) in every build, so that the
+ * headers shared with the generated C stay plain C99. */
+#include "loupe/fixed_point.h"
+#include "loupe/fixed_point_math.h"
+
+int loupe_header_check_logistic_of_zero(void);
+int loupe_header_check_logistic_of_zero(void) {
+  return loupe_logistic_q31(0, 4) == (1 << 30);
+}

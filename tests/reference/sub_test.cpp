@@ -1,0 +1,86 @@
+// SUB reference kernel: int8 rescaling with rounding and broadcasting, int16
+// (left shift 15), float, and the missing int32 kernel reported by check.
+#include <QtTest>
+
+#include "graph_builder.h"
+#include "single_op_harness.h"
+
+using namespace loupe;
+using loupe::test::bytesOf;
+using loupe::test::GraphBuilder;
+using loupe::test::perTensor;
+
+namespace {
+
+ir::Graph subGraph(ir::DType dtype, ir::Shape shape1, ir::Shape shape2, ir::Shape outShape,
+                   ir::Quantization q1, ir::Quantization q2, ir::Quantization qOut,
+                   ir::Activation activation = ir::Activation::None) {
+  GraphBuilder b;
+  const int a = b.tensor("a", dtype, std::move(shape1), std::move(q1));
+  const int c = b.tensor("b", dtype, std::move(shape2), std::move(q2));
+  const int out = b.tensor("out", dtype, std::move(outShape), std::move(qOut));
+  ir::ElementwiseAttrs attrs;
+  attrs.activation = activation;
+  b.op(ir::OpType::Sub, {a, c}, {out}, attrs);
+  return b.inputs({a, c}).outputs({out}).build();
+}
+
+}  // namespace
+
+class SubTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void int8BroadcastWithRounding() {
+    // Scales 0.5 (zero point 2) and 0.25 (zero point 0) into 0.5 (zero point
+    // 10), as in the ADD test: out = (q1 - 2) - q2 / 2, rounded half away
+    // from zero, + 10. Rows {3, -3}, columns {4, -5}:
+    // 3 - 2 = 1 -> 11; 3 + 2.5 = 5.5 -> 6 -> 16; -3 - 2 = -5 -> 5;
+    // -3 + 2.5 = -0.5 -> -1 -> 9.
+    const auto graph = subGraph(ir::DType::Int8, {2, 1}, {1, 2}, {2, 2}, perTensor(0.5f, 2),
+                                perTensor(0.25f, 0), perTensor(0.5f, 10));
+    QVERIFY(!test::checkReason(graph));
+    QCOMPARE(test::runGraph<std::int8_t>(
+                 graph, {bytesOf<std::int8_t>({5, -1}), bytesOf<std::int8_t>({4, -5})}),
+             (std::vector<std::int8_t>{11, 16, 5, 9}));
+  }
+
+  void int16() {
+    // Scales 0.5 and 0.25 into 0.5: out = q1 - q2 / 2 (left shift 15).
+    // 1000 - 1.5 -> 998.5 -> 999; -1000 + 1.5 -> -999; -30000 - 15000 clamps.
+    const auto graph = subGraph(ir::DType::Int16, {3}, {3}, {3}, perTensor(0.5f, 0),
+                                perTensor(0.25f, 0), perTensor(0.5f, 0));
+    QVERIFY(!test::checkReason(graph));
+    QCOMPARE(test::runGraph<std::int16_t>(graph, {bytesOf<std::int16_t>({1000, -1000, -30000}),
+                                                  bytesOf<std::int16_t>({3, -3, 30000})}),
+             (std::vector<std::int16_t>{999, -999, -32768}));
+  }
+
+  void float32WithRelu() {
+    const auto graph =
+        subGraph(ir::DType::Float32, {3}, {1}, {3}, {}, {}, {}, ir::Activation::Relu);
+    QCOMPARE(test::runGraph<float>(graph, {bytesOf<float>({1, 2.5f, 5}), bytesOf<float>({2})}),
+             (std::vector<float>{0, 0.5f, 3}));
+  }
+
+  void checkRejectsInt32() {
+    const auto graph = subGraph(ir::DType::Int32, {2}, {2}, {2}, {}, {}, {});
+    const auto reason = test::checkReason(graph);
+    QVERIFY(reason);
+    QVERIFY2(reason->find("input1 int32") != std::string::npos &&
+                 reason->find("float32, int8 or int16") != std::string::npos,
+             reason->c_str());
+  }
+
+  void checkRejectsOutputScaleTooSmall() {
+    // The output rescale 2 * 1 / (2^20 * 1e-7) is above 1: TFLite refuses it.
+    const auto graph = subGraph(ir::DType::Int8, {1}, {1}, {1}, perTensor(1.0f, 0),
+                                perTensor(1.0f, 0), perTensor(1e-7f, 0));
+    const auto reason = test::checkReason(graph);
+    QVERIFY(reason);
+    QVERIFY2(reason->find("output rescale factor") != std::string::npos, reason->c_str());
+  }
+};
+
+QTEST_APPLESS_MAIN(SubTest)
+#include "sub_test.moc"
