@@ -10,6 +10,7 @@
 #include "loupe/fixed_point.h"
 #include "reference/kernel.h"
 #include "reference/operand_checks.h"
+#include "reference/quantized_params.h"
 #include "reference/transpose_conv_plan.h"
 
 namespace loupe::reference {
@@ -28,31 +29,6 @@ int convolutionOutSize(ir::Padding padding, int imageSize, int filterSize, int s
                                       : (imageSize + stride - filterSize) / stride;
 }
 
-// TFLite's CalculateActivationRangeQuantized for an output of [qmin, qmax].
-void quantizedActivationRange(ir::Activation activation, const ir::Tensor& output,
-                              std::int32_t qmin, std::int32_t qmax, std::int32_t* min,
-                              std::int32_t* max) {
-  const float scale = output.quantization.scale();
-  const std::int32_t zeroPoint = output.quantization.zeroPoint();
-  *min = qmin;
-  *max = qmax;
-  switch (activation) {
-    case ir::Activation::Relu:
-      *min = std::max(qmin, loupe_quantize_value(0.0f, scale, zeroPoint));
-      break;
-    case ir::Activation::Relu6:
-      *min = std::max(qmin, loupe_quantize_value(0.0f, scale, zeroPoint));
-      *max = std::min(qmax, loupe_quantize_value(6.0f, scale, zeroPoint));
-      break;
-    case ir::Activation::ReluN1To1:
-      *min = std::max(qmin, loupe_quantize_value(-1.0f, scale, zeroPoint));
-      *max = std::min(qmax, loupe_quantize_value(1.0f, scale, zeroPoint));
-      break;
-    default:
-      break;
-  }
-}
-
 }  // namespace
 
 int transposeConvPadding(ir::Padding padding, int stride, int outputSize, int filterSize) {
@@ -69,18 +45,9 @@ TransposeConvPlan planTransposeConv(const ir::Tensor& input, const ir::Tensor& f
   plan.padWidth =
       transposeConvPadding(attrs.padding, attrs.strideW, output.shape[2], filter.shape[2]);
   if (input.dtype == ir::DType::Float32) {
-    // TFLite's CalculateActivationRange.
-    plan.floatActivationMin = std::numeric_limits<float>::lowest();
-    plan.floatActivationMax = std::numeric_limits<float>::max();
-    if (attrs.activation == ir::Activation::Relu) {
-      plan.floatActivationMin = 0.0f;
-    } else if (attrs.activation == ir::Activation::Relu6) {
-      plan.floatActivationMin = 0.0f;
-      plan.floatActivationMax = 6.0f;
-    } else if (attrs.activation == ir::Activation::ReluN1To1) {
-      plan.floatActivationMin = -1.0f;
-      plan.floatActivationMax = 1.0f;
-    }
+    const FloatRange range = floatActivationRange(attrs.activation);
+    plan.floatActivationMin = range.min;
+    plan.floatActivationMax = range.max;
     return plan;
   }
   // TFLite's PopulateConvolutionQuantizationParams: per-channel effective
@@ -100,13 +67,10 @@ TransposeConvPlan planTransposeConv(const ir::Tensor& input, const ir::Tensor& f
   }
   plan.inputOffset = -input.quantization.zeroPoint();
   plan.outputOffset = output.quantization.zeroPoint();
-  if (output.dtype == ir::DType::Int8) {
-    quantizedActivationRange(attrs.activation, output, -128, 127, &plan.activationMin,
-                             &plan.activationMax);
-  } else {
-    quantizedActivationRange(attrs.activation, output, -32768, 32767, &plan.activationMin,
-                             &plan.activationMax);
-  }
+  // TFLite's CalculateActivationRangeQuantized for the int8 or int16 output.
+  const IntRange range = quantizedActivationRange(attrs.activation, output);
+  plan.activationMin = range.min;
+  plan.activationMax = range.max;
   return plan;
 }
 
@@ -151,11 +115,7 @@ std::optional<std::string> checkTransposeConv(const ir::Graph& graph, const ir::
     return "strides " + std::to_string(attrs->strideH) + "x" + std::to_string(attrs->strideW) +
            " must be positive";
   }
-  if (isFloat &&
-      (attrs->activation == ir::Activation::Tanh || attrs->activation == ir::Activation::SignBit)) {
-    return "fused activation " + std::string(ir::activationName(attrs->activation)) +
-           " is not supported";
-  }
+  if (auto reason = unsupportedActivation(attrs->activation)) return reason;
   const ir::Tensor& shapeOperand = *graph.input(op, kOutputShapeSlot);
   if (auto values = constantIntegers(shapeOperand)) {
     if (ir::Shape(values->begin(), values->end()) != output.shape) {
