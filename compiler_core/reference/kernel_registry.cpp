@@ -17,6 +17,15 @@ namespace loupe::reference {
   X(kMulKernel)                    \
   X(kPadKernel)                    \
   X(kPadV2Kernel)                  \
+  X(kConcatenationKernel)          \
+  X(kSqueezeKernel)                \
+  X(kExpandDimsKernel)             \
+  X(kTransposeKernel)              \
+  X(kStridedSliceKernel)           \
+  X(kMeanKernel)                   \
+  X(kTransposeConvKernel)          \
+  X(kSvdfKernel)                   \
+  X(kSequenceLstmKernel)           \
   X(kSoftmaxKernel)                \
   X(kLogisticKernel)               \
   X(kTanhKernel)                   \

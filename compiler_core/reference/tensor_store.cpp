@@ -1,12 +1,20 @@
 #include "reference/tensor_store.h"
 
+#include <cstring>
+
 namespace loupe::reference {
 
 TensorStore::TensorStore(const ir::Graph& graph) : graph_(graph), buffers_(graph.tensors.size()) {
   for (const auto& tensor : graph.tensors) {
     if (tensor.isConstant) continue;
     const auto bytes = static_cast<std::size_t>(tensor.byteSize());
-    buffers_[static_cast<std::size_t>(tensor.index)].assign((bytes + 7) / 8, 0);
+    auto& buffer = buffers_[static_cast<std::size_t>(tensor.index)];
+    buffer.assign((bytes + 7) / 8, 0);
+    // TFLite Micro's ResetVariableTensors fills int8 variable tensors (SVDF,
+    // LSTM state) with their zero point; every other tensor starts at zero.
+    if (tensor.isVariable && tensor.dtype == ir::DType::Int8) {
+      std::memset(buffer.data(), static_cast<std::uint8_t>(tensor.quantization.zeroPoint()), bytes);
+    }
   }
 }
 

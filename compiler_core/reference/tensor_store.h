@@ -1,6 +1,7 @@
 // Storage for every tensor of a graph while the reference interpreter runs:
 // a zero-initialised buffer per non-constant tensor (so variable state starts
-// at zero, as after TFLite's AllocateTensors) and views of constant data.
+// at zero, or at the zero point for int8 variables, as after TFLite Micro's
+// AllocateTensors) and views of constant data.
 #pragma once
 
 #include <cstdint>
