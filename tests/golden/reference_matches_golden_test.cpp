@@ -94,9 +94,6 @@ class ReferenceMatchesGolden : public QObject {
  private slots:
   void initTestCase() {
     QVERIFY2(sets_.size() >= 40, "the project's golden sets are missing from tests/data/models");
-    if (!loupe::test::sharedModelsDir()) {
-      qWarning("../shared/models is not present: per-tensor dumps are not checked in this run");
-    }
   }
 
   void outputsMatch_data() {
@@ -127,6 +124,10 @@ class ReferenceMatchesGolden : public QObject {
 
   void tensorDumpsMatch_data() {
     QTest::addColumn<int>("set");
+    if (!loupe::test::sharedModelsDir()) {
+      QTest::newRow("no ../shared") << -1;
+      return;
+    }
     for (std::size_t i = 0; i < sets_.size(); ++i) {
       if (sets_[i].tensorDumps) QTest::newRow(sets_[i].name.c_str()) << static_cast<int>(i);
     }
@@ -134,6 +135,9 @@ class ReferenceMatchesGolden : public QObject {
 
   void tensorDumpsMatch() {
     QFETCH(int, set);
+    if (set < 0) {
+      QSKIP("../shared/models is not beside the checkout: per-tensor dumps are not checked");
+    }
     FAIL_ON_EXCEPTION({
       const GoldenSet& golden = sets_[static_cast<std::size_t>(set)];
       const auto graph = loupe::frontend::importTfliteFile(golden.model);
