@@ -226,7 +226,11 @@ class ModelReader {
       }
     }
     tensor.quantization.scales.assign(scales->begin(), scales->end());
-    tensor.quantization.zeroPoints.assign(zeroPoints->begin(), zeroPoints->end());
+    // The Verifier aligns a vector's length, not its 8-byte elements, so a
+    // crafted file can misalign them: copy the bytes instead of loading int64s.
+    tensor.quantization.zeroPoints.resize(zeroPoints->size());
+    std::memcpy(tensor.quantization.zeroPoints.data(), zeroPoints->Data(),
+                zeroPoints->size() * sizeof(std::int64_t));
     tensor.quantization.quantizedDimension = q->quantized_dimension();
     if (scales->size() > 1) {
       const int dim = q->quantized_dimension();
