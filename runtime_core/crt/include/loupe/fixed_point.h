@@ -54,7 +54,12 @@ static inline int32_t loupe_multiply_by_quantized_multiplier(int32_t x, int32_t 
  * 64-bit accumulators (16x8 convolutions): the multiplier is reduced to Q0.15. */
 static inline int32_t loupe_multiply_by_quantized_multiplier_i64(int64_t x, int32_t multiplier,
                                                                  int shift) {
+  /* TFLite requires |x| < 2^47 here; clamping only changes inputs outside
+   * that range (a corrupt int64 bias), where the product would overflow. */
+  const int64_t limit = (int64_t)1 << 47;
   const int32_t reduced = multiplier < 0x7FFF0000 ? ((multiplier + (1 << 15)) >> 16) : 0x7FFF;
+  if (x < -limit) x = -limit;
+  if (x > limit - 1) x = limit - 1;
   const int total_shift = 15 - shift;
   const int64_t round = (int64_t)1 << (total_shift - 1);
   const int64_t result = (x * (int64_t)reduced + round) >> total_shift;
