@@ -43,8 +43,10 @@ static inline int32_t loupe_rounding_divide_by_pot(int32_t x, int exponent) {
  * MultiplyByQuantizedMultiplier(int32_t, int32_t, int). */
 static inline int32_t loupe_multiply_by_quantized_multiplier(int32_t x, int32_t multiplier,
                                                              int shift) {
-  const int left_shift = shift > 0 ? shift : 0;
-  const int right_shift = shift > 0 ? 0 : -shift;
+  /* Shifts beyond 31 only come from scales TFLite rejects; bounding them
+   * keeps the arithmetic defined for any model without changing valid ones. */
+  const int left_shift = shift > 0 ? (shift < 31 ? shift : 31) : 0;
+  const int right_shift = shift > 0 ? 0 : (-shift < 31 ? -shift : 31);
   const int32_t shifted = (int32_t)((uint32_t)x << left_shift);
   return loupe_rounding_divide_by_pot(
       loupe_saturating_rounding_doubling_high_mul(shifted, multiplier), right_shift);
@@ -60,7 +62,8 @@ static inline int32_t loupe_multiply_by_quantized_multiplier_i64(int64_t x, int3
   const int32_t reduced = multiplier < 0x7FFF0000 ? ((multiplier + (1 << 15)) >> 16) : 0x7FFF;
   if (x < -limit) x = -limit;
   if (x > limit - 1) x = limit - 1;
-  const int total_shift = 15 - shift;
+  /* TFLite's shift range [-31, 7] gives total shifts 8..46; bound the rest. */
+  const int total_shift = 15 - shift < 1 ? 1 : (15 - shift > 62 ? 62 : 15 - shift);
   const int64_t round = (int64_t)1 << (total_shift - 1);
   const int64_t result = (x * (int64_t)reduced + round) >> total_shift;
   return (int32_t)result;
