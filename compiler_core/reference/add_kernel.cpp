@@ -29,17 +29,17 @@ std::optional<std::string> checkAdd(const ir::Graph& graph, const ir::Operator& 
   const ir::Tensor& input2 = *graph.input(op, 1);
   const ir::Tensor& output = graph.output(op, 0);
   if (input1.dtype == ir::DType::Int32) {
-    for (const auto* t : {&input1, &input2}) {
+    for (const auto& [role, t] : {std::pair{"input1", &input1}, {"input2", &input2}}) {
       if (t->quantization.isQuantized()) {
-        return "int32 ADD is supported unquantised only; input " + describeTensor(*t) +
+        return "int32 ADD is supported unquantised only; " + describeTensor(role, *t) +
                " has quantisation parameters";
       }
     }
   }
   if (input1.dtype == ir::DType::Int8 || input1.dtype == ir::DType::Int16) {
-    if (auto problem = expectPerTensorQuantization(input1, "input1")) return problem;
-    if (auto problem = expectPerTensorQuantization(input2, "input2")) return problem;
-    if (auto problem = expectPerTensorQuantization(output, "output")) return problem;
+    if (auto problem = checkPerTensorQuantization("input1", input1)) return problem;
+    if (auto problem = checkPerTensorQuantization("input2", input2)) return problem;
+    if (auto problem = checkPerTensorQuantization("output", output)) return problem;
     if (auto problem = checkAddSubScales(input1, input2, output)) return problem;
   }
   return std::nullopt;

@@ -104,9 +104,10 @@ std::optional<std::string> checkDepthwiseConv2D(const ir::Graph& graph, const ir
   if (op.outputs.size() != 1)
     return "expected one output, found " + std::to_string(op.outputs.size());
   const ir::Tensor& output = graph.output(op, 0);
-  for (const auto* t : {input, filter, &output}) {
+  for (const auto& [role, t] :
+       {std::pair{"input", input}, {"filter", filter}, {"output", &output}}) {
     if (t->shape.size() != 4) {
-      return "expected 4-D input, filter and output; " + describeTensor(*t) + " has rank " +
+      return "expected 4-D input, filter and output; " + describeTensor(role, *t) + " has rank " +
              std::to_string(t->shape.size());
     }
   }
@@ -120,7 +121,7 @@ std::optional<std::string> checkDepthwiseConv2D(const ir::Graph& graph, const ir
   }
   if (auto problem = unsupportedActivation(attrs->activation)) return problem;
   if (filter->shape[0] != 1) {
-    return "filter " + describeTensor(*filter) + " must have 1 as its first dimension";
+    return describeTensor("filter", *filter) + " must have 1 as its first dimension";
   }
   const int outChannels = filter->shape[3];
   if (attrs->depthMultiplier < 1 || input->shape[3] * attrs->depthMultiplier != outChannels) {
@@ -133,12 +134,12 @@ std::optional<std::string> checkDepthwiseConv2D(const ir::Graph& graph, const ir
       attrs->strideH, attrs->strideW, attrs->dilationH, attrs->dilationW);
   const ir::Shape expected = {input->shape[0], g.outHeight, g.outWidth, outChannels};
   if (output.shape != expected) {
-    return "output " + describeTensor(output) + " does not match the convolution: expected " +
-           shapeText(expected) + " with " + std::string(ir::paddingName(attrs->padding)) +
+    return describeTensor("output", output) + " does not match the convolution: expected " +
+           ir::shapeToString(expected) + " with " + std::string(ir::paddingName(attrs->padding)) +
            " padding";
   }
   if (bias != nullptr && bias->elementCount() != outChannels) {
-    return "bias " + describeTensor(*bias) + " has " + std::to_string(bias->elementCount()) +
+    return describeTensor("bias", *bias) + " has " + std::to_string(bias->elementCount()) +
            " elements; expected " + std::to_string(outChannels) + " (one per output channel)";
   }
   if (input->dtype != ir::DType::Float32) {

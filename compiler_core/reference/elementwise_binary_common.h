@@ -27,27 +27,21 @@ inline std::optional<std::string> checkBinaryOperands(const ir::Graph& graph,
   if (op.outputs.size() != 1)
     return "expected one output, found " + std::to_string(op.outputs.size());
   const ir::Tensor& output = graph.output(op, 0);
-  std::string accepted;
-  for (std::size_t i = 0; i < types.size(); ++i) {
-    if (i > 0) accepted += i + 1 == types.size() ? " or " : ", ";
-    accepted += ir::dtypeName(types[i]);
-  }
   bool typeOk = false;
   for (ir::DType type : types) typeOk = typeOk || input1->dtype == type;
   if (!typeOk || input2->dtype != input1->dtype || output.dtype != input1->dtype) {
-    return "unsupported element types (input1 " + std::string(ir::dtypeName(input1->dtype)) +
-           ", input2 " + std::string(ir::dtypeName(input2->dtype)) + ", output " +
-           std::string(ir::dtypeName(output.dtype)) + "); expected the same type, " + accepted +
-           ", for all three";
+    return "unsupported element types (input1 " + describeDtype(input1->dtype) + ", input2 " +
+           describeDtype(input2->dtype) + ", output " + describeDtype(output.dtype) +
+           "); expected the same type, " + describeDtypes(types) + ", for all three";
   }
   const auto shape = broadcastShape(input1->shape, input2->shape);
   if (!shape) {
-    return "input shapes " + shapeText(input1->shape) + " and " + shapeText(input2->shape) +
-           " do not broadcast";
+    return "input shapes " + ir::shapeToString(input1->shape) + " and " +
+           ir::shapeToString(input2->shape) + " do not broadcast";
   }
   if (*shape != output.shape) {
-    return "output " + describeTensor(output) + " does not match the broadcast shape " +
-           shapeText(*shape) + " of the inputs";
+    return describeTensor("output", output) + " does not match the broadcast shape " +
+           ir::shapeToString(*shape) + " of the inputs";
   }
   if (output.shape.size() > kMaxBroadcastRank) {
     return "output rank " + std::to_string(output.shape.size()) + " exceeds the supported " +

@@ -36,7 +36,7 @@ std::optional<std::string> checkLogistic(const ir::Graph& graph, const ir::Opera
       return problem;
     }
     if (sigmoidInt8Params(inputScale, input.quantization.zeroPoint()).inputLeftShift < 0) {
-      return "int8 " + describeTensor("input", input) + " scale " + std::to_string(inputScale) +
+      return describeTensor("input", input) + " scale " + std::to_string(inputScale) +
              " is too small for TFLM's Q4.27 rescaling (expected at least 2^-28)";
     }
     return std::nullopt;
@@ -49,11 +49,11 @@ std::optional<std::string> checkLogistic(const ir::Graph& graph, const ir::Opera
   }
   int outputLog2 = 0;
   if (!checkedLog2(output.quantization.scale(), &outputLog2) || outputLog2 != -15) {
-    return "int16 " + describeTensor("output", output) + " must have scale 2^-15, found " +
+    return describeTensor("output", output) + " must have scale 2^-15, found " +
            std::to_string(output.quantization.scale());
   }
   if (logisticInt16Params(inputScale).inputMultiplier > 32767) {
-    return "int16 " + describeTensor("input", input) + " scale " + std::to_string(inputScale) +
+    return describeTensor("input", input) + " scale " + std::to_string(inputScale) +
            " is too large for TFLM's table lookup (expected at most 32767 / 12288)";
   }
   return std::nullopt;

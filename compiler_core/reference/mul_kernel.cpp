@@ -28,15 +28,15 @@ std::optional<std::string> checkMul(const ir::Graph& graph, const ir::Operator& 
   const ir::Tensor& input2 = *graph.input(op, 1);
   const ir::Tensor& output = graph.output(op, 0);
   if (input1.dtype == ir::DType::Int8 || input1.dtype == ir::DType::Int16) {
-    if (auto problem = expectPerTensorQuantization(input1, "input1")) return problem;
-    if (auto problem = expectPerTensorQuantization(input2, "input2")) return problem;
-    if (auto problem = expectPerTensorQuantization(output, "output")) return problem;
+    if (auto problem = checkPerTensorQuantization("input1", input1)) return problem;
+    if (auto problem = checkPerTensorQuantization("input2", input2)) return problem;
+    if (auto problem = checkPerTensorQuantization("output", output)) return problem;
   }
   if (input1.dtype == ir::DType::Int16) {
-    for (const auto* t : {&input1, &input2, &output}) {
-      if (t->quantization.zeroPoint() != 0) {
-        return "int16 MUL needs zero points of 0; " + describeTensor(*t) + " has zero point " +
-               std::to_string(t->quantization.zeroPoint());
+    for (const auto& [role, t] :
+         {std::pair{"input1", &input1}, {"input2", &input2}, {"output", &output}}) {
+      if (auto problem = checkZeroPoint(role, *t, 0, "TFLM's int16 MUL needs zero points of 0")) {
+        return problem;
       }
     }
   }

@@ -27,9 +27,9 @@ std::optional<std::string> checkSub(const ir::Graph& graph, const ir::Operator& 
   const ir::Tensor& input2 = *graph.input(op, 1);
   const ir::Tensor& output = graph.output(op, 0);
   if (input1.dtype != ir::DType::Float32) {
-    if (auto problem = expectPerTensorQuantization(input1, "input1")) return problem;
-    if (auto problem = expectPerTensorQuantization(input2, "input2")) return problem;
-    if (auto problem = expectPerTensorQuantization(output, "output")) return problem;
+    if (auto problem = checkPerTensorQuantization("input1", input1)) return problem;
+    if (auto problem = checkPerTensorQuantization("input2", input2)) return problem;
+    if (auto problem = checkPerTensorQuantization("output", output)) return problem;
     if (auto problem = checkAddSubScales(input1, input2, output)) return problem;
   }
   return std::nullopt;

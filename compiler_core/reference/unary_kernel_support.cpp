@@ -1,14 +1,6 @@
 #include "reference/unary_kernel_support.h"
 
-#include <cmath>
-
 namespace loupe::reference {
-
-std::string describeTensor(std::string_view role, const ir::Tensor& tensor) {
-  std::string text(role);
-  if (!tensor.name.empty()) text += " '" + tensor.name + "'";
-  return text;
-}
 
 std::optional<std::string> checkUnaryOperands(const ir::Graph& graph, const ir::Operator& op) {
   const std::string name = op.typeName();
@@ -35,44 +27,15 @@ std::optional<std::string> checkDTypePair(const ir::Operator& op, const ir::Tens
   for (const auto& [in, out] : supported) {
     if (input.dtype == in && output.dtype == out) return std::nullopt;
   }
-  std::string text = op.typeName() + " does not support " + std::string(dtypeName(input.dtype)) +
-                     " input with " + std::string(dtypeName(output.dtype)) +
-                     " output; expected one of";
+  std::string text = op.typeName() + " does not support " + describeDtype(input.dtype) +
+                     " input with " + describeDtype(output.dtype) + " output; expected one of";
   bool first = true;
   for (const auto& [in, out] : supported) {
     text += first ? " " : ", ";
-    text += std::string(dtypeName(in)) + " -> " + std::string(dtypeName(out));
+    text += describeDtype(in) + " -> " + describeDtype(out);
     first = false;
   }
   return text;
-}
-
-std::optional<std::string> checkPerTensorQuantization(std::string_view role,
-                                                      const ir::Tensor& tensor) {
-  const auto& quant = tensor.quantization;
-  const std::string what =
-      std::string(dtypeName(tensor.dtype)) + " " + describeTensor(role, tensor);
-  if (!quant.isQuantized()) {
-    return what + " has no quantisation parameters; expected a scale and a zero point";
-  }
-  if (quant.isPerChannel() || quant.zeroPoints.size() > 1) {
-    return what + " is quantised per channel (" + std::to_string(quant.scales.size()) +
-           " scales); expected one scale and zero point for the whole tensor";
-  }
-  const float scale = quant.scale();
-  if (!(scale > 0.0f) || !std::isfinite(scale)) {
-    return what + " has scale " + std::to_string(scale) + "; expected a positive finite scale";
-  }
-  return std::nullopt;
-}
-
-std::optional<std::string> checkZeroPoint(std::string_view role, const ir::Tensor& tensor,
-                                          std::int32_t expected, std::string_view why) {
-  const std::int32_t found = tensor.quantization.zeroPoint();
-  if (found == expected) return std::nullopt;
-  return std::string(dtypeName(tensor.dtype)) + " " + describeTensor(role, tensor) +
-         " must have zero point " + std::to_string(expected) + " (" + std::string(why) +
-         "), found " + std::to_string(found);
 }
 
 bool isQuantizedIntegerType(ir::DType type) {

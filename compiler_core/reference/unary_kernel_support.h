@@ -1,7 +1,8 @@
 // Checks shared by the operators with one input and one output tensor
-// (activations, QUANTIZE, DEQUANTIZE): operand counts, element counts,
-// per-tensor quantisation, and the wording of "this dtype combination is not
-// supported", so every such kernel reports problems the same way.
+// (activations, QUANTIZE, DEQUANTIZE): operand counts, element counts, and the
+// wording of "this dtype combination is not supported", so every such kernel
+// reports problems the same way. The general helpers (tensor descriptions,
+// per-tensor quantisation, required zero points) are in kernel_checks.h.
 #pragma once
 
 #include <initializer_list>
@@ -11,15 +12,13 @@
 #include <utility>
 
 #include "ir/graph.h"
+#include "reference/kernel_checks.h"
 #include "reference/tensor_store.h"
 
 namespace loupe::reference {
 
 // A supported (input dtype, output dtype) combination.
 using DTypePair = std::pair<ir::DType, ir::DType>;
-
-// "input 'name'" / "output 'name'", or just the role for an unnamed tensor.
-std::string describeTensor(std::string_view role, const ir::Tensor& tensor);
 
 // Exactly one present input and one output with the same number of elements.
 std::optional<std::string> checkUnaryOperands(const ir::Graph& graph, const ir::Operator& op);
@@ -29,14 +28,6 @@ std::optional<std::string> checkUnaryOperands(const ir::Graph& graph, const ir::
 std::optional<std::string> checkDTypePair(const ir::Operator& op, const ir::Tensor& input,
                                           const ir::Tensor& output,
                                           std::initializer_list<DTypePair> supported);
-
-// One positive, finite scale and one zero point for the whole tensor.
-std::optional<std::string> checkPerTensorQuantization(std::string_view role,
-                                                      const ir::Tensor& tensor);
-
-// `tensor` has the zero point TFLM requires (the reason says who requires it).
-std::optional<std::string> checkZeroPoint(std::string_view role, const ir::Tensor& tensor,
-                                          std::int32_t expected, std::string_view why);
 
 bool isQuantizedIntegerType(ir::DType type);
 
