@@ -1,6 +1,7 @@
-// What ADD, SUB and MUL share: the operand checks (two inputs of one element
-// type broadcasting to the output's shape, NumPy rules, at most 6-D) and the
-// broadcast evaluation loop. TFLite's broadcast kernels visit the output in
+// What ADD, SUB and MUL share: the operand checks (element-wise attributes
+// with a clamp activation, two inputs of one element type broadcasting to the
+// output's shape, NumPy rules, at most 6-D, per-tensor quantisation) and the
+// broadcast evaluation loops. TFLite's broadcast kernels visit the output in
 // row-major order; for these operators the order does not change any value.
 #pragma once
 
@@ -9,7 +10,9 @@
 #include <string>
 #include <vector>
 
+#include "loupe/fused_activation.h"
 #include "reference/kernel_checks.h"
+#include "reference/quantized_params.h"
 #include "reference/tensor_store.h"
 
 namespace loupe::reference {
@@ -50,6 +53,25 @@ inline std::optional<std::string> checkBinaryOperands(const ir::Graph& graph,
   return std::nullopt;
 }
 
+// The checks ADD, SUB and MUL begin with: element-wise attributes, the
+// operands (checkBinaryOperands) and a fused activation that is a clamp.
+inline std::optional<std::string> checkElementwiseBinary(const ir::Graph& graph,
+                                                         const ir::Operator& op,
+                                                         const std::vector<ir::DType>& types) {
+  const auto* attrs = attributesOf<ir::ElementwiseAttrs>(op);
+  if (attrs == nullptr) return op.typeName() + " operator carries no element-wise attributes";
+  if (auto problem = checkBinaryOperands(graph, op, types)) return problem;
+  return unsupportedActivation(attrs->activation);
+}
+
+// Both inputs and the output quantised per tensor (quantised ADD, SUB, MUL).
+inline std::optional<std::string> checkBinaryQuantization(const ir::Graph& graph,
+                                                          const ir::Operator& op) {
+  if (auto problem = checkPerTensorQuantization("input1", *graph.input(op, 0))) return problem;
+  if (auto problem = checkPerTensorQuantization("input2", *graph.input(op, 1))) return problem;
+  return checkPerTensorQuantization("output", graph.output(op, 0));
+}
+
 // output[i] = combine(input1[j], input2[k]) over the broadcast.
 template <typename T, typename Combine>
 void evalBinaryBroadcast(const ir::Graph& graph, const ir::Operator& op, TensorStore& store,
@@ -63,6 +85,32 @@ void evalBinaryBroadcast(const ir::Graph& graph, const ir::Operator& op, TensorS
   forEachBroadcastElement(
       output.shape, input1.shape, input2.shape,
       [&](std::int64_t i, std::int64_t j, std::int64_t k) { out[i] = combine(a[j], b[k]); });
+}
+
+// float32: output[i] = combine(a, b) clamped to the fused activation's range.
+template <typename Combine>
+void evalFloatBinary(const ir::Graph& graph, const ir::Operator& op, TensorStore& store,
+                     ir::Activation activation, Combine combine) {
+  const FloatRange range = floatActivationRange(activation);
+  evalBinaryBroadcast<float>(graph, op, store, [&](float a, float b) {
+    return loupe_clamp_f32(combine(a, b), range.min, range.max);
+  });
+}
+
+// int8 or int16 (the output's type): output[i] = element(a, b, &params), the
+// quantised element function of loupe/quantized_arith.h.
+template <typename Params, typename Element>
+void evalQuantizedBinary(const ir::Graph& graph, const ir::Operator& op, TensorStore& store,
+                         const Params& params, Element element) {
+  if (graph.output(op, 0).dtype == ir::DType::Int8) {
+    evalBinaryBroadcast<std::int8_t>(graph, op, store, [&](std::int8_t a, std::int8_t b) {
+      return static_cast<std::int8_t>(element(a, b, &params));
+    });
+  } else {
+    evalBinaryBroadcast<std::int16_t>(graph, op, store, [&](std::int16_t a, std::int16_t b) {
+      return static_cast<std::int16_t>(element(a, b, &params));
+    });
+  }
 }
 
 }  // namespace loupe::reference
