@@ -38,6 +38,45 @@ std::optional<std::string> checkDTypePair(const ir::Operator& op, const ir::Tens
   return text;
 }
 
+std::optional<std::string> checkElementwiseUnary(const ir::Graph& graph, const ir::Operator& op,
+                                                 QuantizedOperands quantized,
+                                                 std::initializer_list<DTypePair> supported) {
+  if (auto problem = checkUnaryOperands(graph, op)) return problem;
+  const ir::Tensor& input = *graph.input(op, 0);
+  const ir::Tensor& output = graph.output(op, 0);
+  if (auto problem = checkDTypePair(op, input, output, supported)) return problem;
+  if (input.dtype == ir::DType::Float32) return std::nullopt;
+  if (auto problem = checkPerTensorQuantization("input", input)) return problem;
+  if (quantized == QuantizedOperands::InputOnly) return std::nullopt;
+  return checkPerTensorQuantization("output", output);
+}
+
+std::optional<std::string> checkSigmoidFamily(const ir::Operator& op, const ir::Tensor& input,
+                                              const ir::Tensor& output,
+                                              SigmoidInt16Params (*int16Params)(float)) {
+  const float inputScale = input.quantization.scale();
+  if (input.dtype == ir::DType::Int8) {
+    if (sigmoidInt8Params(inputScale, input.quantization.zeroPoint()).inputLeftShift < 0) {
+      return describeTensor("input", input) + " scale " + std::to_string(inputScale) +
+             " is too small for TFLM's Q4.27 rescaling (expected at least 2^-28)";
+    }
+    return std::nullopt;
+  }
+  const std::string symmetric = "TFLM's int16 " + op.typeName() + " is symmetric";
+  if (auto problem = checkZeroPoint("input", input, 0, symmetric)) return problem;
+  if (auto problem = checkZeroPoint("output", output, 0, symmetric)) return problem;
+  int outputLog2 = 0;
+  if (!checkedLog2(output.quantization.scale(), &outputLog2) || outputLog2 != -15) {
+    return describeTensor("output", output) + " must have scale 2^-15, found " +
+           std::to_string(output.quantization.scale());
+  }
+  if (int16Params(inputScale).inputMultiplier > 32767) {
+    return describeTensor("input", input) + " scale " + std::to_string(inputScale) +
+           " is too large for TFLM's table lookup (expected at most 32767 / 12288)";
+  }
+  return std::nullopt;
+}
+
 bool isQuantizedIntegerType(ir::DType type) {
   return type == ir::DType::Int8 || type == ir::DType::UInt8 || type == ir::DType::Int16 ||
          type == ir::DType::Int32;

@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "ir/graph.h"
+#include "reference/activation_params.h"
 #include "reference/kernel_checks.h"
 #include "reference/tensor_store.h"
 
@@ -28,6 +29,28 @@ std::optional<std::string> checkUnaryOperands(const ir::Graph& graph, const ir::
 std::optional<std::string> checkDTypePair(const ir::Operator& op, const ir::Tensor& input,
                                           const ir::Tensor& output,
                                           std::initializer_list<DTypePair> supported);
+
+// Which operands of a quantised unary operator must be quantised per tensor.
+enum class QuantizedOperands { InputOnly, InputAndOutput };
+
+// The checks element-wise unary operators begin with: checkUnaryOperands, the
+// dtype pair one of `supported` (by default float32, int8 or int16 in and the
+// same out), and unless the input is float32 per-tensor quantisation of the
+// input and, with InputAndOutput, the output.
+std::optional<std::string> checkElementwiseUnary(
+    const ir::Graph& graph, const ir::Operator& op,
+    QuantizedOperands quantized = QuantizedOperands::InputAndOutput,
+    std::initializer_list<DTypePair> supported = {{ir::DType::Float32, ir::DType::Float32},
+                                                  {ir::DType::Int8, ir::DType::Int8},
+                                                  {ir::DType::Int16, ir::DType::Int16}});
+
+// The quantised LOGISTIC and TANH checks TFLM makes (after
+// checkElementwiseUnary): an int8 input scale of at least 2^-28 for the Q4.27
+// rescaling; for int16 zero points of 0, output scale 2^-15 and an input
+// multiplier (from `int16Params`) of at most 32767 for the table lookup.
+std::optional<std::string> checkSigmoidFamily(const ir::Operator& op, const ir::Tensor& input,
+                                              const ir::Tensor& output,
+                                              SigmoidInt16Params (*int16Params)(float));
 
 bool isQuantizedIntegerType(ir::DType type);
 
