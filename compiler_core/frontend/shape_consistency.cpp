@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "frontend/tflite_importer.h"
+#include "ir/graph_printer.h"
 
 namespace loupe::frontend {
 
@@ -10,18 +11,9 @@ namespace {
 
 using ir::OpType;
 
-std::string shapeText(const ir::Shape& shape) {
-  std::string text = "[";
-  for (std::size_t i = 0; i < shape.size(); ++i) {
-    if (i) text += ",";
-    text += std::to_string(shape[i]);
-  }
-  return text + "]";
-}
-
 std::string label(const ir::Tensor& tensor) {
   return "tensor " + std::to_string(tensor.index) + " '" + tensor.name + "' " +
-         shapeText(tensor.shape);
+         ir::shapeToString(tensor.shape);
 }
 
 class OperatorChecker {

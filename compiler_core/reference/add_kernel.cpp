@@ -18,28 +18,23 @@ namespace loupe::reference {
 namespace {
 
 std::optional<std::string> checkAdd(const ir::Graph& graph, const ir::Operator& op) {
-  const auto* attrs = attributesOf<ir::ElementwiseAttrs>(op);
-  if (attrs == nullptr) return "ADD operator carries no element-wise attributes";
-  if (auto problem = checkBinaryOperands(
+  if (auto problem = checkElementwiseBinary(
           graph, op, {ir::DType::Float32, ir::DType::Int8, ir::DType::Int16, ir::DType::Int32})) {
     return problem;
   }
-  if (auto problem = unsupportedActivation(attrs->activation)) return problem;
   const ir::Tensor& input1 = *graph.input(op, 0);
   const ir::Tensor& input2 = *graph.input(op, 1);
   const ir::Tensor& output = graph.output(op, 0);
   if (input1.dtype == ir::DType::Int32) {
-    for (const auto* t : {&input1, &input2}) {
+    for (const auto& [role, t] : {std::pair{"input1", &input1}, {"input2", &input2}}) {
       if (t->quantization.isQuantized()) {
-        return "int32 ADD is supported unquantised only; input " + describeTensor(*t) +
+        return "int32 ADD is supported unquantised only; " + describeTensor(role, *t) +
                " has quantisation parameters";
       }
     }
   }
   if (input1.dtype == ir::DType::Int8 || input1.dtype == ir::DType::Int16) {
-    if (auto problem = expectPerTensorQuantization(input1, "input1")) return problem;
-    if (auto problem = expectPerTensorQuantization(input2, "input2")) return problem;
-    if (auto problem = expectPerTensorQuantization(output, "output")) return problem;
+    if (auto problem = checkBinaryQuantization(graph, op)) return problem;
     if (auto problem = checkAddSubScales(input1, input2, output)) return problem;
   }
   return std::nullopt;
@@ -51,13 +46,9 @@ void evalAdd(const ir::Graph& graph, const ir::Operator& op, TensorStore& store)
   const ir::Tensor& input2 = *graph.input(op, 1);
   const ir::Tensor& output = graph.output(op, 0);
   switch (output.dtype) {
-    case ir::DType::Float32: {
-      const FloatRange range = floatActivationRange(attrs.activation);
-      evalBinaryBroadcast<float>(graph, op, store, [&](float a, float b) {
-        return loupe_clamp_f32(a + b, range.min, range.max);
-      });
+    case ir::DType::Float32:
+      evalFloatBinary(graph, op, store, attrs.activation, [](float a, float b) { return a + b; });
       break;
-    }
     case ir::DType::Int32:
       evalBinaryBroadcast<std::int32_t>(graph, op, store, [](std::int32_t a, std::int32_t b) {
         // Wraps like the two's-complement int32 sum TFLite computes.
@@ -65,20 +56,10 @@ void evalAdd(const ir::Graph& graph, const ir::Operator& op, TensorStore& store)
                                          static_cast<std::uint32_t>(b));
       });
       break;
-    case ir::DType::Int8: {
-      const loupe_add_sub_params p = addSubParams(input1, input2, output, attrs.activation);
-      evalBinaryBroadcast<std::int8_t>(graph, op, store, [&](std::int8_t a, std::int8_t b) {
-        return static_cast<std::int8_t>(loupe_add_element(a, b, &p));
-      });
+    default:
+      evalQuantizedBinary(graph, op, store, addSubParams(input1, input2, output, attrs.activation),
+                          loupe_add_element);
       break;
-    }
-    default: {
-      const loupe_add_sub_params p = addSubParams(input1, input2, output, attrs.activation);
-      evalBinaryBroadcast<std::int16_t>(graph, op, store, [&](std::int16_t a, std::int16_t b) {
-        return static_cast<std::int16_t>(loupe_add_element(a, b, &p));
-      });
-      break;
-    }
   }
 }
 

@@ -5,7 +5,7 @@
 #include <algorithm>
 
 #include "reference/kernel.h"
-#include "reference/operand_checks.h"
+#include "reference/kernel_checks.h"
 
 namespace loupe::reference {
 
@@ -55,25 +55,26 @@ std::optional<std::string> checkConcatenation(const ir::Graph& graph, const ir::
   for (std::size_t slot = 0; slot < op.inputs.size(); ++slot) {
     const ir::Tensor* input = graph.input(op, slot);
     if (input == nullptr) return "input " + std::to_string(slot) + " is missing";
+    const auto describeInput = [&] {
+      return describeTensor("input " + std::to_string(slot), *input);
+    };
     if (input->dtype != output.dtype) {
-      return describeOperand("input", slot, *input) + " has dtype " + describeDtype(input->dtype) +
-             " but the output has " + describeDtype(output.dtype);
+      return describeInput() + " does not have the output's dtype " + describeDtype(output.dtype);
     }
     if (static_cast<int>(input->shape.size()) != rank) {
-      return describeOperand("input", slot, *input) + " has shape " + describeShape(input->shape) +
-             " of a different rank than the output's " + describeShape(output.shape);
+      return describeInput() + " has a different rank than the output's " +
+             ir::shapeToString(output.shape);
     }
     for (int d = 0; d < rank; ++d) {
       if (d != axis && input->shape[d] != output.shape[d]) {
-        return describeOperand("input", slot, *input) + " has shape " +
-               describeShape(input->shape) + " which differs from the output's " +
-               describeShape(output.shape) + " outside axis " + std::to_string(axis);
+        return describeInput() + " differs from the output's " + ir::shapeToString(output.shape) +
+               " outside axis " + std::to_string(axis);
       }
     }
     axisTotal += input->shape[axis];
     if (quantized && (input->quantization.scale() != output.quantization.scale() ||
                       input->quantization.zeroPoint() != output.quantization.zeroPoint())) {
-      return describeOperand("input", slot, *input) + " is quantised with scale " +
+      return describeInput() + " is quantised with scale " +
              std::to_string(input->quantization.scale()) + ", zero point " +
              std::to_string(input->quantization.zeroPoint()) + " but the output uses scale " +
              std::to_string(output.quantization.scale()) + ", zero point " +

@@ -9,11 +9,8 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "loupe/fused_activation.h"
-#include "loupe/quantized_arith.h"
+#include "reference/conv_common.h"
 #include "reference/kernel.h"
-#include "reference/kernel_checks.h"
-#include "reference/quantized_params.h"
 
 namespace loupe::reference {
 
@@ -55,9 +52,9 @@ ConvShape convShape(const ir::Tensor& input, const ir::Tensor& filter, const ir:
 // The convolution loop nest in TFLite's order. Acc accumulates
 // filter * (input + inputOffset) over the window (points outside the input
 // are skipped: zero padding); finish(outChannel, acc) gives the stored value.
-template <typename Acc, typename In, typename Out, typename Finish>
-void convolve(const ConvShape& s, const In* input, const std::int8_t* filter8, const float* filterF,
-              Acc inputOffset, Out* output, Finish finish) {
+template <typename Acc, typename In, typename Filter, typename Out, typename Finish>
+void convolve(const ConvShape& s, const In* input, const Filter* filter, Acc inputOffset,
+              Out* output, Finish finish) {
   const int groups = s.inDepth / s.filterDepth;
   const int filtersPerGroup = s.outDepth / groups;
   for (int b = 0; b < s.batches; ++b) {
@@ -82,9 +79,9 @@ void convolve(const ConvShape& s, const In* input, const std::int8_t* filter8, c
                   s.filterDepth;
               for (int ic = 0; ic < s.filterDepth; ++ic) {
                 if constexpr (std::is_floating_point_v<Acc>) {
-                  acc += input[inBase + ic] * filterF[filterBase + ic];
+                  acc += input[inBase + ic] * filter[filterBase + ic];
                 } else {
-                  acc += static_cast<Acc>(filter8[filterBase + ic]) *
+                  acc += static_cast<Acc>(filter[filterBase + ic]) *
                          (static_cast<Acc>(input[inBase + ic]) + inputOffset);
                 }
               }
@@ -104,60 +101,23 @@ void convolve(const ConvShape& s, const In* input, const std::int8_t* filter8, c
 std::optional<std::string> checkConv2D(const ir::Graph& graph, const ir::Operator& op) {
   const auto* attrs = attributesOf<ir::Conv2DAttrs>(op);
   if (attrs == nullptr) return "CONV_2D operator carries no convolution attributes";
-  const ir::Tensor* input = graph.input(op, 0);
-  const ir::Tensor* filter = graph.input(op, 1);
-  const ir::Tensor* bias = graph.input(op, 2);
-  if (input == nullptr) return "missing the input tensor (input 0)";
-  if (filter == nullptr) return "missing the filter tensor (input 1)";
-  if (op.outputs.size() != 1)
-    return "expected one output, found " + std::to_string(op.outputs.size());
-  const ir::Tensor& output = graph.output(op, 0);
-  for (const auto* t : {input, filter, &output}) {
-    if (t->shape.size() != 4) {
-      return "expected 4-D input, filter and output; " + describeTensor(*t) + " has rank " +
-             std::to_string(t->shape.size());
-    }
-  }
-  if (auto problem = checkWeightedDtypes(*input, *filter, bias, output,
-                                         {ir::DType::Int64, ir::DType::Int32})) {
+  if (auto problem = checkConvOperands(graph, op, *attrs, {ir::DType::Int64, ir::DType::Int32})) {
     return problem;
   }
-  if (attrs->strideH < 1 || attrs->strideW < 1 || attrs->dilationH < 1 || attrs->dilationW < 1) {
-    return "strides and dilation factors must be at least 1 (stride " +
-           std::to_string(attrs->strideH) + "x" + std::to_string(attrs->strideW) + ", dilation " +
-           std::to_string(attrs->dilationH) + "x" + std::to_string(attrs->dilationW) + ")";
-  }
-  if (auto problem = unsupportedActivation(attrs->activation)) return problem;
-  const int outChannels = filter->shape[0];
-  const int filterDepth = filter->shape[3];
-  if (filterDepth <= 0 || input->shape[3] % filterDepth != 0) {
-    return "input depth " + std::to_string(input->shape[3]) +
+  const ir::Tensor& input = *graph.input(op, 0);
+  const ir::Tensor& filter = *graph.input(op, 1);
+  const int outChannels = filter.shape[0];
+  const int filterDepth = filter.shape[3];
+  if (filterDepth <= 0 || input.shape[3] % filterDepth != 0) {
+    return "input depth " + std::to_string(input.shape[3]) +
            " is not a multiple of the filter depth " + std::to_string(filterDepth);
   }
-  const int groups = input->shape[3] / filterDepth;
+  const int groups = input.shape[3] / filterDepth;
   if (outChannels % groups != 0) {
     return "the " + std::to_string(outChannels) + " output channels do not split into " +
            std::to_string(groups) + " groups";
   }
-  const WindowGeometry g = computeWindowGeometry(
-      attrs->padding, input->shape[1], input->shape[2], filter->shape[1], filter->shape[2],
-      attrs->strideH, attrs->strideW, attrs->dilationH, attrs->dilationW);
-  const ir::Shape expected = {input->shape[0], g.outHeight, g.outWidth, outChannels};
-  if (output.shape != expected) {
-    return "output " + describeTensor(output) + " does not match the convolution: expected " +
-           shapeText(expected) + " with " + std::string(ir::paddingName(attrs->padding)) +
-           " padding";
-  }
-  if (bias != nullptr && bias->elementCount() != outChannels) {
-    return "bias " + describeTensor(*bias) + " has " + std::to_string(bias->elementCount()) +
-           " elements; expected " + std::to_string(outChannels) + " (one per output channel)";
-  }
-  if (input->dtype != ir::DType::Float32) {
-    if (auto problem = checkWeightedQuantization(*input, *filter, output, outChannels, 0)) {
-      return problem;
-    }
-  }
-  return std::nullopt;
+  return checkConvOutput(graph, op, *attrs, outChannels, 0);
 }
 
 void evalConv2D(const ir::Graph& graph, const ir::Operator& op, TensorStore& store) {
@@ -170,13 +130,10 @@ void evalConv2D(const ir::Graph& graph, const ir::Operator& op, TensorStore& sto
   const int outIndex = op.outputs[0];
 
   if (input.dtype == ir::DType::Float32) {
-    const FloatRange range = floatActivationRange(attrs.activation);
     const float* biasData = bias ? store.data<float>(op.inputs[2]) : nullptr;
-    convolve<float>(s, store.data<float>(op.inputs[0]), nullptr, store.data<float>(op.inputs[1]),
-                    0.0f, store.mutableData<float>(outIndex), [&](int oc, float total) {
-                      const float biasValue = biasData ? biasData[oc] : 0.0f;
-                      return loupe_clamp_f32(total + biasValue, range.min, range.max);
-                    });
+    convolve<float>(s, store.data<float>(op.inputs[0]), store.data<float>(op.inputs[1]), 0.0f,
+                    store.mutableData<float>(outIndex),
+                    floatConvFinish(biasData, floatActivationRange(attrs.activation)));
     return;
   }
 
@@ -188,18 +145,11 @@ void evalConv2D(const ir::Graph& graph, const ir::Operator& op, TensorStore& sto
 
   if (input.dtype == ir::DType::Int8) {
     const std::int32_t* biasData = bias ? store.data<std::int32_t>(op.inputs[2]) : nullptr;
-    const std::int32_t outputOffset = output.quantization.zeroPoint();
-    // The int64 accumulator wraps to int32 at the end, which equals TFLite's
-    // int32 accumulation modulo 2^32.
-    convolve<std::int64_t>(s, store.data<std::int8_t>(op.inputs[0]), filterData, nullptr,
+    convolve<std::int64_t>(s, store.data<std::int8_t>(op.inputs[0]), filterData,
                            -static_cast<std::int64_t>(input.quantization.zeroPoint()),
-                           store.mutableData<std::int8_t>(outIndex), [&](int oc, std::int64_t acc) {
-                             if (biasData) acc += biasData[oc];
-                             const auto& m = multipliers[static_cast<std::size_t>(oc)];
-                             return static_cast<std::int8_t>(loupe_requantize_acc_i32(
-                                 static_cast<std::int32_t>(acc), m.multiplier, m.shift,
-                                 outputOffset, range.min, range.max));
-                           });
+                           store.mutableData<std::int8_t>(outIndex),
+                           int32ConvFinish<std::int8_t>(biasData, multipliers,
+                                                        output.quantization.zeroPoint(), range));
     return;
   }
 
@@ -207,24 +157,14 @@ void evalConv2D(const ir::Graph& graph, const ir::Operator& op, TensorStore& sto
   const auto* in16 = store.data<std::int16_t>(op.inputs[0]);
   auto* out16 = store.mutableData<std::int16_t>(outIndex);
   if (bias != nullptr && bias->dtype == ir::DType::Int64) {
-    const std::int64_t* biasData = store.data<std::int64_t>(op.inputs[2]);
     convolve<std::int64_t>(
-        s, in16, filterData, nullptr, std::int64_t{0}, out16, [&](int oc, std::int64_t acc) {
-          acc += biasData[oc];
-          const auto& m = multipliers[static_cast<std::size_t>(oc)];
-          return static_cast<std::int16_t>(
-              loupe_requantize_acc_i64(acc, m.multiplier, m.shift, range.min, range.max));
-        });
+        s, in16, filterData, std::int64_t{0}, out16,
+        int64ConvFinish(store.data<std::int64_t>(op.inputs[2]), multipliers, range));
     return;
   }
   const std::int32_t* biasData = bias ? store.data<std::int32_t>(op.inputs[2]) : nullptr;
-  convolve<std::int64_t>(
-      s, in16, filterData, nullptr, std::int64_t{0}, out16, [&](int oc, std::int64_t acc) {
-        if (biasData) acc += biasData[oc];
-        const auto& m = multipliers[static_cast<std::size_t>(oc)];
-        return static_cast<std::int16_t>(loupe_requantize_acc_i32(
-            static_cast<std::int32_t>(acc), m.multiplier, m.shift, 0, range.min, range.max));
-      });
+  convolve<std::int64_t>(s, in16, filterData, std::int64_t{0}, out16,
+                         int32ConvFinish<std::int16_t>(biasData, multipliers, 0, range));
 }
 
 }  // namespace

@@ -9,11 +9,8 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "loupe/fused_activation.h"
-#include "loupe/quantized_arith.h"
+#include "reference/conv_common.h"
 #include "reference/kernel.h"
-#include "reference/kernel_checks.h"
-#include "reference/quantized_params.h"
 
 namespace loupe::reference {
 
@@ -96,57 +93,19 @@ void depthwise(const DepthwiseShape& s, const In* input, const Filter* filter, A
 std::optional<std::string> checkDepthwiseConv2D(const ir::Graph& graph, const ir::Operator& op) {
   const auto* attrs = attributesOf<ir::DepthwiseConv2DAttrs>(op);
   if (attrs == nullptr) return "DEPTHWISE_CONV_2D operator carries no depthwise attributes";
-  const ir::Tensor* input = graph.input(op, 0);
-  const ir::Tensor* filter = graph.input(op, 1);
-  const ir::Tensor* bias = graph.input(op, 2);
-  if (input == nullptr) return "missing the input tensor (input 0)";
-  if (filter == nullptr) return "missing the filter tensor (input 1)";
-  if (op.outputs.size() != 1)
-    return "expected one output, found " + std::to_string(op.outputs.size());
-  const ir::Tensor& output = graph.output(op, 0);
-  for (const auto* t : {input, filter, &output}) {
-    if (t->shape.size() != 4) {
-      return "expected 4-D input, filter and output; " + describeTensor(*t) + " has rank " +
-             std::to_string(t->shape.size());
-    }
+  if (auto problem = checkConvOperands(graph, op, *attrs, {ir::DType::Int64})) return problem;
+  const ir::Tensor& input = *graph.input(op, 0);
+  const ir::Tensor& filter = *graph.input(op, 1);
+  if (filter.shape[0] != 1) {
+    return describeTensor("filter", filter) + " must have 1 as its first dimension";
   }
-  if (auto problem = checkWeightedDtypes(*input, *filter, bias, output, {ir::DType::Int64})) {
-    return problem;
-  }
-  if (attrs->strideH < 1 || attrs->strideW < 1 || attrs->dilationH < 1 || attrs->dilationW < 1) {
-    return "strides and dilation factors must be at least 1 (stride " +
-           std::to_string(attrs->strideH) + "x" + std::to_string(attrs->strideW) + ", dilation " +
-           std::to_string(attrs->dilationH) + "x" + std::to_string(attrs->dilationW) + ")";
-  }
-  if (auto problem = unsupportedActivation(attrs->activation)) return problem;
-  if (filter->shape[0] != 1) {
-    return "filter " + describeTensor(*filter) + " must have 1 as its first dimension";
-  }
-  const int outChannels = filter->shape[3];
-  if (attrs->depthMultiplier < 1 || input->shape[3] * attrs->depthMultiplier != outChannels) {
+  const int outChannels = filter.shape[3];
+  if (attrs->depthMultiplier < 1 || input.shape[3] * attrs->depthMultiplier != outChannels) {
     return "filter has " + std::to_string(outChannels) + " output channels; expected input depth " +
-           std::to_string(input->shape[3]) + " x depth multiplier " +
+           std::to_string(input.shape[3]) + " x depth multiplier " +
            std::to_string(attrs->depthMultiplier);
   }
-  const WindowGeometry g = computeWindowGeometry(
-      attrs->padding, input->shape[1], input->shape[2], filter->shape[1], filter->shape[2],
-      attrs->strideH, attrs->strideW, attrs->dilationH, attrs->dilationW);
-  const ir::Shape expected = {input->shape[0], g.outHeight, g.outWidth, outChannels};
-  if (output.shape != expected) {
-    return "output " + describeTensor(output) + " does not match the convolution: expected " +
-           shapeText(expected) + " with " + std::string(ir::paddingName(attrs->padding)) +
-           " padding";
-  }
-  if (bias != nullptr && bias->elementCount() != outChannels) {
-    return "bias " + describeTensor(*bias) + " has " + std::to_string(bias->elementCount()) +
-           " elements; expected " + std::to_string(outChannels) + " (one per output channel)";
-  }
-  if (input->dtype != ir::DType::Float32) {
-    if (auto problem = checkWeightedQuantization(*input, *filter, output, outChannels, 3)) {
-      return problem;
-    }
-  }
-  return std::nullopt;
+  return checkConvOutput(graph, op, *attrs, outChannels, 3);
 }
 
 void evalDepthwiseConv2D(const ir::Graph& graph, const ir::Operator& op, TensorStore& store) {
@@ -159,13 +118,10 @@ void evalDepthwiseConv2D(const ir::Graph& graph, const ir::Operator& op, TensorS
   const int outIndex = op.outputs[0];
 
   if (input.dtype == ir::DType::Float32) {
-    const FloatRange range = floatActivationRange(attrs.activation);
     const float* biasData = bias ? store.data<float>(op.inputs[2]) : nullptr;
     depthwise<float>(s, store.data<float>(op.inputs[0]), store.data<float>(op.inputs[1]), 0.0f,
-                     store.mutableData<float>(outIndex), [&](int oc, float total) {
-                       const float biasValue = biasData ? biasData[oc] : 0.0f;
-                       return loupe_clamp_f32(total + biasValue, range.min, range.max);
-                     });
+                     store.mutableData<float>(outIndex),
+                     floatConvFinish(biasData, floatActivationRange(attrs.activation)));
     return;
   }
 
@@ -177,29 +133,19 @@ void evalDepthwiseConv2D(const ir::Graph& graph, const ir::Operator& op, TensorS
 
   if (input.dtype == ir::DType::Int8) {
     const std::int32_t* biasData = bias ? store.data<std::int32_t>(op.inputs[2]) : nullptr;
-    const std::int32_t outputOffset = output.quantization.zeroPoint();
-    // int64 accumulation truncated to int32 equals TFLite's int32 sum mod 2^32.
     depthwise<std::int64_t>(s, store.data<std::int8_t>(op.inputs[0]), filterData,
                             -static_cast<std::int64_t>(input.quantization.zeroPoint()),
                             store.mutableData<std::int8_t>(outIndex),
-                            [&](int oc, std::int64_t acc) {
-                              if (biasData) acc += biasData[oc];
-                              const auto& m = multipliers[static_cast<std::size_t>(oc)];
-                              return static_cast<std::int8_t>(loupe_requantize_acc_i32(
-                                  static_cast<std::int32_t>(acc), m.multiplier, m.shift,
-                                  outputOffset, range.min, range.max));
-                            });
+                            int32ConvFinish<std::int8_t>(biasData, multipliers,
+                                                         output.quantization.zeroPoint(), range));
     return;
   }
 
+  // 16x8: TFLite Micro reads the bias as int64 only, with or without one.
   const std::int64_t* biasData = bias ? store.data<std::int64_t>(op.inputs[2]) : nullptr;
   depthwise<std::int64_t>(s, store.data<std::int16_t>(op.inputs[0]), filterData, std::int64_t{0},
-                          store.mutableData<std::int16_t>(outIndex), [&](int oc, std::int64_t acc) {
-                            if (biasData) acc += biasData[oc];
-                            const auto& m = multipliers[static_cast<std::size_t>(oc)];
-                            return static_cast<std::int16_t>(loupe_requantize_acc_i64(
-                                acc, m.multiplier, m.shift, range.min, range.max));
-                          });
+                          store.mutableData<std::int16_t>(outIndex),
+                          int64ConvFinish(biasData, multipliers, range));
 }
 
 }  // namespace

@@ -10,16 +10,10 @@ namespace {
 using ir::DType;
 
 std::optional<std::string> checkDequantize(const ir::Graph& graph, const ir::Operator& op) {
-  if (auto problem = checkUnaryOperands(graph, op)) return problem;
-  const ir::Tensor& input = *graph.input(op, 0);
-  const ir::Tensor& output = graph.output(op, 0);
-  if (auto problem = checkDTypePair(op, input, output,
-                                    {{DType::Int8, DType::Float32},
-                                     {DType::Int16, DType::Float32},
-                                     {DType::UInt8, DType::Float32}})) {
-    return problem;
-  }
-  return checkPerTensorQuantization("input", input);
+  return checkElementwiseUnary(graph, op, QuantizedOperands::InputOnly,
+                               {{DType::Int8, DType::Float32},
+                                {DType::Int16, DType::Float32},
+                                {DType::UInt8, DType::Float32}});
 }
 
 template <typename In>

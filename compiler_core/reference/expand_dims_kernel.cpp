@@ -5,7 +5,7 @@
 #include <algorithm>
 
 #include "reference/kernel.h"
-#include "reference/operand_checks.h"
+#include "reference/kernel_checks.h"
 
 namespace loupe::reference {
 
@@ -25,8 +25,8 @@ std::optional<std::string> checkExpandDims(const ir::Graph& graph, const ir::Ope
            " (expected int32)";
   }
   if (axisTensor.shape.size() > 1 || axisTensor.elementCount() != 1) {
-    return "axis operand '" + axisTensor.name + "' has shape " + describeShape(axisTensor.shape) +
-           " (expected a single value)";
+    return "axis operand '" + axisTensor.name + "' has shape " +
+           ir::shapeToString(axisTensor.shape) + " (expected a single value)";
   }
   const auto axisValues = constantIntegers(axisTensor);
   if (!axisValues) {
@@ -39,14 +39,14 @@ std::optional<std::string> checkExpandDims(const ir::Graph& graph, const ir::Ope
   if (axis < 0) axis += rank + 1;
   if (axis < 0 || axis > rank) {
     return "axis " + std::to_string(axisValues->front()) + " is out of range for input shape " +
-           describeShape(input.shape);
+           ir::shapeToString(input.shape);
   }
   ir::Shape expected = input.shape;
   expected.insert(expected.begin() + axis, 1);
   if (expected != output.shape) {
-    return "expanding input shape " + describeShape(input.shape) + " at axis " +
-           std::to_string(axis) + " gives " + describeShape(expected) + " but output '" +
-           output.name + "' has shape " + describeShape(output.shape);
+    return "expanding input shape " + ir::shapeToString(input.shape) + " at axis " +
+           std::to_string(axis) + " gives " + ir::shapeToString(expected) + " but output '" +
+           output.name + "' has shape " + ir::shapeToString(output.shape);
   }
   return std::nullopt;
 }

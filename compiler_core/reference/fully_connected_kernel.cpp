@@ -52,23 +52,23 @@ std::optional<std::string> checkFullyConnected(const ir::Graph& graph, const ir:
     return problem;
   }
   if (weights->shape.size() != 2) {
-    return "weights " + describeTensor(*weights) + " must be 2-D [units, depth]";
+    return describeTensor("weights", *weights) + " must be 2-D [units, depth]";
   }
-  if (output.shape.empty()) return "output " + describeTensor(output) + " is a scalar";
+  if (output.shape.empty()) return describeTensor("output", output) + " is a scalar";
   if (auto problem = unsupportedActivation(attrs->activation)) return problem;
   const FullyConnectedShape s = fullyConnectedShape(*weights, output);
   if (s.units != weights->shape[0]) {
-    return "output " + describeTensor(output) + " has " + std::to_string(s.units) +
-           " units in its last dimension but weights " + describeTensor(*weights) + " have " +
+    return describeTensor("output", output) + " has " + std::to_string(s.units) +
+           describeTensor(" units in its last dimension but weights", *weights) + " have " +
            std::to_string(weights->shape[0]);
   }
   if (input->elementCount() != s.batches * s.depth) {
-    return "input " + describeTensor(*input) + " has " + std::to_string(input->elementCount()) +
+    return describeTensor("input", *input) + " has " + std::to_string(input->elementCount()) +
            " elements; expected " + std::to_string(s.batches) + " batches x " +
            std::to_string(s.depth) + " (the weights' depth)";
   }
   if (bias != nullptr && bias->elementCount() != s.units) {
-    return "bias " + describeTensor(*bias) + " has " + std::to_string(bias->elementCount()) +
+    return describeTensor("bias", *bias) + " has " + std::to_string(bias->elementCount()) +
            " elements; expected " + std::to_string(s.units) + " (one per unit)";
   }
   if (input->dtype != ir::DType::Float32) {

@@ -16,16 +16,14 @@ namespace {
 using ir::DType;
 
 std::optional<std::string> checkHardSwish(const ir::Graph& graph, const ir::Operator& op) {
-  if (auto problem = checkUnaryOperands(graph, op)) return problem;
-  const ir::Tensor& input = *graph.input(op, 0);
-  const ir::Tensor& output = graph.output(op, 0);
-  if (auto problem = checkDTypePair(
-          op, input, output, {{DType::Float32, DType::Float32}, {DType::Int8, DType::Int8}})) {
+  if (auto problem =
+          checkElementwiseUnary(graph, op, QuantizedOperands::InputAndOutput,
+                                {{DType::Float32, DType::Float32}, {DType::Int8, DType::Int8}})) {
     return problem;
   }
+  const ir::Tensor& input = *graph.input(op, 0);
+  const ir::Tensor& output = graph.output(op, 0);
   if (input.dtype == DType::Float32) return std::nullopt;
-  if (auto problem = checkPerTensorQuantization("input", input)) return problem;
-  if (auto problem = checkPerTensorQuantization("output", output)) return problem;
   const HardSwishParams params =
       hardSwishParams(input.quantization.scale(), input.quantization.zeroPoint(),
                       output.quantization.scale(), output.quantization.zeroPoint());

@@ -1,37 +1,61 @@
-// Helpers the core reference kernels share: tensor descriptions for the
-// reasons `check` gives ("input 'x' is int16 [1, 4]"), typed access to an
-// operator's attributes, and the NumPy-style broadcasting of element-wise
-// binary operators.
+// Helpers the reference kernels share for their `check` functions and for
+// reading operands: tensor and dtype descriptions for the reasons `check`
+// gives ("input 'x' (int16 [1,4])"), operand counts, per-tensor quantisation,
+// typed access to an operator's attributes, constant integer operands, and the
+// NumPy-style broadcasting of element-wise binary operators. Shapes are written
+// by ir::shapeToString.
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
 #include "ir/graph.h"
+#include "ir/graph_printer.h"
 
 namespace loupe::reference {
 
-// "[1, 8, 8, 3]".
-std::string shapeText(const ir::Shape& shape);
+// "int8".
+std::string describeDtype(ir::DType type);
 
-// "'name' (int8 [1, 8, 8, 3])", or "(int8 [...])" for an unnamed tensor.
-std::string describeTensor(const ir::Tensor& tensor);
+// "int8, int16 or int32".
+std::string describeDtypes(const std::vector<ir::DType>& types);
 
-// "int8 [1, 8, 8, 3]".
-std::string typeAndShape(const ir::Tensor& tensor);
+// "input 'name' (int8 [1,8,8,3])", or "input (int8 [1,8,8,3])" for an unnamed
+// tensor; `role` says which operand it is ("input", "filter", "input 1").
+std::string describeTensor(std::string_view role, const ir::Tensor& tensor);
+
+// Whether input `slot` of the operator is present.
+bool hasInput(const ir::Operator& op, std::size_t slot);
+
+// Checks the operator has present inputs in slots [0, inputs) and exactly
+// `outputs` outputs; returns the reason otherwise.
+std::optional<std::string> checkArity(const ir::Operator& op, const char* opName,
+                                      std::size_t inputs, std::size_t outputs = 1);
+
+// Reads a constant int32 or int64 operand as int64 values; nullopt when the
+// tensor is not constant, not integer, or its data is short.
+std::optional<std::vector<std::int64_t>> constantIntegers(const ir::Tensor& tensor);
+
+// The product of dimensions [begin, end) of a shape.
+std::int64_t dimensionProduct(const ir::Shape& shape, std::size_t begin, std::size_t end);
 
 template <typename Attrs>
 const Attrs* attributesOf(const ir::Operator& op) {
   return std::get_if<Attrs>(&op.attributes);
 }
 
-// The reason a tensor that must be quantised with one scale and zero point is
-// not, or nullopt.
-std::optional<std::string> expectPerTensorQuantization(const ir::Tensor& tensor,
-                                                       const std::string& role);
+// The reason a tensor that must be quantised with one positive, finite scale
+// and one zero point for the whole tensor is not, or nullopt.
+std::optional<std::string> checkPerTensorQuantization(std::string_view role,
+                                                      const ir::Tensor& tensor);
+
+// `tensor` has the zero point TFLM requires (the reason says who requires it).
+std::optional<std::string> checkZeroPoint(std::string_view role, const ir::Tensor& tensor,
+                                          std::int32_t expected, std::string_view why);
 
 // The element types of an operator with weights (CONV_2D, DEPTHWISE_CONV_2D,
 // FULLY_CONNECTED) must be one of the combinations TFLite Micro runs: all

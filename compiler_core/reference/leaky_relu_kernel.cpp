@@ -19,17 +19,7 @@ std::optional<std::string> checkLeakyRelu(const ir::Graph& graph, const ir::Oper
   if (std::get_if<ir::LeakyReluAttrs>(&op.attributes) == nullptr) {
     return std::string("LEAKY_RELU has no leaky-relu attributes (alpha)");
   }
-  const ir::Tensor& input = *graph.input(op, 0);
-  const ir::Tensor& output = graph.output(op, 0);
-  if (auto problem = checkDTypePair(op, input, output,
-                                    {{DType::Float32, DType::Float32},
-                                     {DType::Int8, DType::Int8},
-                                     {DType::Int16, DType::Int16}})) {
-    return problem;
-  }
-  if (input.dtype == DType::Float32) return std::nullopt;
-  if (auto problem = checkPerTensorQuantization("input", input)) return problem;
-  return checkPerTensorQuantization("output", output);
+  return checkElementwiseUnary(graph, op);
 }
 
 template <typename T>

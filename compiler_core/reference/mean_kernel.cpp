@@ -8,8 +8,8 @@
 #include <limits>
 
 #include "reference/kernel.h"
+#include "reference/kernel_checks.h"
 #include "reference/mean_plan.h"
-#include "reference/operand_checks.h"
 
 namespace loupe::reference {
 
@@ -22,7 +22,7 @@ MeanPlanResult planMean(const ir::Tensor& input, const ir::Tensor& output,
     const auto axis = static_cast<int>(value < 0 ? value + rank : value);
     if (axis < 0 || axis >= rank) {
       result.error = "axis " + std::to_string(value) + " is out of range for input shape " +
-                     describeShape(input.shape);
+                     ir::shapeToString(input.shape);
       return result;
     }
     if (std::find(plan.axes.begin(), plan.axes.end(), axis) == plan.axes.end()) {
@@ -108,10 +108,10 @@ std::optional<std::string> checkMean(const ir::Graph& graph, const ir::Operator&
   const bool keepDims = attrs != nullptr && attrs->keepDims;
   const ir::Shape expected = reducedShape(input.shape, planned.plan.axes, keepDims);
   if (expected != output.shape) {
-    return "reducing input shape " + describeShape(input.shape) + " over the axes with " +
+    return "reducing input shape " + ir::shapeToString(input.shape) + " over the axes with " +
            std::string(keepDims ? "keep_dims" : "no keep_dims") + " gives " +
-           describeShape(expected) + " but output '" + output.name + "' has shape " +
-           describeShape(output.shape);
+           ir::shapeToString(expected) + " but output '" + output.name + "' has shape " +
+           ir::shapeToString(output.shape);
   }
   return std::nullopt;
 }

@@ -17,26 +17,21 @@ namespace loupe::reference {
 namespace {
 
 std::optional<std::string> checkMul(const ir::Graph& graph, const ir::Operator& op) {
-  const auto* attrs = attributesOf<ir::ElementwiseAttrs>(op);
-  if (attrs == nullptr) return "MUL operator carries no element-wise attributes";
-  if (auto problem = checkBinaryOperands(
+  if (auto problem = checkElementwiseBinary(
           graph, op, {ir::DType::Float32, ir::DType::Int8, ir::DType::Int16, ir::DType::Int32})) {
     return problem;
   }
-  if (auto problem = unsupportedActivation(attrs->activation)) return problem;
   const ir::Tensor& input1 = *graph.input(op, 0);
   const ir::Tensor& input2 = *graph.input(op, 1);
   const ir::Tensor& output = graph.output(op, 0);
   if (input1.dtype == ir::DType::Int8 || input1.dtype == ir::DType::Int16) {
-    if (auto problem = expectPerTensorQuantization(input1, "input1")) return problem;
-    if (auto problem = expectPerTensorQuantization(input2, "input2")) return problem;
-    if (auto problem = expectPerTensorQuantization(output, "output")) return problem;
+    if (auto problem = checkBinaryQuantization(graph, op)) return problem;
   }
   if (input1.dtype == ir::DType::Int16) {
-    for (const auto* t : {&input1, &input2, &output}) {
-      if (t->quantization.zeroPoint() != 0) {
-        return "int16 MUL needs zero points of 0; " + describeTensor(*t) + " has zero point " +
-               std::to_string(t->quantization.zeroPoint());
+    for (const auto& [role, t] :
+         {std::pair{"input1", &input1}, {"input2", &input2}, {"output", &output}}) {
+      if (auto problem = checkZeroPoint(role, *t, 0, "TFLM's int16 MUL needs zero points of 0")) {
+        return problem;
       }
     }
   }
@@ -49,13 +44,9 @@ void evalMul(const ir::Graph& graph, const ir::Operator& op, TensorStore& store)
   const ir::Tensor& input2 = *graph.input(op, 1);
   const ir::Tensor& output = graph.output(op, 0);
   switch (output.dtype) {
-    case ir::DType::Float32: {
-      const FloatRange range = floatActivationRange(attrs.activation);
-      evalBinaryBroadcast<float>(graph, op, store, [&](float a, float b) {
-        return loupe_clamp_f32(a * b, range.min, range.max);
-      });
+    case ir::DType::Float32:
+      evalFloatBinary(graph, op, store, attrs.activation, [](float a, float b) { return a * b; });
       break;
-    }
     case ir::DType::Int32: {
       const IntRange range = int32ActivationRange(attrs.activation);
       evalBinaryBroadcast<std::int32_t>(graph, op, store, [&](std::int32_t a, std::int32_t b) {
@@ -65,20 +56,10 @@ void evalMul(const ir::Graph& graph, const ir::Operator& op, TensorStore& store)
       });
       break;
     }
-    case ir::DType::Int8: {
-      const loupe_mul_params p = mulParams(input1, input2, output, attrs.activation);
-      evalBinaryBroadcast<std::int8_t>(graph, op, store, [&](std::int8_t a, std::int8_t b) {
-        return static_cast<std::int8_t>(loupe_mul_element(a, b, &p));
-      });
+    default:
+      evalQuantizedBinary(graph, op, store, mulParams(input1, input2, output, attrs.activation),
+                          loupe_mul_element);
       break;
-    }
-    default: {
-      const loupe_mul_params p = mulParams(input1, input2, output, attrs.activation);
-      evalBinaryBroadcast<std::int16_t>(graph, op, store, [&](std::int16_t a, std::int16_t b) {
-        return static_cast<std::int16_t>(loupe_mul_element(a, b, &p));
-      });
-      break;
-    }
   }
 }
 

@@ -30,26 +30,25 @@ inline std::optional<std::string> checkPadOperands(const ir::Graph& graph, const
   const auto type = input->dtype;
   if (type != output.dtype || (type != ir::DType::Float32 && type != ir::DType::Int8 &&
                                type != ir::DType::Int16 && type != ir::DType::Int32)) {
-    return "unsupported element types (input " + std::string(ir::dtypeName(type)) + ", output " +
-           std::string(ir::dtypeName(output.dtype)) +
-           "); expected float32, int8, int16 or int32 for both";
+    return "unsupported element types (input " + describeDtype(type) + ", output " +
+           describeDtype(output.dtype) + "); expected float32, int8, int16 or int32 for both";
   }
   if (input->shape.size() > kMaxPadRank) {
-    return "input " + describeTensor(*input) + " has rank " + std::to_string(input->shape.size()) +
+    return describeTensor("input", *input) + " has rank " + std::to_string(input->shape.size()) +
            "; at most " + std::to_string(kMaxPadRank) + " is supported";
   }
   if (output.shape.size() != input->shape.size()) {
-    return "output " + describeTensor(output) + " and input " + describeTensor(*input) +
+    return describeTensor("output", output) + describeTensor(" and input", *input) +
            " differ in rank";
   }
   if (paddings->dtype != ir::DType::Int32 || !paddings->isConstant) {
-    return "paddings " + describeTensor(*paddings) +
+    return describeTensor("paddings", *paddings) +
            " must be a constant int32 tensor (TFLite Micro reads them when preparing)";
   }
   const auto rank = static_cast<std::int64_t>(input->shape.size());
   if (paddings->elementCount() != rank * 2 ||
       paddings->data.size() != static_cast<std::size_t>(rank * 2 * 4)) {
-    return "paddings " + describeTensor(*paddings) + " must hold " + std::to_string(rank * 2) +
+    return describeTensor("paddings", *paddings) + " must hold " + std::to_string(rank * 2) +
            " values ([rank, 2])";
   }
   std::vector<std::int32_t> pads(static_cast<std::size_t>(rank * 2));
@@ -61,24 +60,24 @@ inline std::optional<std::string> checkPadOperands(const ir::Graph& graph, const
              " in dimension " + std::to_string(d);
     }
     if (output.shape[d] != input->shape[d] + before + after) {
-      return "output " + describeTensor(output) + " dimension " + std::to_string(d) + " is " +
+      return describeTensor("output", output) + " dimension " + std::to_string(d) + " is " +
              std::to_string(output.shape[d]) + "; expected " + std::to_string(input->shape[d]) +
              " + " + std::to_string(before) + " + " + std::to_string(after);
     }
   }
   if (value != nullptr) {
     if (value->dtype != type || value->elementCount() != 1) {
-      return "constant value " + describeTensor(*value) + " must be a single " +
-             std::string(ir::dtypeName(type)) + " element";
+      return describeTensor("constant value", *value) + " must be a single " + describeDtype(type) +
+             " element";
     }
     if (type == ir::DType::Int8 &&
         (value->quantization.zeroPoint() != output.quantization.zeroPoint() ||
          value->quantization.scale() != output.quantization.scale())) {
-      return "constant value " + describeTensor(*value) +
+      return describeTensor("constant value", *value) +
              " must have the output's scale and zero point";
     }
   } else if (type == ir::DType::Int8 && !output.quantization.isQuantized()) {
-    return "output " + describeTensor(output) +
+    return describeTensor("output", output) +
            " has no quantisation parameters (the pad value is its zero point)";
   }
   return std::nullopt;

@@ -91,13 +91,12 @@ inline std::optional<std::string> checkPool2D(const ir::Graph& graph, const ir::
   if (input->dtype != output.dtype ||
       (input->dtype != ir::DType::Float32 && input->dtype != ir::DType::Int8 &&
        input->dtype != ir::DType::Int16)) {
-    return "unsupported element types (input " + std::string(ir::dtypeName(input->dtype)) +
-           ", output " + std::string(ir::dtypeName(output.dtype)) +
-           "); expected float32, int8 or int16 for both";
+    return "unsupported element types (input " + describeDtype(input->dtype) + ", output " +
+           describeDtype(output.dtype) + "); expected float32, int8 or int16 for both";
   }
   if (input->shape.size() != 4 || output.shape.size() != 4) {
-    return "expected 4-D input and output; found input " + describeTensor(*input) + " and output " +
-           describeTensor(output);
+    return "expected 4-D input and output; found " + describeTensor("input", *input) + " and " +
+           describeTensor("output", output);
   }
   if (attrs->strideH < 1 || attrs->strideW < 1 || attrs->filterH < 1 || attrs->filterW < 1) {
     return "filter size and strides must be at least 1 (filter " + std::to_string(attrs->filterH) +
@@ -110,13 +109,13 @@ inline std::optional<std::string> checkPool2D(const ir::Graph& graph, const ir::
                             attrs->filterW, attrs->strideH, attrs->strideW);
   const ir::Shape expected = {input->shape[0], g.outHeight, g.outWidth, input->shape[3]};
   if (output.shape != expected) {
-    return "output " + describeTensor(output) + " does not match the pooling window: expected " +
-           shapeText(expected) + " with " + std::string(ir::paddingName(attrs->padding)) +
+    return describeTensor("output", output) + " does not match the pooling window: expected " +
+           ir::shapeToString(expected) + " with " + std::string(ir::paddingName(attrs->padding)) +
            " padding";
   }
   if (input->dtype != ir::DType::Float32) {
-    if (auto problem = expectPerTensorQuantization(*input, "input")) return problem;
-    if (auto problem = expectPerTensorQuantization(output, "output")) return problem;
+    if (auto problem = checkPerTensorQuantization("input", *input)) return problem;
+    if (auto problem = checkPerTensorQuantization("output", output)) return problem;
   }
   return std::nullopt;
 }

@@ -15,17 +15,7 @@ namespace {
 using ir::DType;
 
 std::optional<std::string> checkRelu6(const ir::Graph& graph, const ir::Operator& op) {
-  if (auto problem = checkUnaryOperands(graph, op)) return problem;
-  const ir::Tensor& input = *graph.input(op, 0);
-  const ir::Tensor& output = graph.output(op, 0);
-  if (auto problem = checkDTypePair(op, input, output,
-                                    {{DType::Float32, DType::Float32},
-                                     {DType::Int8, DType::Int8},
-                                     {DType::Int16, DType::Int16}})) {
-    return problem;
-  }
-  if (input.dtype == DType::Float32) return std::nullopt;
-  return checkPerTensorQuantization("input", input);
+  return checkElementwiseUnary(graph, op, QuantizedOperands::InputOnly);
 }
 
 template <typename T>

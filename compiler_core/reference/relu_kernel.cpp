@@ -16,23 +16,13 @@ namespace {
 using ir::DType;
 
 std::optional<std::string> checkRelu(const ir::Graph& graph, const ir::Operator& op) {
-  if (auto problem = checkUnaryOperands(graph, op)) return problem;
+  if (auto problem = checkElementwiseUnary(graph, op)) return problem;
   const ir::Tensor& input = *graph.input(op, 0);
-  const ir::Tensor& output = graph.output(op, 0);
-  if (auto problem = checkDTypePair(op, input, output,
-                                    {{DType::Float32, DType::Float32},
-                                     {DType::Int8, DType::Int8},
-                                     {DType::Int16, DType::Int16}})) {
-    return problem;
-  }
-  if (input.dtype == DType::Float32) return std::nullopt;
-  if (auto problem = checkPerTensorQuantization("input", input)) return problem;
-  if (auto problem = checkPerTensorQuantization("output", output)) return problem;
   if (input.dtype == DType::Int16) {
     if (auto problem = checkZeroPoint("input", input, 0, "TFLM's int16 RELU is symmetric")) {
       return problem;
     }
-    return checkZeroPoint("output", output, 0, "TFLM's int16 RELU is symmetric");
+    return checkZeroPoint("output", graph.output(op, 0), 0, "TFLM's int16 RELU is symmetric");
   }
   return std::nullopt;
 }

@@ -14,7 +14,7 @@
 #include "loupe/fixed_point.h"
 #include "loupe/fixed_point_math.h"
 #include "reference/kernel.h"
-#include "reference/operand_checks.h"
+#include "reference/kernel_checks.h"
 #include "reference/sequence_lstm_plan.h"
 
 namespace loupe::reference {
@@ -145,7 +145,7 @@ std::optional<std::string> expectShape(std::size_t slot, const ir::Tensor& tenso
                                        const ir::Shape& expected) {
   if (tensor.shape == expected) return std::nullopt;
   return std::string(kSlotNames[slot]) + " '" + tensor.name + "' has shape " +
-         describeShape(tensor.shape) + " (expected " + describeShape(expected) + ")";
+         ir::shapeToString(tensor.shape) + " (expected " + ir::shapeToString(expected) + ")";
 }
 
 std::optional<std::string> checkSequenceLstm(const ir::Graph& graph, const ir::Operator& op) {
@@ -235,12 +235,12 @@ std::optional<std::string> checkSequenceLstm(const ir::Graph& graph, const ir::O
 
   // Shapes.
   if (input.shape.size() != 3) {
-    return "input '" + input.name + "' has shape " + describeShape(input.shape) +
+    return "input '" + input.name + "' has shape " + ir::shapeToString(input.shape) +
            " (expected three dimensions: " +
            (attrs->timeMajor ? "[time, batch, input])" : "[batch, time, input])");
   }
   if (hidden.shape.size() != 2) {
-    return "output_state '" + hidden.name + "' has shape " + describeShape(hidden.shape) +
+    return "output_state '" + hidden.name + "' has shape " + ir::shapeToString(hidden.shape) +
            " (expected [batch, state])";
   }
   const int batches = attrs->timeMajor ? input.shape[1] : input.shape[0];
@@ -258,14 +258,14 @@ std::optional<std::string> checkSequenceLstm(const ir::Graph& graph, const ir::O
   }
   if (hidden.elementCount() != static_cast<std::int64_t>(batches) * stateSize ||
       cell.elementCount() != static_cast<std::int64_t>(batches) * stateSize) {
-    return "output_state " + describeShape(hidden.shape) + " and cell_state " +
-           describeShape(cell.shape) +
+    return "output_state " + ir::shapeToString(hidden.shape) + " and cell_state " +
+           ir::shapeToString(cell.shape) +
            " must each hold batch x state = " + std::to_string(batches) + " x " +
            std::to_string(stateSize) + " values";
   }
   if (auto p = expectShape(0, output, {input.shape[0], input.shape[1], stateSize})) {
-    return "output '" + output.name + "' has shape " + describeShape(output.shape) + " (expected " +
-           describeShape({input.shape[0], input.shape[1], stateSize}) + ")";
+    return "output '" + output.name + "' has shape " + ir::shapeToString(output.shape) +
+           " (expected " + ir::shapeToString({input.shape[0], input.shape[1], stateSize}) + ")";
   }
 
   // Quantisation of the integer variants.

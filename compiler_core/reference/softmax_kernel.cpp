@@ -48,7 +48,7 @@ std::optional<std::string> checkQuantizedSoftmax(const ir::Tensor& input, const 
       return problem;
     }
     if (!scaleIsNear(outputScale, 1.f / 32768, 0.001f * 1.f / 32768)) {
-      return "int16 " + describeTensor("output", output) + " must have scale 1/32768 (" +
+      return describeTensor("output", output) + " must have scale 1/32768 (" +
              std::to_string(1.0 / 32768) + "), found " + std::to_string(outputScale);
     }
     return std::nullopt;
@@ -59,7 +59,7 @@ std::optional<std::string> checkQuantizedSoftmax(const ir::Tensor& input, const 
       return problem;
     }
     if (!scaleIsNear(outputScale, 1.f / 65536, 0.001f * 1.f / 65536)) {
-      return "int16 " + describeTensor("output", output) + " must have scale 1/65536 (" +
+      return describeTensor("output", output) + " must have scale 1/65536 (" +
              std::to_string(1.0 / 65536) + "), found " + std::to_string(outputScale);
     }
   } else {
@@ -68,7 +68,7 @@ std::optional<std::string> checkQuantizedSoftmax(const ir::Tensor& input, const 
       return problem;
     }
     if (outputScale != 1.f / 256) {
-      return "int8 " + describeTensor("output", output) +
+      return describeTensor("output", output) +
              " must have scale exactly 1/256 (0.00390625), found " + std::to_string(outputScale);
     }
   }

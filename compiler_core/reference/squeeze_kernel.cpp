@@ -5,7 +5,7 @@
 #include <algorithm>
 
 #include "reference/kernel.h"
-#include "reference/operand_checks.h"
+#include "reference/kernel_checks.h"
 
 namespace loupe::reference {
 
@@ -30,12 +30,12 @@ std::optional<std::string> checkSqueeze(const ir::Graph& graph, const ir::Operat
       const int current = dim < 0 ? dim + rank : dim;
       if (current < 0 || current >= rank) {
         return "squeeze dimension " + std::to_string(dim) + " is out of range for input shape " +
-               describeShape(input.shape);
+               ir::shapeToString(input.shape);
       }
       if (input.shape[current] != 1) {
         return "squeeze dimension " + std::to_string(dim) + " has size " +
                std::to_string(input.shape[current]) + " in input shape " +
-               describeShape(input.shape) + " (expected 1)";
+               ir::shapeToString(input.shape) + " (expected 1)";
       }
       squeezed[current] = true;
     }
@@ -45,9 +45,9 @@ std::optional<std::string> checkSqueeze(const ir::Graph& graph, const ir::Operat
     if (!squeezed[d]) expected.push_back(input.shape[d]);
   }
   if (expected != output.shape) {
-    return "squeezing input shape " + describeShape(input.shape) + " gives " +
-           describeShape(expected) + " but output '" + output.name + "' has shape " +
-           describeShape(output.shape);
+    return "squeezing input shape " + ir::shapeToString(input.shape) + " gives " +
+           ir::shapeToString(expected) + " but output '" + output.name + "' has shape " +
+           ir::shapeToString(output.shape);
   }
   return std::nullopt;
 }

@@ -9,7 +9,7 @@
 #include <limits>
 
 #include "reference/kernel.h"
-#include "reference/operand_checks.h"
+#include "reference/kernel_checks.h"
 #include "reference/strided_slice_plan.h"
 
 namespace loupe::reference {
@@ -215,9 +215,9 @@ std::optional<std::string> checkStridedSlice(const ir::Graph& graph, const ir::O
                                        attrs ? *attrs : noAttrs);
   if (shape.error) return shape.error;
   if (shape.shape != output.shape) {
-    return "slicing input shape " + describeShape(input.shape) + " gives " +
-           describeShape(shape.shape) + " but output '" + output.name + "' has shape " +
-           describeShape(output.shape);
+    return "slicing input shape " + ir::shapeToString(input.shape) + " gives " +
+           ir::shapeToString(shape.shape) + " but output '" + output.name + "' has shape " +
+           ir::shapeToString(output.shape);
   }
   return std::nullopt;
 }

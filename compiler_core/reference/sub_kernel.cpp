@@ -16,21 +16,13 @@ namespace loupe::reference {
 namespace {
 
 std::optional<std::string> checkSub(const ir::Graph& graph, const ir::Operator& op) {
-  const auto* attrs = attributesOf<ir::ElementwiseAttrs>(op);
-  if (attrs == nullptr) return "SUB operator carries no element-wise attributes";
-  if (auto problem =
-          checkBinaryOperands(graph, op, {ir::DType::Float32, ir::DType::Int8, ir::DType::Int16})) {
+  if (auto problem = checkElementwiseBinary(
+          graph, op, {ir::DType::Float32, ir::DType::Int8, ir::DType::Int16})) {
     return problem;
   }
-  if (auto problem = unsupportedActivation(attrs->activation)) return problem;
-  const ir::Tensor& input1 = *graph.input(op, 0);
-  const ir::Tensor& input2 = *graph.input(op, 1);
-  const ir::Tensor& output = graph.output(op, 0);
-  if (input1.dtype != ir::DType::Float32) {
-    if (auto problem = expectPerTensorQuantization(input1, "input1")) return problem;
-    if (auto problem = expectPerTensorQuantization(input2, "input2")) return problem;
-    if (auto problem = expectPerTensorQuantization(output, "output")) return problem;
-    if (auto problem = checkAddSubScales(input1, input2, output)) return problem;
+  if (graph.input(op, 0)->dtype != ir::DType::Float32) {
+    if (auto problem = checkBinaryQuantization(graph, op)) return problem;
+    return checkAddSubScales(*graph.input(op, 0), *graph.input(op, 1), graph.output(op, 0));
   }
   return std::nullopt;
 }
@@ -40,29 +32,12 @@ void evalSub(const ir::Graph& graph, const ir::Operator& op, TensorStore& store)
   const ir::Tensor& input1 = *graph.input(op, 0);
   const ir::Tensor& input2 = *graph.input(op, 1);
   const ir::Tensor& output = graph.output(op, 0);
-  switch (output.dtype) {
-    case ir::DType::Float32: {
-      const FloatRange range = floatActivationRange(attrs.activation);
-      evalBinaryBroadcast<float>(graph, op, store, [&](float a, float b) {
-        return loupe_clamp_f32(a - b, range.min, range.max);
-      });
-      break;
-    }
-    case ir::DType::Int8: {
-      const loupe_add_sub_params p = addSubParams(input1, input2, output, attrs.activation);
-      evalBinaryBroadcast<std::int8_t>(graph, op, store, [&](std::int8_t a, std::int8_t b) {
-        return static_cast<std::int8_t>(loupe_sub_element(a, b, &p));
-      });
-      break;
-    }
-    default: {
-      const loupe_add_sub_params p = addSubParams(input1, input2, output, attrs.activation);
-      evalBinaryBroadcast<std::int16_t>(graph, op, store, [&](std::int16_t a, std::int16_t b) {
-        return static_cast<std::int16_t>(loupe_sub_element(a, b, &p));
-      });
-      break;
-    }
+  if (output.dtype == ir::DType::Float32) {
+    evalFloatBinary(graph, op, store, attrs.activation, [](float a, float b) { return a - b; });
+    return;
   }
+  evalQuantizedBinary(graph, op, store, addSubParams(input1, input2, output, attrs.activation),
+                      loupe_sub_element);
 }
 
 }  // namespace

@@ -11,7 +11,7 @@
 
 #include "loupe/fixed_point.h"
 #include "reference/kernel.h"
-#include "reference/operand_checks.h"
+#include "reference/kernel_checks.h"
 #include "reference/svdf_plan.h"
 
 namespace loupe::reference {
@@ -60,8 +60,8 @@ namespace {
 std::optional<std::string> expectShape(const char* role, const ir::Tensor& tensor,
                                        const ir::Shape& expected) {
   if (tensor.shape == expected) return std::nullopt;
-  return std::string(role) + " '" + tensor.name + "' has shape " + describeShape(tensor.shape) +
-         " (expected " + describeShape(expected) + ")";
+  return std::string(role) + " '" + tensor.name + "' has shape " + ir::shapeToString(tensor.shape) +
+         " (expected " + ir::shapeToString(expected) + ")";
 }
 
 std::optional<std::string> checkSvdf(const ir::Graph& graph, const ir::Operator& op) {
@@ -84,12 +84,12 @@ std::optional<std::string> checkSvdf(const ir::Graph& graph, const ir::Operator&
   const ir::Tensor& output = graph.output(op, 0);
 
   if (input.shape.size() != 2) {
-    return "input '" + input.name + "' has shape " + describeShape(input.shape) +
+    return "input '" + input.name + "' has shape " + ir::shapeToString(input.shape) +
            " (expected [batches, input_size])";
   }
   if (feature.shape.size() != 2 || time.shape.size() != 2) {
-    return "weights_feature " + describeShape(feature.shape) + " and weights_time " +
-           describeShape(time.shape) + " must both have two dimensions";
+    return "weights_feature " + ir::shapeToString(feature.shape) + " and weights_time " +
+           ir::shapeToString(time.shape) + " must both have two dimensions";
   }
   const int rank = attrs->rank;
   const int filters = feature.shape[0];

@@ -16,44 +16,12 @@ namespace {
 using ir::DType;
 
 std::optional<std::string> checkTanh(const ir::Graph& graph, const ir::Operator& op) {
-  if (auto problem = checkUnaryOperands(graph, op)) return problem;
+  if (auto problem = checkElementwiseUnary(graph, op)) return problem;
   const ir::Tensor& input = *graph.input(op, 0);
-  const ir::Tensor& output = graph.output(op, 0);
-  if (auto problem = checkDTypePair(op, input, output,
-                                    {{DType::Float32, DType::Float32},
-                                     {DType::Int8, DType::Int8},
-                                     {DType::Int16, DType::Int16}})) {
-    return problem;
-  }
   if (input.dtype == DType::Float32) return std::nullopt;
-  if (auto problem = checkPerTensorQuantization("input", input)) return problem;
-  if (auto problem = checkPerTensorQuantization("output", output)) return problem;
-  const float inputScale = input.quantization.scale();
-  if (input.dtype == DType::Int8) {
-    // TFLM checks nothing on the int8 output: it is computed for scale 1/128
-    // and zero point 0, whatever the tensor says.
-    if (sigmoidInt8Params(inputScale, input.quantization.zeroPoint()).inputLeftShift < 0) {
-      return "int8 " + describeTensor("input", input) + " scale " + std::to_string(inputScale) +
-             " is too small for TFLM's Q4.27 rescaling (expected at least 2^-28)";
-    }
-    return std::nullopt;
-  }
-  if (auto problem = checkZeroPoint("input", input, 0, "TFLM's int16 TANH is symmetric")) {
-    return problem;
-  }
-  if (auto problem = checkZeroPoint("output", output, 0, "TFLM's int16 TANH is symmetric")) {
-    return problem;
-  }
-  int outputLog2 = 0;
-  if (!checkedLog2(output.quantization.scale(), &outputLog2) || outputLog2 != -15) {
-    return "int16 " + describeTensor("output", output) + " must have scale 2^-15, found " +
-           std::to_string(output.quantization.scale());
-  }
-  if (tanhInt16Params(inputScale).inputMultiplier > 32767) {
-    return "int16 " + describeTensor("input", input) + " scale " + std::to_string(inputScale) +
-           " is too large for TFLM's table lookup (expected at most 32767 / 12288)";
-  }
-  return std::nullopt;
+  // TFLM checks nothing on the int8 output: it is computed for scale 1/128
+  // and zero point 0, whatever the tensor says.
+  return checkSigmoidFamily(op, input, graph.output(op, 0), tanhInt16Params);
 }
 
 void evalTanh(const ir::Graph& graph, const ir::Operator& op, TensorStore& store) {

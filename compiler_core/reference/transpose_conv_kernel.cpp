@@ -9,7 +9,7 @@
 
 #include "loupe/fixed_point.h"
 #include "reference/kernel.h"
-#include "reference/operand_checks.h"
+#include "reference/kernel_checks.h"
 #include "reference/quantized_params.h"
 #include "reference/transpose_conv_plan.h"
 
@@ -102,14 +102,15 @@ std::optional<std::string> checkTransposeConv(const ir::Graph& graph, const ir::
            "int16/int8/int16)";
   }
   if (input.shape.size() != 4 || filter.shape.size() != 4 || output.shape.size() != 4) {
-    return "input " + describeShape(input.shape) + ", weights " + describeShape(filter.shape) +
-           " and output " + describeShape(output.shape) + " must all have four dimensions";
+    return "input " + ir::shapeToString(input.shape) + ", weights " +
+           ir::shapeToString(filter.shape) + " and output " + ir::shapeToString(output.shape) +
+           " must all have four dimensions";
   }
   if (input.shape[0] != output.shape[0] || input.shape[3] != filter.shape[3] ||
       filter.shape[0] != output.shape[3]) {
-    return "shapes do not match: input " + describeShape(input.shape) + " [N,H,W,Cin], weights " +
-           describeShape(filter.shape) + " [Cout,KH,KW,Cin], output " +
-           describeShape(output.shape) + " [N,OH,OW,Cout]";
+    return "shapes do not match: input " + ir::shapeToString(input.shape) +
+           " [N,H,W,Cin], weights " + ir::shapeToString(filter.shape) +
+           " [Cout,KH,KW,Cin], output " + ir::shapeToString(output.shape) + " [N,OH,OW,Cout]";
   }
   if (attrs->strideW < 1 || attrs->strideH < 1) {
     return "strides " + std::to_string(attrs->strideH) + "x" + std::to_string(attrs->strideW) +
@@ -120,8 +121,8 @@ std::optional<std::string> checkTransposeConv(const ir::Graph& graph, const ir::
   if (auto values = constantIntegers(shapeOperand)) {
     if (ir::Shape(values->begin(), values->end()) != output.shape) {
       return "output_shape operand says " +
-             describeShape(ir::Shape(values->begin(), values->end())) + " but output '" +
-             output.name + "' has shape " + describeShape(output.shape);
+             ir::shapeToString(ir::Shape(values->begin(), values->end())) + " but output '" +
+             output.name + "' has shape " + ir::shapeToString(output.shape);
     }
   }
 

@@ -4,7 +4,7 @@
 #include <algorithm>
 
 #include "reference/kernel.h"
-#include "reference/operand_checks.h"
+#include "reference/kernel_checks.h"
 
 namespace loupe::reference {
 
@@ -35,9 +35,9 @@ std::optional<std::string> checkTranspose(const ir::Graph& graph, const ir::Oper
            " (expected int32)";
   }
   if (permTensor.shape.size() != 1 || permTensor.shape[0] != rank) {
-    return "perm operand '" + permTensor.name + "' has shape " + describeShape(permTensor.shape) +
-           " (expected [" + std::to_string(rank) + "] for an input of rank " +
-           std::to_string(rank) + ")";
+    return "perm operand '" + permTensor.name + "' has shape " +
+           ir::shapeToString(permTensor.shape) + " (expected [" + std::to_string(rank) +
+           "] for an input of rank " + std::to_string(rank) + ")";
   }
   const auto perm = constantIntegers(permTensor);
   if (!perm) return "perm operand '" + permTensor.name + "' is not a constant";
@@ -45,16 +45,16 @@ std::optional<std::string> checkTranspose(const ir::Graph& graph, const ir::Oper
   ir::Shape expected;
   for (std::int64_t p : *perm) {
     if (p < 0 || p >= rank || used[static_cast<std::size_t>(p)]) {
-      return "perm " + describeShape(ir::Shape(perm->begin(), perm->end())) +
+      return "perm " + ir::shapeToString(ir::Shape(perm->begin(), perm->end())) +
              " is not a permutation of 0.." + std::to_string(rank - 1);
     }
     used[static_cast<std::size_t>(p)] = true;
     expected.push_back(input.shape[static_cast<std::size_t>(p)]);
   }
   if (expected != output.shape) {
-    return "transposing input shape " + describeShape(input.shape) + " gives " +
-           describeShape(expected) + " but output '" + output.name + "' has shape " +
-           describeShape(output.shape);
+    return "transposing input shape " + ir::shapeToString(input.shape) + " gives " +
+           ir::shapeToString(expected) + " but output '" + output.name + "' has shape " +
+           ir::shapeToString(output.shape);
   }
   return std::nullopt;
 }

@@ -1,14 +1,6 @@
 #include "reference/unary_kernel_support.h"
 
-#include <cmath>
-
 namespace loupe::reference {
-
-std::string describeTensor(std::string_view role, const ir::Tensor& tensor) {
-  std::string text(role);
-  if (!tensor.name.empty()) text += " '" + tensor.name + "'";
-  return text;
-}
 
 std::optional<std::string> checkUnaryOperands(const ir::Graph& graph, const ir::Operator& op) {
   const std::string name = op.typeName();
@@ -35,44 +27,54 @@ std::optional<std::string> checkDTypePair(const ir::Operator& op, const ir::Tens
   for (const auto& [in, out] : supported) {
     if (input.dtype == in && output.dtype == out) return std::nullopt;
   }
-  std::string text = op.typeName() + " does not support " + std::string(dtypeName(input.dtype)) +
-                     " input with " + std::string(dtypeName(output.dtype)) +
-                     " output; expected one of";
+  std::string text = op.typeName() + " does not support " + describeDtype(input.dtype) +
+                     " input with " + describeDtype(output.dtype) + " output; expected one of";
   bool first = true;
   for (const auto& [in, out] : supported) {
     text += first ? " " : ", ";
-    text += std::string(dtypeName(in)) + " -> " + std::string(dtypeName(out));
+    text += describeDtype(in) + " -> " + describeDtype(out);
     first = false;
   }
   return text;
 }
 
-std::optional<std::string> checkPerTensorQuantization(std::string_view role,
-                                                      const ir::Tensor& tensor) {
-  const auto& quant = tensor.quantization;
-  const std::string what =
-      std::string(dtypeName(tensor.dtype)) + " " + describeTensor(role, tensor);
-  if (!quant.isQuantized()) {
-    return what + " has no quantisation parameters; expected a scale and a zero point";
-  }
-  if (quant.isPerChannel() || quant.zeroPoints.size() > 1) {
-    return what + " is quantised per channel (" + std::to_string(quant.scales.size()) +
-           " scales); expected one scale and zero point for the whole tensor";
-  }
-  const float scale = quant.scale();
-  if (!(scale > 0.0f) || !std::isfinite(scale)) {
-    return what + " has scale " + std::to_string(scale) + "; expected a positive finite scale";
-  }
-  return std::nullopt;
+std::optional<std::string> checkElementwiseUnary(const ir::Graph& graph, const ir::Operator& op,
+                                                 QuantizedOperands quantized,
+                                                 std::initializer_list<DTypePair> supported) {
+  if (auto problem = checkUnaryOperands(graph, op)) return problem;
+  const ir::Tensor& input = *graph.input(op, 0);
+  const ir::Tensor& output = graph.output(op, 0);
+  if (auto problem = checkDTypePair(op, input, output, supported)) return problem;
+  if (input.dtype == ir::DType::Float32) return std::nullopt;
+  if (auto problem = checkPerTensorQuantization("input", input)) return problem;
+  if (quantized == QuantizedOperands::InputOnly) return std::nullopt;
+  return checkPerTensorQuantization("output", output);
 }
 
-std::optional<std::string> checkZeroPoint(std::string_view role, const ir::Tensor& tensor,
-                                          std::int32_t expected, std::string_view why) {
-  const std::int32_t found = tensor.quantization.zeroPoint();
-  if (found == expected) return std::nullopt;
-  return std::string(dtypeName(tensor.dtype)) + " " + describeTensor(role, tensor) +
-         " must have zero point " + std::to_string(expected) + " (" + std::string(why) +
-         "), found " + std::to_string(found);
+std::optional<std::string> checkSigmoidFamily(const ir::Operator& op, const ir::Tensor& input,
+                                              const ir::Tensor& output,
+                                              SigmoidInt16Params (*int16Params)(float)) {
+  const float inputScale = input.quantization.scale();
+  if (input.dtype == ir::DType::Int8) {
+    if (sigmoidInt8Params(inputScale, input.quantization.zeroPoint()).inputLeftShift < 0) {
+      return describeTensor("input", input) + " scale " + std::to_string(inputScale) +
+             " is too small for TFLM's Q4.27 rescaling (expected at least 2^-28)";
+    }
+    return std::nullopt;
+  }
+  const std::string symmetric = "TFLM's int16 " + op.typeName() + " is symmetric";
+  if (auto problem = checkZeroPoint("input", input, 0, symmetric)) return problem;
+  if (auto problem = checkZeroPoint("output", output, 0, symmetric)) return problem;
+  int outputLog2 = 0;
+  if (!checkedLog2(output.quantization.scale(), &outputLog2) || outputLog2 != -15) {
+    return describeTensor("output", output) + " must have scale 2^-15, found " +
+           std::to_string(output.quantization.scale());
+  }
+  if (int16Params(inputScale).inputMultiplier > 32767) {
+    return describeTensor("input", input) + " scale " + std::to_string(inputScale) +
+           " is too large for TFLM's table lookup (expected at most 32767 / 12288)";
+  }
+  return std::nullopt;
 }
 
 bool isQuantizedIntegerType(ir::DType type) {

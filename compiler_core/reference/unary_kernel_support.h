@@ -1,7 +1,8 @@
 // Checks shared by the operators with one input and one output tensor
-// (activations, QUANTIZE, DEQUANTIZE): operand counts, element counts,
-// per-tensor quantisation, and the wording of "this dtype combination is not
-// supported", so every such kernel reports problems the same way.
+// (activations, QUANTIZE, DEQUANTIZE): operand counts, element counts, and the
+// wording of "this dtype combination is not supported", so every such kernel
+// reports problems the same way. The general helpers (tensor descriptions,
+// per-tensor quantisation, required zero points) are in kernel_checks.h.
 #pragma once
 
 #include <initializer_list>
@@ -11,15 +12,14 @@
 #include <utility>
 
 #include "ir/graph.h"
+#include "reference/activation_params.h"
+#include "reference/kernel_checks.h"
 #include "reference/tensor_store.h"
 
 namespace loupe::reference {
 
 // A supported (input dtype, output dtype) combination.
 using DTypePair = std::pair<ir::DType, ir::DType>;
-
-// "input 'name'" / "output 'name'", or just the role for an unnamed tensor.
-std::string describeTensor(std::string_view role, const ir::Tensor& tensor);
 
 // Exactly one present input and one output with the same number of elements.
 std::optional<std::string> checkUnaryOperands(const ir::Graph& graph, const ir::Operator& op);
@@ -30,13 +30,27 @@ std::optional<std::string> checkDTypePair(const ir::Operator& op, const ir::Tens
                                           const ir::Tensor& output,
                                           std::initializer_list<DTypePair> supported);
 
-// One positive, finite scale and one zero point for the whole tensor.
-std::optional<std::string> checkPerTensorQuantization(std::string_view role,
-                                                      const ir::Tensor& tensor);
+// Which operands of a quantised unary operator must be quantised per tensor.
+enum class QuantizedOperands { InputOnly, InputAndOutput };
 
-// `tensor` has the zero point TFLM requires (the reason says who requires it).
-std::optional<std::string> checkZeroPoint(std::string_view role, const ir::Tensor& tensor,
-                                          std::int32_t expected, std::string_view why);
+// The checks element-wise unary operators begin with: checkUnaryOperands, the
+// dtype pair one of `supported` (by default float32, int8 or int16 in and the
+// same out), and unless the input is float32 per-tensor quantisation of the
+// input and, with InputAndOutput, the output.
+std::optional<std::string> checkElementwiseUnary(
+    const ir::Graph& graph, const ir::Operator& op,
+    QuantizedOperands quantized = QuantizedOperands::InputAndOutput,
+    std::initializer_list<DTypePair> supported = {{ir::DType::Float32, ir::DType::Float32},
+                                                  {ir::DType::Int8, ir::DType::Int8},
+                                                  {ir::DType::Int16, ir::DType::Int16}});
+
+// The quantised LOGISTIC and TANH checks TFLM makes (after
+// checkElementwiseUnary): an int8 input scale of at least 2^-28 for the Q4.27
+// rescaling; for int16 zero points of 0, output scale 2^-15 and an input
+// multiplier (from `int16Params`) of at most 32767 for the table lookup.
+std::optional<std::string> checkSigmoidFamily(const ir::Operator& op, const ir::Tensor& input,
+                                              const ir::Tensor& output,
+                                              SigmoidInt16Params (*int16Params)(float));
 
 bool isQuantizedIntegerType(ir::DType type);
 

@@ -126,7 +126,7 @@ class AddTest : public QObject {
     const auto graph = binaryGraph(ir::DType::Float32, {2, 3}, {2}, {2, 3}, {}, {}, {}, addAttrs());
     const auto reason = test::checkReason(graph);
     QVERIFY(reason);
-    QVERIFY2(reason->find("[2, 3] and [2] do not broadcast") != std::string::npos, reason->c_str());
+    QVERIFY2(reason->find("[2,3] and [2] do not broadcast") != std::string::npos, reason->c_str());
   }
 
   void checkRejectsQuantisedInt32() {

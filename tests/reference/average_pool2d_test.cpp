@@ -93,7 +93,7 @@ class AveragePool2DTest : public QObject {
                                  poolAttrs(ir::Padding::Same, 2, 2, 2));
     const auto reason = test::checkReason(graph);
     QVERIFY(reason);
-    QVERIFY2(reason->find("expected [1, 2, 2, 1] with SAME padding") != std::string::npos,
+    QVERIFY2(reason->find("expected [1,2,2,1] with SAME padding") != std::string::npos,
              reason->c_str());
   }
 };

@@ -3,7 +3,7 @@
 
 #include "graph_builder.h"
 #include "reference/reference_interpreter.h"
-#include "single_op_runner.h"
+#include "single_op_harness.h"
 
 using namespace loupe;
 using loupe::test::bytesOf;
@@ -85,8 +85,9 @@ class ConcatenationTest : public QObject {
     const int out = b.tensor("out", ir::DType::Int8, {4}, test::perTensor(0.5f, 0));
     b.op(ir::OpType::Concatenation, {x, y}, {out}, ir::ConcatenationAttrs{0});
     const auto message = test::checkMessage(b.build());
-    QVERIFY2(message.find("input 1 ('y') is quantised with scale 0.25") != std::string::npos,
-             message.c_str());
+    QVERIFY2(
+        message.find("input 1 'y' (int8 [2]) is quantised with scale 0.25") != std::string::npos,
+        message.c_str());
     QVERIFY2(message.find("must match") != std::string::npos, message.c_str());
   }
 
@@ -106,7 +107,8 @@ class ConcatenationTest : public QObject {
       const int out = b.tensor("out", ir::DType::Float32, {2, 6});
       b.op(ir::OpType::Concatenation, {x, y}, {out}, ir::ConcatenationAttrs{1});
       const auto message = test::checkMessage(b.build());
-      QVERIFY2(message.find("input 1 ('y') has shape [3, 3]") != std::string::npos,
+      QVERIFY2(message.find("input 1 'y' (float32 [3,3]) differs from the output's [2,6]") !=
+                   std::string::npos,
                message.c_str());
     }
     {

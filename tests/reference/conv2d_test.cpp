@@ -215,7 +215,7 @@ class Conv2DTest : public QObject {
     b.op(ir::OpType::Conv2D, {in, w}, {out}, convAttrs(ir::Padding::Valid));
     const auto reason = test::checkReason(b.build());
     QVERIFY(reason);
-    QVERIFY2(reason->find("expected [1, 2, 2, 1] with VALID padding") != std::string::npos,
+    QVERIFY2(reason->find("expected [1,2,2,1] with VALID padding") != std::string::npos,
              reason->c_str());
   }
 

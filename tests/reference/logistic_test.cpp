@@ -112,10 +112,11 @@ class LogisticTest : public QObject {
     QVERIFY(!op.problem().has_value());
     op.outputQuant = test::perTensor(1.0f / 256, 0);
     auto problem = op.problem();
-    QVERIFY2(problem &&
-                 problem->find("output 'y' must have zero point -128") != std::string::npos &&
-                 problem->find("found 0") != std::string::npos,
-             problem ? problem->c_str() : "accepted");
+    QVERIFY2(
+        problem &&
+            problem->find("output 'y' (int8 [4]) must have zero point -128") != std::string::npos &&
+            problem->find("found 0") != std::string::npos,
+        problem ? problem->c_str() : "accepted");
 
     op = int8Logistic(0.1f, 0);
     op.outputType = ir::DType::Int16;
@@ -131,7 +132,9 @@ class LogisticTest : public QObject {
     int16 = int16Logistic(0.001f);
     int16.inputQuant = test::perTensor(0.001f, 5);
     problem = int16.problem();
-    QVERIFY(problem && problem->find("input 'x' must have zero point 0") != std::string::npos);
+    QVERIFY2(problem &&
+                 problem->find("input 'x' (int16 [4]) must have zero point 0") != std::string::npos,
+             problem ? problem->c_str() : "accepted");
 
     op = int8Logistic(0.1f, 0);
     op.inputQuant = {};

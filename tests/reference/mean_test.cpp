@@ -5,7 +5,7 @@
 
 #include "graph_builder.h"
 #include "reference/reference_interpreter.h"
-#include "single_op_runner.h"
+#include "single_op_harness.h"
 
 using namespace loupe;
 using loupe::test::bytesOf;
@@ -136,11 +136,11 @@ class MeanTest : public QObject {
              message.c_str());
 
     message = test::checkMessage(meanGraph(ir::DType::Float32, {2, 3}, {2}, {2}, false));
-    QVERIFY2(message.find("axis 2 is out of range for input shape [2, 3]") != std::string::npos,
+    QVERIFY2(message.find("axis 2 is out of range for input shape [2,3]") != std::string::npos,
              message.c_str());
 
     message = test::checkMessage(meanGraph(ir::DType::Float32, {2, 3}, {1}, {2}, true));
-    QVERIFY2(message.find("with keep_dims gives [2, 1] but output 'out' has shape [2]") !=
+    QVERIFY2(message.find("with keep_dims gives [2,1] but output 'out' has shape [2]") !=
                  std::string::npos,
              message.c_str());
 

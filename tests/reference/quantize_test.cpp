@@ -84,7 +84,8 @@ class QuantizeTest : public QObject {
     QVERIFY(problem && problem->find("per channel") != std::string::npos);
     op = quantize(ir::DType::Int8, {}, ir::DType::Int8, test::perTensor(0.1f, 0));
     problem = op.problem();
-    QVERIFY(problem && problem->find("int8 input 'x' has no quantisation") != std::string::npos);
+    QVERIFY(problem &&
+            problem->find("input 'x' (int8 [4]) has no quantisation") != std::string::npos);
     op = quantize(ir::DType::Float32, {}, ir::DType::Int8, test::perTensor(0.0f, 0));
     problem = op.problem();
     QVERIFY(problem && problem->find("expected a positive finite scale") != std::string::npos);

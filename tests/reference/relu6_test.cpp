@@ -42,7 +42,7 @@ class Relu6Test : public QObject {
   void refusesUnquantisedIntegers() {
     const test::UnaryOp op{ir::OpType::Relu6, ir::DType::Int8, {}, ir::DType::Int8, {}, {}};
     const auto problem = op.problem();
-    QVERIFY2(problem && problem->find("int8 input 'x' has no quantisation parameters") !=
+    QVERIFY2(problem && problem->find("input 'x' (int8 [4]) has no quantisation parameters") !=
                             std::string::npos,
              problem ? problem->c_str() : "accepted");
   }

@@ -52,9 +52,11 @@ class ReluTest : public QObject {
                      test::perTensor(0.001f, 12),
                      {}};
     auto problem = op.problem();
-    QVERIFY2(problem && problem->find("output 'y' must have zero point 0") != std::string::npos &&
-                 problem->find("found 12") != std::string::npos,
-             problem ? problem->c_str() : "accepted");
+    QVERIFY2(
+        problem &&
+            problem->find("output 'y' (int16 [4]) must have zero point 0") != std::string::npos &&
+            problem->find("found 12") != std::string::npos,
+        problem ? problem->c_str() : "accepted");
     op.inputType = op.outputType = ir::DType::UInt8;
     problem = op.problem();
     QVERIFY(problem &&

@@ -1,5 +1,6 @@
 // Runs a hand-built graph through the reference interpreter for kernel tests:
-// typed input/output conversion and the check reason of one operator.
+// typed input/output conversion, the check reason of one operator, and the
+// reason the interpreter refuses a graph.
 #pragma once
 
 #include <cstdint>
@@ -18,14 +19,14 @@ namespace loupe::test {
 template <typename T>
 std::vector<std::uint8_t> bytesOf(const std::vector<T>& values) {
   std::vector<std::uint8_t> bytes(values.size() * sizeof(T));
-  std::memcpy(bytes.data(), values.data(), bytes.size());
+  if (!bytes.empty()) std::memcpy(bytes.data(), values.data(), bytes.size());
   return bytes;
 }
 
 template <typename T>
 std::vector<T> valuesOf(std::span<const std::uint8_t> bytes) {
   std::vector<T> values(bytes.size() / sizeof(T));
-  std::memcpy(values.data(), bytes.data(), values.size() * sizeof(T));
+  if (!values.empty()) std::memcpy(values.data(), bytes.data(), values.size() * sizeof(T));
   return values;
 }
 
@@ -46,6 +47,19 @@ inline std::optional<std::string> checkReason(const ir::Graph& graph, std::size_
   const reference::Kernel* kernel = reference::findKernel(op.type);
   if (kernel == nullptr) return std::string("no kernel");
   return kernel->check(graph, op);
+}
+
+// The reason the reference interpreter gives for refusing the graph's first
+// problem operator, or nullopt when it runs every operator.
+inline std::optional<std::string> firstProblem(const ir::Graph& graph) {
+  const auto problems = reference::findUnsupportedOperators(graph);
+  if (problems.empty()) return std::nullopt;
+  return problems.front().reason;
+}
+
+// firstProblem, or "" when every operator is supported.
+inline std::string checkMessage(const ir::Graph& graph) {
+  return firstProblem(graph).value_or(std::string());
 }
 
 }  // namespace loupe::test

@@ -209,7 +209,8 @@ class SoftmaxTest : public QObject {
     int16.inputQuant = test::perTensor(0.001f, 3);
     int16.outputQuant = test::perTensor(1.0f / 32768, 0);
     problem = int16.problem();
-    QVERIFY2(problem && problem->find("input 'logits' must have zero point 0") != std::string::npos,
+    QVERIFY2(problem && problem->find("input 'logits' (int16 [1,4]) must have zero point 0") !=
+                            std::string::npos,
              problem ? problem->c_str() : "accepted");
     int16.inputQuant = test::perTensor(0.001f, 0);
     int16.outputQuant = test::perTensor(1.0f / 65536, 0);

@@ -3,7 +3,7 @@
 
 #include "graph_builder.h"
 #include "reference/reference_interpreter.h"
-#include "single_op_runner.h"
+#include "single_op_harness.h"
 
 using namespace loupe;
 using loupe::test::bytesOf;
@@ -51,7 +51,7 @@ class SqueezeTest : public QObject {
     const int out = b.tensor("out", ir::DType::Int8, {2, 2});
     b.op(ir::OpType::Squeeze, {in}, {out}, ir::SqueezeAttrs{});
     const auto message = test::checkMessage(b.build());
-    QVERIFY2(message.find("gives [4] but output 'out' has shape [2, 2]") != std::string::npos,
+    QVERIFY2(message.find("gives [4] but output 'out' has shape [2,2]") != std::string::npos,
              message.c_str());
   }
 
@@ -79,7 +79,7 @@ class SqueezeTest : public QObject {
       b.op(ir::OpType::ExpandDims, {in, axis}, {out});
       const auto message = test::checkMessage(b.build());
       QVERIFY2(
-          message.find("gives [1, 2, 3] but output 'out' has shape [2, 1, 3]") != std::string::npos,
+          message.find("gives [1,2,3] but output 'out' has shape [2,1,3]") != std::string::npos,
           message.c_str());
     }
     {
@@ -89,7 +89,7 @@ class SqueezeTest : public QObject {
       const int out = b.tensor("out", ir::DType::Float32, {2, 3, 1});
       b.op(ir::OpType::ExpandDims, {in, axis}, {out});
       const auto message = test::checkMessage(b.build());
-      QVERIFY2(message.find("axis 3 is out of range for input shape [2, 3]") != std::string::npos,
+      QVERIFY2(message.find("axis 3 is out of range for input shape [2,3]") != std::string::npos,
                message.c_str());
     }
     {

@@ -5,7 +5,7 @@
 
 #include "graph_builder.h"
 #include "reference/reference_interpreter.h"
-#include "single_op_runner.h"
+#include "single_op_harness.h"
 
 using namespace loupe;
 using loupe::test::bytesOf;

@@ -109,9 +109,11 @@ class TanhTest : public QObject {
     auto op = int16Tanh(1.0f / 4096);
     op.outputQuant = test::perTensor(1.0f / 32768, 4);
     auto problem = op.problem();
-    QVERIFY2(problem && problem->find("output 'y' must have zero point 0") != std::string::npos &&
-                 problem->find("found 4") != std::string::npos,
-             problem ? problem->c_str() : "accepted");
+    QVERIFY2(
+        problem &&
+            problem->find("output 'y' (int16 [4]) must have zero point 0") != std::string::npos &&
+            problem->find("found 4") != std::string::npos,
+        problem ? problem->c_str() : "accepted");
     op = int16Tanh(1.0f / 4096);
     op.outputQuant = test::perTensor(1.0f / 16384, 0);
     problem = op.problem();

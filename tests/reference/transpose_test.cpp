@@ -3,7 +3,7 @@
 
 #include "graph_builder.h"
 #include "reference/reference_interpreter.h"
-#include "single_op_runner.h"
+#include "single_op_harness.h"
 
 using namespace loupe;
 using loupe::test::bytesOf;
@@ -73,7 +73,7 @@ class TransposeTest : public QObject {
       const int out = b.tensor("out", ir::DType::Float32, {3, 3});
       b.op(ir::OpType::Transpose, {in, perm}, {out});
       const auto message = test::checkMessage(b.build());
-      QVERIFY2(message.find("perm [1, 1] is not a permutation of 0..1") != std::string::npos,
+      QVERIFY2(message.find("perm [1,1] is not a permutation of 0..1") != std::string::npos,
                message.c_str());
     }
     {

@@ -4,15 +4,13 @@
 #pragma once
 
 #include <cstdint>
-#include <cstring>
 #include <limits>
 #include <optional>
-#include <span>
 #include <string>
 #include <vector>
 
 #include "graph_builder.h"
-#include "reference/reference_interpreter.h"
+#include "single_op_harness.h"
 
 namespace loupe::test {
 
@@ -34,23 +32,11 @@ struct UnaryOp {
   }
 
   // The kernel's reason for refusing the operator, or nullopt.
-  std::optional<std::string> problem() const {
-    const auto problems = reference::findUnsupportedOperators(graph(4));
-    if (problems.empty()) return std::nullopt;
-    return problems.front().reason;
-  }
+  std::optional<std::string> problem() const { return firstProblem(graph(4)); }
 
   template <typename Out, typename In>
   std::vector<Out> run(const std::vector<In>& values) const {
-    const ir::Graph g = graph(static_cast<std::int32_t>(values.size()));
-    reference::ReferenceInterpreter interpreter(g);
-    interpreter.setInput(0, std::span(reinterpret_cast<const std::uint8_t*>(values.data()),
-                                      values.size() * sizeof(In)));
-    interpreter.invoke();
-    const auto bytes = interpreter.output(0);
-    std::vector<Out> result(values.size());
-    std::memcpy(result.data(), bytes.data(), bytes.size());
-    return result;
+    return runGraph<Out>(graph(static_cast<std::int32_t>(values.size())), {bytesOf(values)});
   }
 
   template <typename Out, typename In>
