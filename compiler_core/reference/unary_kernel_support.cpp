@@ -77,9 +77,4 @@ std::optional<std::string> checkSigmoidFamily(const ir::Operator& op, const ir::
   return std::nullopt;
 }
 
-bool isQuantizedIntegerType(ir::DType type) {
-  return type == ir::DType::Int8 || type == ir::DType::UInt8 || type == ir::DType::Int16 ||
-         type == ir::DType::Int32;
-}
-
 }  // namespace loupe::reference

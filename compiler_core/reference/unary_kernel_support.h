@@ -52,8 +52,6 @@ std::optional<std::string> checkSigmoidFamily(const ir::Operator& op, const ir::
                                               const ir::Tensor& output,
                                               SigmoidInt16Params (*int16Params)(float));
 
-bool isQuantizedIntegerType(ir::DType type);
-
 // Applies `function` to every element of the operator's input, writing the
 // results to its output (elementwise operators).
 template <typename In, typename Out, typename Function>
