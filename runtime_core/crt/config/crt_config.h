@@ -1,0 +1,42 @@
+/*
+ * crt_config.h: the compile-time parameters of the embedded C runtime.
+ *
+ * This is the default configuration, used for the host build and the arm
+ * size check. A firmware project overrides it by putting its own crt_config.h
+ * earlier on the include path; every parameter here must then be defined.
+ * Nothing in the runtime is sized at run time except through these values
+ * and the memory blocks the application hands over.
+ */
+#ifndef TVM_RUNTIME_CRT_CONFIG_H_
+#define TVM_RUNTIME_CRT_CONFIG_H_
+
+/*! Support low-level debugging (extra checks, log messages) in the runtime. */
+#define TVM_CRT_DEBUG 0
+
+/*! Maximum supported dimension of a tensor. */
+#define TVM_CRT_MAX_NDIM 6
+
+/*! Maximum number of arguments TVMFuncCall passes to one function. */
+#define TVM_CRT_MAX_ARGS 10
+
+/*! Maximum length of a function name, including the terminating '\0'. */
+#define TVM_CRT_MAX_FUNCTION_NAME_BYTES 80
+
+/*! Average function name length (without '\0') that sizes a mutable registry:
+ * the capacity of a registry made from an N-byte block is derived from it. */
+#define TVM_CRT_AVERAGE_FUNCTION_NAME_BYTES 20
+
+/*! Bytes of the statically allocated block behind the global function
+ * registry (names blob plus function table). */
+#define TVM_CRT_GLOBAL_FUNC_REGISTRY_BYTES 256
+
+/*! Maximum number of modules registered at once (the system lib is one). */
+#define TVM_CRT_MAX_REGISTERED_MODULES 2
+
+/*! Bytes kept for the message returned by TVMGetLastError, including '\0'. */
+#define TVM_CRT_MAX_ERROR_MESSAGE_BYTES 64
+
+/*! Default page size of the page allocator behind TVMPlatformMemoryAllocate. */
+#define TVM_CRT_PAGE_BYTES 256
+
+#endif /* TVM_RUNTIME_CRT_CONFIG_H_ */
