@@ -55,3 +55,23 @@ echo "== size, core (without the registry)"
 echo "== size, core + registry"
 # shellcheck disable=SC2086
 "$SIZE" -t $core_objs $registry_objs
+
+# What an AOT-only firmware links: the probe's calls, --gc-sections, no libc
+# start-up (newlib only for memset/strlen, which gcc emits for byte loops).
+# The probe's own main and model stub are listed separately.
+probe="$crt_dir/scripts/aot_firmware_probe.c"
+if [ -f "$probe" ]; then
+  "$CC" -mcpu=cortex-m3 -mthumb -Os -std=c99 -Wall -Wextra -Werror -pedantic \
+    -ffunction-sections -fdata-sections -I"$crt_dir/include" -I"$crt_dir/config" \
+    -c "$probe" -o "$out_dir/aot_firmware_probe.o"
+  # shellcheck disable=SC2086
+  "$CC" -mcpu=cortex-m3 -mthumb -nostartfiles -nostdlib -Wl,--gc-sections -Wl,-e,main \
+    -Wl,-Map,"$out_dir/aot_firmware_probe.map" \
+    "$out_dir/aot_firmware_probe.o" $core_objs -lc -lgcc -o "$out_dir/aot_firmware_probe.elf"
+  echo "== size, AOT-only firmware probe (--gc-sections; includes the probe's main + stub)"
+  "$SIZE" "$out_dir/aot_firmware_probe.elf"
+  echo "== of which the probe itself"
+  "$SIZE" "$out_dir/aot_firmware_probe.o"
+  echo "== undefined in the linked probe"
+  "$NM" -u "$out_dir/aot_firmware_probe.elf" || true
+fi
