@@ -1,7 +1,6 @@
 // LOGISTIC (sigmoid): float32, int8 and int16 as TFLite Micro computes them.
 // int8 rescales x - zero_point to Q4.27 and uses gemmlowp's fixed-point
 // logistic; int16 interpolates TFLite's 256-entry sigmoid table.
-#include <algorithm>
 #include <cmath>
 
 #include "loupe/fixed_point_math.h"
@@ -55,16 +54,9 @@ void evalLogistic(const ir::Graph& graph, const ir::Operator& op, TensorStore& s
     return;
   }
   const SigmoidInt8Params params = sigmoidInt8Params(inputScale, input.quantization.zeroPoint());
-  mapElements<std::int8_t, std::int8_t>(op, store, count, [&](std::int8_t x) -> std::int8_t {
-    const std::int32_t centred = x - params.inputZeroPoint;
-    if (centred <= -params.inputRangeRadius) return -128;
-    if (centred >= params.inputRangeRadius) return 127;
-    const std::int32_t inputQ4 = loupe_multiply_by_quantized_multiplier(
-        centred, params.inputMultiplier, params.inputLeftShift);
-    const std::int32_t outputQ0 = loupe_logistic_q31(inputQ4, kSigmoidInt8InputIntegerBits);
-    // Q0.31 to 1/256 steps, offset by the zero point -128.
-    const std::int32_t output = loupe_rounding_divide_by_pot(outputQ0, 31 - 8) - 128;
-    return static_cast<std::int8_t>(std::clamp(output, -128, 127));
+  // Output: 1/256 steps, offset by the zero point -128.
+  mapElements<std::int8_t, std::int8_t>(op, store, count, [&](std::int8_t x) {
+    return evalSigmoidFamilyInt8(x, params, loupe_logistic_q31, 8, -128);
   });
 }
 

@@ -1,7 +1,6 @@
 // TANH: float32, int8 and int16 as TFLite Micro computes them. int8 rescales
 // x - zero_point to Q4.27 and uses gemmlowp's fixed-point tanh; int16
 // interpolates TFLite's sigmoid table through tanh(x) = 2 sigmoid(2x) - 1.
-#include <algorithm>
 #include <cmath>
 
 #include "loupe/fixed_point_math.h"
@@ -40,16 +39,9 @@ void evalTanh(const ir::Graph& graph, const ir::Operator& op, TensorStore& store
     return;
   }
   const SigmoidInt8Params params = sigmoidInt8Params(inputScale, input.quantization.zeroPoint());
-  mapElements<std::int8_t, std::int8_t>(op, store, count, [&](std::int8_t x) -> std::int8_t {
-    const std::int32_t centred = x - params.inputZeroPoint;
-    if (centred <= -params.inputRangeRadius) return -128;
-    if (centred >= params.inputRangeRadius) return 127;
-    const std::int32_t inputQ4 = loupe_multiply_by_quantized_multiplier(
-        centred, params.inputMultiplier, params.inputLeftShift);
-    const std::int32_t outputQ0 = loupe_tanh_q31(inputQ4, kSigmoidInt8InputIntegerBits);
-    // Q0.31 to 1/128 steps.
-    const std::int32_t output = loupe_rounding_divide_by_pot(outputQ0, 31 - 7);
-    return static_cast<std::int8_t>(std::clamp(output, -128, 127));
+  // Output: 1/128 steps.
+  mapElements<std::int8_t, std::int8_t>(op, store, count, [&](std::int8_t x) {
+    return evalSigmoidFamilyInt8(x, params, loupe_tanh_q31, 7, 0);
   });
 }
 
