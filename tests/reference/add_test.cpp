@@ -6,11 +6,11 @@
 #include <limits>
 
 #include "graph_builder.h"
+#include "op_graphs.h"
 #include "single_op_harness.h"
 
 using namespace loupe;
 using loupe::test::bytesOf;
-using loupe::test::GraphBuilder;
 using loupe::test::perTensor;
 
 namespace {
@@ -26,12 +26,9 @@ ir::ElementwiseAttrs addAttrs(ir::Activation activation = ir::Activation::None,
 ir::Graph binaryGraph(ir::DType dtype, ir::Shape shape1, ir::Shape shape2, ir::Shape outShape,
                       ir::Quantization q1, ir::Quantization q2, ir::Quantization qOut,
                       ir::ElementwiseAttrs attrs) {
-  GraphBuilder b;
-  const int a = b.tensor("a", dtype, std::move(shape1), std::move(q1));
-  const int c = b.tensor("b", dtype, std::move(shape2), std::move(q2));
-  const int out = b.tensor("out", dtype, std::move(outShape), std::move(qOut));
-  b.op(ir::OpType::Add, {a, c}, {out}, attrs);
-  return b.inputs({a, c}).outputs({out}).build();
+  return test::binaryOpGraph(ir::OpType::Add, dtype, std::move(shape1), std::move(shape2),
+                             std::move(outShape), std::move(q1), std::move(q2), std::move(qOut),
+                             attrs);
 }
 
 // int8: input1 scale 0.5 zero point 2, input2 scale 0.25 zero point 0,

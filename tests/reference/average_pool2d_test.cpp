@@ -4,34 +4,21 @@
 #include <QtTest>
 
 #include "graph_builder.h"
+#include "op_graphs.h"
 #include "single_op_harness.h"
 
 using namespace loupe;
 using loupe::test::bytesOf;
-using loupe::test::GraphBuilder;
 using loupe::test::perTensor;
 
 namespace {
 
-ir::Pool2DAttrs poolAttrs(ir::Padding padding, int filterH, int filterW, int stride,
-                          ir::Activation activation = ir::Activation::None) {
-  ir::Pool2DAttrs attrs;
-  attrs.padding = padding;
-  attrs.filterH = filterH;
-  attrs.filterW = filterW;
-  attrs.strideH = attrs.strideW = stride;
-  attrs.activation = activation;
-  return attrs;
-}
+using loupe::test::poolAttrs;
 
 ir::Graph poolGraph(ir::DType dtype, ir::Shape in, ir::Shape out, ir::Pool2DAttrs attrs,
                     ir::Quantization quant = perTensor(1.0f, 0)) {
-  GraphBuilder b;
-  if (dtype == ir::DType::Float32) quant = {};
-  const int i = b.tensor("in", dtype, std::move(in), quant);
-  const int o = b.tensor("out", dtype, std::move(out), quant);
-  b.op(ir::OpType::AveragePool2D, {i}, {o}, attrs);
-  return b.inputs({i}).outputs({o}).build();
+  return test::poolOpGraph(ir::OpType::AveragePool2D, dtype, std::move(in), std::move(out), attrs,
+                           std::move(quant));
 }
 
 }  // namespace

@@ -3,11 +3,11 @@
 #include <QtTest>
 
 #include "graph_builder.h"
+#include "op_graphs.h"
 #include "single_op_harness.h"
 
 using namespace loupe;
 using loupe::test::bytesOf;
-using loupe::test::GraphBuilder;
 using loupe::test::perTensor;
 
 namespace {
@@ -15,14 +15,9 @@ namespace {
 ir::Graph subGraph(ir::DType dtype, ir::Shape shape1, ir::Shape shape2, ir::Shape outShape,
                    ir::Quantization q1, ir::Quantization q2, ir::Quantization qOut,
                    ir::Activation activation = ir::Activation::None) {
-  GraphBuilder b;
-  const int a = b.tensor("a", dtype, std::move(shape1), std::move(q1));
-  const int c = b.tensor("b", dtype, std::move(shape2), std::move(q2));
-  const int out = b.tensor("out", dtype, std::move(outShape), std::move(qOut));
-  ir::ElementwiseAttrs attrs;
-  attrs.activation = activation;
-  b.op(ir::OpType::Sub, {a, c}, {out}, attrs);
-  return b.inputs({a, c}).outputs({out}).build();
+  return test::binaryOpGraph(ir::OpType::Sub, dtype, std::move(shape1), std::move(shape2),
+                             std::move(outShape), std::move(q1), std::move(q2), std::move(qOut),
+                             ir::ElementwiseAttrs{activation});
 }
 
 }  // namespace
