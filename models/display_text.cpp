@@ -5,9 +5,7 @@
 namespace loupe::models {
 
 QString groupedNumber(std::int64_t value) {
-  QString digits = QString::number(value < 0 ? -value : value);
-  for (int i = static_cast<int>(digits.size()) - 3; i > 0; i -= 3) digits.insert(i, u',');
-  return value < 0 ? u'-' + digits : digits;
+  return QString::fromStdString(ir::groupDigits(value));
 }
 
 QString tensorShapeText(const ir::Tensor& tensor) {

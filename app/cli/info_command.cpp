@@ -20,13 +20,6 @@ const char* const kInfoUsage =
 
 namespace {
 
-// 1234567 -> "1,234,567"
-std::string grouped(std::int64_t value) {
-  std::string digits = std::to_string(value < 0 ? -value : value);
-  for (int i = static_cast<int>(digits.size()) - 3; i > 0; i -= 3) digits.insert(i, ",");
-  return (value < 0 ? "-" : "") + digits;
-}
-
 // Converters join every folded layer's name into one tensor name; the text
 // view keeps both ends of it.
 std::string shortName(const std::string& name) {
@@ -62,8 +55,9 @@ void printText(const ir::Graph& graph, const std::vector<analysis::SupportProble
     const auto cost = analysis::operatorCost(graph, op);
     char header[160];
     std::snprintf(header, sizeof header, "  %3d  %-28s MACs %14s   params %10s B   out %9s B\n",
-                  op.index, op.typeName().c_str(), grouped(cost.macs).c_str(),
-                  grouped(cost.parameterBytes).c_str(), grouped(cost.outputBytes).c_str());
+                  op.index, op.typeName().c_str(), ir::groupDigits(cost.macs).c_str(),
+                  ir::groupDigits(cost.parameterBytes).c_str(),
+                  ir::groupDigits(cost.outputBytes).c_str());
     std::cout << header;
     if (auto attrs = ir::attributesToString(op.attributes); !attrs.empty()) {
       std::cout << "      {" << attrs << "}\n";
@@ -77,9 +71,10 @@ void printText(const ir::Graph& graph, const std::vector<analysis::SupportProble
     }
   }
   const auto totals = analysis::graphCost(graph);
-  std::cout << "\ntotals: " << graph.operators.size() << " operators, " << grouped(totals.macs)
-            << " MACs, " << grouped(totals.parameterBytes) << " parameter bytes, "
-            << grouped(totals.activationBytes) << " activation bytes (all tensors, unplanned)\n";
+  std::cout << "\ntotals: " << graph.operators.size() << " operators, "
+            << ir::groupDigits(totals.macs) << " MACs, " << ir::groupDigits(totals.parameterBytes)
+            << " parameter bytes, " << ir::groupDigits(totals.activationBytes)
+            << " activation bytes (all tensors, unplanned)\n";
   if (problems.empty()) {
     std::cout << "support: every operator can run on the reference interpreter\n";
   } else {

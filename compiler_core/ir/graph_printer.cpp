@@ -112,6 +112,12 @@ std::string shapeToString(const Shape& shape) {
   return listText(shape);
 }
 
+std::string groupDigits(std::int64_t value) {
+  std::string digits = std::to_string(value < 0 ? -value : value);
+  for (int i = static_cast<int>(digits.size()) - 3; i > 0; i -= 3) digits.insert(i, ",");
+  return (value < 0 ? "-" : "") + digits;
+}
+
 std::string quantizationToString(const Quantization& q) {
   if (!q.isQuantized()) return "";
   if (!q.isPerChannel()) {

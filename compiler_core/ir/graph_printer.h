@@ -3,6 +3,7 @@
 // `loupec info`, the GUI's stage views and tests that compare graphs.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "ir/graph.h"
@@ -13,6 +14,9 @@ std::string shapeToString(const Shape& shape);            // "[1,49,10,1]"
 std::string quantizationToString(const Quantization& q);  // "q(0.584702909, 83)" or ""
 std::string tensorTypeToString(const Tensor& tensor);     // "int8[1,49,10,1] q(0.584702909, 83)"
 std::string attributesToString(const Attributes& attributes);  // "padding=SAME stride=2x2 ..."
+
+// 1234567 -> "1,234,567": MACs and byte counts as the CLI and the GUI show them.
+std::string groupDigits(std::int64_t value);
 
 std::string printGraph(const Graph& graph);
 
