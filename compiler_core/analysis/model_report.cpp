@@ -1,6 +1,5 @@
 #include "analysis/model_report.h"
 
-#include <cstdio>
 #include <cstdlib>
 
 #include "analysis/operator_cost.h"
@@ -13,9 +12,7 @@ namespace {
 // A float32 as the JSON number with 9 significant digits, which parses back
 // to the same float32 (the golden manifests print scales the same way).
 double shortestFloat(float value) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.9g", static_cast<double>(value));
-  return std::strtod(buffer, nullptr);
+  return std::strtod(ir::floatToString(value).c_str(), nullptr);
 }
 
 nlohmann::json quantizationJson(const ir::Quantization& q) {

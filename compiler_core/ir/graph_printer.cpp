@@ -6,14 +6,6 @@ namespace loupe::ir {
 
 namespace {
 
-// Floats print with 9 significant digits: enough to give back the exact
-// float32, as the golden manifests do.
-std::string floatText(float value) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.9g", static_cast<double>(value));
-  return buffer;
-}
-
 template <typename T>
 std::string listText(const std::vector<T>& values) {
   std::string text = "[";
@@ -56,7 +48,7 @@ struct AttributePrinter {
     const std::string act = fusedActivation(a.activation);
     return text.empty() && !act.empty() ? act.substr(1) : text + act;
   }
-  std::string operator()(const SoftmaxAttrs& a) const { return "beta=" + floatText(a.beta); }
+  std::string operator()(const SoftmaxAttrs& a) const { return "beta=" + floatToString(a.beta); }
   std::string operator()(const ConcatenationAttrs& a) const {
     return "axis=" + std::to_string(a.axis) + fusedActivation(a.activation);
   }
@@ -70,7 +62,9 @@ struct AttributePrinter {
   std::string operator()(const SqueezeAttrs& a) const {
     return a.squeezeDims.empty() ? "" : "squeeze_dims=" + listText(a.squeezeDims);
   }
-  std::string operator()(const LeakyReluAttrs& a) const { return "alpha=" + floatText(a.alpha); }
+  std::string operator()(const LeakyReluAttrs& a) const {
+    return "alpha=" + floatToString(a.alpha);
+  }
   std::string operator()(const ReducerAttrs& a) const {
     return a.keepDims ? "keep_dims=true" : "keep_dims=false";
   }
@@ -89,7 +83,7 @@ struct AttributePrinter {
   }
   std::string operator()(const SequenceLstmAttrs& a) const {
     return "activation=" + std::string(activationName(a.activation)) +
-           " cell_clip=" + floatText(a.cellClip) + " proj_clip=" + floatText(a.projClip) +
+           " cell_clip=" + floatToString(a.cellClip) + " proj_clip=" + floatToString(a.projClip) +
            (a.timeMajor ? " time_major" : "");
   }
   std::string operator()(const OpaqueAttrs& a) const {
@@ -112,6 +106,12 @@ std::string shapeToString(const Shape& shape) {
   return listText(shape);
 }
 
+std::string floatToString(float value) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.9g", static_cast<double>(value));
+  return buffer;
+}
+
 std::string groupDigits(std::int64_t value) {
   std::string digits = std::to_string(value < 0 ? -value : value);
   for (int i = static_cast<int>(digits.size()) - 3; i > 0; i -= 3) digits.insert(i, ",");
@@ -121,7 +121,7 @@ std::string groupDigits(std::int64_t value) {
 std::string quantizationToString(const Quantization& q) {
   if (!q.isQuantized()) return "";
   if (!q.isPerChannel()) {
-    return "q(" + floatText(q.scale()) + ", " + std::to_string(q.zeroPoint()) + ")";
+    return "q(" + floatToString(q.scale()) + ", " + std::to_string(q.zeroPoint()) + ")";
   }
   return "q(per-channel axis " + std::to_string(q.quantizedDimension) + ", " +
          std::to_string(q.scales.size()) + " scales)";

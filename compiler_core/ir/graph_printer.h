@@ -15,6 +15,10 @@ std::string quantizationToString(const Quantization& q);  // "q(0.584702909, 83)
 std::string tensorTypeToString(const Tensor& tensor);     // "int8[1,49,10,1] q(0.584702909, 83)"
 std::string attributesToString(const Attributes& attributes);  // "padding=SAME stride=2x2 ..."
 
+// 9 significant digits: enough to give back the exact float32, as the golden
+// manifests print scales.
+std::string floatToString(float value);
+
 // 1234567 -> "1,234,567": MACs and byte counts as the CLI and the GUI show them.
 std::string groupDigits(std::int64_t value);
 
