@@ -1,0 +1,255 @@
+#include "codegen/c_function_printer.h"
+
+#include <cinttypes>
+#include <cstdio>
+#include <cstring>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+#include "tir/intrinsics.h"
+
+namespace loupe::codegen {
+
+using namespace tir;
+
+namespace {
+
+std::string intLiteral(std::int64_t value, ScalarType type) {
+  if (type == ScalarType::Int64) {
+    if (value == INT64_MIN) return "(-INT64_C(9223372036854775807) - 1)";
+    return "INT64_C(" + std::to_string(value) + ")";
+  }
+  // INT32_MIN has no literal of type int: write it as an expression.
+  if (value == INT32_MIN) return "(-2147483647 - 1)";
+  return std::to_string(value);
+}
+
+std::string floatLiteral(double value) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.9g", static_cast<double>(static_cast<float>(value)));
+  std::string s = text;
+  if (s.find_first_of(".en") == std::string::npos) s += ".0";
+  return s + "f";
+}
+
+std::string paren(const std::string& s) {
+  return "(" + s + ")";
+}
+
+}  // namespace
+
+std::string printCExpr(const Expr& e) {
+  switch (e->kind) {
+    case ExprKind::IntImm:
+      return intLiteral(e->intValue, e->type);
+    case ExprKind::FloatImm:
+      return floatLiteral(e->floatValue);
+    case ExprKind::VarRef:
+      return e->var->name;
+    case ExprKind::Min:
+    case ExprKind::Max: {
+      const std::string a = printCExpr(e->operands[0]), b = printCExpr(e->operands[1]);
+      const bool isMin = e->kind == ExprKind::Min;
+      if (e->type == ScalarType::Int32) {
+        return std::string(isMin ? "loupe_min_i32(" : "loupe_max_i32(") + a + ", " + b + ")";
+      }
+      return paren(paren(a) + (isMin ? " < " : " > ") + paren(b) + " ? " + paren(a) + " : " +
+                   paren(b));
+    }
+    case ExprKind::Not:
+      return "!" + paren(printCExpr(e->operands[0]));
+    case ExprKind::Select:
+      return paren(printCExpr(e->operands[0]) + " ? " + printCExpr(e->operands[1]) + " : " +
+                   printCExpr(e->operands[2]));
+    case ExprKind::Cast:
+      return paren(std::string(cTypeName(e->type))) + paren(printCExpr(e->operands[0]));
+    case ExprKind::Load:
+      return e->buffer->name + "[" + printCExpr(e->operands[0]) + "]";
+    case ExprKind::Call: {
+      std::string name = e->callee;
+      if (e->callKind == CallKind::Intrinsic) {
+        const auto intrinsic = findIntrinsic(e->callee);
+        if (!intrinsic) throw std::invalid_argument("unknown TIR intrinsic " + e->callee);
+        name = std::string(intrinsic->cFunction);
+      }
+      std::string out = name + "(";
+      for (std::size_t i = 0; i < e->operands.size(); ++i) {
+        if (i > 0) out += ", ";
+        out += printCExpr(e->operands[i]);
+      }
+      return out + ")";
+    }
+    default: {
+      auto operand = [](const Expr& x) {
+        const std::string text = printCExpr(x);
+        const bool atomic = x->kind == ExprKind::IntImm || x->kind == ExprKind::VarRef ||
+                            x->kind == ExprKind::Load || x->kind == ExprKind::Call ||
+                            x->kind == ExprKind::FloatImm;
+        return atomic && !(x->kind == ExprKind::IntImm && x->intValue < 0) ? text : paren(text);
+      };
+      return operand(e->operands[0]) + " " + std::string(binaryOperatorSymbol(e->kind)) + " " +
+             operand(e->operands[1]);
+    }
+  }
+}
+
+namespace {
+
+void collectIntrinsicHeaders(const Expr& e, std::set<std::string>& headers) {
+  if (!e) return;
+  if (e->kind == ExprKind::Call && e->callKind == CallKind::Intrinsic) {
+    if (auto intrinsic = findIntrinsic(e->callee)) headers.insert(std::string(intrinsic->header));
+  }
+  if (e->kind == ExprKind::Min || e->kind == ExprKind::Max) headers.insert("loupe/fixed_point.h");
+  for (const Expr& operand : e->operands) collectIntrinsicHeaders(operand, headers);
+}
+
+void collectHeaders(const Stmt& s, std::set<std::string>& headers) {
+  if (!s) return;
+  for (const Expr* e : {&s->min, &s->extent, &s->value, &s->condition, &s->index}) {
+    collectIntrinsicHeaders(*e, headers);
+  }
+  for (const Stmt& child : s->seq) collectHeaders(child, headers);
+  collectHeaders(s->body, headers);
+  collectHeaders(s->otherwise, headers);
+}
+
+class StmtPrinter {
+ public:
+  explicit StmtPrinter(std::ostringstream& out) : out_(out) {}
+
+  void print(const Stmt& s, int indent) {
+    switch (s->kind) {
+      case StmtKind::Seq:
+        for (const Stmt& child : s->seq) print(child, indent);
+        break;
+      case StmtKind::For: {
+        const std::string var = s->var->name;
+        const std::string end =
+            isIntImm(s->min, 0) ? printCExpr(s->extent) : printCExpr(s->min + s->extent);
+        line(indent, "for (int32_t " + var + " = " + printCExpr(s->min) + "; " + var + " < " + end +
+                         "; ++" + var + ") {");
+        print(s->body, indent + 1);
+        line(indent, "}");
+        break;
+      }
+      case StmtKind::Let:
+        line(indent, "{");
+        line(indent + 1, "const " + std::string(cTypeName(s->var->type)) + " " + s->var->name +
+                             " = " + printCExpr(s->value) + ";");
+        print(s->body, indent + 1);
+        line(indent, "}");
+        break;
+      case StmtKind::IfThenElse:
+        line(indent, "if (" + printCExpr(s->condition) + ") {");
+        print(s->body, indent + 1);
+        if (s->otherwise) {
+          line(indent, "} else {");
+          print(s->otherwise, indent + 1);
+        }
+        line(indent, "}");
+        break;
+      case StmtKind::Store:
+        line(indent,
+             s->buffer->name + "[" + printCExpr(s->index) + "] = " + printCExpr(s->value) + ";");
+        break;
+      case StmtKind::Allocate:
+        line(indent, "{");
+        line(indent + 1, std::string(cTypeName(s->buffer->type)) + " " + s->buffer->name + "[" +
+                             std::to_string(s->buffer->elementCount()) + "];");
+        print(s->body, indent + 1);
+        line(indent, "}");
+        break;
+      case StmtKind::Evaluate:
+        line(indent, "(void)" + printCExpr(s->value) + ";");
+        break;
+    }
+  }
+
+ private:
+  void line(int indent, const std::string& text) {
+    out_ << std::string(static_cast<std::size_t>(indent) * 2, ' ') << text << '\n';
+  }
+  std::ostringstream& out_;
+};
+
+template <typename T>
+void printValues(std::ostringstream& out, const std::vector<std::uint8_t>& bytes, ScalarType type) {
+  const std::size_t count = bytes.size() / sizeof(T);
+  for (std::size_t i = 0; i < count; ++i) {
+    T value;
+    std::memcpy(&value, bytes.data() + i * sizeof(T), sizeof(T));
+    out << (i % 16 == 0 ? "\n  " : " ");
+    if constexpr (std::is_same_v<T, float>) {
+      out << floatLiteral(value);
+    } else {
+      out << intLiteral(static_cast<std::int64_t>(value), type);
+    }
+    if (i + 1 < count) out << ',';
+  }
+}
+
+void printConstant(std::ostringstream& out, const Buffer& c) {
+  out << "static const " << cTypeName(c->type) << " " << c->name << "["
+      << std::max<std::int64_t>(c->elementCount(), 1) << "] = {";
+  switch (c->type) {
+    case ScalarType::Int8:
+      printValues<std::int8_t>(out, c->data, c->type);
+      break;
+    case ScalarType::UInt8:
+      printValues<std::uint8_t>(out, c->data, c->type);
+      break;
+    case ScalarType::Int16:
+      printValues<std::int16_t>(out, c->data, c->type);
+      break;
+    case ScalarType::Int32:
+      printValues<std::int32_t>(out, c->data, c->type);
+      break;
+    case ScalarType::Int64:
+      printValues<std::int64_t>(out, c->data, c->type);
+      break;
+    case ScalarType::Float32:
+      printValues<float>(out, c->data, c->type);
+      break;
+    case ScalarType::Bool:
+      printValues<std::uint8_t>(out, c->data, c->type);
+      break;
+  }
+  if (c->data.empty()) out << "0";
+  out << "\n};\n";
+}
+
+}  // namespace
+
+std::string cPrototype(const PrimFunc& func) {
+  std::string out = "int32_t " + func.name + "(";
+  for (const Buffer& p : func.params) {
+    out += std::string(p->written ? "" : "const ") + std::string(cTypeName(p->type)) +
+           "* restrict " + p->name + ", ";
+  }
+  return out + "void* resource_handle)";
+}
+
+std::string printCSource(const PrimFunc& func) {
+  std::ostringstream out;
+  std::set<std::string> headers;
+  collectHeaders(func.body, headers);
+  out << "/* Generated by Loupe from TIR: " << func.name;
+  if (auto it = func.attrs.find("operator"); it != func.attrs.end())
+    out << " (" << it->second << ")";
+  out << ". */\n";
+  out << "#include <stdint.h>\n";
+  for (const std::string& h : headers) out << "#include \"" << h << "\"\n";
+  out << '\n';
+  for (const Buffer& c : func.constants) printConstant(out, c);
+  if (!func.constants.empty()) out << '\n';
+  out << cPrototype(func) << ";\n";
+  out << cPrototype(func) << " {\n";
+  out << "  (void)resource_handle;\n";
+  StmtPrinter(out).print(func.body, 1);
+  out << "  return 0;\n}\n";
+  return out.str();
+}
+
+}  // namespace loupe::codegen

@@ -1,0 +1,24 @@
+// C99 from TIR: one PrimFunc becomes one translation unit with its constants
+// (static const arrays, so they stay in flash) and the function itself, whose
+// statements mirror the TIR statement for statement. Nothing is added that
+// the TIR does not say, so the TIR view shows what runs.
+#pragma once
+
+#include <string>
+
+#include "tir/prim_func.h"
+
+namespace loupe::codegen {
+
+// The C prototype, e.g. "int32_t f(const int8_t* restrict input, ...)",
+// without a trailing semicolon. Every operator function ends with the
+// resource_handle argument of rfcs/001 (the device, or NULL).
+std::string cPrototype(const tir::PrimFunc& func);
+
+// A complete .c file: includes, constants, the function.
+std::string printCSource(const tir::PrimFunc& func);
+
+// One expression as C (for tests and for the AOT printer).
+std::string printCExpr(const tir::Expr& expr);
+
+}  // namespace loupe::codegen

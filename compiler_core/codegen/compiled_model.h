@@ -1,0 +1,43 @@
+// The result of compiling a model to C: the graph after the passes, one TIR
+// function per operator that computes, where every tensor lives, and the
+// generated files. MLF export, the host runner and the views read this.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "ir/graph.h"
+#include "memory/workspace_buffers.h"
+#include "tir/prim_func.h"
+
+namespace loupe::codegen {
+
+struct GeneratedFile {
+  std::string name;  // file name, e.g. "default_lib0.c"
+  std::string text;
+};
+
+// One operator call of the AOT run function, in execution order.
+struct OperatorCall {
+  int operatorIndex = -1;
+  std::size_t function = 0;  // index into CompiledModel::functions
+};
+
+struct CompiledModel {
+  std::string modelName;  // the <name> of tvmgen_<name>_run
+  bool externalWorkspace = false;
+  ir::Graph graph;
+  std::vector<tir::PrimFunc> functions;
+  std::vector<OperatorCall> calls;
+  memory::WorkspaceAnalysis workspace;
+  std::int64_t workspaceBytes = 0;
+  std::vector<GeneratedFile> sources;  // codegen/host/src
+  std::vector<GeneratedFile> headers;  // codegen/host/include
+};
+
+// The C member / define name of each model input and output, unique within
+// the model (duplicates get their tensor index appended).
+std::vector<std::string> ioMemberNames(const ir::Graph& graph, const std::vector<int>& tensors);
+
+}  // namespace loupe::codegen

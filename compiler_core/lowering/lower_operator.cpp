@@ -1,0 +1,45 @@
+#include "lowering/lower_operator.h"
+
+#include "lowering/lowering_rule.h"
+#include "reference/kernel.h"
+
+namespace loupe::lowering {
+
+namespace {
+
+LoweringRule ruleFor(ir::OpType type) {
+  switch (type) {
+    case ir::OpType::FullyConnected:
+      return lowerFullyConnected;
+    default:
+      return nullptr;
+  }
+}
+
+}  // namespace
+
+bool isStorageView(const ir::Graph& graph, const ir::Operator& op) {
+  if (op.type != ir::OpType::Reshape && op.type != ir::OpType::Squeeze &&
+      op.type != ir::OpType::ExpandDims) {
+    return false;
+  }
+  if (op.inputs.empty() || op.outputs.size() != 1 || op.inputs[0] < 0) return false;
+  const ir::Tensor& in = graph.tensor(op.inputs[0]);
+  const ir::Tensor& out = graph.tensor(op.outputs[0]);
+  return in.dtype == out.dtype && in.quantization == out.quantization &&
+         in.byteSize() == out.byteSize() && !in.isConstant;
+}
+
+tir::PrimFunc lowerOperator(const ir::Graph& graph, const ir::Operator& op,
+                            const std::string& functionName) {
+  // The reference kernel's check states what the operator needs before any
+  // loop is built, in the same words the interpreter uses.
+  if (const reference::Kernel* kernel = reference::findKernel(op.type)) {
+    if (auto problem = kernel->check(graph, op)) fail(op, *problem);
+  }
+  LoweringRule rule = ruleFor(op.type);
+  if (rule == nullptr) fail(op, "no C lowering for this operator type yet");
+  return rule(graph, op, functionName);
+}
+
+}  // namespace loupe::lowering

@@ -1,0 +1,24 @@
+// The signature every per-operator lowering implements, and the table that
+// maps operator types to them (lower_operator.cpp).
+#pragma once
+
+#include <string>
+
+#include "lowering/lowering_support.h"
+
+namespace loupe::lowering {
+
+using LoweringRule = tir::PrimFunc (*)(const ir::Graph& graph, const ir::Operator& op,
+                                       const std::string& functionName);
+
+tir::PrimFunc lowerFullyConnected(const ir::Graph&, const ir::Operator&, const std::string&);
+tir::PrimFunc lowerConv2D(const ir::Graph&, const ir::Operator&, const std::string&);
+tir::PrimFunc lowerDepthwiseConv2D(const ir::Graph&, const ir::Operator&, const std::string&);
+tir::PrimFunc lowerAveragePool2D(const ir::Graph&, const ir::Operator&, const std::string&);
+tir::PrimFunc lowerMaxPool2D(const ir::Graph&, const ir::Operator&, const std::string&);
+tir::PrimFunc lowerAdd(const ir::Graph&, const ir::Operator&, const std::string&);
+tir::PrimFunc lowerSoftmax(const ir::Graph&, const ir::Operator&, const std::string&);
+tir::PrimFunc lowerPad(const ir::Graph&, const ir::Operator&, const std::string&);
+tir::PrimFunc lowerCopy(const ir::Graph&, const ir::Operator&, const std::string&);
+
+}  // namespace loupe::lowering

@@ -1,0 +1,75 @@
+#include "lowering/lowering_support.h"
+
+#include <cctype>
+
+namespace loupe::lowering {
+
+void fail(const ir::Operator& op, const std::string& what) {
+  throw LoweringError("#" + std::to_string(op.index) + " " + op.typeName() + ": " + what);
+}
+
+std::string sanitizeName(std::string_view name) {
+  std::string out;
+  for (char c : name) {
+    const auto u = static_cast<unsigned char>(c);
+    out += std::isalnum(u) != 0 && u < 128 ? c : '_';
+  }
+  if (out.empty() || std::isdigit(static_cast<unsigned char>(out.front())) != 0) out = "t_" + out;
+  return out;
+}
+
+FunctionBuilder::FunctionBuilder(const ir::Graph& graph, const ir::Operator& op,
+                                 std::string functionName)
+    : graph_(graph), op_(op) {
+  func_.name = std::move(functionName);
+  func_.attrs["operator"] = "#" + std::to_string(op.index) + " " + op.typeName();
+}
+
+tir::Buffer FunctionBuilder::param(int tensorIndex, const std::string& role, bool written) {
+  const ir::Tensor& tensor = graph_.tensor(tensorIndex);
+  auto b = std::make_shared<tir::BufferNode>();
+  b->name = role;
+  b->type = tir::fromDType(tensor.dtype);
+  b->shape.assign(tensor.shape.begin(), tensor.shape.end());
+  b->scope = tir::BufferScope::Param;
+  b->written = written;
+  func_.params.push_back(b);
+  func_.paramTensors.push_back(tensorIndex);
+  return b;
+}
+
+tir::Buffer FunctionBuilder::constant(const ir::Tensor& tensor, const std::string& role) {
+  return addConstant(role, tir::fromDType(tensor.dtype),
+                     std::vector<std::int64_t>(tensor.shape.begin(), tensor.shape.end()),
+                     tensor.data);
+}
+
+tir::Buffer FunctionBuilder::addConstant(const std::string& role, tir::ScalarType type,
+                                         std::vector<std::int64_t> shape,
+                                         std::vector<std::uint8_t> bytes) {
+  auto b = std::make_shared<tir::BufferNode>();
+  b->name = role;
+  b->type = type;
+  b->shape = std::move(shape);
+  b->scope = tir::BufferScope::Constant;
+  b->data = std::move(bytes);
+  func_.constants.push_back(b);
+  return b;
+}
+
+tir::Buffer FunctionBuilder::local(const std::string& name, tir::ScalarType type,
+                                   std::int64_t elements) {
+  auto b = std::make_shared<tir::BufferNode>();
+  b->name = name;
+  b->type = type;
+  b->shape = {elements};
+  b->scope = tir::BufferScope::Local;
+  return b;
+}
+
+tir::PrimFunc FunctionBuilder::finish(tir::Stmt body) {
+  func_.body = std::move(body);
+  return std::move(func_);
+}
+
+}  // namespace loupe::lowering

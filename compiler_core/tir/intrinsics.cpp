@@ -1,0 +1,49 @@
+#include "tir/intrinsics.h"
+
+#include <array>
+
+namespace loupe::tir {
+
+namespace {
+
+constexpr std::string_view kArith = "loupe/quantized_arith.h";
+constexpr std::string_view kFixed = "loupe/fixed_point.h";
+constexpr std::string_view kMath = "loupe/fixed_point_math.h";
+constexpr std::string_view kActivation = "loupe/fused_activation.h";
+
+constexpr std::array kIntrinsics = {
+    Intrinsic{"loupe.requantize_i32", "loupe_requantize_acc_i32", ScalarType::Int32, 6, kArith},
+    Intrinsic{"loupe.requantize_i64", "loupe_requantize_acc_i64", ScalarType::Int32, 5, kArith},
+    Intrinsic{"loupe.average_pool_round", "loupe_average_pool_round", ScalarType::Int32, 2, kArith},
+    Intrinsic{"loupe.add_sub_rescale_input", "loupe_add_sub_rescale_input", ScalarType::Int32, 5,
+              kArith},
+    Intrinsic{"loupe.multiply_by_quantized_multiplier", "loupe_multiply_by_quantized_multiplier",
+              ScalarType::Int32, 3, kFixed},
+    Intrinsic{"loupe.multiply_by_quantized_multiplier_smaller_than_one",
+              "loupe_multiply_by_quantized_multiplier_smaller_than_one", ScalarType::Int32, 3,
+              kFixed},
+    Intrinsic{"loupe.multiply_by_quantized_multiplier_greater_than_one",
+              "loupe_multiply_by_quantized_multiplier_greater_than_one", ScalarType::Int32, 3,
+              kFixed},
+    Intrinsic{"loupe.rounding_divide_by_pot", "loupe_rounding_divide_by_pot", ScalarType::Int32, 2,
+              kFixed},
+    Intrinsic{"loupe.clamp_i32", "loupe_clamp_i32", ScalarType::Int32, 3, kFixed},
+    Intrinsic{"loupe.clamp_f32", "loupe_clamp_f32", ScalarType::Float32, 3, kActivation},
+    Intrinsic{"loupe.softmax_exp_q31", "loupe_softmax_exp_q31", ScalarType::Int32, 4, kMath},
+    Intrinsic{"loupe.softmax_sum_term", "loupe_softmax_sum_term", ScalarType::Int32, 1, kMath},
+    Intrinsic{"loupe.softmax_reciprocal", "loupe_softmax_reciprocal", ScalarType::Int32, 1, kMath},
+    Intrinsic{"loupe.softmax_reciprocal_exponent", "loupe_softmax_reciprocal_exponent",
+              ScalarType::Int32, 2, kMath},
+    Intrinsic{"loupe.expf", "loupe_expf", ScalarType::Float32, 1, kMath},
+};
+
+}  // namespace
+
+std::optional<Intrinsic> findIntrinsic(std::string_view name) {
+  for (const Intrinsic& intrinsic : kIntrinsics) {
+    if (intrinsic.name == name) return intrinsic;
+  }
+  return std::nullopt;
+}
+
+}  // namespace loupe::tir

@@ -1,0 +1,24 @@
+// A PrimFunc: one lowered operator (or a fused group) as a function over typed
+// buffers. Parameters are the graph tensors it reads and writes, in a fixed
+// order; constants (weights, biases, per-channel requantisation tables) travel
+// with the function so the generated C can keep them in flash beside it.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "tir/stmt.h"
+
+namespace loupe::tir {
+
+struct PrimFunc {
+  std::string name;               // the C symbol, e.g. tvmgen_default_fused_conv_2d_0
+  std::vector<Buffer> params;     // scope Param, in call order
+  std::vector<int> paramTensors;  // graph tensor index of each param
+  std::vector<Buffer> constants;  // scope Constant
+  Stmt body;
+  std::map<std::string, std::string> attrs;  // "operator": "#3 CONV_2D", ... (printed)
+};
+
+}  // namespace loupe::tir

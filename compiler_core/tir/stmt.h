@@ -1,0 +1,46 @@
+// TIR statements: loop nests over buffers. A lowered operator is one
+// statement tree (usually a Seq of loop nests) inside a PrimFunc; the C code
+// generator prints it statement for statement.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "tir/expr.h"
+
+namespace loupe::tir {
+
+enum class StmtKind { Seq, For, Let, IfThenElse, Store, Allocate, Evaluate };
+
+enum class ForKind {
+  Serial,    // an ordinary loop
+  Unrolled,  // small constant trip count; the unroll pass expands it
+};
+
+struct StmtNode;
+using Stmt = std::shared_ptr<const StmtNode>;
+
+struct StmtNode {
+  StmtKind kind = StmtKind::Seq;
+  std::vector<Stmt> seq;  // Seq
+  Var var;                // For: loop variable; Let: bound variable
+  Expr min, extent;       // For: [min, min + extent)
+  ForKind forKind = ForKind::Serial;
+  Expr value;      // Let: bound value; Store: stored value; Evaluate: the call
+  Expr condition;  // IfThenElse
+  Expr index;      // Store: flat element index
+  Buffer buffer;   // Store, Allocate
+  Stmt body;       // For, Let, Allocate; IfThenElse: the then branch
+  Stmt otherwise;  // IfThenElse: the else branch, or null
+};
+
+Stmt seq(std::vector<Stmt> stmts);
+Stmt forLoop(const Var& var, Expr min, Expr extent, Stmt body, ForKind kind = ForKind::Serial);
+Stmt let(const Var& var, Expr value, Stmt body);
+Stmt ifThenElse(Expr condition, Stmt then, Stmt otherwise = nullptr);
+Stmt store(const Buffer& buffer, Expr index, Expr value);
+Stmt allocate(const Buffer& buffer, Stmt body);
+Stmt evaluate(Expr call);
+
+}  // namespace loupe::tir
