@@ -1,0 +1,50 @@
+// The host platform's build: a compiled model plus a small native main()
+// become an executable that reads its inputs from files and writes its
+// outputs to files. Builds are cached by the content of everything that goes
+// into them, so running a model again does not rebuild it.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "codegen/compiled_model.h"
+
+namespace loupe::project {
+
+class HostBuildError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct HostBuildOptions {
+  std::filesystem::path cacheRoot;  // empty: defaultCacheRoot()
+  std::string compiler = "cc";
+  std::vector<std::string> flags = {"-O2"};
+};
+
+struct HostBuild {
+  std::filesystem::path directory;  // the project folder (sources and executable)
+  std::filesystem::path executable;
+  bool reused = false;  // found in the cache
+  std::string log;      // compiler command line and output
+};
+
+// $XDG_CACHE_HOME/loupe, or ~/.cache/loupe, or the temp folder.
+std::filesystem::path defaultCacheRoot();
+
+// main.c for the host: `model_host IN0.bin ... OUT0.bin ...`.
+std::string hostMainSource(const codegen::CompiledModel& model);
+
+// Throws HostBuildError with the compiler's output when the build fails.
+HostBuild buildHostExecutable(const codegen::CompiledModel& model, const HostBuildOptions& options);
+
+// Runs a host build on one set of inputs (raw bytes in model input order) and
+// returns the outputs. Throws HostBuildError with what the program said when
+// it fails, crashes or runs too long.
+std::vector<std::vector<std::uint8_t>> runHostExecutable(
+    const HostBuild& build, const codegen::CompiledModel& model,
+    const std::vector<std::vector<std::uint8_t>>& inputs);
+
+}  // namespace loupe::project

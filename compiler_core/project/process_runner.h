@@ -1,0 +1,28 @@
+// Runs an external program from an argument list (posix_spawnp; never a
+// shell string), with its output captured and a time limit. Used to call the
+// C compiler and to run host firmware.
+#pragma once
+
+#include <chrono>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace loupe::project {
+
+struct ProcessResult {
+  int exitCode = -1;      // the program's exit status, or -1 when it did not exit normally
+  int signal = 0;         // the signal that ended it, or 0
+  bool timedOut = false;  // killed after the time limit
+  std::string output;     // stdout and stderr, interleaved
+};
+
+// Throws std::runtime_error when the program cannot be started (e.g. not on PATH).
+ProcessResult runProcess(const std::vector<std::string>& argv,
+                         const std::filesystem::path& workingDirectory,
+                         std::chrono::milliseconds timeLimit = std::chrono::minutes(5));
+
+// "cc -O2 ..." for logs and error messages (arguments quoted when needed).
+std::string commandLineForDisplay(const std::vector<std::string>& argv);
+
+}  // namespace loupe::project
