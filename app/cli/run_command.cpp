@@ -9,16 +9,22 @@
 #include "analysis/model_report.h"
 #include "cli/command_line.h"
 #include "cli/commands.h"
+#include "codegen/model_compiler.h"
 #include "frontend/tflite_importer.h"
+#include "project/host_build.h"
 #include "reference/reference_interpreter.h"
 
 namespace loupe::cli {
 
 const char* const kRunUsage =
-    "  loupec run MODEL --platform reference --inputs IN0.bin [IN1.bin ...] --output-dir DIR\n"
-    "             [--dump-tensors DIR]\n"
-    "      runs the model on raw little-endian input files; writes output<i>.bin to DIR and,\n"
-    "      with --dump-tensors, every non-constant tensor as t<index>.bin plus index.json";
+    "  loupec run MODEL [--platform reference|host] --inputs IN0.bin [IN1.bin ...] --output-dir "
+    "DIR\n"
+    "             [--dump-tensors DIR] [--model-name NAME]\n"
+    "      runs the model on raw little-endian input files and writes output<i>.bin to DIR.\n"
+    "      reference: Loupe's reference interpreter (the default); --dump-tensors writes every\n"
+    "        non-constant tensor as t<index>.bin plus index.json.\n"
+    "      host: compiles the model to C, builds it natively with the host's C compiler (cached\n"
+    "        per generated code under ~/.cache/loupe) and runs it as a child process";
 
 namespace {
 
@@ -60,37 +66,69 @@ void dumpTensors(const ir::Graph& graph, const reference::ReferenceInterpreter& 
   std::ofstream(dir / "index.json") << index.dump(2) << "\n";
 }
 
+std::vector<std::vector<std::uint8_t>> readInputs(const ir::Graph& graph,
+                                                  const std::vector<std::string>& files) {
+  if (files.size() != graph.inputs.size()) {
+    throw UsageError("the model has " + std::to_string(graph.inputs.size()) +
+                     " input(s) but --inputs names " + std::to_string(files.size()) + " file(s)");
+  }
+  std::vector<std::vector<std::uint8_t>> inputs;
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    inputs.push_back(readFile(files[i]));
+    const ir::Tensor& tensor = graph.tensor(graph.inputs[i]);
+    if (static_cast<std::int64_t>(inputs.back().size()) != tensor.byteSize()) {
+      throw std::runtime_error(files[i] + ": " + std::to_string(inputs.back().size()) +
+                               " bytes, but input " + std::to_string(i) + " '" + tensor.name +
+                               "' needs " + std::to_string(tensor.byteSize()));
+    }
+  }
+  return inputs;
+}
+
+// Compiles, builds (or reuses the cached build) and runs the model natively.
+int runOnHost(const ir::Graph& graph, const ParsedArguments& parsed, const fs::path& outputDir) {
+  if (parsed.value("--dump-tensors")) {
+    throw UsageError(
+        "--dump-tensors needs --platform reference (generated code keeps only outputs)");
+  }
+  const auto inputs = readInputs(graph, parsed.list("--inputs"));
+  codegen::CompileOptions options;
+  options.modelName = parsed.value("--model-name").value_or("default");
+  const codegen::CompiledModel model = codegen::compileToC(graph, options);
+  const project::HostBuild build = project::buildHostExecutable(model, {});
+  const auto outputs = project::runHostExecutable(build, model, inputs);
+  const fs::path out = makeDirectory(outputDir.string());
+  for (std::size_t i = 0; i < outputs.size(); ++i) {
+    writeFile(out / ("output" + std::to_string(i) + ".bin"), outputs[i]);
+  }
+  std::cout << "ran " << graph.name << " on host (" << (build.reused ? "cached build " : "built ")
+            << build.directory.string() << "): " << outputs.size() << " output(s) written to "
+            << out.string() << "\n";
+  return 0;
+}
+
 }  // namespace
 
 int runRunCommand(const std::vector<std::string>& args) {
   const auto parsed = parseArguments(args, {{"--platform", OptionSpec::Kind::Value},
                                             {"--inputs", OptionSpec::Kind::List},
                                             {"--output-dir", OptionSpec::Kind::Value},
-                                            {"--dump-tensors", OptionSpec::Kind::Value}});
+                                            {"--dump-tensors", OptionSpec::Kind::Value},
+                                            {"--model-name", OptionSpec::Kind::Value}});
   if (parsed.positional.size() != 1) throw UsageError("run needs exactly one MODEL file");
   const std::string platform = parsed.value("--platform").value_or("reference");
-  if (platform != "reference") {
+  if (platform != "reference" && platform != "host") {
     throw UsageError("unknown platform '" + platform +
-                     "'; this build of loupec runs models on: reference");
+                     "'; this build of loupec runs models on: reference, host");
   }
   const auto outputDir = parsed.value("--output-dir");
   if (!outputDir) throw UsageError("run needs --output-dir DIR");
 
   const ir::Graph graph = frontend::importTfliteFile(parsed.positional[0]);
+  if (platform == "host") return runOnHost(graph, parsed, *outputDir);
   reference::ReferenceInterpreter interpreter(graph);
-
-  const auto inputs = parsed.list("--inputs");
-  if (inputs.size() != graph.inputs.size()) {
-    throw UsageError("the model has " + std::to_string(graph.inputs.size()) +
-                     " input(s) but --inputs names " + std::to_string(inputs.size()) + " file(s)");
-  }
-  for (std::size_t i = 0; i < inputs.size(); ++i) {
-    try {
-      interpreter.setInput(i, readFile(inputs[i]));
-    } catch (const std::invalid_argument& error) {
-      throw std::runtime_error(inputs[i] + ": " + error.what());
-    }
-  }
+  const auto inputs = readInputs(graph, parsed.list("--inputs"));
+  for (std::size_t i = 0; i < inputs.size(); ++i) interpreter.setInput(i, inputs[i]);
   interpreter.invoke();
 
   const fs::path out = makeDirectory(*outputDir);
