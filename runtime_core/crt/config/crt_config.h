@@ -39,4 +39,21 @@
 /*! Default page size of the page allocator behind TVMPlatformMemoryAllocate. */
 #define TVM_CRT_PAGE_BYTES 256
 
+/*! Alignment (a power of two) of what the stack allocator hands out unless
+ * asked for more: 8 covers double and int64_t on every supported core. */
+#define TVM_CRT_ALLOC_ALIGNMENT 8
+
+/*! 1: the default TVMPlatformMemoryAllocate/Free use the stack (LIFO)
+ * allocator, which has no page table and no page rounding but frees only in
+ * reverse order; 0: the page allocator (frees in any order). */
+#define TVM_CRT_PLATFORM_STACK_ALLOCATOR 0
+
+/*! Operators the profiler keeps a table entry for (operator_index 0 to this
+ * minus 1); each entry takes 24 bytes of RAM when profiler.c is linked. */
+#define TVM_CRT_MAX_PROFILED_OPERATORS 256
+
+/* TVM_CRT_PROFILING is deliberately not defined here: the code generator's
+ * TVM_PROFILE_OPERATOR_BEGIN/END calls are compiled in only when the firmware
+ * defines it non-zero (e.g. -DTVM_CRT_PROFILING=1, or in its own crt_config.h). */
+
 #endif /* TVM_RUNTIME_CRT_CONFIG_H_ */

@@ -1,10 +1,14 @@
 /*
- * The runtime calls an AOT-only firmware makes, linked by check_arm_build.sh
- * with --gc-sections to measure what such a firmware really takes from the
+ * The runtime calls an AOT-only firmware makes, linked by the standalone
+ * board build (CMakeLists.txt, target crt_aot_firmware_probe) with
+ * --gc-sections to measure what such a firmware really takes from the
  * runtime. The model is a stub: kernels are not part of the runtime's size.
+ * Its one operator is bracketed the way generated code brackets every
+ * operator, so the _profiled build (TVM_CRT_PROFILING=1) shows the profiler's cost.
  */
 #include <tvm/runtime/crt/device.h>
 #include <tvm/runtime/crt/platform.h>
+#include <tvm/runtime/crt/profiler.h>
 #include <tvm/runtime/crt/tvm_micro_runtime.h>
 
 static unsigned char heap[1024];
@@ -12,6 +16,8 @@ static unsigned char workspace_0[64];
 
 static int32_t ModelEntry(void** inputs, void** outputs, TVMContext* context) {
   (void)inputs, (void)outputs, (void)context;
+  TVM_PROFILE_OPERATOR_BEGIN(0);
+  TVM_PROFILE_OPERATOR_END(0);
   return 0;
 }
 static const size_t kWorkspaceSizes[] = {sizeof(workspace_0)};
@@ -30,6 +36,9 @@ int main(void) {
   TVMContext context;
   tvm_device_t device;
   void* scratch;
+#ifdef TVM_CRT_PROFILING
+  TVMProfilerReset();
+#endif
   TVMPlatformMemoryInit(heap, sizeof(heap));
   if (TVMPlatformMemoryAllocate(16, &scratch) != 0) return 1;
   TVMDeviceInit(&device);

@@ -65,6 +65,14 @@ typedef enum {
       (kTvmErrorCategoryPlatform << TVM_CRT_ERROR_CATEGORY_SHIFT) | 2,
   kTvmErrorPlatformMemoryNotInitialized =
       (kTvmErrorCategoryPlatform << TVM_CRT_ERROR_CATEGORY_SHIFT) | 3,
+  /* A stack allocator was asked to free what is not its most recent allocation. */
+  kTvmErrorPlatformStackAllocBadFree =
+      (kTvmErrorCategoryPlatform << TVM_CRT_ERROR_CATEGORY_SHIFT) | 4,
+
+  /* Platform: timer */
+  kTvmErrorPlatformTimerBadState = (kTvmErrorCategoryPlatform << TVM_CRT_ERROR_CATEGORY_SHIFT) | 5,
+  kTvmErrorPlatformTimerUnavailable =
+      (kTvmErrorCategoryPlatform << TVM_CRT_ERROR_CATEGORY_SHIFT) | 6,
 
   /* Embedded executor interface */
   kTvmErrorExecutorWorkspaceTooSmall =
