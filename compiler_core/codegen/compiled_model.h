@@ -22,6 +22,7 @@ struct GeneratedFile {
 struct OperatorCall {
   int operatorIndex = -1;
   std::size_t function = 0;  // index into CompiledModel::functions
+  int device = -1;           // index into CompiledModel::devices, or -1 for the CPU
 };
 
 struct CompiledModel {
@@ -30,6 +31,9 @@ struct CompiledModel {
   ir::Graph graph;
   std::vector<tir::PrimFunc> functions;
   std::vector<OperatorCall> calls;
+  // Devices (rfcs/000) some operators run on, by name; members of the
+  // generated struct tvmgen_<name>_devices. Empty: the run function takes none.
+  std::vector<std::string> devices;
   memory::WorkspaceAnalysis workspace;
   std::int64_t workspaceBytes = 0;
   std::vector<GeneratedFile> sources;  // codegen/host/src

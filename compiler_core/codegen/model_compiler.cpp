@@ -49,7 +49,16 @@ CompiledModel compileToC(const ir::Graph& graph, const CompileOptions& options) 
         prefix + lowerCase(op.typeName()) + "_" + std::to_string(model.functions.size());
     tir::PrimFunc func = lowering::lowerOperator(graph, op, name);
     func.body = tir::simplify(func.body);
-    model.calls.push_back({op.index, model.functions.size()});
+    int device = -1;
+    if (auto it = options.operatorDevices.find(op.index); it != options.operatorDevices.end()) {
+      if (!isValidModelName(it->second)) {
+        throw std::invalid_argument("device name \"" + it->second + "\" is not a C identifier");
+      }
+      auto known = std::find(model.devices.begin(), model.devices.end(), it->second);
+      device = static_cast<int>(known - model.devices.begin());
+      if (known == model.devices.end()) model.devices.push_back(it->second);
+    }
+    model.calls.push_back({op.index, model.functions.size(), device});
     model.functions.push_back(std::move(func));
   }
   if (model.functions.size() > 255) {

@@ -3,6 +3,7 @@
 // AOT executor, the registry and the model header.
 #pragma once
 
+#include <map>
 #include <string>
 
 #include "codegen/compiled_model.h"
@@ -14,6 +15,10 @@ struct CompileOptions {
   // false: the workspace is a static array in the generated code (the default
   // model compilation of rfcs/002); true: the application passes it in.
   bool externalWorkspace = false;
+  // Operator index -> device name for operators that run on a device (set by
+  // partitioning). The AOT code opens the device around the operator's call
+  // and passes it as the resource_handle.
+  std::map<int, std::string> operatorDevices;
 };
 
 // Throws lowering::LoweringError (naming the operator) when an operator

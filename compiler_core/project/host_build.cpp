@@ -65,6 +65,9 @@ fs::path defaultCacheRoot() {
 }
 
 std::string hostMainSource(const codegen::CompiledModel& model) {
+  if (!model.devices.empty()) {
+    throw HostBuildError("the host platform cannot run a model whose operators use devices yet");
+  }
   const std::string p = "tvmgen_" + model.modelName;
   const auto inputs = codegen::ioMemberNames(model.graph, model.graph.inputs);
   const auto outputs = codegen::ioMemberNames(model.graph, model.graph.outputs);
@@ -146,10 +149,11 @@ int main(int argc, char** argv) {
 
 HostBuild buildHostExecutable(const codegen::CompiledModel& model,
                               const HostBuildOptions& options) {
-  const std::string main = hostMainSource(model);
+  const std::string main = options.mainSource.empty() ? hostMainSource(model) : options.mainSource;
   std::vector<std::string_view> parts = {main, options.compiler};
   for (const auto& flag : options.flags) parts.push_back(flag);
   for (const auto& f : model.sources) parts.insert(parts.end(), {f.name, f.text});
+  for (const auto& f : options.extraSources) parts.insert(parts.end(), {f.name, f.text});
   for (const auto& f : model.headers) parts.insert(parts.end(), {f.name, f.text});
   for (const EmbeddedFile& f : codegen::runtimeFiles())
     parts.insert(parts.end(), {f.path, f.bytes});
@@ -167,6 +171,7 @@ HostBuild buildHostExecutable(const codegen::CompiledModel& model,
   const fs::path work = root / ("building-" + randomSuffix());
   fs::create_directories(work);
   for (const auto& f : model.sources) writeFile(work / "src" / f.name, f.text);
+  for (const auto& f : options.extraSources) writeFile(work / "extra" / f.name, f.text);
   for (const auto& f : model.headers) writeFile(work / "include" / f.name, f.text);
   for (const EmbeddedFile& f : codegen::runtimeFiles()) {
     if (f.path.starts_with("include/") || f.path.starts_with("config/")) {
@@ -181,6 +186,7 @@ HostBuild buildHostExecutable(const codegen::CompiledModel& model,
     argv.emplace_back(flag);
   }
   for (const auto& f : model.sources) argv.push_back("src/" + f.name);
+  for (const auto& f : options.extraSources) argv.push_back("extra/" + f.name);
   argv.insert(argv.end(), {"main.c", "-o", "model_host"});
   build.log = commandLineForDisplay(argv) + "\n";
   ProcessResult result;

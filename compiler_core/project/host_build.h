@@ -22,6 +22,10 @@ struct HostBuildOptions {
   std::filesystem::path cacheRoot;  // empty: defaultCacheRoot()
   std::string compiler = "cc";
   std::vector<std::string> flags = {"-O2"};
+  // Replaces the generated hostMainSource (tests that drive the model their
+  // own way, e.g. with a counting device platform), plus more C files to link.
+  std::string mainSource;
+  std::vector<codegen::GeneratedFile> extraSources;
 };
 
 struct HostBuild {

@@ -1,0 +1,223 @@
+// The generated AOT executor driven through the embedded interface by a C
+// main() of the test's own: devices opened and closed around exactly the
+// operators mapped to them (a counting bare-metal platform), errors from a
+// device propagated, the profiling hook's table filled when TVM_CRT_PROFILING
+// is on, and an external workspace checked by TVMExecute.
+#include <QtTest>
+
+#include <regex>
+
+#include "codegen/runtime_files.h"
+#include "generated_c_harness.h"
+#include "graph_builder.h"
+#include "project/host_build.h"
+#include "project/process_runner.h"
+
+using namespace loupe;
+
+namespace {
+
+// Three chained FULLY_CONNECTED layers, int8.
+ir::Graph threeLayers() {
+  test::GraphBuilder g;
+  int previous = g.tensor("x", ir::DType::Int8, {1, 8}, test::perTensor(0.1f, 3));
+  const int input = previous;
+  for (int layer = 0; layer < 3; ++layer) {
+    std::vector<std::int8_t> w(64);
+    for (std::size_t i = 0; i < w.size(); ++i)
+      w[i] = static_cast<std::int8_t>((i * 37 + layer) % 255 - 127);
+    const int weights = g.constant("w" + std::to_string(layer), ir::DType::Int8, {8, 8}, w,
+                                   test::perTensor(0.02f, 0));
+    const int out =
+        g.tensor("y" + std::to_string(layer), ir::DType::Int8, {1, 8}, test::perTensor(0.2f, -1));
+    g.op(ir::OpType::FullyConnected, {previous, weights, ir::kNoTensor}, {out},
+         ir::FullyConnectedAttrs{});
+    previous = out;
+  }
+  return g.inputs({input}).outputs({previous}).build();
+}
+
+project::ProcessResult buildAndRun(const codegen::CompiledModel& model,
+                                   project::HostBuildOptions options) {
+  options.cacheRoot = test::codegenCacheRoot();
+  const project::HostBuild build = project::buildHostExecutable(model, options);
+  return project::runProcess({build.executable.string()}, build.directory);
+}
+
+int field(const std::string& text, const std::string& name) {
+  std::smatch match;
+  if (!std::regex_search(text, match, std::regex("\\b" + name + "=(-?\\d+)"))) return -9999;
+  return std::stoi(match[1]);
+}
+
+const char* kCountingPlatform = R"(
+#include <stdio.h>
+#include <string.h>
+#include <tvm/runtime/crt/device.h>
+#include <tvm/runtime/crt/tvm_micro_runtime.h>
+#include "tvmgen_default.h"
+
+static struct { int opens, closes, depth, max_depth, fail_open; void* last; } platform;
+
+int32_t TVMDeviceInit(tvm_device_t* d) { *d = NULL; return 0; }
+int32_t TVMDevicePlatformBind(tvm_device_t* d, void* handle) { *d = handle; return 0; }
+int32_t TVMDeviceOpen(tvm_device_t* d) {
+  if (platform.fail_open) return 0x0601;
+  ++platform.opens; ++platform.depth; platform.last = *d;
+  if (platform.depth > platform.max_depth) platform.max_depth = platform.depth;
+  return 0;
+}
+int32_t TVMDeviceClose(tvm_device_t* d) { (void)d; ++platform.closes; --platform.depth; return 0; }
+int32_t TVMDeviceDestroy(tvm_device_t* d) { *d = NULL; return 0; }
+
+int main(void) {
+  static int hardware;
+  static int8_t x[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+  static int8_t y[8];
+  void* inputs[1] = {x};
+  void* outputs[1] = {y};
+  tvm_device_t accelerator;
+  struct tvmgen_default_devices devices;
+  TVMContext context;
+  int32_t status;
+  memset(&context, 0, sizeof(context));
+  TVMDeviceInit(&accelerator);
+  TVMDevicePlatformBind(&accelerator, &hardware);
+  devices.accelerator = &accelerator;
+  TVMSetDevices(&context, &devices);
+  status = TVMExecute(&tvmgen_default_model, inputs, outputs, &context);
+  printf("status=%d opens=%d closes=%d depth=%d max_depth=%d bound=%d\n", (int)status,
+         platform.opens, platform.closes, platform.depth, platform.max_depth,
+         platform.last == (void*)&hardware);
+  platform.fail_open = 1;
+  status = TVMExecute(&tvmgen_default_model, inputs, outputs, &context);
+  printf("failing_open_status=%d\n", (int)status);
+  status = TVMExecute(&tvmgen_default_model, inputs, outputs, NULL);
+  printf("no_context_status=%d\n", (int)status);
+  return 0;
+}
+)";
+
+}  // namespace
+
+class AotExecutor : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void devicesOpenAndCloseAroundTheirOperators() {
+    codegen::CompileOptions options;
+    options.operatorDevices = {{0, "accelerator"}, {2, "accelerator"}};
+    const auto model = codegen::compileToC(threeLayers(), options);
+    QCOMPARE(model.devices, std::vector<std::string>{"accelerator"});
+    const std::string& header = model.headers.at(0).text;
+    QVERIFY2(header.find("struct tvmgen_default_devices {\n  tvm_device_t* accelerator;\n};") !=
+                 std::string::npos,
+             header.c_str());
+    project::HostBuildOptions build;
+    build.mainSource = kCountingPlatform;
+    const auto result = buildAndRun(model, build);
+    QVERIFY2(result.exitCode == 0, result.output.c_str());
+    QCOMPARE(field(result.output, "status"), 0);
+    QCOMPARE(field(result.output, "opens"), 2);  // operators 0 and 2, not 1
+    QCOMPARE(field(result.output, "closes"), 2);
+    QCOMPARE(field(result.output, "depth"), 0);
+    QCOMPARE(field(result.output, "max_depth"), 1);
+    QCOMPARE(field(result.output, "bound"), 1);
+    QCOMPARE(field(result.output, "failing_open_status"), 0x0601);
+    QCOMPARE(field(result.output, "no_context_status"), 1);  // kTvmErrorInvalidArgument
+  }
+
+  void profilingFillsTheTableWhenEnabled() {
+    const auto model = codegen::compileToC(threeLayers(), {});
+    project::HostBuildOptions build;
+    build.flags = {"-O2", "-DTVM_CRT_PROFILING=1"};
+    for (const EmbeddedFile& f : codegen::runtimeFiles()) {
+      if (f.path == "src/profiler.c")
+        build.extraSources.push_back({"profiler.c", std::string(f.bytes)});
+    }
+    QCOMPARE(build.extraSources.size(), std::size_t{1});
+    build.mainSource = R"(
+#include <stdio.h>
+#include <tvm/runtime/crt/profiler.h>
+#include "tvmgen_default.h"
+static uint32_t now;
+uint32_t TVMPlatformProfilerTicks(void) { return now += 5; }
+uint32_t TVMPlatformProfilerTicksPerSecond(void) { return 1000; }
+int main(void) {
+  static int8_t x[8], y[8];
+  struct tvmgen_default_inputs in = {x};
+  struct tvmgen_default_outputs out = {y};
+  size_t i;
+  TVMProfilerReset();
+  if (tvmgen_default_run(&in, &out) != 0 || tvmgen_default_run(&in, &out) != 0) return 1;
+  printf("entries=%d\n", (int)TVMProfilerEntryCount());
+  for (i = 0; i < TVMProfilerEntryCount(); ++i) {
+    printf("op%d_calls=%d op%d_ticks=%d\n", (int)i, (int)TVMProfilerEntries()[i].calls, (int)i,
+           (int)TVMProfilerEntries()[i].total_ticks);
+  }
+  return 0;
+}
+)";
+    const auto result = buildAndRun(model, build);
+    QVERIFY2(result.exitCode == 0, result.output.c_str());
+    QCOMPARE(field(result.output, "entries"), 3);
+    for (int op = 0; op < 3; ++op) {
+      QCOMPARE(field(result.output, "op" + std::to_string(op) + "_calls"), 2);
+      QCOMPARE(field(result.output, "op" + std::to_string(op) + "_ticks"), 10);  // 5 per call
+    }
+  }
+
+  void externalWorkspaceIsCheckedAndUsed() {
+    codegen::CompileOptions options;
+    options.externalWorkspace = true;
+    const ir::Graph graph = threeLayers();
+    const auto model = codegen::compileToC(graph, options);
+    QVERIFY(model.workspaceBytes > 0);
+    const auto inputs = test::randomInputs(graph, 4);
+    std::string values;
+    for (std::uint8_t b : inputs[0])
+      values += std::to_string(static_cast<int>(static_cast<std::int8_t>(b))) + ",";
+    project::HostBuildOptions build;
+    build.mainSource = R"(
+#include <stdio.h>
+#include <tvm/runtime/crt/tvm_micro_runtime.h>
+#include "tvmgen_default.h"
+int main(void) {
+  static int8_t x[8] = {)" +
+                       values + R"(};
+  static int8_t y[8];
+  static uint64_t workspace[TVMGEN_DEFAULT_WORKSPACE_SIZE / 8 + 1];
+  void* inputs[1] = {x};
+  void* outputs[1] = {y};
+  void* workspaces[1] = {workspace};
+  size_t small = TVMGEN_DEFAULT_WORKSPACE_SIZE - 1, enough = TVMGEN_DEFAULT_WORKSPACE_SIZE;
+  TVMContext context;
+  int i;
+  printf("size=%d model_size=%d\n", (int)TVMGEN_DEFAULT_WORKSPACE_SIZE,
+         (int)TVMGetWorkspaceSize(&tvmgen_default_model, 0));
+  TVMSetWorkspaces(&context, workspaces, &small, 1);
+  context.devices = NULL;
+  printf("small_status=%d touched=%d\n", (int)TVMExecute(&tvmgen_default_model, inputs, outputs, &context), y[0] != 0);
+  TVMSetWorkspaces(&context, workspaces, &enough, 1);
+  printf("status=%d\n", (int)TVMExecute(&tvmgen_default_model, inputs, outputs, &context));
+  for (i = 0; i < 8; ++i) printf("y%d=%d\n", i, y[i]);
+  return 0;
+}
+)";
+    const auto result = buildAndRun(model, build);
+    QVERIFY2(result.exitCode == 0, result.output.c_str());
+    QCOMPARE(field(result.output, "size"), static_cast<int>(model.workspaceBytes));
+    QCOMPARE(field(result.output, "model_size"), static_cast<int>(model.workspaceBytes));
+    QCOMPARE(field(result.output, "small_status"), 0x0500);  // kTvmErrorExecutorWorkspaceTooSmall
+    QCOMPARE(field(result.output, "touched"), 0);
+    QCOMPARE(field(result.output, "status"), 0);
+    const auto expected = test::runReference(graph, inputs)[0];
+    for (int i = 0; i < 8; ++i) {
+      QCOMPARE(field(result.output, "y" + std::to_string(i)),
+               static_cast<int>(static_cast<std::int8_t>(expected[i])));
+    }
+  }
+};
+
+QTEST_APPLESS_MAIN(AotExecutor)
+#include "aot_executor_test.moc"
