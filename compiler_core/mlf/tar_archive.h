@@ -1,0 +1,59 @@
+// Tar archives as Loupe writes and reads them: the container of Model Library
+// Format. Writing is deterministic (the same entries always give the same
+// bytes: fixed time stamp, owner root, modes 0644/0755, entries and their
+// parent folders in sorted order) and atomic (a temporary file beside the
+// target, renamed into place only when complete). Reading treats the archive
+// as untrusted: only regular files and folders, plain relative paths, and a
+// limit on the total size.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace loupe::mlf {
+
+// Any failure to write or read an archive; the message names the file and,
+// when libarchive reported the problem, its message.
+class ArchiveError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// One regular file of an archive. Folders are implied by the paths.
+struct ArchiveEntry {
+  std::string path;  // plain relative path with '/' separators, e.g. "codegen/host/src/lib0.c"
+  std::vector<std::uint8_t> bytes;
+  bool executable = false;  // mode 0755 instead of 0644
+
+  bool operator==(const ArchiveEntry&) const = default;
+};
+
+// Why `path` is not a plain relative path (empty, absolute, a "", "." or ".."
+// component, a trailing '/', a backslash or a control character), or nullopt
+// when it is one.
+std::optional<std::string> archivePathProblem(std::string_view path);
+
+// Writes `entries` as a POSIX tar (pax restricted: ustar headers unless a path
+// needs a pax extension). Every entry and folder gets `modificationTime`
+// (seconds since the epoch, >= 0), uid/gid 0 and owner "root". Throws
+// ArchiveError for an invalid or duplicate path, a path that is both a file
+// and a folder, or an I/O failure; the target is then left as it was.
+void writeTarArchive(const std::filesystem::path& file, const std::vector<ArchiveEntry>& entries,
+                     std::int64_t modificationTime = 0);
+
+inline constexpr std::uint64_t kDefaultTarReadLimit = 512ull * 1024 * 1024;
+
+// The regular files of an uncompressed tar, in archive order, with paths
+// normalised ("./a/b" -> "a/b"). Folder entries are checked and skipped.
+// Throws ArchiveError for anything but a well-formed tar of regular files and
+// folders: absolute paths, ".." components, links, devices, duplicate paths,
+// or more than `maxTotalBytes` of file contents.
+std::vector<ArchiveEntry> readTarArchive(const std::filesystem::path& file,
+                                         std::uint64_t maxTotalBytes = kDefaultTarReadLimit);
+
+}  // namespace loupe::mlf
