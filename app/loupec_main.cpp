@@ -18,6 +18,7 @@ void printHelp() {
                "usage: loupec <command> [arguments]\n\n"
                "commands:\n"
             << loupe::cli::kInfoUsage << "\n"
+            << loupe::cli::kCompileUsage << "\n"
             << loupe::cli::kRunUsage << "\n"
             << "  loupec --help       this text\n"
                "  loupec --version    the version\n";
@@ -39,6 +40,7 @@ int main(int argc, char** argv) {
   args.erase(args.begin());
   try {
     if (verb == "info") return loupe::cli::runInfoCommand(args);
+    if (verb == "compile") return loupe::cli::runCompileCommand(args);
     if (verb == "run") return loupe::cli::runRunCommand(args);
     std::cerr << "loupec: unknown command '" << verb << "' (try loupec --help)\n";
     return 2;

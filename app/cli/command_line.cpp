@@ -18,13 +18,15 @@ ParsedArguments parseArguments(const std::vector<std::string>& args,
   ParsedArguments parsed;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& arg = args[i];
-    if (arg.size() < 2 || arg.rfind("--", 0) != 0) {
-      parsed.positional.push_back(arg);
-      continue;
-    }
     const OptionSpec* spec = nullptr;
     for (const auto& candidate : specs) {
       if (candidate.name == arg) spec = &candidate;
+    }
+    // Declared short options ("-o") are options; other single-dash words are
+    // positional (a file may be called "-").
+    if (spec == nullptr && (arg.size() < 2 || arg.rfind("--", 0) != 0)) {
+      parsed.positional.push_back(arg);
+      continue;
     }
     if (spec == nullptr) throw UsageError("unknown option " + arg);
     auto& values = parsed.options[arg];

@@ -9,8 +9,10 @@ namespace loupe::cli {
 
 int runInfoCommand(const std::vector<std::string>& args);
 int runRunCommand(const std::vector<std::string>& args);
+int runCompileCommand(const std::vector<std::string>& args);
 
 extern const char* const kInfoUsage;
 extern const char* const kRunUsage;
+extern const char* const kCompileUsage;
 
 }  // namespace loupe::cli

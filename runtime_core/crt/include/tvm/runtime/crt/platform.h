@@ -2,8 +2,10 @@
  * The functions a platform provides to the embedded runtime (TVMPlatform*).
  *
  * What the platform must supply, and what the runtime supplies by default:
- *   TVMPlatformAbort           - platform MUST define it. Called on a failed
- *                                check (TVM_CRT_CHECK); must not return.
+ *   TVMPlatformAbort           - default in src/platform_abort.c: spins
+ *                                forever. Called on a failed check
+ *                                (TVM_CRT_CHECK); must not return. A board
+ *                                defines its own to report the failure.
  *   TVMPlatformMemoryAllocate/ - default in src/platform_memory.c: a page
  *   TVMPlatformMemoryFree        allocator (or, with TVM_CRT_PLATFORM_STACK_-
  *                                ALLOCATOR, a stack allocator) over the block

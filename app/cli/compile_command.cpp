@@ -1,0 +1,59 @@
+// loupec compile: a model to C, exported as a Model Library Format tar (the
+// generated sources and header, the constants, every stage's printed IR, the
+// memory plan and the C runtime), with a short report on stdout.
+#include <iostream>
+
+#include "cli/command_line.h"
+#include "cli/commands.h"
+#include "codegen/model_compiler.h"
+#include "frontend/tflite_importer.h"
+#include "ir/graph_printer.h"
+#include "mlf/compiled_model_export.h"
+#include "tir/tir_printer.h"
+
+namespace loupe::cli {
+
+const char* const kCompileUsage =
+    "  loupec compile MODEL -o OUT.tar [--model-name NAME] [--workspace static|external]\n"
+    "      compiles the model to C and writes a Model Library Format tar: "
+    "codegen/host/{src,include}\n"
+    "      (tvmgen_<NAME>.h, NAME defaults to 'default'), parameters/, the printed IR of every\n"
+    "      stage in src/, the C runtime in runtime/ and metadata.json with the memory plan.\n"
+    "      --workspace external: the application passes the workspace "
+    "(TVMGEN_<NAME>_WORKSPACE_SIZE\n"
+    "      bytes) instead of a static array in the generated code";
+
+int runCompileCommand(const std::vector<std::string>& args) {
+  const auto parsed = parseArguments(args, {{"-o", OptionSpec::Kind::Value},
+                                            {"--model-name", OptionSpec::Kind::Value},
+                                            {"--workspace", OptionSpec::Kind::Value}});
+  if (parsed.positional.size() != 1) throw UsageError("compile needs exactly one MODEL file");
+  const auto output = parsed.value("-o");
+  if (!output) throw UsageError("compile needs -o OUT.tar");
+  codegen::CompileOptions options;
+  options.modelName = parsed.value("--model-name").value_or("default");
+  if (!codegen::isValidModelName(options.modelName)) {
+    throw UsageError("--model-name '" + options.modelName +
+                     "' must be a C identifier (letters, digits and _, not starting with a digit)");
+  }
+  const std::string workspace = parsed.value("--workspace").value_or("static");
+  if (workspace != "static" && workspace != "external") {
+    throw UsageError("--workspace must be 'static' or 'external', not '" + workspace + "'");
+  }
+  options.externalWorkspace = workspace == "external";
+
+  const ir::Graph graph = frontend::importTfliteFile(parsed.positional[0]);
+  const codegen::CompiledModel model = codegen::compileToC(graph, options);
+  std::vector<mlf::StageFile> stages = {{"01_imported.graph.txt", ir::printGraph(graph)}};
+  for (const tir::PrimFunc& f : model.functions) {
+    stages.emplace_back("02_tir/" + f.name + ".tir.txt", tir::printPrimFunc(f));
+  }
+  mlf::writeModelLibraryFormat(*output, mlf::mlfContentsOf(model, stages));
+  std::cout << "compiled " << graph.name << " as '" << model.modelName
+            << "': " << model.functions.size() << " operator function(s), workspace "
+            << ir::groupDigits(model.workspaceBytes) << " bytes"
+            << (model.externalWorkspace ? " (external)" : "") << "\nwrote " << *output << "\n";
+  return 0;
+}
+
+}  // namespace loupe::cli

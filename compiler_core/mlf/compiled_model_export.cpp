@@ -1,0 +1,93 @@
+#include "mlf/compiled_model_export.h"
+
+#include "codegen/runtime_files.h"
+#include "tir/tir_printer.h"
+
+namespace loupe::mlf {
+
+namespace {
+
+ArchiveEntry entry(const std::string& path, std::string_view text) {
+  return {path, std::vector<std::uint8_t>(text.begin(), text.end())};
+}
+
+MlfTensor tensorOf(const ir::Tensor& t) {
+  MlfTensor m;
+  m.name = t.name;
+  m.dtype = std::string(ir::dtypeName(t.dtype));
+  m.shape.assign(t.shape.begin(), t.shape.end());
+  if (t.quantization.isQuantized() && !t.quantization.isPerChannel()) {
+    m.scale = t.quantization.scale();
+    m.zeroPoint = t.quantization.zeroPoint();
+  }
+  m.bytes = t.byteSize();
+  return m;
+}
+
+std::int64_t constantBytes(const tir::PrimFunc& f) {
+  std::int64_t total = 0;
+  for (const tir::Buffer& c : f.constants) total += static_cast<std::int64_t>(c->data.size());
+  return total;
+}
+
+}  // namespace
+
+nlohmann::json memoryPlanJson(const codegen::CompiledModel& model) {
+  nlohmann::json buffers = nlohmann::json::array();
+  for (const memory::WorkspaceBuffer& b : model.workspace.buffers) {
+    nlohmann::json aliases = nlohmann::json::array();
+    for (int a : b.aliases) aliases.push_back(model.graph.tensor(a).name);
+    buffers.push_back({{"tensor", model.graph.tensor(b.tensor).name},
+                       {"tensor_index", b.tensor},
+                       {"size", b.size},
+                       {"first_step", b.firstStep},
+                       {"last_step", b.lastStep},
+                       {"pool", "workspace"},
+                       {"offset", b.offset},
+                       {"aliases", aliases}});
+  }
+  return {{"planner", "greedy_by_size"},
+          {"workspace_bytes", model.workspaceBytes},
+          {"external_workspace", model.externalWorkspace},
+          {"buffers", buffers}};
+}
+
+MlfContents mlfContentsOf(const codegen::CompiledModel& model,
+                          const std::vector<StageFile>& stages) {
+  MlfContents c;
+  c.modelName = model.modelName;
+  for (int t : model.graph.inputs) c.inputs.push_back(tensorOf(model.graph.tensor(t)));
+  for (int t : model.graph.outputs) c.outputs.push_back(tensorOf(model.graph.tensor(t)));
+  std::int64_t io = 0;
+  for (const auto& t : c.inputs) io += t.bytes;
+  for (const auto& t : c.outputs) io += t.bytes;
+  MlfFunctionMemory run{"tvmgen_" + model.modelName + "_run", model.workspaceBytes, 0, io};
+  std::vector<MlfFunctionMemory> operators;
+  for (const tir::PrimFunc& f : model.functions) {
+    MlfFunctionMemory m{f.name, 0, constantBytes(f), 0};
+    for (std::size_t i = 0; i < f.params.size(); ++i) {
+      m.ioBytes += model.graph.tensor(f.paramTensors[i]).byteSize();
+    }
+    run.constantsBytes += m.constantsBytes;
+    operators.push_back(m);
+    for (const tir::Buffer& constant : f.constants) {
+      c.parameters.push_back({f.name + "/" + constant->name + ".bin", constant->data});
+    }
+  }
+  c.functions.push_back(run);
+  c.functions.insert(c.functions.end(), operators.begin(), operators.end());
+  c.memoryPlan = memoryPlanJson(model);
+  for (const auto& f : model.sources) c.hostSources.push_back(entry(f.name, f.text));
+  for (const auto& f : model.headers) c.hostHeaders.push_back(entry(f.name, f.text));
+  for (const auto& [name, text] : stages) c.irStages.push_back(entry(name, text));
+  for (const EmbeddedFile& f : codegen::runtimeFiles()) {
+    std::string path(f.path);
+    // The default configuration goes beside the headers: runtime/include is
+    // then the only runtime include folder; a board puts its own first.
+    if (path.starts_with("config/")) path = "include/" + path.substr(7);
+    c.runtimeFiles.push_back(entry(path, f.bytes));
+  }
+  return c;
+}
+
+}  // namespace loupe::mlf

@@ -1,0 +1,26 @@
+// What a compiled model puts into its Model Library Format: the generated
+// sources and header, the constants as raw parameter files, the printed IR of
+// every compilation stage, the memory plan, and the C runtime (with the
+// default crt_config.h under runtime/include, so the README's two include
+// folders are all a user needs).
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "codegen/compiled_model.h"
+#include "mlf/model_library_format.h"
+
+namespace loupe::mlf {
+
+// A printed stage for src/: file name (e.g. "01_imported.graph.txt") and text.
+using StageFile = std::pair<std::string, std::string>;
+
+MlfContents mlfContentsOf(const codegen::CompiledModel& model,
+                          const std::vector<StageFile>& stages);
+
+// The memory plan as metadata.json's memory_plan value.
+nlohmann::json memoryPlanJson(const codegen::CompiledModel& model);
+
+}  // namespace loupe::mlf
