@@ -1,5 +1,7 @@
 #include "frontend/shape_consistency.h"
 
+#include <optional>
+#include <utility>
 #include <vector>
 
 #include "frontend/tflite_importer.h"
@@ -68,22 +70,34 @@ class OperatorChecker {
     }
   }
 
-  // Output extent of a windowed operator as TFLite computes it.
+  // Output extent of a windowed operator as TFLite computes it; with explicit
+  // padding (a legalised graph), every window that fits in the padded input.
   static std::int64_t windowedExtent(ir::Padding padding, std::int64_t in, int filter, int stride,
-                                     int dilation) {
+                                     int dilation, const std::optional<std::pair<int, int>>& pads) {
     const std::int64_t effective = static_cast<std::int64_t>(filter - 1) * dilation + 1;
+    if (pads) {
+      const std::int64_t padded = in + pads->first + pads->second;
+      return stride <= 0 || padded < effective ? 0 : (padded - effective) / stride + 1;
+    }
     if (padding == ir::Padding::Same) return (in + stride - 1) / stride;
     return (in - effective + stride) / stride;
   }
 
   void checkSpatial(const ir::Tensor& input, const ir::Tensor& output, ir::Padding padding,
-                    int filterH, int filterW, int strideH, int strideW, int dilationH,
-                    int dilationW) const {
-    const auto h = windowedExtent(padding, input.shape[1], filterH, strideH, dilationH);
-    const auto w = windowedExtent(padding, input.shape[2], filterW, strideW, dilationW);
-    std::string why = std::string(ir::paddingName(padding)) + " padding, window " +
-                      std::to_string(filterH) + "x" + std::to_string(filterW) + ", stride " +
-                      std::to_string(strideH) + "x" + std::to_string(strideW);
+                    const std::optional<ir::ExplicitPadding>& explicitPadding, int filterH,
+                    int filterW, int strideH, int strideW, int dilationH, int dilationW) const {
+    std::optional<std::pair<int, int>> padsH, padsW;
+    if (explicitPadding) {
+      padsH = std::pair{explicitPadding->top, explicitPadding->bottom};
+      padsW = std::pair{explicitPadding->left, explicitPadding->right};
+    }
+    const auto h = windowedExtent(padding, input.shape[1], filterH, strideH, dilationH, padsH);
+    const auto w = windowedExtent(padding, input.shape[2], filterW, strideW, dilationW, padsW);
+    std::string why = (explicitPadding ? ir::explicitPaddingToString(*explicitPadding)
+                                       : std::string(ir::paddingName(padding))) +
+                      " padding, window " + std::to_string(filterH) + "x" +
+                      std::to_string(filterW) + ", stride " + std::to_string(strideH) + "x" +
+                      std::to_string(strideW);
     requireDim(output, 1, h, "output height for " + why);
     requireDim(output, 2, w, "output width for " + why);
     requireDim(output, 0, input.shape[0], "batch of the input");
@@ -104,8 +118,8 @@ class OperatorChecker {
                " channels of input " + label(input));
         }
         requireDim(out(), 3, filter.shape[0], "output channels of the filter");
-        checkSpatial(input, out(), a.padding, filter.shape[1], filter.shape[2], a.strideH,
-                     a.strideW, a.dilationH, a.dilationW);
+        checkSpatial(input, out(), a.padding, a.explicitPadding, filter.shape[1], filter.shape[2],
+                     a.strideH, a.strideW, a.dilationH, a.dilationW);
         checkBias(filter.shape[0]);
         return;
       }
@@ -122,8 +136,8 @@ class OperatorChecker {
                " channels, not a multiple of the " + std::to_string(input.shape[3]) +
                " channels of input " + label(input));
         }
-        checkSpatial(input, out(), a.padding, filter.shape[1], filter.shape[2], a.strideH,
-                     a.strideW, a.dilationH, a.dilationW);
+        checkSpatial(input, out(), a.padding, a.explicitPadding, filter.shape[1], filter.shape[2],
+                     a.strideH, a.strideW, a.dilationH, a.dilationW);
         checkBias(filter.shape[3]);
         return;
       }
@@ -134,7 +148,8 @@ class OperatorChecker {
         requireRank(input, 4, "input");
         requireRank(out(), 4, "output");
         requireDim(out(), 3, input.shape[3], "channels of the input");
-        checkSpatial(input, out(), a.padding, a.filterH, a.filterW, a.strideH, a.strideW, 1, 1);
+        checkSpatial(input, out(), a.padding, a.explicitPadding, a.filterH, a.filterW, a.strideH,
+                     a.strideW, 1, 1);
         return;
       }
       case OpType::FullyConnected: {

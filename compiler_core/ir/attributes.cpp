@@ -6,6 +6,11 @@ std::string_view paddingName(Padding padding) {
   return padding == Padding::Same ? "SAME" : "VALID";
 }
 
+std::string explicitPaddingToString(const ExplicitPadding& padding) {
+  return "explicit(t=" + std::to_string(padding.top) + ",b=" + std::to_string(padding.bottom) +
+         ",l=" + std::to_string(padding.left) + ",r=" + std::to_string(padding.right) + ")";
+}
+
 std::string_view activationName(Activation activation) {
   switch (activation) {
     case Activation::None:

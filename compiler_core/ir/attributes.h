@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -18,11 +19,26 @@ enum class Activation { None, Relu, ReluN1To1, Relu6, Tanh, SignBit };
 std::string_view paddingName(Padding padding);
 std::string_view activationName(Activation activation);
 
+// The padding of a sliding window spelled out, as legalisation leaves it: the
+// windows start `top` rows and `left` columns before the first element and
+// may reach `bottom` rows and `right` columns past the last one. When an
+// operator carries it, it overrides SAME/VALID. Padded positions contribute
+// nothing (convolutions skip them, pooling windows are clipped), as TFLite's
+// implicit padding does.
+struct ExplicitPadding {
+  int top = 0, bottom = 0, left = 0, right = 0;
+  bool operator==(const ExplicitPadding&) const = default;
+};
+
+// "explicit(t=0,b=1,l=0,r=1)".
+std::string explicitPaddingToString(const ExplicitPadding& padding);
+
 struct Conv2DAttrs {
   Padding padding = Padding::Same;
   int strideW = 1, strideH = 1;
   int dilationW = 1, dilationH = 1;
   Activation activation = Activation::None;
+  std::optional<ExplicitPadding> explicitPadding;  // set by legalisation
 };
 
 struct DepthwiseConv2DAttrs {
@@ -31,6 +47,7 @@ struct DepthwiseConv2DAttrs {
   int dilationW = 1, dilationH = 1;
   int depthMultiplier = 1;
   Activation activation = Activation::None;
+  std::optional<ExplicitPadding> explicitPadding;  // set by legalisation
 };
 
 struct Pool2DAttrs {
@@ -38,6 +55,7 @@ struct Pool2DAttrs {
   int strideW = 1, strideH = 1;
   int filterW = 1, filterH = 1;
   Activation activation = Activation::None;
+  std::optional<ExplicitPadding> explicitPadding;  // set by legalisation
 };
 
 struct FullyConnectedAttrs {

@@ -12,6 +12,10 @@ std::string Operator::typeName() const {
   return std::string(opTypeName(type));
 }
 
+std::vector<int> Operator::modelOperators() const {
+  return sourceOperators.empty() ? std::vector<int>{index} : sourceOperators;
+}
+
 const Tensor* Graph::input(const Operator& op, std::size_t slot) const {
   if (slot >= op.inputs.size() || op.inputs[slot] == kNoTensor) return nullptr;
   return &tensor(op.inputs[slot]);

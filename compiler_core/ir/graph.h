@@ -24,9 +24,20 @@ struct Operator {
   std::vector<int> outputs;  // tensor indices
   std::vector<int> intermediates;
   Attributes attributes;
+  // The imported model's operators this one stands for once passes have
+  // fused or renumbered operators; empty means just itself ({index}), as
+  // every operator is straight out of the importer.
+  std::vector<int> sourceOperators;
+  // A no-copy operator (RESHAPE, SQUEEZE, EXPAND_DIMS keeping dtype,
+  // quantisation and element count): the output is the input's storage
+  // reinterpreted, so code generation emits no copy and the memory planner
+  // gives both tensors the same bytes. Set by fuse_operators.
+  bool isView = false;
 
   // "CONV_2D", or the custom code of an opaque operator.
   std::string typeName() const;
+  // sourceOperators, or {index} when it is empty.
+  std::vector<int> modelOperators() const;
 };
 
 struct Graph {

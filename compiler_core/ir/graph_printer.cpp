@@ -20,6 +20,11 @@ std::string window(const char* name, int h, int w) {
   return std::string(name) + "=" + std::to_string(h) + "x" + std::to_string(w);
 }
 
+std::string paddingText(Padding padding, const std::optional<ExplicitPadding>& explicitPadding) {
+  return "padding=" + (explicitPadding ? explicitPaddingToString(*explicitPadding)
+                                       : std::string(paddingName(padding)));
+}
+
 std::string fusedActivation(Activation activation) {
   return activation == Activation::None ? ""
                                         : " activation=" + std::string(activationName(activation));
@@ -28,18 +33,18 @@ std::string fusedActivation(Activation activation) {
 struct AttributePrinter {
   std::string operator()(std::monostate) const { return ""; }
   std::string operator()(const Conv2DAttrs& a) const {
-    return "padding=" + std::string(paddingName(a.padding)) + " " +
+    return paddingText(a.padding, a.explicitPadding) + " " +
            window("stride", a.strideH, a.strideW) + " " +
            window("dilation", a.dilationH, a.dilationW) + fusedActivation(a.activation);
   }
   std::string operator()(const DepthwiseConv2DAttrs& a) const {
-    return "padding=" + std::string(paddingName(a.padding)) + " " +
+    return paddingText(a.padding, a.explicitPadding) + " " +
            window("stride", a.strideH, a.strideW) + " " +
            window("dilation", a.dilationH, a.dilationW) +
            " depth_multiplier=" + std::to_string(a.depthMultiplier) + fusedActivation(a.activation);
   }
   std::string operator()(const Pool2DAttrs& a) const {
-    return "padding=" + std::string(paddingName(a.padding)) + " " +
+    return paddingText(a.padding, a.explicitPadding) + " " +
            window("filter", a.filterH, a.filterW) + " " + window("stride", a.strideH, a.strideW) +
            fusedActivation(a.activation);
   }
@@ -93,6 +98,19 @@ struct AttributePrinter {
                      "\" custom_options=" + std::to_string(a.customOptions.size()) + "B";
   }
 };
+
+// " fused from #3,#4" when the operator stands for other model operators than
+// itself, " view" for a no-copy operator.
+std::string provenance(const Operator& op) {
+  std::string text;
+  if (!op.sourceOperators.empty() && op.sourceOperators != std::vector<int>{op.index}) {
+    text += op.sourceOperators.size() > 1 ? " fused from " : " from ";
+    for (std::size_t i = 0; i < op.sourceOperators.size(); ++i) {
+      text += (i ? ",#" : "#") + std::to_string(op.sourceOperators[i]);
+    }
+  }
+  return op.isView ? text + " view" : text;
+}
 
 std::string operand(const Graph& graph, int index) {
   if (index == kNoTensor) return "none";
@@ -167,7 +185,8 @@ std::string printGraph(const Graph& graph) {
       const Tensor& t = graph.tensor(index);
       text += " \"" + t.name + "\" " + tensorTypeToString(t);
     }
-    text += "  // op " + std::to_string(op.index) + " v" + std::to_string(op.version) + "\n";
+    text += "  // op " + std::to_string(op.index) + " v" + std::to_string(op.version) +
+            provenance(op) + "\n";
   }
   for (int index : graph.outputs) {
     text += "  output %" + std::to_string(index) + "\n";

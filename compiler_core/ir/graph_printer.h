@@ -1,6 +1,10 @@
 // A deterministic, human-readable text form of the graph IR: one line per
 // tensor of interest and per operator in execution order. Used by
 // `loupec info`, the GUI's stage views and tests that compare graphs.
+// What passes add shows up too: `padding=explicit(t=0,b=1,l=0,r=1)` in the
+// attributes, and after an operator's `// op N vV` comment `fused from #3,#4`
+// (the model operators it stands for), `from #4` (its model index when that
+// differs from its position) and `view` (no copy).
 #pragma once
 
 #include <cstdint>

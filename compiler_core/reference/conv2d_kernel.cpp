@@ -1,4 +1,4 @@
-// CONV_2D: NHWC input, OHWI filter, optional bias, SAME/VALID padding with
+// CONV_2D: NHWC input, OHWI filter, optional bias, SAME/VALID or explicit padding with
 // strides and dilation, grouped when the filter has fewer input channels than
 // the input. Follows TFLite Micro's reference ConvPerChannel kernels:
 //   float32   float accumulation in filter order, bias added last, clamp;
@@ -42,8 +42,7 @@ ConvShape convShape(const ir::Tensor& input, const ir::Tensor& filter, const ir:
   s.dilationHeight = attrs.dilationH;
   s.dilationWidth = attrs.dilationW;
   const WindowGeometry g =
-      computeWindowGeometry(attrs.padding, s.inHeight, s.inWidth, s.filterHeight, s.filterWidth,
-                            s.strideHeight, s.strideWidth, s.dilationHeight, s.dilationWidth);
+      windowGeometry(attrs, s.inHeight, s.inWidth, s.filterHeight, s.filterWidth);
   s.padHeight = g.padHeight;
   s.padWidth = g.padWidth;
   return s;

@@ -61,14 +61,13 @@ std::optional<std::string> checkConvOutput(const ir::Graph& graph, const ir::Ope
   const ir::Tensor& filter = *graph.input(op, 1);
   const ir::Tensor* bias = graph.input(op, 2);
   const ir::Tensor& output = graph.output(op, 0);
-  const WindowGeometry g = computeWindowGeometry(attrs.padding, input.shape[1], input.shape[2],
-                                                 filter.shape[1], filter.shape[2], attrs.strideH,
-                                                 attrs.strideW, attrs.dilationH, attrs.dilationW);
+  if (auto problem = checkExplicitPadding(attrs.explicitPadding)) return problem;
+  const WindowGeometry g =
+      windowGeometry(attrs, input.shape[1], input.shape[2], filter.shape[1], filter.shape[2]);
   const ir::Shape expected = {input.shape[0], g.outHeight, g.outWidth, outChannels};
   if (output.shape != expected) {
     return describeTensor("output", output) + " does not match the convolution: expected " +
-           ir::shapeToString(expected) + " with " + std::string(ir::paddingName(attrs.padding)) +
-           " padding";
+           ir::shapeToString(expected) + " with " + describePadding(attrs);
   }
   if (bias != nullptr && bias->elementCount() != outChannels) {
     return describeTensor("bias", *bias) + " has " + std::to_string(bias->elementCount()) +

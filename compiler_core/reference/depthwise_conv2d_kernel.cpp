@@ -42,8 +42,7 @@ DepthwiseShape depthwiseShape(const ir::Tensor& input, const ir::Tensor& filter,
   s.dilationHeight = attrs.dilationH;
   s.dilationWidth = attrs.dilationW;
   const WindowGeometry g =
-      computeWindowGeometry(attrs.padding, s.inHeight, s.inWidth, s.filterHeight, s.filterWidth,
-                            s.strideHeight, s.strideWidth, s.dilationHeight, s.dilationWidth);
+      windowGeometry(attrs, s.inHeight, s.inWidth, s.filterHeight, s.filterWidth);
   s.padHeight = g.padHeight;
   s.padWidth = g.padWidth;
   return s;

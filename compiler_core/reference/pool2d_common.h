@@ -33,9 +33,7 @@ inline PoolShape poolShape(const ir::Tensor& input, const ir::Tensor& output,
   s.filterWidth = attrs.filterW;
   s.strideHeight = attrs.strideH;
   s.strideWidth = attrs.strideW;
-  const WindowGeometry g =
-      computeWindowGeometry(attrs.padding, s.inHeight, s.inWidth, s.filterHeight, s.filterWidth,
-                            s.strideHeight, s.strideWidth);
+  const WindowGeometry g = windowGeometry(attrs, s.inHeight, s.inWidth);
   s.padHeight = g.padHeight;
   s.padWidth = g.padWidth;
   return s;
@@ -104,14 +102,12 @@ inline std::optional<std::string> checkPool2D(const ir::Graph& graph, const ir::
            "x" + std::to_string(attrs->strideW) + ")";
   }
   if (auto problem = unsupportedActivation(attrs->activation)) return problem;
-  const WindowGeometry g =
-      computeWindowGeometry(attrs->padding, input->shape[1], input->shape[2], attrs->filterH,
-                            attrs->filterW, attrs->strideH, attrs->strideW);
+  if (auto problem = checkExplicitPadding(attrs->explicitPadding)) return problem;
+  const WindowGeometry g = windowGeometry(*attrs, input->shape[1], input->shape[2]);
   const ir::Shape expected = {input->shape[0], g.outHeight, g.outWidth, input->shape[3]};
   if (output.shape != expected) {
     return describeTensor("output", output) + " does not match the pooling window: expected " +
-           ir::shapeToString(expected) + " with " + std::string(ir::paddingName(attrs->padding)) +
-           " padding";
+           ir::shapeToString(expected) + " with " + describePadding(*attrs);
   }
   if (input->dtype != ir::DType::Float32) {
     if (auto problem = checkPerTensorQuantization("input", *input)) return problem;

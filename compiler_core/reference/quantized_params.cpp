@@ -84,6 +84,80 @@ WindowGeometry computeWindowGeometry(ir::Padding padding, int inHeight, int inWi
   return g;
 }
 
+namespace {
+// The output extent of windows over an explicitly padded input: every window
+// that fits in before + input + after. As TFLite, 0 for a zero stride.
+int explicitOutputSize(int imageSize, int before, int after, int filterSize, int stride,
+                       int dilation) {
+  const int padded = imageSize + before + after;
+  const int effective = loupe_effective_filter_size(filterSize, dilation);
+  if (stride <= 0 || padded < effective) return 0;
+  return (padded - effective) / stride + 1;
+}
+}  // namespace
+
+WindowGeometry computeWindowGeometry(const ir::ExplicitPadding& padding, int inHeight, int inWidth,
+                                     int filterHeight, int filterWidth, int strideHeight,
+                                     int strideWidth, int dilationHeight, int dilationWidth) {
+  WindowGeometry g;
+  g.outHeight = explicitOutputSize(inHeight, padding.top, padding.bottom, filterHeight,
+                                   strideHeight, dilationHeight);
+  g.outWidth = explicitOutputSize(inWidth, padding.left, padding.right, filterWidth, strideWidth,
+                                  dilationWidth);
+  g.padHeight = padding.top;
+  g.padWidth = padding.left;
+  g.padHeightOffset = padding.bottom - padding.top;
+  g.padWidthOffset = padding.right - padding.left;
+  return g;
+}
+
+namespace {
+template <typename Attrs>
+WindowGeometry attrsWindowGeometry(const Attrs& attrs, int inHeight, int inWidth, int filterHeight,
+                                   int filterWidth, int dilationHeight, int dilationWidth) {
+  if (attrs.explicitPadding) {
+    return computeWindowGeometry(*attrs.explicitPadding, inHeight, inWidth, filterHeight,
+                                 filterWidth, attrs.strideH, attrs.strideW, dilationHeight,
+                                 dilationWidth);
+  }
+  return computeWindowGeometry(attrs.padding, inHeight, inWidth, filterHeight, filterWidth,
+                               attrs.strideH, attrs.strideW, dilationHeight, dilationWidth);
+}
+}  // namespace
+
+WindowGeometry windowGeometry(const ir::Conv2DAttrs& attrs, int inHeight, int inWidth,
+                              int filterHeight, int filterWidth) {
+  return attrsWindowGeometry(attrs, inHeight, inWidth, filterHeight, filterWidth, attrs.dilationH,
+                             attrs.dilationW);
+}
+
+WindowGeometry windowGeometry(const ir::DepthwiseConv2DAttrs& attrs, int inHeight, int inWidth,
+                              int filterHeight, int filterWidth) {
+  return attrsWindowGeometry(attrs, inHeight, inWidth, filterHeight, filterWidth, attrs.dilationH,
+                             attrs.dilationW);
+}
+
+WindowGeometry windowGeometry(const ir::Pool2DAttrs& attrs, int inHeight, int inWidth) {
+  return attrsWindowGeometry(attrs, inHeight, inWidth, attrs.filterH, attrs.filterW, 1, 1);
+}
+
+ir::ExplicitPadding explicitPaddingOf(const WindowGeometry& geometry) {
+  ir::ExplicitPadding padding;
+  padding.top = geometry.padHeight;
+  padding.bottom = geometry.padHeight + geometry.padHeightOffset;
+  padding.left = geometry.padWidth;
+  padding.right = geometry.padWidth + geometry.padWidthOffset;
+  return padding;
+}
+
+std::optional<std::string> checkExplicitPadding(const std::optional<ir::ExplicitPadding>& padding) {
+  if (padding &&
+      (padding->top < 0 || padding->bottom < 0 || padding->left < 0 || padding->right < 0)) {
+    return "explicit padding " + ir::explicitPaddingToString(*padding) + " holds a negative amount";
+  }
+  return std::nullopt;
+}
+
 std::vector<QuantizedMultiplier> perChannelMultipliers(float inputScale,
                                                        const std::vector<float>& filterScales,
                                                        float outputScale, int channels) {

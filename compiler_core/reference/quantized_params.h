@@ -73,6 +73,40 @@ WindowGeometry computeWindowGeometry(ir::Padding padding, int inHeight, int inWi
                                      int strideWidth, int dilationHeight = 1,
                                      int dilationWidth = 1);
 
+// The same for explicit padding (a legalised graph): the windows start `top`
+// and `left` before the first element, and the output holds every window
+// that fits in the padded extent. padHeightOffset = bottom - top (may be
+// negative), padWidthOffset = right - left.
+WindowGeometry computeWindowGeometry(const ir::ExplicitPadding& padding, int inHeight, int inWidth,
+                                     int filterHeight, int filterWidth, int strideHeight,
+                                     int strideWidth, int dilationHeight = 1,
+                                     int dilationWidth = 1);
+
+// The geometry an operator's windows use: its explicit padding when it has
+// one, SAME/VALID otherwise. Every kernel and pass that walks the windows of
+// CONV_2D, DEPTHWISE_CONV_2D and the pools goes through these.
+WindowGeometry windowGeometry(const ir::Conv2DAttrs& attrs, int inHeight, int inWidth,
+                              int filterHeight, int filterWidth);
+WindowGeometry windowGeometry(const ir::DepthwiseConv2DAttrs& attrs, int inHeight, int inWidth,
+                              int filterHeight, int filterWidth);
+WindowGeometry windowGeometry(const ir::Pool2DAttrs& attrs, int inHeight, int inWidth);
+
+// The padding a geometry applies, spelled out: before the first element and
+// after the last one (for SAME, the odd element of an odd total goes after).
+ir::ExplicitPadding explicitPaddingOf(const WindowGeometry& geometry);
+
+// "SAME padding", "VALID padding" or "explicit(t=0,b=1,l=0,r=1) padding".
+template <typename Attrs>
+std::string describePadding(const Attrs& attrs) {
+  return (attrs.explicitPadding ? ir::explicitPaddingToString(*attrs.explicitPadding)
+                                : std::string(ir::paddingName(attrs.padding))) +
+         " padding";
+}
+
+// Why an operator's explicit padding cannot be used (a negative amount), or
+// nullopt.
+std::optional<std::string> checkExplicitPadding(const std::optional<ir::ExplicitPadding>& padding);
+
 // --- requantisation of accumulators -------------------------------------------
 
 // One multiplier per output channel of a convolution (TFLite's

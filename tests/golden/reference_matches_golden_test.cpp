@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "frontend/tflite_importer.h"
+#include "golden_compare.h"
 #include "golden_sets.h"
 #include "reference/reference_interpreter.h"
 #include "test_data.h"
@@ -15,64 +16,6 @@
 using loupe::test::GoldenSet;
 
 namespace {
-
-// float32 results may differ from TFLite's in the last bits (summation order).
-constexpr std::uint32_t kMaxFloatUlps = 4;
-
-std::uint32_t ulpDistance(float a, float b) {
-  std::int32_t ia, ib;
-  std::memcpy(&ia, &a, 4);
-  std::memcpy(&ib, &b, 4);
-  if (ia < 0) ia = std::numeric_limits<std::int32_t>::min() - ia;
-  if (ib < 0) ib = std::numeric_limits<std::int32_t>::min() - ib;
-  return static_cast<std::uint32_t>(std::abs(static_cast<std::int64_t>(ia) - ib));
-}
-
-// Empty when equal; otherwise where and how the bytes first differ.
-QString compareBytes(std::span<const std::uint8_t> actual, std::span<const std::uint8_t> expected,
-                     const std::string& dtype) {
-  if (actual.size() != expected.size()) {
-    return QString("size %1, expected %2").arg(actual.size()).arg(expected.size());
-  }
-  if (dtype == "float32") {
-    for (std::size_t i = 0; i + 4 <= actual.size(); i += 4) {
-      float a, e;
-      std::memcpy(&a, actual.data() + i, 4);
-      std::memcpy(&e, expected.data() + i, 4);
-      if (ulpDistance(a, e) > kMaxFloatUlps) {
-        return QString("element %1: %2, expected %3 (%4 ulp)")
-            .arg(i / 4)
-            .arg(double(a), 0, 'g', 9)
-            .arg(double(e), 0, 'g', 9)
-            .arg(ulpDistance(a, e));
-      }
-    }
-    return {};
-  }
-  const std::size_t width = dtype == "int16" ? 2 : dtype == "int32" ? 4 : 1;
-  for (std::size_t i = 0; i < actual.size(); ++i) {
-    if (actual[i] != expected[i]) {
-      const std::size_t element = i / width;
-      std::int64_t a = 0, e = 0;
-      if (width == 1) {
-        a = dtype == "uint8" ? actual[i] : static_cast<std::int8_t>(actual[i]);
-        e = dtype == "uint8" ? expected[i] : static_cast<std::int8_t>(expected[i]);
-      } else if (width == 2) {
-        std::int16_t x, y;
-        std::memcpy(&x, actual.data() + element * 2, 2);
-        std::memcpy(&y, expected.data() + element * 2, 2);
-        a = x, e = y;
-      } else {
-        std::int32_t x, y;
-        std::memcpy(&x, actual.data() + element * 4, 4);
-        std::memcpy(&y, expected.data() + element * 4, 4);
-        a = x, e = y;
-      }
-      return QString("element %1: %2, expected %3").arg(element).arg(a).arg(e);
-    }
-  }
-  return {};
-}
 
 // Runs `body`; an exception (an unsupported operator, say) fails this test
 // row with its message instead of aborting the whole suite.
@@ -116,7 +59,8 @@ class ReferenceMatchesGolden : public QObject {
       for (std::size_t i = 0; i < golden.outputs.size(); ++i) {
         const auto expected = loupe::test::readBytes(golden.outputs[i]);
         const auto dtype = golden.manifest["outputs"][i]["dtype"].get<std::string>();
-        const QString difference = compareBytes(interpreter.output(i), expected, dtype);
+        const QString difference =
+            loupe::test::compareBytes(interpreter.output(i), expected, dtype);
         QVERIFY2(difference.isEmpty(), qPrintable(QString("output %1: %2").arg(i).arg(difference)));
       }
     })
@@ -159,8 +103,8 @@ class ReferenceMatchesGolden : public QObject {
         const int tensor = entry["tensor_index"].get<int>();
         const auto expected =
             loupe::test::readBytes(*golden.tensorDumps / entry["file"].get<std::string>());
-        const QString difference = compareBytes(interpreter.tensorBytes(tensor), expected,
-                                                entry["dtype"].get<std::string>());
+        const QString difference = loupe::test::compareBytes(
+            interpreter.tensorBytes(tensor), expected, entry["dtype"].get<std::string>());
         QVERIFY2(difference.isEmpty(),
                  qPrintable(
                      QString("tensor %1 '%2' (written by operator %3 %4): %5")
@@ -201,8 +145,8 @@ class ReferenceMatchesGolden : public QObject {
       }
       interpreter.invoke();
       const auto* expected = reinterpret_cast<const std::uint8_t*>(c.expected.data());
-      const QString difference =
-          compareBytes(interpreter.output(0), {expected, c.expected.size() * 2}, "int16");
+      const QString difference = loupe::test::compareBytes(
+          interpreter.output(0), {expected, c.expected.size() * 2}, "int16");
       QVERIFY2(difference.isEmpty(), qPrintable(difference));
     })
   }
