@@ -181,7 +181,8 @@ HostBuild buildHostExecutable(const codegen::CompiledModel& model,
     argv.emplace_back(flag);
   }
   for (const auto& f : model.sources) argv.push_back("src/" + f.name);
-  argv.insert(argv.end(), {"main.c", "-o", "model_host"});
+  // libm last: float kernels call expf (loupe_expf) and friends.
+  argv.insert(argv.end(), {"main.c", "-o", "model_host", "-lm"});
   build.log = commandLineForDisplay(argv) + "\n";
   ProcessResult result;
   try {
