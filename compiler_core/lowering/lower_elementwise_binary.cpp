@@ -117,7 +117,8 @@ PrimFunc lowerBinary(BinaryKind kind, const ir::Graph& graph, const ir::Operator
   Buffer out = fb.param(op.outputs[0], "output", true);
 
   // Per-element arithmetic. `rescale` maps an operand's element to what the
-  // combination reads (for quantised ADD/SUB, its value on the common scale).
+  // combination reads (quantised ADD/SUB: its value on the common scale; MUL:
+  // its value minus the zero point).
   std::function<Expr(const Expr&, int)> rescale = [](const Expr& v, int) { return v; };
   Combine combine;
   switch (output.dtype) {
@@ -155,11 +156,13 @@ PrimFunc lowerBinary(BinaryKind kind, const ir::Graph& graph, const ir::Operator
     default: {
       if (kind == BinaryKind::Mul) {
         const loupe_mul_params p = reference::mulParams(input1, input2, output, attrs.activation);
+        rescale = [p](const Expr& v, int slot) {
+          return foldConstants(v + (slot == 0 ? p.input1_offset : p.input2_offset));
+        };
         combine = [p](const Expr& x, const Expr& y) {
-          const Expr product = (x + p.input1_offset) * (y + p.input2_offset);
-          return callIntrinsic("loupe.requantize_i32", ScalarType::Int32,
-                               {product, p.output_multiplier, p.output_shift, p.output_offset,
-                                p.act_min, p.act_max});
+          return callIntrinsic(
+              "loupe.requantize_i32", ScalarType::Int32,
+              {x * y, p.output_multiplier, p.output_shift, p.output_offset, p.act_min, p.act_max});
         };
         break;
       }

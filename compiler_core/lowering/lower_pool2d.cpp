@@ -163,8 +163,8 @@ struct PoolLowering {
     return forLoop(c, 0, ch, body);
   }
 
-  // The window span of position `o` in `run`; dynamic runs bind Lets
-  // (wrapped around the statement `wrap` builds) for the clipped bounds.
+  // The window span of position `o` in `run`. For a dynamic run the clipped
+  // bounds are Lets (appended to `lets`, bound around the position's body).
   static WindowSpan span(const WindowRun& run, const WindowDim& d, const Var& o,
                          const std::string& axis, std::vector<std::pair<Var, Expr>>& lets) {
     const Expr origin = refVar(o) * d.stride - d.padBefore;

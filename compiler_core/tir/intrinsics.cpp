@@ -55,6 +55,10 @@ constexpr std::array kIntrinsics = {
 
 }  // namespace
 
+std::span<const Intrinsic> allIntrinsics() {
+  return kIntrinsics;
+}
+
 std::optional<Intrinsic> findIntrinsic(std::string_view name) {
   for (const Intrinsic& intrinsic : kIntrinsics) {
     if (intrinsic.name == name) return intrinsic;
