@@ -1,7 +1,7 @@
 // RESHAPE, SQUEEZE and EXPAND_DIMS through generated C: no function when the
 // output is an intermediate tensor (it shares its input's storage), an
-// element copy when the output is a model output; and the real RESHAPE of
-// kws_ref_model as a one-operator graph.
+// element copy when the output is a model output or the input a constant;
+// and the real RESHAPE of kws_ref_model as a one-operator graph.
 #include <QtTest>
 
 #include "codegen_checks.h"
@@ -61,6 +61,23 @@ ir::Graph addThenReshape() {
   return g.inputs({in}).outputs({out}).build();
 }
 
+// constant -> RESHAPE -> ADD(in, reshaped): a constant has no storage to
+// share, so the reshape is a copy out of the function's own constant.
+ir::Graph reshapeOfAConstant() {
+  GraphBuilder g;
+  const int in = g.tensor("in", ir::DType::Float32, {2, 3});
+  const int c = g.constant("c", ir::DType::Float32, {6},
+                           std::vector<float>{0.5f, -1.25f, 2.0f, 3.5f, -0.75f, 1.0f});
+  const int shape = g.constant("shape", ir::DType::Int32, {2}, std::vector<std::int32_t>{2, 3});
+  const int reshaped = g.tensor("reshaped", ir::DType::Float32, {2, 3});
+  const int out = g.tensor("out", ir::DType::Float32, {2, 3});
+  ir::ReshapeAttrs attrs;
+  attrs.newShape = {2, 3};
+  g.op(ir::OpType::Reshape, {c, shape}, {reshaped}, attrs);
+  g.op(ir::OpType::Add, {in, reshaped}, {out}, ir::ElementwiseAttrs{});
+  return g.inputs({in}).outputs({out}).build();
+}
+
 }  // namespace
 
 class ReshapeCodegen : public QObject {
@@ -94,6 +111,13 @@ class ReshapeCodegen : public QObject {
 
   void intermediateReshapeIsAView() {
     const ir::Graph graph = addThenReshape();
+    QCOMPARE(codegen::compileToC(graph, {}).functions.size(), std::size_t{2});
+    const std::string difference = test::differenceFromReference(graph);
+    QVERIFY2(difference.empty(), difference.c_str());
+  }
+
+  void reshapeOfAConstantIsACopy() {
+    const ir::Graph graph = reshapeOfAConstant();
     QCOMPARE(codegen::compileToC(graph, {}).functions.size(), std::size_t{2});
     const std::string difference = test::differenceFromReference(graph);
     QVERIFY2(difference.empty(), difference.c_str());
