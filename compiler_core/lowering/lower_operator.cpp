@@ -11,6 +11,25 @@ LoweringRule ruleFor(ir::OpType type) {
   switch (type) {
     case ir::OpType::FullyConnected:
       return lowerFullyConnected;
+    case ir::OpType::AveragePool2D:
+      return lowerAveragePool2D;
+    case ir::OpType::MaxPool2D:
+      return lowerMaxPool2D;
+    case ir::OpType::Add:
+      return lowerAdd;
+    case ir::OpType::Sub:
+      return lowerSub;
+    case ir::OpType::Mul:
+      return lowerMul;
+    case ir::OpType::Softmax:
+      return lowerSoftmax;
+    case ir::OpType::Pad:
+    case ir::OpType::PadV2:
+      return lowerPad;
+    case ir::OpType::Reshape:
+    case ir::OpType::Squeeze:
+    case ir::OpType::ExpandDims:
+      return lowerCopy;
     default:
       return nullptr;
   }

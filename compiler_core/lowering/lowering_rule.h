@@ -17,8 +17,12 @@ tir::PrimFunc lowerDepthwiseConv2D(const ir::Graph&, const ir::Operator&, const 
 tir::PrimFunc lowerAveragePool2D(const ir::Graph&, const ir::Operator&, const std::string&);
 tir::PrimFunc lowerMaxPool2D(const ir::Graph&, const ir::Operator&, const std::string&);
 tir::PrimFunc lowerAdd(const ir::Graph&, const ir::Operator&, const std::string&);
+tir::PrimFunc lowerSub(const ir::Graph&, const ir::Operator&, const std::string&);
+tir::PrimFunc lowerMul(const ir::Graph&, const ir::Operator&, const std::string&);
 tir::PrimFunc lowerSoftmax(const ir::Graph&, const ir::Operator&, const std::string&);
+// PAD and PADV2.
 tir::PrimFunc lowerPad(const ir::Graph&, const ir::Operator&, const std::string&);
+// RESHAPE, SQUEEZE and EXPAND_DIMS when they are not storage views.
 tir::PrimFunc lowerCopy(const ir::Graph&, const ir::Operator&, const std::string&);
 
 }  // namespace loupe::lowering

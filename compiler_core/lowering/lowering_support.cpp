@@ -44,6 +44,11 @@ tir::Buffer FunctionBuilder::constant(const ir::Tensor& tensor, const std::strin
                      tensor.data);
 }
 
+tir::Buffer FunctionBuilder::input(int tensorIndex, const std::string& role) {
+  const ir::Tensor& tensor = graph_.tensor(tensorIndex);
+  return tensor.isConstant ? constant(tensor, role) : param(tensorIndex, role, false);
+}
+
 tir::Buffer FunctionBuilder::addConstant(const std::string& role, tir::ScalarType type,
                                          std::vector<std::int64_t> shape,
                                          std::vector<std::uint8_t> bytes) {

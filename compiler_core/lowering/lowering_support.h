@@ -36,6 +36,9 @@ class FunctionBuilder {
   tir::Buffer param(int tensorIndex, const std::string& role, bool written);
   // A constant from a graph tensor's bytes.
   tir::Buffer constant(const ir::Tensor& tensor, const std::string& role);
+  // A tensor the function reads: a constant when the graph holds its data
+  // (constants have no storage at run time), else a read-only parameter.
+  tir::Buffer input(int tensorIndex, const std::string& role);
   // A constant from values computed at compile time.
   template <typename T>
   tir::Buffer constant(const std::string& role, tir::ScalarType type,

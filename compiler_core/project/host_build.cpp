@@ -187,7 +187,8 @@ HostBuild buildHostExecutable(const codegen::CompiledModel& model,
   }
   for (const auto& f : model.sources) argv.push_back("src/" + f.name);
   for (const auto& f : options.extraSources) argv.push_back("extra/" + f.name);
-  argv.insert(argv.end(), {"main.c", "-o", "model_host"});
+  // libm last: float kernels call expf (loupe_expf) and friends.
+  argv.insert(argv.end(), {"main.c", "-o", "model_host", "-lm"});
   build.log = commandLineForDisplay(argv) + "\n";
   ProcessResult result;
   try {

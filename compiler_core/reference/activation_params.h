@@ -31,8 +31,8 @@ struct SoftmaxInt8Params {
   int inputLeftShift = 0;
   std::int32_t diffMin = 0;
 };
-inline constexpr int kSoftmaxScaledDiffIntegerBits = 5;
-inline constexpr int kSoftmaxAccumulationIntegerBits = 12;
+inline constexpr int kSoftmaxScaledDiffIntegerBits = LOUPE_SOFTMAX_SCALED_DIFF_INTEGER_BITS;
+inline constexpr int kSoftmaxAccumulationIntegerBits = LOUPE_SOFTMAX_ACCUMULATION_INTEGER_BITS;
 SoftmaxInt8Params softmaxInt8Params(float inputScale, float beta);
 
 // SOFTMAX with int16 input and output: the input differences are rescaled so

@@ -4,7 +4,6 @@
 // the row maximum in Q5.26, sum in Q12.19, one reciprocal per row); the int16
 // path uses the interpolated exp and 1/(1+x) tables.
 #include <algorithm>
-#include <cmath>
 #include <limits>
 #include <vector>
 
@@ -115,24 +114,25 @@ void softmaxFloat(const float* input, float* output, Rows rows, float beta) {
     for (std::int64_t c = 0; c < rows.depth; ++c) max = std::max(max, in[c]);
     float sum = 0.f;
     for (std::int64_t c = 0; c < rows.depth; ++c) {
-      out[c] = std::exp((in[c] - max) * beta);
+      out[c] = loupe_expf((in[c] - max) * beta);
       sum += out[c];
     }
     for (std::int64_t c = 0; c < rows.depth; ++c) out[c] = out[c] / sum;
   }
 }
 
+// Every step is one of the scalar helpers of loupe/fixed_point_math.h that
+// the generated C calls too.
 template <typename OutputT>
 void softmaxInt8(const std::int8_t* input, OutputT* output, Rows rows,
                  const SoftmaxInt8Params& params) {
   constexpr std::int32_t kOutputMin = std::numeric_limits<OutputT>::min();
   constexpr std::int32_t kOutputMax = std::numeric_limits<OutputT>::max();
-  // exp(beta * scale * (x - max)) in Q0.31, or nullopt when it is negligible.
-  auto expOfDifference = [&](std::int32_t difference) -> std::optional<std::int32_t> {
-    if (difference < params.diffMin) return std::nullopt;
-    const std::int32_t scaledDifference = loupe_multiply_by_quantized_multiplier_greater_than_one(
-        difference, params.inputMultiplier, params.inputLeftShift);
-    return loupe_exp_on_negative_values(scaledDifference, kSoftmaxScaledDiffIntegerBits);
+  constexpr int kOutputBits = static_cast<int>(sizeof(OutputT) * 8);
+  // exp(beta * scale * (x - max)) in Q0.31; 0 when it is negligible.
+  auto expOfDifference = [&](std::int32_t difference) {
+    return loupe_softmax_exp_q31(difference, params.diffMin, params.inputMultiplier,
+                                 params.inputLeftShift);
   };
   for (std::int64_t row = 0; row < rows.count; ++row) {
     const std::int8_t* in = input + row * rows.depth;
@@ -142,26 +142,14 @@ void softmaxInt8(const std::int8_t* input, OutputT* output, Rows rows,
 
     std::int32_t sumOfExps = 0;  // Q12.19
     for (std::int64_t c = 0; c < rows.depth; ++c) {
-      if (auto e = expOfDifference(in[c] - max)) {
-        sumOfExps = loupe_wrapping_add_i32(
-            sumOfExps, loupe_fixed_point_rescale(*e, 0, kSoftmaxAccumulationIntegerBits));
-      }
+      sumOfExps =
+          loupe_wrapping_add_i32(sumOfExps, loupe_softmax_sum_term(expOfDifference(in[c] - max)));
     }
-    int numBitsOverUnit = 0;
-    const std::int32_t reciprocal =
-        loupe_get_reciprocal(sumOfExps, kSoftmaxAccumulationIntegerBits, &numBitsOverUnit);
-    // TFLM aborts outside [0, 31] (an int8 row of more than ~500 maxima).
-    const int exponent =
-        std::clamp(numBitsOverUnit + 31 - static_cast<int>(sizeof(OutputT) * 8), 0, 31);
+    const std::int32_t reciprocal = loupe_softmax_reciprocal(sumOfExps);
+    const int exponent = loupe_softmax_reciprocal_exponent(sumOfExps, kOutputBits);
     for (std::int64_t c = 0; c < rows.depth; ++c) {
-      const auto e = expOfDifference(in[c] - max);
-      if (!e) {
-        out[c] = static_cast<OutputT>(kOutputMin);
-        continue;
-      }
-      const std::int32_t unsaturated = loupe_rounding_divide_by_pot(
-          loupe_saturating_rounding_doubling_high_mul(reciprocal, *e), exponent);
-      out[c] = static_cast<OutputT>(std::clamp(unsaturated + kOutputMin, kOutputMin, kOutputMax));
+      out[c] = static_cast<OutputT>(loupe_softmax_output(expOfDifference(in[c] - max), reciprocal,
+                                                         exponent, kOutputMin, kOutputMax));
     }
   }
 }
@@ -178,28 +166,19 @@ void softmaxInt16(const std::int16_t* input, std::int16_t* output, Rows rows,
     std::int32_t sumOfExps = 0;  // Q16.15
     for (std::int64_t c = 0; c < rows.depth; ++c) {
       // Differences in [-65535, 0] stand for [-10, 0]; re-centred on the table.
-      const std::int32_t scaled = loupe_multiply_by_quantized_multiplier(
-          in[c] - max, params.inputMultiplier, params.inputLeftShift);
-      const auto centred = static_cast<std::int16_t>(std::clamp(scaled + 32767, -32768, 32767));
+      const auto centred = static_cast<std::int16_t>(loupe_softmax_int16_exp_input(
+          in[c] - max, params.inputMultiplier, params.inputLeftShift));
       exps[c] = loupe_lut_lookup_int16(centred, params.expLut.data());
       sumOfExps += exps[c];
     }
-    // 1/sum through the 1/(1+x) table: normalise sum to [1, 2), x = sum - 1
-    // re-centred from [0, 65535] to int16.
-    const int headroomPlusOne =
-        loupe_count_leading_zeros_u32(static_cast<std::uint32_t>(sumOfExps));
-    const auto shiftedSum = static_cast<std::int32_t>(
-        ((static_cast<std::int64_t>(sumOfExps) << (headroomPlusOne - 1)) + (1 << 13)) >> 14);
-    const auto centredSum =
-        static_cast<std::int16_t>(std::clamp(shiftedSum - ((1 << 15) + (1 << 16)), -32768, 32767));
-    const std::int16_t reciprocal =
-        loupe_lut_lookup_int16(centredSum, params.oneOverOnePlusXLut.data());
-    const int rightShift = 31 - headroomPlusOne;
-    const std::int64_t rounding = std::int64_t{1} << (rightShift - 1);
+    // 1/sum through the 1/(1+x) table on the sum normalised to [1, 2).
+    const std::int16_t reciprocal = loupe_lut_lookup_int16(
+        static_cast<std::int16_t>(loupe_softmax_int16_reciprocal_input(sumOfExps)),
+        params.oneOverOnePlusXLut.data());
+    const int rightShift = loupe_softmax_int16_right_shift(sumOfExps);
     for (std::int64_t c = 0; c < rows.depth; ++c) {
-      const auto result = static_cast<std::int32_t>(
-          (static_cast<std::int64_t>(exps[c]) * reciprocal + rounding) >> rightShift);
-      out[c] = static_cast<std::int16_t>(std::clamp(result, 0, 32767));
+      out[c] =
+          static_cast<std::int16_t>(loupe_softmax_int16_output(exps[c], reciprocal, rightShift));
     }
   }
 }

@@ -29,15 +29,35 @@ constexpr std::array kIntrinsics = {
               kFixed},
     Intrinsic{"loupe.clamp_i32", "loupe_clamp_i32", ScalarType::Int32, 3, kFixed},
     Intrinsic{"loupe.clamp_f32", "loupe_clamp_f32", ScalarType::Float32, 3, kActivation},
+    Intrinsic{"loupe.add_sub_requantize", "loupe_add_sub_requantize", ScalarType::Int32, 6, kArith},
+    Intrinsic{"loupe.wrapping_add_i32", "loupe_wrapping_add_i32", ScalarType::Int32, 2, kMath},
+    // int8-input SOFTMAX: exp of (x - row max), its Q12.19 sum term, the
+    // row's reciprocal and shift, one output.
     Intrinsic{"loupe.softmax_exp_q31", "loupe_softmax_exp_q31", ScalarType::Int32, 4, kMath},
     Intrinsic{"loupe.softmax_sum_term", "loupe_softmax_sum_term", ScalarType::Int32, 1, kMath},
     Intrinsic{"loupe.softmax_reciprocal", "loupe_softmax_reciprocal", ScalarType::Int32, 1, kMath},
     Intrinsic{"loupe.softmax_reciprocal_exponent", "loupe_softmax_reciprocal_exponent",
               ScalarType::Int32, 2, kMath},
+    Intrinsic{"loupe.softmax_output", "loupe_softmax_output", ScalarType::Int32, 5, kMath},
+    // int16 SOFTMAX around its two interpolated tables.
+    Intrinsic{"loupe.lut_interpolate_int16", "loupe_lut_interpolate_int16", ScalarType::Int16, 3,
+              kMath},
+    Intrinsic{"loupe.softmax_int16_exp_input", "loupe_softmax_int16_exp_input", ScalarType::Int32,
+              3, kMath},
+    Intrinsic{"loupe.softmax_int16_reciprocal_input", "loupe_softmax_int16_reciprocal_input",
+              ScalarType::Int32, 1, kMath},
+    Intrinsic{"loupe.softmax_int16_right_shift", "loupe_softmax_int16_right_shift",
+              ScalarType::Int32, 1, kMath},
+    Intrinsic{"loupe.softmax_int16_output", "loupe_softmax_int16_output", ScalarType::Int32, 3,
+              kMath},
     Intrinsic{"loupe.expf", "loupe_expf", ScalarType::Float32, 1, kMath},
 };
 
 }  // namespace
+
+std::span<const Intrinsic> allIntrinsics() {
+  return kIntrinsics;
+}
 
 std::optional<Intrinsic> findIntrinsic(std::string_view name) {
   for (const Intrinsic& intrinsic : kIntrinsics) {

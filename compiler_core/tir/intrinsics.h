@@ -6,6 +6,7 @@
 #pragma once
 
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -23,5 +24,8 @@ struct Intrinsic {
 
 // The intrinsic called `name`, or nullopt.
 std::optional<Intrinsic> findIntrinsic(std::string_view name);
+
+// Every intrinsic, in table order.
+std::span<const Intrinsic> allIntrinsics();
 
 }  // namespace loupe::tir

@@ -8,8 +8,11 @@
  *    format Qm.(31-m); results of exp, logistic and tanh are Q0.31.
  *  - the int16 helpers of TFLite's quantised HARD_SWISH (16-bit arithmetic,
  *    which differs from the 32-bit helpers at the edges);
+ *  - the per-row and per-element steps of int8-input SOFTMAX (exp of the
+ *    difference to the row maximum, the Q12.19 sum, its reciprocal, the
+ *    output), as scalar functions a generated loop calls directly;
  *  - the interpolating 513-entry int16 lookup tables (generation and lookup)
- *    that int16 SOFTMAX uses;
+ *    and the scalar steps of int16 SOFTMAX around them;
  *  - TFLite Micro's int16 LOGISTIC and TANH, which interpolate a 256-entry
  *    sigmoid table (also what its int16 LSTM uses for its gates).
  *
@@ -213,6 +216,62 @@ static inline int32_t loupe_get_reciprocal(int32_t x, int x_integer_digits,
   return loupe_one_over_one_plus_x_for_x_in_0_1(shifted_minus_one);
 }
 
+/* ---- SOFTMAX with int8 input (TFLite Micro's SoftmaxInt8) ---------------- */
+
+/* The fixed-point formats of the int8 SOFTMAX: input differences rescaled to
+ * Q5.26, the sum of exponentials accumulated in Q12.19. */
+#define LOUPE_SOFTMAX_SCALED_DIFF_INTEGER_BITS 5
+#define LOUPE_SOFTMAX_ACCUMULATION_INTEGER_BITS 12
+
+/* exp(beta * input_scale * diff) in Q0.31 for diff = x - row maximum <= 0,
+ * with diff rescaled to Q5.26 by input_multiplier * 2^input_left_shift; 0
+ * when diff < diff_min, where TFLite leaves the element out. (0 then gives
+ * the same sum and the same output as leaving it out.) */
+static inline int32_t loupe_softmax_exp_q31(int32_t diff, int32_t diff_min,
+                                            int32_t input_multiplier, int input_left_shift) {
+  if (diff < diff_min) return 0;
+  return loupe_exp_on_negative_values(loupe_multiply_by_quantized_multiplier_greater_than_one(
+                                          diff, input_multiplier, input_left_shift),
+                                      LOUPE_SOFTMAX_SCALED_DIFF_INTEGER_BITS);
+}
+
+/* An exponential in Q0.31 as a term of the Q12.19 sum (added wrapping). */
+static inline int32_t loupe_softmax_sum_term(int32_t exp_q31) {
+  return loupe_fixed_point_rescale(exp_q31, 0, LOUPE_SOFTMAX_ACCUMULATION_INTEGER_BITS);
+}
+
+/* 1 / sum for the Q12.19 sum of a row, as a Q0.31 value r; the sum is
+ * r * 2^-n with n from loupe_softmax_reciprocal_exponent. */
+static inline int32_t loupe_softmax_reciprocal(int32_t sum_q12) {
+  int num_bits_over_unit;
+  return loupe_get_reciprocal(sum_q12, LOUPE_SOFTMAX_ACCUMULATION_INTEGER_BITS,
+                              &num_bits_over_unit);
+}
+
+/* The right shift that takes exp * reciprocal to an output of output_bits
+ * (8 or 16) bits: num_bits_over_unit + 31 - output_bits, kept in [0, 31]
+ * (TFLite aborts outside it; only an int8 row of more than ~500 maxima). */
+static inline int loupe_softmax_reciprocal_exponent(int32_t sum_q12, int output_bits) {
+  const int exponent = LOUPE_SOFTMAX_ACCUMULATION_INTEGER_BITS -
+                       loupe_count_leading_zeros_u32((uint32_t)sum_q12) + 31 - output_bits;
+  return exponent < 0 ? 0 : (exponent > 31 ? 31 : exponent);
+}
+
+/* One output of the int8-input SOFTMAX: exp / sum on the output's [0, 1)
+ * scale, shifted down by 2^(output_bits-1) (output_min) and saturated. */
+static inline int32_t loupe_softmax_output(int32_t exp_q31, int32_t reciprocal, int exponent,
+                                           int32_t output_min, int32_t output_max) {
+  const int32_t unsaturated = loupe_rounding_divide_by_pot(
+      loupe_saturating_rounding_doubling_high_mul(reciprocal, exp_q31), exponent);
+  return loupe_clamp_i32(unsaturated + output_min, output_min, output_max);
+}
+
+/* The C library's expf, named for the float SOFTMAX of the reference and the
+ * generated code (which must link the same libm). */
+static inline float loupe_expf(float x) {
+  return expf(x);
+}
+
 /* ---- 16-bit arithmetic of quantised HARD_SWISH --------------------------- */
 
 /* gemmlowp SaturatingRoundingDoublingHighMul on int16_t. */
@@ -292,15 +351,53 @@ static inline void loupe_lut_populate_int16(float input_scale, int32_t input_zer
   lut[steps] = (int16_t)clamped;
 }
 
+/* The interpolation step of loupe_lut_lookup_int16: base = lut[256 + (value >> 7)]
+ * and next the entry after it (generated code loads both itself). */
+static inline int16_t loupe_lut_interpolate_int16(int16_t value, int16_t base, int16_t next) {
+  const int16_t offset = (int16_t)(value & 0x7f);
+  const int16_t slope = (int16_t)(next - base);
+  const int32_t delta = ((int32_t)slope * offset + 64) >> 7;
+  return (int16_t)(base + delta);
+}
+
 /* Looks value up in a table filled by loupe_lut_populate_int16: the top 9 bits
  * select the interval, the low 7 bits interpolate linearly (TFLite LUTLookup). */
 static inline int16_t loupe_lut_lookup_int16(int16_t value, const int16_t* lut) {
   const uint16_t index = (uint16_t)(256 + (value >> 7));
-  const int16_t offset = (int16_t)(value & 0x7f);
-  const int16_t base = lut[index];
-  const int16_t slope = (int16_t)(lut[index + 1] - lut[index]);
-  const int32_t delta = ((int32_t)slope * offset + 64) >> 7;
-  return (int16_t)(base + delta);
+  return loupe_lut_interpolate_int16(value, lut[index], lut[index + 1]);
+}
+
+/* ---- SOFTMAX with int16 input (TFLite Micro's SoftmaxInt16) -------------- */
+
+/* diff = x - row maximum rescaled so that [-65535, 0] covers exp's table
+ * range [-10, 0], re-centred on the int16 table input. */
+static inline int32_t loupe_softmax_int16_exp_input(int32_t diff, int32_t input_multiplier,
+                                                    int input_shift) {
+  const int32_t scaled =
+      loupe_multiply_by_quantized_multiplier(diff, input_multiplier, input_shift);
+  return loupe_clamp_i32(scaled + 32767, INT16_MIN, INT16_MAX);
+}
+
+/* The 1/(1+x) table's input for a row's sum of exponentials (> 0): the sum
+ * normalised to [1, 2) and x = sum - 1 re-centred from [0, 65535] to int16. */
+static inline int32_t loupe_softmax_int16_reciprocal_input(int32_t sum) {
+  const int headroom_plus_one = loupe_count_leading_zeros_u32((uint32_t)sum);
+  const int32_t shifted_sum =
+      (int32_t)((((int64_t)sum << (headroom_plus_one - 1)) + (1 << 13)) >> 14);
+  return loupe_clamp_i32(shifted_sum - ((1 << 15) + (1 << 16)), INT16_MIN, INT16_MAX);
+}
+
+/* The right shift that undoes the normalisation of the sum. */
+static inline int loupe_softmax_int16_right_shift(int32_t sum) {
+  return 31 - loupe_count_leading_zeros_u32((uint32_t)sum);
+}
+
+/* One int16 SOFTMAX output: exp * reciprocal shifted back, in [0, 32767]. */
+static inline int32_t loupe_softmax_int16_output(int32_t exp_value, int32_t reciprocal,
+                                                 int right_shift) {
+  const int64_t rounding = (int64_t)1 << (right_shift - 1);
+  const int32_t result = (int32_t)(((int64_t)exp_value * reciprocal + rounding) >> right_shift);
+  return loupe_clamp_i32(result, 0, INT16_MAX);
 }
 
 /* ---- TFLite Micro's int16 LOGISTIC and TANH ------------------------------ */

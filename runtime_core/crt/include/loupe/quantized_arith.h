@@ -70,11 +70,20 @@ static inline int32_t loupe_add_sub_rescale_input(int32_t q, int32_t offset, int
   return loupe_multiply_by_quantized_multiplier_smaller_than_one(shifted, multiplier, shift);
 }
 
-static inline int32_t loupe_add_sub_finish(int32_t raw, const loupe_add_sub_params* p) {
+/* The sum (or difference) of two rescaled inputs to the output: scale, add
+ * the output zero point, clamp. Scalar arguments, for generated code. */
+static inline int32_t loupe_add_sub_requantize(int32_t raw, int32_t output_multiplier,
+                                               int output_shift, int32_t output_offset,
+                                               int32_t act_min, int32_t act_max) {
   const int32_t out = loupe_multiply_by_quantized_multiplier_smaller_than_one(
-                          raw, p->output_multiplier, p->output_shift) +
-                      p->output_offset;
-  return loupe_clamp_i32(out, p->act_min, p->act_max);
+                          raw, output_multiplier, output_shift) +
+                      output_offset;
+  return loupe_clamp_i32(out, act_min, act_max);
+}
+
+static inline int32_t loupe_add_sub_finish(int32_t raw, const loupe_add_sub_params* p) {
+  return loupe_add_sub_requantize(raw, p->output_multiplier, p->output_shift, p->output_offset,
+                                  p->act_min, p->act_max);
 }
 
 /* One element of quantised ADD: q1, q2 are the stored input values. */
@@ -107,12 +116,12 @@ typedef struct loupe_mul_params {
   int32_t act_max;
 } loupe_mul_params;
 
-/* One element of quantised MUL. */
+/* One element of quantised MUL. The product is requantised exactly as a
+ * convolution accumulator is (generated code calls that function directly). */
 static inline int32_t loupe_mul_element(int32_t q1, int32_t q2, const loupe_mul_params* p) {
   const int32_t product = (q1 + p->input1_offset) * (q2 + p->input2_offset);
-  const int32_t out = p->output_offset + loupe_multiply_by_quantized_multiplier(
-                                             product, p->output_multiplier, p->output_shift);
-  return loupe_clamp_i32(out, p->act_min, p->act_max);
+  return loupe_requantize_acc_i32(product, p->output_multiplier, p->output_shift, p->output_offset,
+                                  p->act_min, p->act_max);
 }
 
 #ifdef __cplusplus

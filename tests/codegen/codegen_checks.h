@@ -1,0 +1,90 @@
+// What the per-operator codegen tests share: comparing generated C with the
+// reference interpreter on random inputs, cutting one operator of a real
+// model out as a graph of its own, and running a TFLM SEANet per-layer case
+// through generated C.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <initializer_list>
+#include <string>
+#include <vector>
+
+#include "codegen/model_compiler.h"
+#include "frontend/tflite_importer.h"
+#include "generated_c_harness.h"
+#include "golden_sets.h"
+#include "ir/graph.h"
+
+namespace loupe::test {
+
+// "" when the generated C and the reference give the same bytes for every
+// seed's random inputs, else the seed, output and first difference.
+inline std::string differenceFromReference(const ir::Graph& graph,
+                                           std::initializer_list<std::uint32_t> seeds = {1, 2}) {
+  for (std::uint32_t seed : seeds) {
+    const auto inputs = randomInputs(graph, seed);
+    const auto expected = runReference(graph, inputs);
+    const auto actual = runGeneratedC(graph, inputs);
+    if (actual.size() != expected.size()) return "output count differs";
+    for (std::size_t i = 0; i < actual.size(); ++i) {
+      const std::string difference = firstDifference(actual[i], expected[i]);
+      if (!difference.empty()) {
+        return "seed " + std::to_string(seed) + ", output " + std::to_string(i) + ": " + difference;
+      }
+    }
+  }
+  return {};
+}
+
+// Operator `opIndex` of `model` as a graph of its own: every tensor kept
+// (indices unchanged), its non-constant inputs as the model inputs and its
+// outputs as the model outputs.
+inline ir::Graph oneOperatorGraph(const ir::Graph& model, int opIndex) {
+  ir::Graph graph;
+  graph.name = model.name + "_op" + std::to_string(opIndex);
+  graph.tensors = model.tensors;
+  ir::Operator op = model.operators.at(static_cast<std::size_t>(opIndex));
+  op.index = 0;
+  for (int t : op.inputs) {
+    if (t != ir::kNoTensor && !graph.tensor(t).isConstant) graph.inputs.push_back(t);
+  }
+  graph.outputs = op.outputs;
+  graph.operators.push_back(std::move(op));
+  return graph;
+}
+
+// Index of the first operator of `type` in `model`, or -1.
+inline int firstOperatorOf(const ir::Graph& model, ir::OpType type) {
+  for (const ir::Operator& op : model.operators) {
+    if (op.type == type) return op.index;
+  }
+  return -1;
+}
+
+// "" when the generated C of a SEANet case gives its golden int16 output.
+inline std::string differenceFromGolden(const SeanetCase& c) {
+  const ir::Graph graph = frontend::importTfliteFile(c.model);
+  std::vector<Bytes> inputs;
+  for (const auto& values : c.inputs) {
+    Bytes bytes(values.size() * 2);
+    std::memcpy(bytes.data(), values.data(), bytes.size());
+    inputs.push_back(std::move(bytes));
+  }
+  const auto actual = runGeneratedC(graph, inputs);
+  if (actual.size() != 1) return "expected one output";
+  Bytes expected(c.expected.size() * 2);
+  std::memcpy(expected.data(), c.expected.data(), expected.size());
+  return firstDifference(actual[0], expected);
+}
+
+// The SEANet cases of one operator folder ("add", "pad").
+inline std::vector<SeanetCase> seanetCasesOf(const std::string& folder) {
+  std::vector<SeanetCase> cases;
+  for (auto& c : seanetCases()) {
+    if (c.name.rfind(folder + "/", 0) == 0) cases.push_back(std::move(c));
+  }
+  return cases;
+}
+
+}  // namespace loupe::test
