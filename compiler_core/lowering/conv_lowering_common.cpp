@@ -91,9 +91,11 @@ ConvArithmetic::ConvArithmetic(FunctionBuilder& fb, const ir::Tensor& input, con
 
   const auto multipliers = reference::perChannelMultipliers(
       input.quantization.scale(), filterScales, output.quantization.scale(), channels);
+  splitShift_ = !int64Requantization_;
   for (const auto& m : multipliers) {
     multipliers_.push_back(m.multiplier);
     shifts_.push_back(m.shift);
+    splitShift_ = splitShift_ && m.multiplier >= 0 && m.shift >= -31 && m.shift <= 30;
   }
   range_ = reference::quantizedActivationRange(activation, output);
 }
@@ -116,19 +118,25 @@ Expr ConvArithmetic::channelValue(Buffer& table, const std::string& role,
   return load(table, oc);
 }
 
-Expr ConvArithmetic::initial(const Expr& oc, bool complete) {
+Expr ConvArithmetic::initial(const Expr& oc, bool foldInputOffset) {
   if (isFloat_) return floatImm(0.0);
-  if (complete && inputOffset_ != 0) {
+  if (foldInputOffset && inputOffset_ != 0) {
     return channelValue(interiorTable_, "acc_init", interiorValues_, accType_, oc);
   }
   return channelValue(biasTable_, "bias", biasValues_, accType_, oc);
 }
 
-Expr ConvArithmetic::product(const Expr& filterValue, const Expr& inputValue, bool complete) const {
+Expr ConvArithmetic::product(const Expr& filterValue, const Expr& inputValue,
+                             bool addInputOffset) const {
   if (isFloat_) return inputValue * filterValue;
   Expr x = cast(accType_, inputValue);
-  if (!complete && inputOffset_ != 0) x = x + intImm(inputOffset_, accType_);
+  if (addInputOffset && inputOffset_ != 0) x = x + intImm(inputOffset_, accType_);
   return cast(accType_, filterValue) * x;
+}
+
+Expr ConvArithmetic::offsetInput(const Expr& inputValue, ScalarType type) const {
+  if (inputOffset_ == 0) return cast(type, inputValue);
+  return cast(type, cast(ScalarType::Int32, inputValue) + intImm(inputOffset_));
 }
 
 Expr ConvArithmetic::finish(const Expr& acc, const Expr& oc) {
@@ -141,8 +149,25 @@ Expr ConvArithmetic::finish(const Expr& acc, const Expr& oc) {
   }
   const Expr multiplier =
       channelValue(multiplierTable_, "multiplier", multipliers_, ScalarType::Int32, oc);
-  const Expr shift = channelValue(shiftTable_, "shift", shifts_, ScalarType::Int32, oc);
   Expr requantized;
+  if (splitShift_) {
+    // The branch-free form; shifts equal for every channel become constants
+    // (usually every left shift is 0).
+    std::vector<std::int64_t> leftShifts, rightShifts;
+    for (std::int64_t s : shifts_) {
+      leftShifts.push_back(std::max<std::int64_t>(s, 0));
+      rightShifts.push_back(std::max<std::int64_t>(-s, 0));
+    }
+    const Expr left =
+        channelValue(leftShiftTable_, "left_shift", leftShifts, ScalarType::Int32, oc);
+    const Expr right =
+        channelValue(rightShiftTable_, "right_shift", rightShifts, ScalarType::Int32, oc);
+    requantized = callIntrinsic("loupe.requantize_i32_split_shift", ScalarType::Int32,
+                                {cast(ScalarType::Int32, acc), multiplier, left, right,
+                                 intImm(outputOffset_), intImm(range_.min), intImm(range_.max)});
+    return cast(outType_, requantized);
+  }
+  const Expr shift = channelValue(shiftTable_, "shift", shifts_, ScalarType::Int32, oc);
   if (int64Requantization_) {
     requantized = callIntrinsic(
         "loupe.requantize_i64", ScalarType::Int32,

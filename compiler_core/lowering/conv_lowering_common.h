@@ -76,14 +76,18 @@ class ConvArithmetic {
   tir::ScalarType accType() const { return accType_; }
   bool isFloat() const { return isFloat_; }
 
-  // The accumulator's starting value for output channel `oc`. With every tap
-  // inside the input (`complete`) the input zero point is folded in here:
-  // sum (x + off) * w = sum x * w + off * sum w.
-  tir::Expr initial(const tir::Expr& oc, bool complete);
+  // The accumulator's starting value for output channel `oc`: the bias,
+  // plus the input zero point when `foldInputOffset` (a window with every
+  // tap inside the input: sum (x + off) * w = sum x * w + off * sum w).
+  tir::Expr initial(const tir::Expr& oc, bool foldInputOffset);
 
-  // The term one tap adds: filter * input, or filter * (input + offset) for
-  // a clipped window of an int8 convolution with a nonzero zero point.
-  tir::Expr product(const tir::Expr& filterValue, const tir::Expr& inputValue, bool complete) const;
+  // The term one tap adds: filter * input, or filter * (input + offset)
+  // with `addInputOffset` (int8 with a nonzero input zero point).
+  tir::Expr product(const tir::Expr& filterValue, const tir::Expr& inputValue,
+                    bool addInputOffset) const;
+
+  // An input value with the input offset added, as `type` (int16 holds it).
+  tir::Expr offsetInput(const tir::Expr& inputValue, tir::ScalarType type) const;
 
   // The stored value of output channel `oc` from its accumulator: bias added
   // last and clamped (float), or requantised with the channel's multiplier.
@@ -99,6 +103,7 @@ class ConvArithmetic {
   bool isFloat_ = false;
   bool int16Input_ = false;
   bool int64Requantization_ = false;
+  bool splitShift_ = false;  // loupe_requantize_acc_i32_split_shift fits every channel
   tir::ScalarType accType_ = tir::ScalarType::Int32;
   tir::ScalarType outType_ = tir::ScalarType::Int8;
   std::int64_t inputOffset_ = 0;
@@ -106,7 +111,8 @@ class ConvArithmetic {
   reference::IntRange range_;
   reference::FloatRange floatRange_;
   std::vector<std::int64_t> biasValues_, interiorValues_, multipliers_, shifts_;
-  tir::Buffer biasTable_, interiorTable_, multiplierTable_, shiftTable_;
+  tir::Buffer biasTable_, interiorTable_, multiplierTable_, shiftTable_, leftShiftTable_,
+      rightShiftTable_;
 };
 
 }  // namespace loupe::lowering

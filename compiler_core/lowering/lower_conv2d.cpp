@@ -1,15 +1,26 @@
 // CONV_2D -> TIR. The output rows and columns are split into runs whose
 // windows clip the same filter taps (conv_lowering_common.h): one loop nest
-// per pair of runs, every bound a constant, no bounds checks anywhere. Per
-// output element the nest walks the window's filter rows; with no dilation
-// along the width and no groups, a filter row's taps and input channels are
-// contiguous in the input and in the filter, so the innermost loop is one
-// span of (taps in the row) x (input channels) elements — or, when the
-// filter is as wide as the input, of all its rows at once. The C compiler
-// vectorises such loops. The input zero point of int8 is folded into each
-// channel's starting value in the interior; clipped windows add it per tap,
-// as the reference does. Float keeps the reference's order of operations:
-// taps in filter order from 0.0f, bias last, clamp.
+// per pair of runs, every bound a constant, no bounds checks anywhere.
+//
+// Quantised convolutions gather each output pixel's window once into a
+// local int16 patch laid out as the filter ([groups][taps][channels], padded
+// with zeros to a multiple of 16 elements), adding the input offset as they
+// copy; clipped taps stay zero, which is exactly the reference's skipping of
+// them. Every output channel is then one dot product of its filter row with
+// the patch over a contiguous span: no offset, no bounds, no index
+// arithmetic in the inner loop, int8 x int16 products the C compiler turns
+// into multiply-add vector instructions. The gather costs one pass over the
+// window per pixel, shared by all output channels.
+//
+// Float convolutions (and quantised ones whose window would need a patch
+// larger than kMaxPatchElements) walk the input directly: per filter row,
+// its taps and input channels are contiguous in the input and in the filter
+// (without width dilation or groups), so the innermost loop is one span.
+// Float keeps the reference's order of operations — taps in filter order
+// from 0.0f, bias last, clamp — and never touches a clipped tap. Quantised
+// windows fold the input zero point into each channel's starting value in
+// the interior and add it per tap in clipped windows.
+#include <algorithm>
 #include <cstdint>
 
 #include "lowering/conv_lowering_common.h"
@@ -21,12 +32,16 @@ using namespace tir;
 
 namespace {
 
+// Largest patch (int16 elements) kept on the stack: 8 KiB.
+constexpr std::int64_t kMaxPatchElements = 4096;
+
 struct ConvDims {
   int batches = 0, inHeight = 0, inWidth = 0, inDepth = 0;
   int outChannels = 0, filterHeight = 0, filterWidth = 0, filterDepth = 0;
   int outHeight = 0, outWidth = 0;
   int strideH = 1, strideW = 1, dilationH = 1, dilationW = 1;
   int groups = 1, filtersPerGroup = 0;
+  int windowSize() const { return filterHeight * filterWidth * filterDepth; }
 };
 
 ConvDims convDims(const ir::Tensor& input, const ir::Tensor& filter, const ir::Tensor& output,
@@ -57,9 +72,153 @@ std::vector<std::int64_t> filterSums(const ir::Tensor& filter, const ConvDims& d
   if (filter.dtype != ir::DType::Int8) return sums;
   const std::vector<std::int8_t> values = tensorValues<std::int8_t>(filter);
   const std::size_t perChannel = values.size() / sums.size();
-  for (std::size_t i = 0; i < values.size(); ++i) sums[i / perChannel] += values[i];
+  for (std::size_t k = 0; k < values.size(); ++k) sums[k / perChannel] += values[k];
   return sums;
 }
+
+// The loop nests of one convolution; `nest` gives the statement for the
+// output pixels of one pair of row and column runs.
+class ConvLowering {
+ public:
+  ConvLowering(FunctionBuilder& fb, const ConvDims& d, WindowPadding pad, Buffer in, Buffer out,
+               ConvArithmetic& arithmetic)
+      : fb_(fb),
+        d_(d),
+        pad_(pad),
+        in_(std::move(in)),
+        out_(std::move(out)),
+        arithmetic_(arithmetic) {
+    channel_ = d.groups > 1 ? refVar(g_) * d.filtersPerGroup + refVar(oc_) : refVar(oc_);
+    inRowOrigin_ = refVar(b_) * d.inHeight + refVar(y_) * d.strideH - pad.top;
+    inColOrigin_ = refVar(x_) * d.strideW - pad.left;
+  }
+
+  const Var& b() const { return b_; }
+  const Var& y() const { return y_; }
+  const Var& x() const { return x_; }
+
+  // Every output channel of one pixel from its patch: the filter rows are
+  // `rowLength` elements apart in `filter`, and group g's window starts at
+  // g * rowLength in the patch.
+  Stmt patchDots(const Buffer& filter, const Buffer& patch, int rowLength) {
+    const Buffer acc = fb_.local("acc", arithmetic_.accType(), 1);
+    const Expr patchStart = d_.groups > 1 ? refVar(g_) * rowLength : Expr(0);
+    const Stmt dot = forLoop(
+        i_, 0, rowLength,
+        store(acc, 0,
+              load(acc, 0) + arithmetic_.product(load(filter, channel_ * rowLength + refVar(i_)),
+                                                 load(patch, patchStart + refVar(i_)), false)));
+    return channelLoops(allocate(acc, seq({store(acc, 0, arithmetic_.initial(channel_, false)), dot,
+                                           storeOutput(load(acc, 0))})));
+  }
+
+  // Copies the window's taps inside the input into the patch (offset added);
+  // clipped windows first clear it, so their clipped taps read as zero.
+  Stmt gatherPatch(const Buffer& patch, int rowLength, const WindowRun& rows,
+                   const WindowRun& cols) {
+    std::vector<Stmt> steps;
+    if (!(rows.complete && cols.complete)) {
+      steps.push_back(forLoop(j_, 0, d_.groups * rowLength,
+                              store(patch, refVar(j_), intImm(0, ScalarType::Int16))));
+    }
+    const int rowTaps = rows.tapEnd - rows.tapBegin;
+    const int colTaps = cols.tapEnd - cols.tapBegin;
+    auto copy = [&](const Expr& patchIndex, const Expr& inputIndex) {
+      return store(patch, patchIndex,
+                   arithmetic_.offsetInput(load(in_, inputIndex), ScalarType::Int16));
+    };
+    if (d_.groups == 1 && d_.dilationW == 1) {
+      // A filter row's taps inside the input are one contiguous span.
+      const Expr inStart = ((inRowOrigin_ + refVar(ky_) * d_.dilationH) * d_.inWidth +
+                            inColOrigin_ + cols.tapBegin) *
+                           d_.inDepth;
+      const Expr patchStart = (refVar(ky_) * d_.filterWidth + cols.tapBegin) * d_.inDepth;
+      steps.push_back(forLoop(ky_, rows.tapBegin, rowTaps,
+                              forLoop(j_, 0, colTaps * d_.inDepth,
+                                      copy(patchStart + refVar(j_), inStart + refVar(j_)))));
+    } else {
+      const Expr inIndex = ((inRowOrigin_ + refVar(ky_) * d_.dilationH) * d_.inWidth +
+                            inColOrigin_ + refVar(kx_) * d_.dilationW) *
+                               d_.inDepth +
+                           refVar(g_) * d_.filterDepth + refVar(j_);
+      const Expr patchIndex = refVar(g_) * rowLength +
+                              (refVar(ky_) * d_.filterWidth + refVar(kx_)) * d_.filterDepth +
+                              refVar(j_);
+      steps.push_back(
+          forLoop(ky_, rows.tapBegin, rowTaps,
+                  forLoop(kx_, cols.tapBegin, colTaps,
+                          forLoop(g_, 0, d_.groups,
+                                  forLoop(j_, 0, d_.filterDepth, copy(patchIndex, inIndex))))));
+    }
+    return seq(std::move(steps));
+  }
+
+  // Every output channel of one pixel straight from the input.
+  Stmt directDots(const Buffer& filter, const WindowRun& rows, const WindowRun& cols) {
+    const bool complete = rows.complete && cols.complete;
+    const Buffer acc = fb_.local("acc", arithmetic_.accType(), 1);
+    auto accumulateOver = [&](const Expr& filterIndex, const Expr& inputIndex) {
+      return store(acc, 0,
+                   load(acc, 0) + arithmetic_.product(load(filter, filterIndex),
+                                                      load(in_, inputIndex), !complete));
+    };
+    const int rowTaps = rows.tapEnd - rows.tapBegin;
+    const int colTaps = cols.tapEnd - cols.tapBegin;
+    Stmt accumulate;
+    if (d_.groups == 1 && d_.dilationW == 1) {
+      // One contiguous span per filter row: its taps times the input channels.
+      const Expr inStart = ((inRowOrigin_ + refVar(ky_) * d_.dilationH) * d_.inWidth +
+                            inColOrigin_ + cols.tapBegin) *
+                           d_.inDepth;
+      const Expr filterStart =
+          ((channel_ * d_.filterHeight + refVar(ky_)) * d_.filterWidth + cols.tapBegin) *
+          d_.filterDepth;
+      accumulate = forLoop(ky_, rows.tapBegin, rowTaps,
+                           forLoop(i_, 0, colTaps * d_.inDepth,
+                                   accumulateOver(filterStart + refVar(i_), inStart + refVar(i_))));
+    } else {
+      const Expr inIndex = ((inRowOrigin_ + refVar(ky_) * d_.dilationH) * d_.inWidth +
+                            inColOrigin_ + refVar(kx_) * d_.dilationW) *
+                               d_.inDepth +
+                           (d_.groups > 1 ? refVar(g_) * d_.filterDepth : Expr(0)) + refVar(i_);
+      const Expr filterIndex =
+          ((channel_ * d_.filterHeight + refVar(ky_)) * d_.filterWidth + refVar(kx_)) *
+              d_.filterDepth +
+          refVar(i_);
+      accumulate =
+          forLoop(ky_, rows.tapBegin, rowTaps,
+                  forLoop(kx_, cols.tapBegin, colTaps,
+                          forLoop(i_, 0, d_.filterDepth, accumulateOver(filterIndex, inIndex))));
+    }
+    return channelLoops(allocate(acc, seq({store(acc, 0, arithmetic_.initial(channel_, complete)),
+                                           accumulate, storeOutput(load(acc, 0))})));
+  }
+
+ private:
+  Stmt storeOutput(const Expr& acc) {
+    const Expr outIndex =
+        ((refVar(b_) * d_.outHeight + refVar(y_)) * d_.outWidth + refVar(x_)) * d_.outChannels +
+        channel_;
+    return store(out_, outIndex, arithmetic_.finish(acc, channel_));
+  }
+
+  Stmt channelLoops(Stmt body) const {
+    body = forLoop(oc_, 0, d_.filtersPerGroup, std::move(body));
+    return d_.groups > 1 ? forLoop(g_, 0, d_.groups, std::move(body)) : body;
+  }
+
+  FunctionBuilder& fb_;
+  const ConvDims& d_;
+  WindowPadding pad_;
+  Buffer in_, out_;
+  ConvArithmetic& arithmetic_;
+  Var b_ = loopVar("b"), y_ = loopVar("y"), x_ = loopVar("x"), g_ = loopVar("g"),
+      oc_ = loopVar("oc"), ky_ = loopVar("ky"), kx_ = loopVar("kx"), i_ = loopVar("i"),
+      j_ = loopVar("j");
+  Expr channel_;      // output channel oc of group g: g * filtersPerGroup + oc
+  Expr inRowOrigin_;  // (batch, input row) of the window's first filter row, as b * H + row
+  Expr inColOrigin_;  // input column of the window's first filter column
+};
 
 }  // namespace
 
@@ -83,85 +242,53 @@ PrimFunc lowerConv2D(const ir::Graph& graph, const ir::Operator& op,
   FunctionBuilder fb(graph, op, functionName);
   const Buffer in = fb.param(op.inputs[0], "input", false);
   const Buffer out = fb.param(op.outputs[0], "output", true);
-  const Buffer w = fb.constant(filter, "filter");
   const bool int64Requantization =
       input.dtype == ir::DType::Int16 && bias != nullptr && bias->dtype == ir::DType::Int64;
-  ConvArithmetic arithmetic(
-      fb, input, bias, output, filter.quantization.scales, attrs.activation, filterSums(filter, d),
-      std::int64_t{d.filterHeight} * d.filterWidth * d.filterDepth, int64Requantization);
+  ConvArithmetic arithmetic(fb, input, bias, output, filter.quantization.scales, attrs.activation,
+                            filterSums(filter, d), d.windowSize(), int64Requantization);
+  ConvLowering lowering(fb, d, pad, in, out, arithmetic);
 
-  const Var b = loopVar("b"), y = loopVar("y"), x = loopVar("x");
-  const Var g = loopVar("g"), oc = loopVar("oc"), ky = loopVar("ky"), kx = loopVar("kx"),
-            i = loopVar("i");
-  const bool grouped = d.groups > 1;
-  // Output channel oc of group g is channel g * filtersPerGroup + oc.
-  const Expr channel = grouped ? refVar(g) * d.filtersPerGroup + refVar(oc) : refVar(oc);
-  const Expr inRowOrigin = refVar(y) * d.strideH - pad.top;
-  const Expr inColOrigin = refVar(x) * d.strideW - pad.left;
-  const Expr inPixel = refVar(b) * d.inHeight;  // + input row, then * width + column
-
-  auto nest = [&](const WindowRun& rows, const WindowRun& cols) {
-    const bool complete = rows.complete && cols.complete;
-    const Buffer acc = fb.local("acc", arithmetic.accType(), 1);
-    auto accumulateOver = [&](const Expr& filterIndex, const Expr& inputIndex) {
-      return store(
-          acc, 0,
-          load(acc, 0) + arithmetic.product(load(w, filterIndex), load(in, inputIndex), complete));
-    };
-    const int rowTaps = rows.tapEnd - rows.tapBegin;
-    const int colTaps = cols.tapEnd - cols.tapBegin;
-    Stmt accumulate;
-    if (!grouped && d.dilationW == 1 && colTaps == d.filterWidth && d.filterWidth == d.inWidth &&
-        d.dilationH == 1) {
-      // The window's rows follow one another in the input as in the filter.
-      const int span = rowTaps * d.filterWidth * d.inDepth;
-      const Expr inStart =
-          ((inPixel + inRowOrigin + rows.tapBegin) * d.inWidth + inColOrigin) * d.inDepth;
-      const Expr filterStart =
-          (channel * d.filterHeight + rows.tapBegin) * d.filterWidth * d.filterDepth;
-      accumulate =
-          forLoop(i, 0, span, accumulateOver(filterStart + refVar(i), inStart + refVar(i)));
-    } else if (!grouped && d.dilationW == 1) {
-      // One contiguous span per filter row: its taps times the input channels.
-      const int span = colTaps * d.inDepth;
-      const Expr inStart = ((inPixel + inRowOrigin + refVar(ky) * d.dilationH) * d.inWidth +
-                            inColOrigin + cols.tapBegin) *
-                           d.inDepth;
-      const Expr filterStart =
-          ((channel * d.filterHeight + refVar(ky)) * d.filterWidth + cols.tapBegin) * d.filterDepth;
-      accumulate = forLoop(
-          ky, rows.tapBegin, rowTaps,
-          forLoop(i, 0, span, accumulateOver(filterStart + refVar(i), inStart + refVar(i))));
-    } else {
-      const Expr inIndex = ((inPixel + inRowOrigin + refVar(ky) * d.dilationH) * d.inWidth +
-                            inColOrigin + refVar(kx) * d.dilationW) *
-                               d.inDepth +
-                           (grouped ? refVar(g) * d.filterDepth : Expr(0)) + refVar(i);
-      const Expr filterIndex =
-          ((channel * d.filterHeight + refVar(ky)) * d.filterWidth + refVar(kx)) * d.filterDepth +
-          refVar(i);
-      accumulate =
-          forLoop(ky, rows.tapBegin, rowTaps,
-                  forLoop(kx, cols.tapBegin, colTaps,
-                          forLoop(i, 0, d.filterDepth, accumulateOver(filterIndex, inIndex))));
+  // Rows of the patch and of the filter padded to a multiple of 16 elements
+  // (zeros in both), so the dot product is whole 16-byte vectors of filter.
+  const int rowLength = d.windowSize() < 4 ? d.windowSize() : (d.windowSize() + 15) / 16 * 16;
+  const bool usePatch =
+      !arithmetic.isFloat() && std::int64_t{d.groups} * rowLength <= kMaxPatchElements;
+  Buffer filterBuffer, patch;
+  if (usePatch && rowLength != d.windowSize()) {
+    const std::vector<std::int8_t> values = tensorValues<std::int8_t>(filter);
+    std::vector<std::int8_t> padded(static_cast<std::size_t>(d.outChannels) * rowLength, 0);
+    for (std::size_t c = 0; c < static_cast<std::size_t>(d.outChannels); ++c) {
+      std::copy_n(values.begin() + static_cast<std::ptrdiff_t>(c * d.windowSize()), d.windowSize(),
+                  padded.begin() + static_cast<std::ptrdiff_t>(c * rowLength));
     }
-    const Expr outIndex =
-        ((refVar(b) * d.outHeight + refVar(y)) * d.outWidth + refVar(x)) * d.outChannels + channel;
-    Stmt body =
-        allocate(acc, seq({store(acc, 0, arithmetic.initial(channel, complete)), accumulate,
-                           store(out, outIndex, arithmetic.finish(load(acc, 0), channel))}));
-    body = forLoop(oc, 0, d.filtersPerGroup, body);
-    if (grouped) body = forLoop(g, 0, d.groups, body);
-    return forLoop(x, cols.outBegin, cols.outCount, body);
-  };
+    filterBuffer = fb.constant("filter", ScalarType::Int8, padded);
+  } else {
+    filterBuffer = fb.constant(filter, "filter");
+  }
+  if (usePatch) patch = fb.local("patch", ScalarType::Int16, std::int64_t{d.groups} * rowLength);
 
   std::vector<Stmt> rowNests;
   for (const WindowRun& rows : rowRuns) {
     std::vector<Stmt> colNests;
-    for (const WindowRun& cols : colRuns) colNests.push_back(nest(rows, cols));
-    rowNests.push_back(forLoop(y, rows.outBegin, rows.outCount, seq(std::move(colNests))));
+    for (const WindowRun& cols : colRuns) {
+      const Stmt pixel = usePatch ? seq({lowering.gatherPatch(patch, rowLength, rows, cols),
+                                         lowering.patchDots(filterBuffer, patch, rowLength)})
+                                  : lowering.directDots(filterBuffer, rows, cols);
+      colNests.push_back(forLoop(lowering.x(), cols.outBegin, cols.outCount, pixel));
+    }
+    rowNests.push_back(
+        forLoop(lowering.y(), rows.outBegin, rows.outCount, seq(std::move(colNests))));
   }
-  return fb.finish(forLoop(b, 0, d.batches, seq(std::move(rowNests))));
+  Stmt body = forLoop(lowering.b(), 0, d.batches, seq(std::move(rowNests)));
+  if (!usePatch) return fb.finish(body);
+  if (rowLength != d.windowSize()) {
+    // The padding at the end of each group's row stays zero from here on.
+    const Var j = loopVar("j");
+    body = seq(
+        {forLoop(j, 0, d.groups * rowLength, store(patch, refVar(j), intImm(0, ScalarType::Int16))),
+         body});
+  }
+  return fb.finish(allocate(patch, body));
 }
 
 }  // namespace loupe::lowering

@@ -1,14 +1,14 @@
 // DEPTHWISE_CONV_2D -> TIR. Output rows and columns are split into runs of
 // windows that clip the same filter taps (conv_lowering_common.h), one loop
 // nest per pair of runs with constant bounds and no bounds checks. Per
-// output pixel a local accumulator holds all output channels: it starts from
-// each channel's starting value, every filter tap adds a whole row of
-// channels (contiguous in the NHWC input and in the [1, H, W, C] filter, so
-// the C compiler vectorises it), and the channels are requantised at the
-// end. The int8 input zero point is folded into the starting values of the
-// interior; clipped windows add it per tap as the reference does. Float
-// accumulates each channel's taps in filter order from 0.0f and adds the
-// bias last, as the reference does.
+// output pixel a local accumulator row holds all output channels: one loop
+// over the channels (contiguous in the NHWC input and in the [1, H, W, C]
+// filter, so the C compiler vectorises it) computes each channel's starting
+// value plus the products of all its taps in one expression, then a second
+// loop requantises the row. The int8 input zero point is folded into the
+// starting values of the interior; clipped windows add it per tap as the
+// reference does. Float sums each channel's taps in filter order from 0.0f
+// and adds the bias last, as the reference does.
 #include <cstdint>
 
 #include "lowering/conv_lowering_common.h"
@@ -19,6 +19,9 @@ namespace loupe::lowering {
 using namespace tir;
 
 namespace {
+
+// Filter taps summed per statement (3x3 and 4x4 filters in one).
+constexpr int kTapsPerStatement = 16;
 
 struct DepthwiseDims {
   int batches = 0, inHeight = 0, inWidth = 0, inDepth = 0;
@@ -85,37 +88,46 @@ PrimFunc lowerDepthwiseConv2D(const ir::Graph& graph, const ir::Operator& op,
                             input.dtype == ir::DType::Int16);
 
   const Var b = loopVar("b"), y = loopVar("y"), x = loopVar("x");
-  const Var oc = loopVar("oc"), ky = loopVar("ky"), kx = loopVar("kx"), c = loopVar("c"),
-            m = loopVar("m");
+  const Var oc = loopVar("oc"), c = loopVar("c"), m = loopVar("m");
   // Output channel m of input channel c is c * depthMultiplier + m.
   const Expr channel = refVar(c) * d.depthMultiplier + refVar(m);
-  const Expr inRow =
-      refVar(b) * d.inHeight + refVar(y) * d.strideH - pad.top + refVar(ky) * d.dilationH;
-  const Expr inCol = refVar(x) * d.strideW - pad.left + refVar(kx) * d.dilationW;
   const Expr outPixel = (refVar(b) * d.outHeight + refVar(y)) * d.outWidth + refVar(x);
+  auto inputValue = [&](int ky, int kx) {
+    const Expr row = refVar(b) * d.inHeight + refVar(y) * d.strideH + (ky * d.dilationH - pad.top);
+    const Expr col = refVar(x) * d.strideW + (kx * d.dilationW - pad.left);
+    return load(in, (row * d.inWidth + col) * d.inDepth + refVar(c));
+  };
+  auto filterValue = [&](int ky, int kx) {
+    return load(w, (ky * d.filterWidth + kx) * d.outChannels + channel);
+  };
 
   auto nest = [&](const WindowRun& rows, const WindowRun& cols) {
     const bool complete = rows.complete && cols.complete;
     const Buffer acc = fb.local("acc", arithmetic.accType(), d.outChannels);
-    const Expr inputValue = load(in, (inRow * d.inWidth + inCol) * d.inDepth + refVar(c));
-    const Expr filterValue =
-        load(w, (refVar(ky) * d.filterWidth + refVar(kx)) * d.outChannels + channel);
-    const Stmt accumulate = forLoop(
-        ky, rows.tapBegin, rows.tapEnd - rows.tapBegin,
-        forLoop(kx, cols.tapBegin, cols.tapEnd - cols.tapBegin,
-                forLoop(c, 0, d.inDepth,
-                        forLoop(m, 0, d.depthMultiplier,
-                                store(acc, channel,
-                                      load(acc, channel) +
-                                          arithmetic.product(filterValue, inputValue, complete)),
-                                ForKind::Unrolled))));
+    // Each channel's taps summed in filter order in one expression (a few
+    // statements for large filters): the channel loop is the only loop, and
+    // the accumulator is stored once per statement, not once per tap.
+    std::vector<Stmt> sums;
+    Expr total = arithmetic.initial(channel, complete);
+    int terms = 0;
+    for (int ky = rows.tapBegin; ky < rows.tapEnd; ++ky) {
+      for (int kx = cols.tapBegin; kx < cols.tapEnd; ++kx) {
+        total = total + arithmetic.product(filterValue(ky, kx), inputValue(ky, kx), !complete);
+        if (++terms == kTapsPerStatement) {
+          sums.push_back(store(acc, channel, total));
+          total = load(acc, channel);
+          terms = 0;
+        }
+      }
+    }
+    if (terms > 0 || sums.empty()) sums.push_back(store(acc, channel, total));
     const Stmt body = allocate(
-        acc, seq({forLoop(oc, 0, d.outChannels,
-                          store(acc, refVar(oc), arithmetic.initial(refVar(oc), complete))),
-                  accumulate,
-                  forLoop(oc, 0, d.outChannels,
-                          store(out, outPixel * d.outChannels + refVar(oc),
-                                arithmetic.finish(load(acc, refVar(oc)), refVar(oc))))}));
+        acc,
+        seq({forLoop(c, 0, d.inDepth,
+                     forLoop(m, 0, d.depthMultiplier, seq(std::move(sums)), ForKind::Unrolled)),
+             forLoop(oc, 0, d.outChannels,
+                     store(out, outPixel * d.outChannels + refVar(oc),
+                           arithmetic.finish(load(acc, refVar(oc)), refVar(oc))))}));
     return forLoop(x, cols.outBegin, cols.outCount, body);
   };
 

@@ -49,6 +49,7 @@ struct ConvCase {
   int stride = 1, strideW = 0, dilation = 1;                                // strideW 0: stride
   ir::Padding padding = ir::Padding::Same;
   ir::Activation activation = ir::Activation::None;
+  float outputScale = 0;  // 0: a scale that keeps most outputs inside the range
   std::int64_t biasMagnitude = 2000;
 };
 
@@ -95,7 +96,7 @@ ir::Graph convGraph(const ConvCase& c) {
                      randomValues<std::int32_t>(channels, -c.biasMagnitude, c.biasMagnitude, 4));
     }
     // Output scales that keep most values inside the range but still clamp.
-    const float outScale = int16 ? 0.05f : 0.03f;
+    const float outScale = c.outputScale > 0 ? c.outputScale : int16 ? 0.05f : 0.03f;
     out = g.tensor("out", c.activations, outShape, test::perTensor(outScale, int16 ? 0 : 4));
   }
   g.op(ir::OpType::Conv2D, {in, w, b}, {out}, attrs);
@@ -168,6 +169,7 @@ class Conv2DCodegen : public QObject {
         "float32 dilation 2 batches 2",
         "float32 filter larger than the input",
         "float32 groups 2 VALID",
+        "int8 multipliers from 0.8 to 1.5 (left shifts)",
     };
     for (int i = 0; i < static_cast<int>(std::size(names)); ++i) QTest::newRow(names[i]) << i;
   }
@@ -263,6 +265,9 @@ class Conv2DCodegen : public QObject {
         c.activations = ir::DType::Float32, c.depth = 4, c.filterDepth = 2,
         c.padding = ir::Padding::Valid;
         break;
+      case 28:
+        c.filterHeight = c.filterWidth = 1, c.depth = 2, c.outputScale = 0.00025f;
+        break;
       default:
         QFAIL("unknown variant");
     }
@@ -270,15 +275,33 @@ class Conv2DCodegen : public QObject {
     for (std::uint32_t seed : {1u, 2u}) expectMatchesReference(graph, seed);
   }
 
-  void interiorIsAPlainMultiplyAccumulate() {
-    // The interior's innermost loop runs over one filter row's taps and input
-    // channels (3 x 5 contiguous elements) and reads no zero point; its
-    // starting values come from the folded table. No bounds check remains.
+  void eachChannelIsOneDotProductOverThePatch() {
+    // The window (3 x 3 x 5 = 45 values, padded to 48) is gathered once per
+    // pixel with the input offset added; each output channel is then a plain
+    // multiply-accumulate over the patch. No bounds check remains.
     const auto model = codegen::compileToC(convGraph({}), {});
     const std::string tir = tir::printPrimFunc(model.functions.at(0));
-    QVERIFY2(tir.find("for i in range(15):") != std::string::npos, tir.c_str());
-    QVERIFY2(tir.find("acc_init[oc]") != std::string::npos, tir.c_str());
+    QVERIFY2(tir.find("acc[0] = acc[0] + (T.Cast(\"int32\", filter[(oc * 48) + i]) * "
+                      "T.Cast(\"int32\", patch[i]))") != std::string::npos,
+             tir.c_str());
+    QVERIFY2(tir.find("patch[((ky * 15) + j) + 5] = T.Cast(\"int16\", T.Cast(\"int32\", "
+                      "input[((ky * 45) + j) + -45]) + 3)") != std::string::npos,
+             tir.c_str());
     QVERIFY2(tir.find("if ") == std::string::npos, tir.c_str());
+  }
+
+  void windowsTooLargeForAPatchReadTheInputDirectly() {
+    // 3 x 3 x 512 values exceed the patch limit: the interior reads filter
+    // rows of 3 x 512 contiguous values straight from the input, its starting
+    // values with the input zero point folded in.
+    ConvCase c;
+    c.height = 4, c.width = 5, c.depth = 512, c.outChannels = 3;
+    const ir::Graph graph = convGraph(c);
+    const std::string tir = tir::printPrimFunc(codegen::compileToC(graph, {}).functions.at(0));
+    QVERIFY2(tir.find("patch") == std::string::npos, tir.c_str());
+    QVERIFY2(tir.find("for i in range(1536):") != std::string::npos, tir.c_str());
+    QVERIFY2(tir.find("acc_init[oc]") != std::string::npos, tir.c_str());
+    expectMatchesReference(graph, 3);
   }
 
   void everyConvolutionOfTheSharedModels_data() {
