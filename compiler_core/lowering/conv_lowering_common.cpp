@@ -1,7 +1,7 @@
 #include "lowering/conv_lowering_common.h"
 
 #include <algorithm>
-#include <cstdlib>
+#include <functional>
 #include <limits>
 
 namespace loupe::lowering {
@@ -61,7 +61,7 @@ ConvArithmetic::ConvArithmetic(FunctionBuilder& fb, const ir::Tensor& input, con
     floatRange_ = reference::floatActivationRange(activation);
     return;
   }
-  int16Input_ = input.dtype == ir::DType::Int16;
+  const bool int16Input = input.dtype == ir::DType::Int16;
   biasValues_.assign(static_cast<std::size_t>(channels), 0);
   if (bias != nullptr && bias->dtype == ir::DType::Int64) {
     const auto values = tensorValues<std::int64_t>(*bias);
@@ -71,8 +71,8 @@ ConvArithmetic::ConvArithmetic(FunctionBuilder& fb, const ir::Tensor& input, con
     std::copy(values.begin(), values.end(), biasValues_.begin());
   }
   // TFLite Micro's 16x8 kernels apply no zero points.
-  inputOffset_ = int16Input_ ? 0 : -static_cast<std::int64_t>(input.quantization.zeroPoint());
-  outputOffset_ = int16Input_ ? 0 : output.quantization.zeroPoint();
+  inputOffset_ = int16Input ? 0 : -static_cast<std::int64_t>(input.quantization.zeroPoint());
+  outputOffset_ = int16Input ? 0 : output.quantization.zeroPoint();
   interiorValues_ = biasValues_;
   for (int oc = 0; oc < channels; ++oc) {
     interiorValues_[static_cast<std::size_t>(oc)] +=
@@ -83,7 +83,7 @@ ConvArithmetic::ConvArithmetic(FunctionBuilder& fb, const ir::Tensor& input, con
   // int32 accumulator gives the same sum when no partial sum can leave the
   // int32 range: |product| <= 2^15 for int8 (even with the offset added),
   // 2^22 for int16 x int8. Otherwise accumulate in int64 as the reference.
-  const std::int64_t productBound = int16Input_ ? (std::int64_t{1} << 22) : (std::int64_t{1} << 15);
+  const std::int64_t productBound = int16Input ? (std::int64_t{1} << 22) : (std::int64_t{1} << 15);
   const std::int64_t bound =
       std::max(maxAbs(biasValues_), maxAbs(interiorValues_)) + windowSize * productBound;
   accType_ =

@@ -101,7 +101,6 @@ class ConvArithmetic {
   FunctionBuilder& fb_;
   const ir::Tensor* bias_;
   bool isFloat_ = false;
-  bool int16Input_ = false;
   bool int64Requantization_ = false;
   bool splitShift_ = false;  // loupe_requantize_acc_i32_split_shift fits every channel
   tir::ScalarType accType_ = tir::ScalarType::Int32;
