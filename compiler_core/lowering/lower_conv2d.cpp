@@ -12,14 +12,20 @@
 // into multiply-add vector instructions. The gather costs one pass over the
 // window per pixel, shared by all output channels.
 //
-// Float convolutions (and quantised ones whose window would need a patch
-// larger than kMaxPatchElements) walk the input directly: per filter row,
-// its taps and input channels are contiguous in the input and in the filter
-// (without width dilation or groups), so the innermost loop is one span.
-// Float keeps the reference's order of operations — taps in filter order
-// from 0.0f, bias last, clamp — and never touches a clipped tap. Quantised
-// windows fold the input zero point into each channel's starting value in
-// the interior and add it per tap in clipped windows.
+// Float convolutions keep the reference's order of operations per output
+// channel — taps in filter order from 0.0f, bias last, clamp — and never
+// touch a clipped tap, so they cannot use a zero-padded patch or reorder a
+// dot product. Instead each pixel accumulates a row of all output channels:
+// for every tap and input channel, one loop over the output channels adds
+// input * filter to each, with the filter stored transposed so that loop is
+// contiguous (and vectorised; every channel still sums in filter order).
+//
+// Quantised windows too large for a patch (kMaxPatchElements) walk the
+// input directly: per filter row, its taps and input channels are
+// contiguous in the input and in the filter (without width dilation or
+// groups), so the innermost loop is one span; the input zero point is folded
+// into each channel's starting value in the interior and added per tap in
+// clipped windows.
 #include <algorithm>
 #include <cstdint>
 
@@ -153,6 +159,44 @@ class ConvLowering {
     return seq(std::move(steps));
   }
 
+  // Every output channel of one float pixel as one accumulator row: each
+  // tap inside the input adds input * filter to all channels of its group,
+  // `transposed` holding the filter as [group][tap][input channel][channel].
+  Stmt floatRow(const Buffer& transposed, const WindowRun& rows, const WindowRun& cols) {
+    const Buffer acc = fb_.local("acc", ScalarType::Float32, d_.outChannels);
+    const Expr inIndex = ((inRowOrigin_ + refVar(ky_) * d_.dilationH) * d_.inWidth + inColOrigin_ +
+                          refVar(kx_) * d_.dilationW) *
+                             d_.inDepth +
+                         refVar(g_) * d_.filterDepth + refVar(i_);
+    const Expr filterIndex =
+        (((refVar(g_) * d_.filterHeight + refVar(ky_)) * d_.filterWidth + refVar(kx_)) *
+             d_.filterDepth +
+         refVar(i_)) *
+            d_.filtersPerGroup +
+        refVar(oc_);
+    const Stmt accumulate = forLoop(
+        ky_, rows.tapBegin, rows.tapEnd - rows.tapBegin,
+        forLoop(
+            kx_, cols.tapBegin, cols.tapEnd - cols.tapBegin,
+            forLoop(g_, 0, d_.groups,
+                    forLoop(i_, 0, d_.filterDepth,
+                            forLoop(oc_, 0, d_.filtersPerGroup,
+                                    store(acc, channel_,
+                                          load(acc, channel_) +
+                                              arithmetic_.product(load(transposed, filterIndex),
+                                                                  load(in_, inIndex), false)))))));
+    const Expr outIndex =
+        ((refVar(b_) * d_.outHeight + refVar(y_)) * d_.outWidth + refVar(x_)) * d_.outChannels +
+        refVar(oc_);
+    return allocate(acc,
+                    seq({forLoop(oc_, 0, d_.outChannels,
+                                 store(acc, refVar(oc_), arithmetic_.initial(refVar(oc_), false))),
+                         accumulate,
+                         forLoop(oc_, 0, d_.outChannels,
+                                 store(out_, outIndex,
+                                       arithmetic_.finish(load(acc, refVar(oc_)), refVar(oc_))))}));
+  }
+
   // Every output channel of one pixel straight from the input.
   Stmt directDots(const Buffer& filter, const WindowRun& rows, const WindowRun& cols) {
     const bool complete = rows.complete && cols.complete;
@@ -251,10 +295,27 @@ PrimFunc lowerConv2D(const ir::Graph& graph, const ir::Operator& op,
   // Rows of the patch and of the filter padded to a multiple of 16 elements
   // (zeros in both), so the dot product is whole 16-byte vectors of filter.
   const int rowLength = d.windowSize() < 4 ? d.windowSize() : (d.windowSize() + 15) / 16 * 16;
-  const bool usePatch =
-      !arithmetic.isFloat() && std::int64_t{d.groups} * rowLength <= kMaxPatchElements;
+  const bool isFloat = arithmetic.isFloat();
+  const bool usePatch = !isFloat && std::int64_t{d.groups} * rowLength <= kMaxPatchElements;
   Buffer filterBuffer, patch;
-  if (usePatch && rowLength != d.windowSize()) {
+  if (isFloat) {
+    // [group][tap][input channel][channel of the group]
+    const std::vector<float> values = tensorValues<float>(filter);
+    std::vector<float> transposed(values.size());
+    const std::size_t taps = static_cast<std::size_t>(d.filterHeight) * d.filterWidth;
+    const auto perGroup = static_cast<std::size_t>(d.filtersPerGroup);
+    const auto depth = static_cast<std::size_t>(d.filterDepth);
+    for (std::size_t oc = 0; oc < static_cast<std::size_t>(d.outChannels); ++oc) {
+      const std::size_t group = oc / perGroup;
+      for (std::size_t t = 0; t < taps; ++t) {
+        for (std::size_t i = 0; i < depth; ++i) {
+          transposed[((group * taps + t) * depth + i) * perGroup + oc % perGroup] =
+              values[(oc * taps + t) * depth + i];
+        }
+      }
+    }
+    filterBuffer = fb.constant("filter", ScalarType::Float32, transposed);
+  } else if (usePatch && rowLength != d.windowSize()) {
     const std::vector<std::int8_t> values = tensorValues<std::int8_t>(filter);
     std::vector<std::int8_t> padded(static_cast<std::size_t>(d.outChannels) * rowLength, 0);
     for (std::size_t c = 0; c < static_cast<std::size_t>(d.outChannels); ++c) {
@@ -271,9 +332,15 @@ PrimFunc lowerConv2D(const ir::Graph& graph, const ir::Operator& op,
   for (const WindowRun& rows : rowRuns) {
     std::vector<Stmt> colNests;
     for (const WindowRun& cols : colRuns) {
-      const Stmt pixel = usePatch ? seq({lowering.gatherPatch(patch, rowLength, rows, cols),
-                                         lowering.patchDots(filterBuffer, patch, rowLength)})
-                                  : lowering.directDots(filterBuffer, rows, cols);
+      Stmt pixel;
+      if (isFloat) {
+        pixel = lowering.floatRow(filterBuffer, rows, cols);
+      } else if (usePatch) {
+        pixel = seq({lowering.gatherPatch(patch, rowLength, rows, cols),
+                     lowering.patchDots(filterBuffer, patch, rowLength)});
+      } else {
+        pixel = lowering.directDots(filterBuffer, rows, cols);
+      }
       colNests.push_back(forLoop(lowering.x(), cols.outBegin, cols.outCount, pixel));
     }
     rowNests.push_back(

@@ -302,6 +302,9 @@ class Conv2DCodegen : public QObject {
     QVERIFY2(tir.find("for i in range(1536):") != std::string::npos, tir.c_str());
     QVERIFY2(tir.find("acc_init[oc]") != std::string::npos, tir.c_str());
     expectMatchesReference(graph, 3);
+    // The same with two groups of 512 channels and dilation 2: taps one by one.
+    c.depth = 1024, c.filterDepth = 512, c.outChannels = 4, c.dilation = 2;
+    expectMatchesReference(convGraph(c), 4);
   }
 
   void everyConvolutionOfTheSharedModels_data() {
