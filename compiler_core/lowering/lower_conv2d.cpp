@@ -88,12 +88,7 @@ class ConvLowering {
  public:
   ConvLowering(FunctionBuilder& fb, const ConvDims& d, WindowPadding pad, Buffer in, Buffer out,
                ConvArithmetic& arithmetic)
-      : fb_(fb),
-        d_(d),
-        pad_(pad),
-        in_(std::move(in)),
-        out_(std::move(out)),
-        arithmetic_(arithmetic) {
+      : fb_(fb), d_(d), in_(std::move(in)), out_(std::move(out)), arithmetic_(arithmetic) {
     channel_ = d.groups > 1 ? refVar(g_) * d.filtersPerGroup + refVar(oc_) : refVar(oc_);
     inRowOrigin_ = refVar(b_) * d.inHeight + refVar(y_) * d.strideH - pad.top;
     inColOrigin_ = refVar(x_) * d.strideW - pad.left;
@@ -253,7 +248,6 @@ class ConvLowering {
 
   FunctionBuilder& fb_;
   const ConvDims& d_;
-  WindowPadding pad_;
   Buffer in_, out_;
   ConvArithmetic& arithmetic_;
   Var b_ = loopVar("b"), y_ = loopVar("y"), x_ = loopVar("x"), g_ = loopVar("g"),
