@@ -11,6 +11,10 @@ LoweringRule ruleFor(ir::OpType type) {
   switch (type) {
     case ir::OpType::FullyConnected:
       return lowerFullyConnected;
+    case ir::OpType::Conv2D:
+      return lowerConv2D;
+    case ir::OpType::DepthwiseConv2D:
+      return lowerDepthwiseConv2D;
     case ir::OpType::AveragePool2D:
       return lowerAveragePool2D;
     case ir::OpType::MaxPool2D:

@@ -14,6 +14,8 @@ constexpr std::string_view kActivation = "loupe/fused_activation.h";
 constexpr std::array kIntrinsics = {
     Intrinsic{"loupe.requantize_i32", "loupe_requantize_acc_i32", ScalarType::Int32, 6, kArith},
     Intrinsic{"loupe.requantize_i64", "loupe_requantize_acc_i64", ScalarType::Int32, 5, kArith},
+    Intrinsic{"loupe.requantize_i32_split_shift", "loupe_requantize_acc_i32_split_shift",
+              ScalarType::Int32, 7, kArith},
     Intrinsic{"loupe.average_pool_round", "loupe_average_pool_round", ScalarType::Int32, 2, kArith},
     Intrinsic{"loupe.add_sub_rescale_input", "loupe_add_sub_rescale_input", ScalarType::Int32, 5,
               kArith},

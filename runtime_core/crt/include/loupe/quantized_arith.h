@@ -30,6 +30,28 @@ static inline int32_t loupe_requantize_acc_i32(int32_t acc, int32_t multiplier, 
   return loupe_clamp_i32(scaled + output_offset, act_min, act_max);
 }
 
+/* loupe_requantize_acc_i32(acc, multiplier, shift, ...) with the shift split
+ * into left_shift = max(shift, 0) and right_shift = max(-shift, 0), for a
+ * multiplier in [0, 2^31) and shift in [-31, 30] (every convolution's
+ * parameters). Gives the same result for every acc, with fewer instructions
+ * and no branches: the doubling high multiply cannot saturate (that needs a
+ * multiplier of INT32_MIN), its rounding (ab + nudge) / 2^31 equals
+ * floor((ab + 2^30) / 2^31) for either sign of ab, and the rounding divide
+ * by 2^right_shift (ties away from zero) equals
+ * floor((2 * high + 2^right_shift - (high < 0)) / 2^(right_shift + 1)),
+ * which also holds for right_shift 0. Code generators choose it at compile
+ * time, passing shifts that are the same for every channel as constants. */
+static inline int32_t loupe_requantize_acc_i32_split_shift(int32_t acc, int32_t multiplier,
+                                                           int left_shift, int right_shift,
+                                                           int32_t output_offset, int32_t act_min,
+                                                           int32_t act_max) {
+  const int32_t shifted = (int32_t)((uint32_t)acc << left_shift);
+  const int64_t t = (int64_t)shifted * multiplier + ((int64_t)1 << 30);
+  const int64_t rounded =
+      ((t >> 31) * 2 + ((int64_t)1 << right_shift) + (t >> 63)) >> (right_shift + 1);
+  return loupe_clamp_i32((int32_t)rounded + output_offset, act_min, act_max);
+}
+
 /* A 64-bit accumulator of a 16x8 kernel with an int64 bias: TFLite's 64-bit
  * MultiplyByQuantizedMultiplier, no output offset, clamp. */
 static inline int32_t loupe_requantize_acc_i64(int64_t acc, int32_t multiplier, int shift,

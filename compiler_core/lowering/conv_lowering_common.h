@@ -1,0 +1,119 @@
+// What the CONV_2D and DEPTHWISE_CONV_2D lowerings share: the padding of a
+// sliding window (taken from one function, so every window lowering agrees),
+// the split of an output axis into runs of positions whose windows clip the
+// same filter taps (so every loop nest has constant bounds and the interior
+// needs no bounds checks), and the arithmetic around the accumulator (its
+// type, its starting value with the input zero point folded in, the product
+// of one tap and the requantisation of the result) exactly as the reference
+// kernels compute it.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "lowering/lowering_support.h"
+#include "reference/quantized_params.h"
+
+namespace loupe::lowering {
+
+// Padding before the first input row and column. Output sizes come from the
+// output tensor; padding after the last row/column is whatever remains.
+struct ConvPadding {
+  int top = 0;
+  int left = 0;
+};
+
+// The only place the convolution lowerings read padding from: the explicit
+// padding legalize sets, or else TFLite's SAME/VALID rule
+// (reference::computeWindowGeometry). `Attrs` is
+// Conv2DAttrs, DepthwiseConv2DAttrs or Pool2DAttrs.
+template <typename Attrs>
+ConvPadding convPadding(const Attrs& attrs, int inHeight, int inWidth, int filterHeight,
+                            int filterWidth) {
+  if (attrs.explicitPadding) return {attrs.explicitPadding->top, attrs.explicitPadding->left};
+  int dilationH = 1, dilationW = 1;
+  if constexpr (requires { attrs.dilationH; }) {
+    dilationH = attrs.dilationH;
+    dilationW = attrs.dilationW;
+  }
+  const reference::WindowGeometry g =
+      reference::computeWindowGeometry(attrs.padding, inHeight, inWidth, filterHeight, filterWidth,
+                                       attrs.strideH, attrs.strideW, dilationH, dilationW);
+  return {g.padHeight, g.padWidth};
+}
+
+// Consecutive output positions along one axis whose windows have the same
+// filter taps inside the input: taps [tapBegin, tapEnd). A complete run has
+// every tap inside (the interior); border runs are the clipped positions
+// next to the edges, usually one position each.
+struct WindowRun {
+  int outBegin = 0;
+  int outCount = 0;
+  int tapBegin = 0;
+  int tapEnd = 0;
+  bool complete = false;
+};
+
+// The runs covering output positions [0, outSize) in order.
+std::vector<WindowRun> windowRuns(int outSize, int inSize, int filterSize, int stride, int dilation,
+                                  int padBefore);
+
+// The accumulator arithmetic of one convolution: float32, int8 (input zero
+// point, int32 bias) or 16x8 (int32 or int64 bias, no zero points). The
+// constant tables it needs are added to the function when first used, so the
+// generated C declares no table it does not read.
+class ConvArithmetic {
+ public:
+  // windowWeightSums: per output channel, the sum of all filter values of
+  // its window (for folding the input zero point into the interior's
+  // starting value); windowSize: the number of products per output element.
+  // filterScales: one per output channel, or one for the whole filter.
+  // int64Requantization: the 16x8 kernel requantises the 64-bit sum (CONV_2D
+  // with an int64 bias; DEPTHWISE_CONV_2D always) instead of its low 32 bits.
+  ConvArithmetic(FunctionBuilder& fb, const ir::Tensor& input, const ir::Tensor* bias,
+                 const ir::Tensor& output, const std::vector<float>& filterScales,
+                 ir::Activation activation, const std::vector<std::int64_t>& windowWeightSums,
+                 std::int64_t windowSize, bool int64Requantization);
+
+  tir::ScalarType accType() const { return accType_; }
+  bool isFloat() const { return isFloat_; }
+
+  // The accumulator's starting value for output channel `oc`: the bias,
+  // plus the input zero point when `foldInputOffset` (a window with every
+  // tap inside the input: sum (x + off) * w = sum x * w + off * sum w).
+  tir::Expr initial(const tir::Expr& oc, bool foldInputOffset);
+
+  // The term one tap adds: filter * input, or filter * (input + offset)
+  // with `addInputOffset` (int8 with a nonzero input zero point).
+  tir::Expr product(const tir::Expr& filterValue, const tir::Expr& inputValue,
+                    bool addInputOffset) const;
+
+  // An input value with the input offset added, as `type` (int16 holds it).
+  tir::Expr offsetInput(const tir::Expr& inputValue, tir::ScalarType type) const;
+
+  // The stored value of output channel `oc` from its accumulator: bias added
+  // last and clamped (float), or requantised with the channel's multiplier.
+  tir::Expr finish(const tir::Expr& acc, const tir::Expr& oc);
+
+ private:
+  tir::Expr channelValue(tir::Buffer& table, const std::string& role,
+                         const std::vector<std::int64_t>& values, tir::ScalarType type,
+                         const tir::Expr& oc);
+
+  FunctionBuilder& fb_;
+  const ir::Tensor* bias_;
+  bool isFloat_ = false;
+  bool int64Requantization_ = false;
+  bool splitShift_ = false;  // loupe_requantize_acc_i32_split_shift fits every channel
+  tir::ScalarType accType_ = tir::ScalarType::Int32;
+  tir::ScalarType outType_ = tir::ScalarType::Int8;
+  std::int64_t inputOffset_ = 0;
+  std::int32_t outputOffset_ = 0;
+  reference::IntRange range_;
+  reference::FloatRange floatRange_;
+  std::vector<std::int64_t> biasValues_, interiorValues_, multipliers_, shifts_;
+  tir::Buffer biasTable_, interiorTable_, multiplierTable_, shiftTable_, leftShiftTable_,
+      rightShiftTable_;
+};
+
+}  // namespace loupe::lowering
