@@ -17,6 +17,7 @@
 #include "codegen/model_compiler.h"
 #include "frontend/tflite_importer.h"
 #include "ir/graph_printer.h"
+#include "passes/pass_manager.h"
 #include "project/host_build.h"
 #include "project/process_runner.h"
 
@@ -81,7 +82,9 @@ int main(int argc, char** argv) {
     const fs::path dir = modelsDir / baseline.model;
     try {
       const ir::Graph graph = frontend::importTfliteFile(dir / "model.tflite");
-      const codegen::CompiledModel model = codegen::compileToC(graph, {});
+      passes::StageTimeline timeline;
+      const codegen::CompiledModel model =
+          codegen::compileToC(passes::runGraphPipeline(graph, timeline), {});
       const project::HostBuild build = project::buildHostExecutable(model, {});
       const long long count = countInstructions(build, model, dir, work);
       const double ratio =

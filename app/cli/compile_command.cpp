@@ -1,6 +1,7 @@
 // loupec compile: a model to C, exported as a Model Library Format tar (the
 // generated sources and header, the constants, every stage's printed IR, the
 // memory plan and the C runtime), with a short report on stdout.
+#include <cstdio>
 #include <iostream>
 
 #include "cli/command_line.h"
@@ -9,6 +10,7 @@
 #include "frontend/tflite_importer.h"
 #include "ir/graph_printer.h"
 #include "mlf/compiled_model_export.h"
+#include "passes/pass_manager.h"
 #include "tir/tir_printer.h"
 
 namespace loupe::cli {
@@ -42,11 +44,21 @@ int runCompileCommand(const std::vector<std::string>& args) {
   }
   options.externalWorkspace = workspace == "external";
 
-  const ir::Graph graph = frontend::importTfliteFile(parsed.positional[0]);
+  const ir::Graph imported = frontend::importTfliteFile(parsed.positional[0]);
+  passes::StageTimeline timeline;
+  const ir::Graph graph = passes::runGraphPipeline(imported, timeline);
   const codegen::CompiledModel model = codegen::compileToC(graph, options);
-  std::vector<mlf::StageFile> stages = {{"01_imported.graph.txt", ir::printGraph(graph)}};
+  std::vector<mlf::StageFile> stages;
+  int number = 0;
+  for (const passes::Stage& stage : timeline.stages()) {
+    char prefix[16];
+    std::snprintf(prefix, sizeof prefix, "%02d_", number++);
+    stages.emplace_back(prefix + stage.name + ".graph.txt", stage.text);
+  }
   for (const tir::PrimFunc& f : model.functions) {
-    stages.emplace_back("02_tir/" + f.name + ".tir.txt", tir::printPrimFunc(f));
+    char prefix[16];
+    std::snprintf(prefix, sizeof prefix, "%02d_", number);
+    stages.emplace_back(prefix + std::string("tir/") + f.name + ".tir.txt", tir::printPrimFunc(f));
   }
   mlf::writeModelLibraryFormat(*output, mlf::mlfContentsOf(model, stages));
   std::cout << "compiled " << graph.name << " as '" << model.modelName

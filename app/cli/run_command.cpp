@@ -11,6 +11,7 @@
 #include "cli/commands.h"
 #include "codegen/model_compiler.h"
 #include "frontend/tflite_importer.h"
+#include "passes/pass_manager.h"
 #include "project/host_build.h"
 #include "reference/reference_interpreter.h"
 
@@ -94,7 +95,9 @@ int runOnHost(const ir::Graph& graph, const ParsedArguments& parsed, const fs::p
   const auto inputs = readInputs(graph, parsed.list("--inputs"));
   codegen::CompileOptions options;
   options.modelName = parsed.value("--model-name").value_or("default");
-  const codegen::CompiledModel model = codegen::compileToC(graph, options);
+  passes::StageTimeline timeline;
+  const codegen::CompiledModel model =
+      codegen::compileToC(passes::runGraphPipeline(graph, timeline), options);
   const project::HostBuild build = project::buildHostExecutable(model, {});
   const auto outputs = project::runHostExecutable(build, model, inputs);
   const fs::path out = makeDirectory(outputDir.string());

@@ -29,7 +29,7 @@ struct ConvPadding {
 // Conv2DAttrs, DepthwiseConv2DAttrs or Pool2DAttrs.
 template <typename Attrs>
 ConvPadding convPadding(const Attrs& attrs, int inHeight, int inWidth, int filterHeight,
-                            int filterWidth) {
+                        int filterWidth) {
   if (attrs.explicitPadding) return {attrs.explicitPadding->top, attrs.explicitPadding->left};
   int dilationH = 1, dilationW = 1;
   if constexpr (requires { attrs.dilationH; }) {

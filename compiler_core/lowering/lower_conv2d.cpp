@@ -270,8 +270,7 @@ PrimFunc lowerConv2D(const ir::Graph& graph, const ir::Operator& op,
   if (!filter.isConstant) fail(op, "the filter must be constant to compile to C");
   if (bias != nullptr && !bias->isConstant) fail(op, "the bias must be constant to compile to C");
   const ConvDims d = convDims(input, filter, output, attrs);
-  const ConvPadding pad =
-      convPadding(attrs, d.inHeight, d.inWidth, d.filterHeight, d.filterWidth);
+  const ConvPadding pad = convPadding(attrs, d.inHeight, d.inWidth, d.filterHeight, d.filterWidth);
   const auto rowRuns =
       windowRuns(d.outHeight, d.inHeight, d.filterHeight, d.strideH, d.dilationH, pad.top);
   const auto colRuns =
