@@ -12,35 +12,10 @@
 #include <vector>
 
 #include "lowering/lowering_support.h"
+#include "lowering/window_padding.h"
 #include "reference/quantized_params.h"
 
 namespace loupe::lowering {
-
-// Padding before the first input row and column. Output sizes come from the
-// output tensor; padding after the last row/column is whatever remains.
-struct ConvPadding {
-  int top = 0;
-  int left = 0;
-};
-
-// The only place the convolution lowerings read padding from: the explicit
-// padding legalize sets, or else TFLite's SAME/VALID rule
-// (reference::computeWindowGeometry). `Attrs` is
-// Conv2DAttrs, DepthwiseConv2DAttrs or Pool2DAttrs.
-template <typename Attrs>
-ConvPadding convPadding(const Attrs& attrs, int inHeight, int inWidth, int filterHeight,
-                        int filterWidth) {
-  if (attrs.explicitPadding) return {attrs.explicitPadding->top, attrs.explicitPadding->left};
-  int dilationH = 1, dilationW = 1;
-  if constexpr (requires { attrs.dilationH; }) {
-    dilationH = attrs.dilationH;
-    dilationW = attrs.dilationW;
-  }
-  const reference::WindowGeometry g =
-      reference::computeWindowGeometry(attrs.padding, inHeight, inWidth, filterHeight, filterWidth,
-                                       attrs.strideH, attrs.strideW, dilationH, dilationW);
-  return {g.padHeight, g.padWidth};
-}
 
 // Consecutive output positions along one axis whose windows have the same
 // filter taps inside the input: taps [tapBegin, tapEnd). A complete run has

@@ -86,7 +86,7 @@ std::vector<std::int64_t> filterSums(const ir::Tensor& filter, const ConvDims& d
 // output pixels of one pair of row and column runs.
 class ConvLowering {
  public:
-  ConvLowering(FunctionBuilder& fb, const ConvDims& d, ConvPadding pad, Buffer in, Buffer out,
+  ConvLowering(FunctionBuilder& fb, const ConvDims& d, WindowPadding pad, Buffer in, Buffer out,
                ConvArithmetic& arithmetic)
       : fb_(fb), d_(d), in_(std::move(in)), out_(std::move(out)), arithmetic_(arithmetic) {
     channel_ = d.groups > 1 ? refVar(g_) * d.filtersPerGroup + refVar(oc_) : refVar(oc_);
@@ -270,7 +270,8 @@ PrimFunc lowerConv2D(const ir::Graph& graph, const ir::Operator& op,
   if (!filter.isConstant) fail(op, "the filter must be constant to compile to C");
   if (bias != nullptr && !bias->isConstant) fail(op, "the bias must be constant to compile to C");
   const ConvDims d = convDims(input, filter, output, attrs);
-  const ConvPadding pad = convPadding(attrs, d.inHeight, d.inWidth, d.filterHeight, d.filterWidth);
+  const WindowPadding pad =
+      windowPadding(attrs, d.inHeight, d.inWidth, d.filterHeight, d.filterWidth);
   const auto rowRuns =
       windowRuns(d.outHeight, d.inHeight, d.filterHeight, d.strideH, d.dilationH, pad.top);
   const auto colRuns =

@@ -71,7 +71,8 @@ PrimFunc lowerDepthwiseConv2D(const ir::Graph& graph, const ir::Operator& op,
   if (!filter.isConstant) fail(op, "the filter must be constant to compile to C");
   if (bias != nullptr && !bias->isConstant) fail(op, "the bias must be constant to compile to C");
   const DepthwiseDims d = depthwiseDims(input, filter, output, attrs);
-  const ConvPadding pad = convPadding(attrs, d.inHeight, d.inWidth, d.filterHeight, d.filterWidth);
+  const WindowPadding pad =
+      windowPadding(attrs, d.inHeight, d.inWidth, d.filterHeight, d.filterWidth);
   const auto rowRuns =
       windowRuns(d.outHeight, d.inHeight, d.filterHeight, d.strideH, d.dilationH, pad.top);
   const auto colRuns =
