@@ -4,9 +4,12 @@
 // through generated C.
 #pragma once
 
+#include <QtTest>
+
 #include <cstdint>
 #include <cstring>
 #include <initializer_list>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -35,6 +38,31 @@ inline std::string differenceFromReference(const ir::Graph& graph,
     }
   }
   return {};
+}
+
+// QVERIFY that generated C and reference agree on `seed`'s random inputs.
+inline void expectMatchesReference(const ir::Graph& graph, std::uint32_t seed) {
+  const std::string difference = differenceFromReference(graph, {seed});
+  QVERIFY2(difference.empty(), difference.c_str());
+}
+
+// n integers uniform in [lo, hi] (weights, biases of built graphs).
+template <typename T>
+std::vector<T> randomValues(std::size_t n, std::int64_t lo, std::int64_t hi, std::uint32_t seed) {
+  std::mt19937 random(seed);
+  std::uniform_int_distribution<std::int64_t> value(lo, hi);
+  std::vector<T> out(n);
+  for (auto& v : out) v = static_cast<T>(value(random));
+  return out;
+}
+
+// n floats uniform in [-1, 1).
+inline std::vector<float> randomFloats(std::size_t n, std::uint32_t seed) {
+  std::mt19937 random(seed);
+  std::uniform_real_distribution<float> value(-1.0f, 1.0f);
+  std::vector<float> out(n);
+  for (auto& v : out) v = value(random);
+  return out;
 }
 
 // Operator `opIndex` of `model` as a graph of its own: every tensor kept

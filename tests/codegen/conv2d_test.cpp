@@ -8,11 +8,11 @@
 
 #include <random>
 
+#include "codegen_checks.h"
 #include "frontend/tflite_importer.h"
 #include "generated_c_harness.h"
 #include "graph_builder.h"
 #include "lowering/conv_lowering_common.h"
-#include "single_operator_graph.h"
 #include "test_data.h"
 #include "tir/tir_printer.h"
 
@@ -20,23 +20,6 @@ using namespace loupe;
 using loupe::test::GraphBuilder;
 
 namespace {
-
-template <typename T>
-std::vector<T> randomValues(std::size_t n, std::int64_t lo, std::int64_t hi, std::uint32_t seed) {
-  std::mt19937 random(seed);
-  std::uniform_int_distribution<std::int64_t> value(lo, hi);
-  std::vector<T> out(n);
-  for (auto& v : out) v = static_cast<T>(value(random));
-  return out;
-}
-
-std::vector<float> randomFloats(std::size_t n, std::uint32_t seed) {
-  std::mt19937 random(seed);
-  std::uniform_real_distribution<float> value(-1.0f, 1.0f);
-  std::vector<float> out(n);
-  for (auto& v : out) v = value(random);
-  return out;
-}
 
 struct ConvCase {
   ir::DType activations = ir::DType::Int8;
@@ -74,8 +57,9 @@ ir::Graph convGraph(const ConvCase& c) {
   int in, w, b = ir::kNoTensor, out;
   if (c.activations == ir::DType::Float32) {
     in = g.tensor("in", ir::DType::Float32, inShape);
-    w = g.constant("w", ir::DType::Float32, filterShape, randomFloats(filterCount, 3));
-    if (c.bias) b = g.constant("b", ir::DType::Float32, {c.outChannels}, randomFloats(channels, 4));
+    w = g.constant("w", ir::DType::Float32, filterShape, test::randomFloats(filterCount, 3));
+    if (c.bias)
+      b = g.constant("b", ir::DType::Float32, {c.outChannels}, test::randomFloats(channels, 4));
     out = g.tensor("out", ir::DType::Float32, outShape);
   } else {
     const bool int16 = c.activations == ir::DType::Int16;
@@ -86,14 +70,15 @@ ir::Graph convGraph(const ConvCase& c) {
     const ir::Quantization filterQuant =
         c.perChannel ? test::perChannel(scales, 0) : test::perTensor(0.006f, 0);
     w = g.constant("w", ir::DType::Int8, filterShape,
-                   randomValues<std::int8_t>(filterCount, -127, 127, 3), filterQuant);
+                   test::randomValues<std::int8_t>(filterCount, -127, 127, 3), filterQuant);
     if (c.bias && c.biasType == ir::DType::Int64) {
-      b = g.constant(
-          "b", ir::DType::Int64, {c.outChannels},
-          randomValues<std::int64_t>(channels, -c.biasMagnitude * 20, c.biasMagnitude * 20, 4));
+      b = g.constant("b", ir::DType::Int64, {c.outChannels},
+                     test::randomValues<std::int64_t>(channels, -c.biasMagnitude * 20,
+                                                      c.biasMagnitude * 20, 4));
     } else if (c.bias) {
-      b = g.constant("b", ir::DType::Int32, {c.outChannels},
-                     randomValues<std::int32_t>(channels, -c.biasMagnitude, c.biasMagnitude, 4));
+      b = g.constant(
+          "b", ir::DType::Int32, {c.outChannels},
+          test::randomValues<std::int32_t>(channels, -c.biasMagnitude, c.biasMagnitude, 4));
     }
     // Output scales that keep most values inside the range but still clamp.
     const float outScale = c.outputScale > 0 ? c.outputScale : int16 ? 0.05f : 0.03f;
@@ -101,15 +86,6 @@ ir::Graph convGraph(const ConvCase& c) {
   }
   g.op(ir::OpType::Conv2D, {in, w, b}, {out}, attrs);
   return g.inputs({in}).outputs({out}).build();
-}
-
-void expectMatchesReference(const ir::Graph& graph, std::uint32_t seed) {
-  const auto inputs = test::randomInputs(graph, seed);
-  const auto expected = test::runReference(graph, inputs);
-  const auto actual = test::runGeneratedC(graph, inputs);
-  QCOMPARE(actual.size(), expected.size());
-  const std::string difference = test::firstDifference(actual[0], expected[0]);
-  QVERIFY2(difference.empty(), difference.c_str());
 }
 
 }  // namespace
@@ -272,7 +248,7 @@ class Conv2DCodegen : public QObject {
         QFAIL("unknown variant");
     }
     const ir::Graph graph = convGraph(c);
-    for (std::uint32_t seed : {1u, 2u}) expectMatchesReference(graph, seed);
+    for (std::uint32_t seed : {1u, 2u}) test::expectMatchesReference(graph, seed);
   }
 
   void eachChannelIsOneDotProductOverThePatch() {
@@ -301,10 +277,10 @@ class Conv2DCodegen : public QObject {
     QVERIFY2(tir.find("patch") == std::string::npos, tir.c_str());
     QVERIFY2(tir.find("for i in range(1536):") != std::string::npos, tir.c_str());
     QVERIFY2(tir.find("acc_init[oc]") != std::string::npos, tir.c_str());
-    expectMatchesReference(graph, 3);
+    test::expectMatchesReference(graph, 3);
     // The same with two groups of 512 channels and dilation 2: taps one by one.
     c.depth = 1024, c.filterDepth = 512, c.outChannels = 4, c.dilation = 2;
-    expectMatchesReference(convGraph(c), 4);
+    test::expectMatchesReference(convGraph(c), 4);
   }
 
   void everyConvolutionOfTheSharedModels_data() {
@@ -321,8 +297,8 @@ class Conv2DCodegen : public QObject {
     int layers = 0;
     for (const ir::Operator& op : graph.operators) {
       if (op.type != ir::OpType::Conv2D) continue;
-      const ir::Graph layer = test::singleOperatorGraph(graph, op);
-      expectMatchesReference(layer, 7);
+      const ir::Graph layer = test::oneOperatorGraph(graph, op.index);
+      test::expectMatchesReference(layer, 7);
       if (QTest::currentTestFailed()) qWarning("operator #%d", op.index);
       ++layers;
     }

@@ -8,11 +8,11 @@
 
 #include <random>
 
+#include "codegen_checks.h"
 #include "frontend/tflite_importer.h"
 #include "generated_c_harness.h"
 #include "graph_builder.h"
 #include "reference/quantized_params.h"
-#include "single_operator_graph.h"
 #include "test_data.h"
 #include "tir/tir_printer.h"
 
@@ -20,23 +20,6 @@ using namespace loupe;
 using loupe::test::GraphBuilder;
 
 namespace {
-
-template <typename T>
-std::vector<T> randomValues(std::size_t n, std::int64_t lo, std::int64_t hi, std::uint32_t seed) {
-  std::mt19937 random(seed);
-  std::uniform_int_distribution<std::int64_t> value(lo, hi);
-  std::vector<T> out(n);
-  for (auto& v : out) v = static_cast<T>(value(random));
-  return out;
-}
-
-std::vector<float> randomFloats(std::size_t n, std::uint32_t seed) {
-  std::mt19937 random(seed);
-  std::uniform_real_distribution<float> value(-1.0f, 1.0f);
-  std::vector<float> out(n);
-  for (auto& v : out) v = value(random);
-  return out;
-}
 
 struct DepthwiseCase {
   ir::DType activations = ir::DType::Int8;
@@ -73,8 +56,9 @@ ir::Graph depthwiseGraph(const DepthwiseCase& c) {
   int in, w, b = ir::kNoTensor, out;
   if (c.activations == ir::DType::Float32) {
     in = g.tensor("in", ir::DType::Float32, inShape);
-    w = g.constant("w", ir::DType::Float32, filterShape, randomFloats(filterCount, 3));
-    if (c.bias) b = g.constant("b", ir::DType::Float32, {channels}, randomFloats(channelCount, 4));
+    w = g.constant("w", ir::DType::Float32, filterShape, test::randomFloats(filterCount, 3));
+    if (c.bias)
+      b = g.constant("b", ir::DType::Float32, {channels}, test::randomFloats(channelCount, 4));
     out = g.tensor("out", ir::DType::Float32, outShape);
   } else {
     const bool int16 = c.activations == ir::DType::Int16;
@@ -85,28 +69,19 @@ ir::Graph depthwiseGraph(const DepthwiseCase& c) {
     const ir::Quantization filterQuant =
         c.perChannel ? test::perChannel(scales, 3) : test::perTensor(0.02f, 0);
     w = g.constant("w", ir::DType::Int8, filterShape,
-                   randomValues<std::int8_t>(filterCount, -127, 127, 3), filterQuant);
+                   test::randomValues<std::int8_t>(filterCount, -127, 127, 3), filterQuant);
     if (c.bias && int16) {
       b = g.constant("b", ir::DType::Int64, {channels},
-                     randomValues<std::int64_t>(channelCount, -60000, 60000, 4));
+                     test::randomValues<std::int64_t>(channelCount, -60000, 60000, 4));
     } else if (c.bias) {
       b = g.constant("b", ir::DType::Int32, {channels},
-                     randomValues<std::int32_t>(channelCount, -3000, 3000, 4));
+                     test::randomValues<std::int32_t>(channelCount, -3000, 3000, 4));
     }
     const float outScale = c.outputScale > 0 ? c.outputScale : int16 ? 0.02f : 0.04f;
     out = g.tensor("out", c.activations, outShape, test::perTensor(outScale, int16 ? 0 : -6));
   }
   g.op(ir::OpType::DepthwiseConv2D, {in, w, b}, {out}, attrs);
   return g.inputs({in}).outputs({out}).build();
-}
-
-void expectMatchesReference(const ir::Graph& graph, std::uint32_t seed) {
-  const auto inputs = test::randomInputs(graph, seed);
-  const auto expected = test::runReference(graph, inputs);
-  const auto actual = test::runGeneratedC(graph, inputs);
-  QCOMPARE(actual.size(), expected.size());
-  const std::string difference = test::firstDifference(actual[0], expected[0]);
-  QVERIFY2(difference.empty(), difference.c_str());
 }
 
 }  // namespace
@@ -228,7 +203,7 @@ class DepthwiseConv2DCodegen : public QObject {
         QFAIL("unknown variant");
     }
     const ir::Graph graph = depthwiseGraph(c);
-    for (std::uint32_t seed : {1u, 2u}) expectMatchesReference(graph, seed);
+    for (std::uint32_t seed : {1u, 2u}) test::expectMatchesReference(graph, seed);
   }
 
   void channelsAccumulateInALocalRow() {
@@ -258,7 +233,7 @@ class DepthwiseConv2DCodegen : public QObject {
     int layers = 0;
     for (const ir::Operator& op : graph.operators) {
       if (op.type != ir::OpType::DepthwiseConv2D) continue;
-      expectMatchesReference(test::singleOperatorGraph(graph, op), 7);
+      test::expectMatchesReference(test::oneOperatorGraph(graph, op.index), 7);
       if (QTest::currentTestFailed()) qWarning("operator #%d", op.index);
       ++layers;
     }

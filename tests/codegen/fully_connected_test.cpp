@@ -2,8 +2,7 @@
 // interpreter on random inputs: every dtype combination the lowering covers.
 #include <QtTest>
 
-#include <random>
-
+#include "codegen_checks.h"
 #include "generated_c_harness.h"
 #include "graph_builder.h"
 #include "tir/tir_printer.h"
@@ -12,15 +11,6 @@ using namespace loupe;
 using loupe::test::GraphBuilder;
 
 namespace {
-
-template <typename T>
-std::vector<T> randomValues(std::size_t n, int lo, int hi, std::uint32_t seed) {
-  std::mt19937 random(seed);
-  std::uniform_int_distribution<int> value(lo, hi);
-  std::vector<T> out(n);
-  for (auto& v : out) v = static_cast<T>(value(random));
-  return out;
-}
 
 struct FcCase {
   ir::DType activations = ir::DType::Int8;
@@ -44,14 +34,14 @@ ir::Graph fcGraph(const FcCase& c) {
     for (int u = 0; u < c.units; ++u) pc.scales[u] = 0.004f + 0.001f * u;
   }
   const int w = g.constant("w", ir::DType::Int8, {c.units, c.depth},
-                           randomValues<std::int8_t>(c.units * c.depth, -127, 127, 3), pc);
+                           test::randomValues<std::int8_t>(c.units * c.depth, -127, 127, 3), pc);
   int b = ir::kNoTensor;
   if (c.bias && c.biasType == ir::DType::Int64) {
     b = g.constant("b", ir::DType::Int64, {c.units},
-                   randomValues<std::int64_t>(c.units, -40000, 40000, 4));
+                   test::randomValues<std::int64_t>(c.units, -40000, 40000, 4));
   } else if (c.bias) {
     b = g.constant("b", ir::DType::Int32, {c.units},
-                   randomValues<std::int32_t>(c.units, -900, 900, 4));
+                   test::randomValues<std::int32_t>(c.units, -900, 900, 4));
   }
   const int out = g.tensor("out", c.activations, {c.batches, c.units},
                            test::perTensor(int16 ? 0.02f : 0.11f, int16 ? 0 : 5));
@@ -103,24 +93,14 @@ class FullyConnectedCodegen : public QObject {
     if (variant == 4) c.activations = ir::DType::Int16, c.biasType = ir::DType::Int64;
     if (variant == 5) c.activations = ir::DType::Int16, c.activation = ir::Activation::Relu;
     const ir::Graph graph = fcGraph(c);
-    for (std::uint32_t seed : {1u, 2u}) {
-      const auto inputs = test::randomInputs(graph, seed);
-      const auto expected = test::runReference(graph, inputs);
-      const auto actual = test::runGeneratedC(graph, inputs);
-      QCOMPARE(actual.size(), expected.size());
-      const std::string difference = test::firstDifference(actual[0], expected[0]);
-      QVERIFY2(difference.empty(), difference.c_str());
-    }
+    for (std::uint32_t seed : {1u, 2u}) test::expectMatchesReference(graph, seed);
   }
 
   void floatMatchesReferenceExactly() {
     // Same order of float operations as the reference: identical bits.
     for (bool bias : {true, false}) {
       const ir::Graph graph = floatFcGraph(bias);
-      const auto inputs = test::randomInputs(graph, 5);
-      const auto difference = test::firstDifference(test::runGeneratedC(graph, inputs)[0],
-                                                    test::runReference(graph, inputs)[0]);
-      QVERIFY2(difference.empty(), difference.c_str());
+      test::expectMatchesReference(graph, 5);
     }
   }
 
