@@ -17,22 +17,6 @@
 
 namespace loupe::lowering {
 
-// Consecutive output positions along one axis whose windows have the same
-// filter taps inside the input: taps [tapBegin, tapEnd). A complete run has
-// every tap inside (the interior); border runs are the clipped positions
-// next to the edges, usually one position each.
-struct WindowRun {
-  int outBegin = 0;
-  int outCount = 0;
-  int tapBegin = 0;
-  int tapEnd = 0;
-  bool complete = false;
-};
-
-// The runs covering output positions [0, outSize) in order.
-std::vector<WindowRun> windowRuns(int outSize, int inSize, int filterSize, int stride, int dilation,
-                                  int padBefore);
-
 // The accumulator arithmetic of one convolution: float32, int8 (input zero
 // point, int32 bias) or 16x8 (int32 or int64 bias, no zero points). The
 // constant tables it needs are added to the function when first used, so the

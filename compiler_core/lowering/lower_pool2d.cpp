@@ -28,7 +28,7 @@ constexpr std::size_t kMaxFixedRuns = 3;
 // Output positions [begin, end) of one spatial dimension whose windows keep
 // the filter taps [tapBegin, tapEnd) (fixed), or whose taps are computed per
 // position (dynamic).
-struct WindowRun {
+struct PoolRun {
   int begin = 0, end = 0;
   bool dynamic = false;
   int tapBegin = 0, tapEnd = 0;
@@ -38,22 +38,15 @@ struct WindowDim {
   int inSize = 0, filter = 1, stride = 1, padBefore = 0;
 };
 
-std::vector<WindowRun> planWindowRuns(int outSize, const WindowDim& d) {
-  std::vector<WindowRun> runs;
-  for (int o = 0; o < outSize; ++o) {
-    const int origin = o * d.stride - d.padBefore;
-    const int tapBegin = std::max(0, -origin);
-    const int tapEnd = std::min(d.filter, d.inSize - origin);
-    if (!runs.empty() && runs.back().tapBegin == tapBegin && runs.back().tapEnd == tapEnd) {
-      runs.back().end = o + 1;
-    } else {
-      runs.push_back({o, o + 1, false, tapBegin, tapEnd});
-    }
+std::vector<PoolRun> planWindowRuns(int outSize, const WindowDim& d) {
+  std::vector<PoolRun> runs;
+  for (const WindowRun& r : windowRuns(outSize, d.inSize, d.filter, d.stride, 1, d.padBefore)) {
+    runs.push_back({r.outBegin, r.outBegin + r.outCount, false, r.tapBegin, r.tapEnd});
   }
   if (runs.size() <= kMaxFixedRuns) return runs;
   // Keep the longest run fixed (the interior) and merge the rest around it.
   // Empty windows (only possible with explicit padding) stay fixed.
-  auto empty = [](const WindowRun& r) { return r.tapEnd <= r.tapBegin; };
+  auto empty = [](const PoolRun& r) { return r.tapEnd <= r.tapBegin; };
   std::size_t longest = 0;
   for (std::size_t i = 0; i < runs.size(); ++i) {
     if (!empty(runs[i]) && (empty(runs[longest]) || runs[i].end - runs[i].begin >
@@ -61,7 +54,7 @@ std::vector<WindowRun> planWindowRuns(int outSize, const WindowDim& d) {
       longest = i;
     }
   }
-  std::vector<WindowRun> merged;
+  std::vector<PoolRun> merged;
   std::size_t first = 0;  // the first run merged into merged.back()
   for (std::size_t i = 0; i < runs.size(); ++i) {
     if (i == longest || empty(runs[i])) {
@@ -165,7 +158,7 @@ struct PoolLowering {
 
   // The window span of position `o` in `run`. For a dynamic run the clipped
   // bounds are Lets (appended to `lets`, bound around the position's body).
-  static WindowSpan span(const WindowRun& run, const WindowDim& d, const Var& o,
+  static WindowSpan span(const PoolRun& run, const WindowDim& d, const Var& o,
                          const std::string& axis, std::vector<std::pair<Var, Expr>>& lets) {
     const Expr origin = refVar(o) * d.stride - d.padBefore;
     if (!run.dynamic) return {origin + run.tapBegin, intImm(run.tapEnd - run.tapBegin)};
@@ -181,16 +174,16 @@ struct PoolLowering {
   }
 
   Stmt build(std::int64_t batches) const {
-    const std::vector<WindowRun> rowRuns = planWindowRuns(static_cast<int>(outHeight), y);
-    const std::vector<WindowRun> colRuns = planWindowRuns(static_cast<int>(outWidth), x);
+    const std::vector<PoolRun> rowRuns = planWindowRuns(static_cast<int>(outHeight), y);
+    const std::vector<PoolRun> colRuns = planWindowRuns(static_cast<int>(outWidth), x);
     Var b = loopVar("b");
     std::vector<Stmt> rows;
-    for (const WindowRun& rowRun : rowRuns) {
+    for (const PoolRun& rowRun : rowRuns) {
       Var oy = loopVar("oy");
       std::vector<std::pair<Var, Expr>> rowLets;
       const WindowSpan wy = span(rowRun, y, oy, "y", rowLets);
       std::vector<Stmt> cols;
-      for (const WindowRun& colRun : colRuns) {
+      for (const PoolRun& colRun : colRuns) {
         Var ox = loopVar("ox");
         std::vector<std::pair<Var, Expr>> colLets;
         const WindowSpan wx = span(colRun, x, ox, "x", colLets);

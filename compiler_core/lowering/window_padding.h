@@ -1,9 +1,12 @@
-// The implicit padding of a sliding-window operator, in elements before and
-// after the input in each spatial dimension, for the convolution and pooling
-// lowerings. It comes from reference::windowGeometry, so the generated loops
+// The windows of sliding-window operators, for the convolution and pooling
+// lowerings: the implicit padding, in elements before and after the input in
+// each spatial dimension, and the runs of output positions whose windows are
+// clipped alike. It comes from reference::windowGeometry, so the generated loops
 // walk exactly the windows the reference kernels walk (explicit padding when
 // legalize set one, SAME/VALID otherwise).
 #pragma once
+
+#include <vector>
 
 #include "ir/attributes.h"
 #include "reference/quantized_params.h"
@@ -32,5 +35,21 @@ WindowPadding windowPadding(const Attrs& attrs, int inHeight, int inWidth, int f
   return windowPadding(
       reference::windowGeometry(attrs, inHeight, inWidth, filterHeight, filterWidth));
 }
+
+// Consecutive output positions along one axis whose windows have the same
+// filter taps inside the input: taps [tapBegin, tapEnd). A complete run has
+// every tap inside (the interior); border runs are the clipped positions
+// next to the edges, usually one position each.
+struct WindowRun {
+  int outBegin = 0;
+  int outCount = 0;
+  int tapBegin = 0;
+  int tapEnd = 0;
+  bool complete = false;
+};
+
+// The runs covering output positions [0, outSize) in order.
+std::vector<WindowRun> windowRuns(int outSize, int inSize, int filterSize, int stride, int dilation,
+                                  int padBefore);
 
 }  // namespace loupe::lowering
