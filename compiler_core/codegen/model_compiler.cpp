@@ -44,7 +44,7 @@ CompiledModel compileToC(const ir::Graph& graph, const CompileOptions& options) 
   for (const ir::Operator& op : graph.operators) {
     const bool outputIsModelOutput = std::find(graph.outputs.begin(), graph.outputs.end(),
                                                op.outputs.front()) != graph.outputs.end();
-    if (lowering::isStorageView(graph, op) && !outputIsModelOutput) continue;
+    if (ir::isNoCopyView(graph, op) && !outputIsModelOutput) continue;
     const std::string name =
         prefix + lowerCase(op.typeName()) + "_" + std::to_string(model.functions.size());
     tir::PrimFunc func = lowering::lowerOperator(graph, op, name);
@@ -65,7 +65,7 @@ CompiledModel compileToC(const ir::Graph& graph, const CompileOptions& options) 
     throw lowering::LoweringError("the model has " + std::to_string(model.functions.size()) +
                                   " operator functions; a function registry holds at most 255");
   }
-  model.workspace = memory::analyzeWorkspace(graph, lowering::isStorageView);
+  model.workspace = memory::analyzeWorkspace(graph, ir::isNoCopyView);
   model.workspaceBytes = memory::planGreedyBySize(model.workspace.buffers);
 
   for (const tir::PrimFunc& f : model.functions) {

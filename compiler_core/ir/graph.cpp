@@ -25,4 +25,16 @@ const Tensor& Graph::output(const Operator& op, std::size_t slot) const {
   return tensor(op.outputs.at(slot));
 }
 
+bool isNoCopyView(const Graph& graph, const Operator& op) {
+  if (op.type != OpType::Reshape && op.type != OpType::Squeeze && op.type != OpType::ExpandDims) {
+    return false;
+  }
+  const Tensor* input = graph.input(op, 0);
+  if (input == nullptr || op.outputs.size() != 1) return false;
+  const Tensor& output = graph.output(op, 0);
+  return !input->isConstant && !input->isVariable && !output.isVariable &&
+         input->dtype == output.dtype && input->quantization == output.quantization &&
+         input->elementCount() == output.elementCount();
+}
+
 }  // namespace loupe::ir

@@ -55,4 +55,12 @@ struct Graph {
   const Tensor& output(const Operator& op, std::size_t slot) const;
 };
 
+// Whether `op` is a shape operator (RESHAPE, SQUEEZE, EXPAND_DIMS) whose
+// output is its input's bytes under another shape, so the output can share
+// the input's storage. A constant input is left to constant folding and a
+// variable one is state an alias would expose, so neither qualifies. The
+// fuse pass marks such operators isView; code generation and the workspace
+// planner alias them.
+bool isNoCopyView(const Graph& graph, const Operator& op);
+
 }  // namespace loupe::ir

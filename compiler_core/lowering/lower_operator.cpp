@@ -41,18 +41,6 @@ LoweringRule ruleFor(ir::OpType type) {
 
 }  // namespace
 
-bool isStorageView(const ir::Graph& graph, const ir::Operator& op) {
-  if (op.type != ir::OpType::Reshape && op.type != ir::OpType::Squeeze &&
-      op.type != ir::OpType::ExpandDims) {
-    return false;
-  }
-  if (op.inputs.empty() || op.outputs.size() != 1 || op.inputs[0] < 0) return false;
-  const ir::Tensor& in = graph.tensor(op.inputs[0]);
-  const ir::Tensor& out = graph.tensor(op.outputs[0]);
-  return in.dtype == out.dtype && in.quantization == out.quantization &&
-         in.byteSize() == out.byteSize() && !in.isConstant;
-}
-
 tir::PrimFunc lowerOperator(const ir::Graph& graph, const ir::Operator& op,
                             const std::string& functionName) {
   // The reference kernel's check states what the operator needs before any

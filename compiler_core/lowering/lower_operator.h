@@ -15,8 +15,4 @@ namespace loupe::lowering {
 tir::PrimFunc lowerOperator(const ir::Graph& graph, const ir::Operator& op,
                             const std::string& functionName);
 
-// Whether `op` is a no-copy view that needs no function (its output shares
-// its input's storage).
-bool isStorageView(const ir::Graph& graph, const ir::Operator& op);
-
 }  // namespace loupe::lowering

@@ -259,23 +259,6 @@ bool fusePad(ir::Graph& graph, PassContext& context) {
   return false;
 }
 
-// --- (c) views --------------------------------------------------------------
-
-// A shape operator whose output is its input's bytes under another shape. A
-// constant input is left to fold_constants and a variable one is state that
-// an alias would expose, so neither is a view.
-bool isNoCopy(const ir::Graph& graph, const ir::Operator& op) {
-  if (op.type != OpType::Reshape && op.type != OpType::Squeeze && op.type != OpType::ExpandDims) {
-    return false;
-  }
-  const ir::Tensor* input = graph.input(op, 0);
-  if (input == nullptr || op.outputs.size() != 1) return false;
-  const ir::Tensor& output = graph.output(op, 0);
-  return !input->isConstant && !input->isVariable && !output.isVariable &&
-         input->dtype == output.dtype && input->quantization == output.quantization &&
-         input->elementCount() == output.elementCount();
-}
-
 }  // namespace
 
 ir::Graph fuseOperators(ir::Graph graph, PassContext& context) {
@@ -284,7 +267,7 @@ ir::Graph fuseOperators(ir::Graph graph, PassContext& context) {
   while (fuseActivation(graph, context) || fusePad(graph, context)) {
   }
   for (auto& op : graph.operators) {
-    if (!op.isView && isNoCopy(graph, op)) {
+    if (!op.isView && ir::isNoCopyView(graph, op)) {
       op.isView = true;
       context.remark(operatorLabel(op) + " is a view of its input (no copy)");
     }
