@@ -93,17 +93,9 @@ inline int firstOperatorOf(const ir::Graph& model, ir::OpType type) {
 // "" when the generated C of a SEANet case gives its golden int16 output.
 inline std::string differenceFromGolden(const SeanetCase& c) {
   const ir::Graph graph = frontend::importTfliteFile(c.model);
-  std::vector<Bytes> inputs;
-  for (const auto& values : c.inputs) {
-    Bytes bytes(values.size() * 2);
-    std::memcpy(bytes.data(), values.data(), bytes.size());
-    inputs.push_back(std::move(bytes));
-  }
-  const auto actual = runGeneratedC(graph, inputs);
+  const auto actual = runGeneratedC(graph, c.inputBytes());
   if (actual.size() != 1) return "expected one output";
-  Bytes expected(c.expected.size() * 2);
-  std::memcpy(expected.data(), c.expected.data(), expected.size());
-  return firstDifference(actual[0], expected);
+  return firstDifference(actual[0], c.expectedBytes());
 }
 
 // The SEANet cases of one operator folder ("add", "pad").

@@ -86,15 +86,8 @@ class GeneratedCMatchesGolden : public QObject {
     const auto& c = seanet_[static_cast<std::size_t>(index)];
     try {
       const Built& built = builtModel(c.model);
-      std::vector<test::Bytes> inputs;
-      for (const auto& values : c.inputs) {
-        const auto* bytes = reinterpret_cast<const std::uint8_t*>(values.data());
-        inputs.emplace_back(bytes, bytes + values.size() * 2);
-      }
-      const auto outputs = project::runHostExecutable(built.build, built.model, inputs);
-      const auto* expected = reinterpret_cast<const std::uint8_t*>(c.expected.data());
-      const QString difference =
-          test::compareBytes(outputs.at(0), {expected, c.expected.size() * 2}, "int16");
+      const auto outputs = project::runHostExecutable(built.build, built.model, c.inputBytes());
+      const QString difference = test::compareBytes(outputs.at(0), c.expectedBytes(), "int16");
       QVERIFY2(difference.isEmpty(), qPrintable(difference));
     } catch (const std::exception& e) {
       QFAIL(e.what());

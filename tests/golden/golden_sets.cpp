@@ -1,5 +1,7 @@
 #include "golden_sets.h"
 
+#include <cstring>
+
 #include <algorithm>
 #include <fstream>
 #include <sstream>
@@ -80,6 +82,26 @@ std::vector<SeanetCase> seanetCases() {
     }
   }
   return cases;
+}
+
+namespace {
+
+std::vector<std::uint8_t> bytesOf(const std::vector<std::int16_t>& values) {
+  std::vector<std::uint8_t> bytes(values.size() * sizeof(std::int16_t));
+  if (!bytes.empty()) std::memcpy(bytes.data(), values.data(), bytes.size());
+  return bytes;
+}
+
+}  // namespace
+
+std::vector<std::vector<std::uint8_t>> SeanetCase::inputBytes() const {
+  std::vector<std::vector<std::uint8_t>> out;
+  for (const auto& values : inputs) out.push_back(bytesOf(values));
+  return out;
+}
+
+std::vector<std::uint8_t> SeanetCase::expectedBytes() const {
+  return bytesOf(expected);
 }
 
 }  // namespace loupe::test

@@ -29,6 +29,11 @@ struct SeanetCase {
   std::filesystem::path model;
   std::vector<std::vector<std::int16_t>> inputs;
   std::vector<std::int16_t> expected;
+
+  // The inputs and the expected output as raw little-endian bytes, the form
+  // interpreters and generated code take.
+  std::vector<std::vector<std::uint8_t>> inputBytes() const;
+  std::vector<std::uint8_t> expectedBytes() const;
 };
 
 std::vector<SeanetCase> seanetCases();

@@ -139,14 +139,11 @@ class ReferenceMatchesGolden : public QObject {
       const auto graph = loupe::frontend::importTfliteFile(c.model);
       loupe::reference::ReferenceInterpreter interpreter(graph);
       QCOMPARE(c.inputs.size(), graph.inputs.size());
-      for (std::size_t i = 0; i < c.inputs.size(); ++i) {
-        const auto* bytes = reinterpret_cast<const std::uint8_t*>(c.inputs[i].data());
-        interpreter.setInput(i, {bytes, c.inputs[i].size() * 2});
-      }
+      const auto inputs = c.inputBytes();
+      for (std::size_t i = 0; i < inputs.size(); ++i) interpreter.setInput(i, inputs[i]);
       interpreter.invoke();
-      const auto* expected = reinterpret_cast<const std::uint8_t*>(c.expected.data());
-      const QString difference = loupe::test::compareBytes(
-          interpreter.output(0), {expected, c.expected.size() * 2}, "int16");
+      const QString difference =
+          loupe::test::compareBytes(interpreter.output(0), c.expectedBytes(), "int16");
       QVERIFY2(difference.isEmpty(), qPrintable(difference));
     })
   }

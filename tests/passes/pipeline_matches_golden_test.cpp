@@ -54,6 +54,7 @@ class PipelineMatchesGolden : public QObject {
   Q_OBJECT
 
   std::vector<GoldenSet> sets_ = test::goldenSets();
+  std::vector<test::SeanetCase> seanet_ = test::seanetCases();
   std::map<std::string, std::pair<ir::Graph, ir::Graph>> graphs_;  // model -> (imported, pipelined)
 
   const std::pair<ir::Graph, ir::Graph>& graphsOf(const std::filesystem::path& model) {
@@ -116,26 +117,22 @@ class PipelineMatchesGolden : public QObject {
 
   void seanetCasesMatch_data() {
     QTest::addColumn<int>("index");
-    const auto cases = test::seanetCases();
-    for (std::size_t i = 0; i < cases.size(); ++i) {
-      QTest::newRow(cases[i].name.c_str()) << static_cast<int>(i);
+    for (std::size_t i = 0; i < seanet_.size(); ++i) {
+      QTest::newRow(seanet_[i].name.c_str()) << static_cast<int>(i);
     }
   }
 
   void seanetCasesMatch() {
     QFETCH(int, index);
     FAIL_ON_EXCEPTION({
-      const auto c = test::seanetCases()[static_cast<std::size_t>(index)];
+      const auto& c = seanet_[static_cast<std::size_t>(index)];
       const auto graph = pipelined(frontend::importTfliteFile(c.model));
       reference::ReferenceInterpreter interpreter(graph);
-      for (std::size_t i = 0; i < c.inputs.size(); ++i) {
-        const auto* bytes = reinterpret_cast<const std::uint8_t*>(c.inputs[i].data());
-        interpreter.setInput(i, {bytes, c.inputs[i].size() * 2});
-      }
+      const auto inputs = c.inputBytes();
+      for (std::size_t i = 0; i < inputs.size(); ++i) interpreter.setInput(i, inputs[i]);
       interpreter.invoke();
-      const auto* expected = reinterpret_cast<const std::uint8_t*>(c.expected.data());
       const QString difference =
-          test::compareBytes(interpreter.output(0), {expected, c.expected.size() * 2}, "int16");
+          test::compareBytes(interpreter.output(0), c.expectedBytes(), "int16");
       QVERIFY2(difference.isEmpty(), qPrintable(difference));
     })
   }
