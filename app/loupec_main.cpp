@@ -20,6 +20,7 @@ void printHelp() {
             << loupe::cli::kInfoUsage << "\n"
             << loupe::cli::kCompileUsage << "\n"
             << loupe::cli::kRunUsage << "\n"
+            << loupe::cli::kMemplanUsage << "\n"
             << "  loupec --help       this text\n"
                "  loupec --version    the version\n";
 }
@@ -42,6 +43,7 @@ int main(int argc, char** argv) {
     if (verb == "info") return loupe::cli::runInfoCommand(args);
     if (verb == "compile") return loupe::cli::runCompileCommand(args);
     if (verb == "run") return loupe::cli::runRunCommand(args);
+    if (verb == "memplan") return loupe::cli::runMemplanCommand(args);
     std::cerr << "loupec: unknown command '" << verb << "' (try loupec --help)\n";
     return 2;
   } catch (const loupe::cli::UsageError& error) {

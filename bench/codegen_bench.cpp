@@ -93,7 +93,7 @@ int main(int argc, char** argv) {
       std::printf("%-18s %15s %15s %8.3f %6s %12s\n", baseline.model,
                   ir::groupDigits(baseline.tflmInstructions).c_str(),
                   ir::groupDigits(count).c_str(), ratio, ratio <= 0.5 ? "met" : "MISSED",
-                  ir::groupDigits(model.workspaceBytes).c_str());
+                  ir::groupDigits(model.workspaceBytes()).c_str());
     } catch (const std::exception& e) {
       allMet = false;
       std::printf("%-18s failed: %s\n", baseline.model, e.what());

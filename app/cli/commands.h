@@ -10,9 +10,11 @@ namespace loupe::cli {
 int runInfoCommand(const std::vector<std::string>& args);
 int runRunCommand(const std::vector<std::string>& args);
 int runCompileCommand(const std::vector<std::string>& args);
+int runMemplanCommand(const std::vector<std::string>& args);
 
 extern const char* const kInfoUsage;
 extern const char* const kRunUsage;
 extern const char* const kCompileUsage;
+extern const char* const kMemplanUsage;
 
 }  // namespace loupe::cli

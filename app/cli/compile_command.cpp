@@ -6,6 +6,7 @@
 
 #include "cli/command_line.h"
 #include "cli/commands.h"
+#include "cli/memory_options.h"
 #include "codegen/model_compiler.h"
 #include "frontend/tflite_importer.h"
 #include "ir/graph_printer.h"
@@ -17,6 +18,7 @@ namespace loupe::cli {
 
 const char* const kCompileUsage =
     "  loupec compile MODEL -o OUT.tar [--model-name NAME] [--workspace static|external]\n"
+    "                 [--planner NAME] [--pools SPEC]\n"
     "      compiles the model to C and writes a Model Library Format tar: "
     "codegen/host/{src,include}\n"
     "      (tvmgen_<NAME>.h, NAME defaults to 'default'), parameters/, the printed IR of every\n"
@@ -26,9 +28,11 @@ const char* const kCompileUsage =
     "      bytes) instead of a static array in the generated code";
 
 int runCompileCommand(const std::vector<std::string>& args) {
-  const auto parsed = parseArguments(args, {{"-o", OptionSpec::Kind::Value},
-                                            {"--model-name", OptionSpec::Kind::Value},
-                                            {"--workspace", OptionSpec::Kind::Value}});
+  auto specs = memoryOptionSpecs();
+  specs.insert(specs.end(), {{"-o", OptionSpec::Kind::Value},
+                             {"--model-name", OptionSpec::Kind::Value},
+                             {"--workspace", OptionSpec::Kind::Value}});
+  const auto parsed = parseArguments(args, specs);
   if (parsed.positional.size() != 1) throw UsageError("compile needs exactly one MODEL file");
   const auto output = parsed.value("-o");
   if (!output) throw UsageError("compile needs -o OUT.tar");
@@ -43,6 +47,7 @@ int runCompileCommand(const std::vector<std::string>& args) {
     throw UsageError("--workspace must be 'static' or 'external', not '" + workspace + "'");
   }
   options.externalWorkspace = workspace == "external";
+  options.memory = memoryOptionsFrom(parsed);
 
   const ir::Graph imported = frontend::importTfliteFile(parsed.positional[0]);
   passes::StageTimeline timeline;
@@ -61,10 +66,13 @@ int runCompileCommand(const std::vector<std::string>& args) {
     stages.emplace_back(prefix + std::string("tir/") + f.name + ".tir.txt", tir::printPrimFunc(f));
   }
   mlf::writeModelLibraryFormat(*output, mlf::mlfContentsOf(model, stages));
+  const memory::MemoryPlan& plan = model.memoryPlan;
   std::cout << "compiled " << graph.name << " as '" << model.modelName
             << "': " << model.functions.size() << " operator function(s), workspace "
-            << ir::groupDigits(model.workspaceBytes) << " bytes"
-            << (model.externalWorkspace ? " (external)" : "") << "\nwrote " << *output << "\n";
+            << ir::groupDigits(model.workspaceBytes()) << " bytes"
+            << (model.externalWorkspace ? " (external)" : "") << " planned by " << plan.planner
+            << " (lower bound " << ir::groupDigits(plan.lowerBound) << ", gap "
+            << ir::groupDigits(plan.gap()) << ")\nwrote " << *output << "\n";
   return 0;
 }
 

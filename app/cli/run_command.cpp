@@ -9,6 +9,7 @@
 #include "analysis/model_report.h"
 #include "cli/command_line.h"
 #include "cli/commands.h"
+#include "cli/memory_options.h"
 #include "codegen/model_compiler.h"
 #include "frontend/tflite_importer.h"
 #include "passes/pass_manager.h"
@@ -20,12 +21,14 @@ namespace loupe::cli {
 const char* const kRunUsage =
     "  loupec run MODEL [--platform reference|host] --inputs IN0.bin [IN1.bin ...] --output-dir "
     "DIR\n"
-    "             [--dump-tensors DIR] [--model-name NAME]\n"
+    "             [--dump-tensors DIR] [--model-name NAME] [--planner NAME] [--pools SPEC]\n"
     "      runs the model on raw little-endian input files and writes output<i>.bin to DIR.\n"
     "      reference: Loupe's reference interpreter (the default); --dump-tensors writes every\n"
     "        non-constant tensor as t<index>.bin plus index.json.\n"
     "      host: compiles the model to C, builds it natively with the host's C compiler (cached\n"
-    "        per generated code under ~/.cache/loupe) and runs it as a child process";
+    "        per generated code under ~/.cache/loupe) and runs it as a child process; --planner "
+    "and\n"
+    "        --pools choose its memory plan as for memplan";
 
 namespace {
 
@@ -95,6 +98,7 @@ int runOnHost(const ir::Graph& graph, const ParsedArguments& parsed, const fs::p
   const auto inputs = readInputs(graph, parsed.list("--inputs"));
   codegen::CompileOptions options;
   options.modelName = parsed.value("--model-name").value_or("default");
+  options.memory = memoryOptionsFrom(parsed);
   passes::StageTimeline timeline;
   const codegen::CompiledModel model =
       codegen::compileToC(passes::runGraphPipeline(graph, timeline), options);
@@ -113,11 +117,13 @@ int runOnHost(const ir::Graph& graph, const ParsedArguments& parsed, const fs::p
 }  // namespace
 
 int runRunCommand(const std::vector<std::string>& args) {
-  const auto parsed = parseArguments(args, {{"--platform", OptionSpec::Kind::Value},
-                                            {"--inputs", OptionSpec::Kind::List},
-                                            {"--output-dir", OptionSpec::Kind::Value},
-                                            {"--dump-tensors", OptionSpec::Kind::Value},
-                                            {"--model-name", OptionSpec::Kind::Value}});
+  auto specs = memoryOptionSpecs();
+  specs.insert(specs.end(), {{"--platform", OptionSpec::Kind::Value},
+                             {"--inputs", OptionSpec::Kind::List},
+                             {"--output-dir", OptionSpec::Kind::Value},
+                             {"--dump-tensors", OptionSpec::Kind::Value},
+                             {"--model-name", OptionSpec::Kind::Value}});
+  const auto parsed = parseArguments(args, specs);
   if (parsed.positional.size() != 1) throw UsageError("run needs exactly one MODEL file");
   const std::string platform = parsed.value("--platform").value_or("reference");
   if (platform != "reference" && platform != "host") {

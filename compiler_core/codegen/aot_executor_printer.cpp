@@ -28,26 +28,50 @@ std::string prefix(const CompiledModel& m) {
 std::string storageExpression(const CompiledModel& m, int tensor,
                               const std::vector<std::string>& inputNames,
                               const std::vector<std::string>& outputNames) {
-  const int root = m.workspace.storageOf.at(tensor);
+  const int root = m.memoryPlan.analysis.storageOf.at(tensor);
   for (std::size_t i = 0; i < m.graph.inputs.size(); ++i) {
     if (m.graph.inputs[i] == root) return "inputs->" + inputNames[i];
   }
   for (std::size_t i = 0; i < m.graph.outputs.size(); ++i) {
     if (m.graph.outputs[i] == root) return "outputs->" + outputNames[i];
   }
-  for (const memory::WorkspaceBuffer& b : m.workspace.buffers) {
-    if (b.tensor == root) return "workspace + " + std::to_string(b.offset);
+  const memory::MemoryPlan::Placement place = m.memoryPlan.placementOf(root);
+  if (place.pool < 0) {
+    throw lowering::LoweringError("tensor " + std::to_string(tensor) + " has no storage");
   }
-  throw lowering::LoweringError("tensor " + std::to_string(tensor) + " has no storage");
+  return "pool_" + m.memoryPlan.pools[static_cast<std::size_t>(place.pool)].name + " + " +
+         std::to_string(place.offset);
+}
+
+const std::vector<memory::MemoryPool>& poolsOf(const CompiledModel& m) {
+  return m.memoryPlan.pools;
+}
+
+std::int64_t poolBytes(const CompiledModel& m, std::size_t pool) {
+  return m.memoryPlan.result.poolBytes.at(pool);
+}
+
+// One pool is passed as a plain pointer; several in a struct, one member each.
+bool hasPoolStruct(const CompiledModel& m) {
+  return poolsOf(m).size() > 1;
+}
+
+// Pools the user named get their own size defines; the default one is the
+// workspace.
+bool userPools(const CompiledModel& m) {
+  return poolsOf(m).size() > 1 || poolsOf(m)[0].name != memory::defaultPools()[0].name;
 }
 
 // The public run function's prototype: inputs, outputs, then the workspace
-// (external workspace only) and the devices (models that use devices only).
+// pools (external workspace only) and the devices (models that use devices only).
 std::string runPrototype(const CompiledModel& m) {
   const std::string p = prefix(m);
   std::string out =
       "int32_t " + p + "_run(struct " + p + "_inputs* inputs, struct " + p + "_outputs* outputs";
-  if (m.externalWorkspace) out += ", void* workspace";
+  if (m.externalWorkspace) {
+    out += hasPoolStruct(m) ? ", struct " + p + "_workspace_pools* workspace_pools"
+                            : std::string(", void* workspace");
+  }
   if (!m.devices.empty()) out += ", struct " + p + "_devices* devices";
   return out + ")";
 }
@@ -90,8 +114,18 @@ GeneratedFile printModelHeader(const CompiledModel& m) {
         << " */\n";
     out << "#define " << upper(p + "_" + outputNames[i]) << "_SIZE " << t.byteSize() << "\n";
   }
-  out << "/* Bytes of workspace the model uses for intermediate tensors. */\n";
-  out << "#define " << upper(p) << "_WORKSPACE_SIZE " << m.workspaceBytes << "\n\n";
+  out << "/* Bytes of workspace the model uses for intermediate tensors"
+      << (userPools(m) ? ", all pools together" : "") << ". */\n";
+  out << "#define " << upper(p) << "_WORKSPACE_SIZE " << m.workspaceBytes() << "\n";
+  if (userPools(m)) {
+    for (std::size_t i = 0; i < poolsOf(m).size(); ++i) {
+      const memory::MemoryPool& pool = poolsOf(m)[i];
+      out << "/* pool " << i << ": " << pool.name << ", offsets aligned to " << pool.alignment
+          << " */\n";
+      out << "#define " << upper(p + "_" + pool.name) << "_POOL_SIZE " << poolBytes(m, i) << "\n";
+    }
+  }
+  out << "\n";
   out << "struct " << p << "_inputs {\n";
   for (const auto& n : inputNames) out << "  void* " << n << ";\n";
   out << "};\n\nstruct " << p << "_outputs {\n";
@@ -104,9 +138,19 @@ GeneratedFile printModelHeader(const CompiledModel& m) {
     for (const auto& d : m.devices) out << "  tvm_device_t* " << d << ";\n";
     out << "};\n\n";
   }
+  if (m.externalWorkspace && hasPoolStruct(m)) {
+    out << "/* The application's memory for each pool, fastest first. */\n";
+    out << "struct " << p << "_workspace_pools {\n";
+    for (const memory::MemoryPool& pool : poolsOf(m)) {
+      out << "  void* " << pool.name << "; /* " << upper(p + "_" + pool.name)
+          << "_POOL_SIZE bytes, aligned to " << pool.alignment << " */\n";
+    }
+    out << "};\n\n";
+  }
   out << "/* Runs the model";
-  if (m.externalWorkspace) {
-    out << "; workspace holds " << upper(p) << "_WORKSPACE_SIZE bytes, aligned to 16";
+  if (m.externalWorkspace && !hasPoolStruct(m)) {
+    out << "; workspace holds " << upper(p) << "_WORKSPACE_SIZE bytes, aligned to "
+        << poolsOf(m)[0].alignment;
   }
   out << ". Returns 0 or the error code of the failing operator (or device). */\n";
   out << runPrototype(m) << ";\n\n";
@@ -132,17 +176,29 @@ GeneratedFile printRunSource(const CompiledModel& m) {
       << p << ".h\"\n\n";
   for (const tir::PrimFunc& f : m.functions) out << cPrototype(f) << ";\n";
   out << "\n";
-  if (!m.externalWorkspace && m.workspaceBytes > 0) {
-    // uint64_t elements give 8-byte alignment without compiler extensions.
-    out << "static uint64_t " << p << "_workspace_storage[" << (m.workspaceBytes + 7) / 8
-        << "];\n\n";
+  if (!m.externalWorkspace) {
+    // One array per pool; with -fdata-sections each gets its own section
+    // (.bss.<name>) that a linker script can place in the pool's memory.
+    out << "#if defined(__GNUC__)\n#define " << upper(p)
+        << "_ALIGNED(n) __attribute__((aligned(n)))\n"
+        << "#else\n#define " << upper(p) << "_ALIGNED(n)\n#endif\n";
+    for (std::size_t i = 0; i < poolsOf(m).size(); ++i) {
+      if (poolBytes(m, i) == 0) continue;
+      // uint64_t elements give 8-byte alignment even without the attribute.
+      out << "static uint64_t " << p << "_" << poolsOf(m)[i].name << "_storage["
+          << (poolBytes(m, i) + 7) / 8 << "] " << upper(p) << "_ALIGNED(" << poolsOf(m)[i].alignment
+          << ");\n";
+    }
+    out << "\n";
   }
   out << "static int32_t " << p << "_run_in(struct " << p << "_inputs* inputs, struct " << p
-      << "_outputs* outputs, uint8_t* workspace"
-      << (usesDevices ? ", struct " + p + "_devices* devices" : std::string()) << ") {\n";
+      << "_outputs* outputs";
+  for (const memory::MemoryPool& pool : poolsOf(m)) out << ", uint8_t* pool_" << pool.name;
+  out << (usesDevices ? ", struct " + p + "_devices* devices" : std::string()) << ") {\n";
   out << "  int32_t status;\n";
   if (usesDevices) out << "  int32_t close_status;\n";
-  out << "  (void)inputs;\n  (void)outputs;\n  (void)workspace;\n";
+  out << "  (void)inputs;\n  (void)outputs;\n";
+  for (const memory::MemoryPool& pool : poolsOf(m)) out << "  (void)pool_" << pool.name << ";\n";
   for (const OperatorCall& call : m.calls) {
     const tir::PrimFunc& f = m.functions[call.function];
     const ir::Operator& op = m.graph.operators[static_cast<std::size_t>(call.operatorIndex)];
@@ -171,14 +227,16 @@ GeneratedFile printRunSource(const CompiledModel& m) {
   out << "  return 0;\n}\n\n";
   const std::string devicesArg = usesDevices ? ", devices" : "";
   out << runPrototype(m) << " {\n";
-  if (m.externalWorkspace) {
-    out << "  return " << p << "_run_in(inputs, outputs, (uint8_t*)workspace" << devicesArg
-        << ");\n}\n\n";
-  } else {
-    out << "  return " << p << "_run_in(inputs, outputs, "
-        << (m.workspaceBytes > 0 ? "(uint8_t*)" + p + "_workspace_storage" : std::string("NULL"))
-        << devicesArg << ");\n}\n\n";
+  out << "  return " << p << "_run_in(inputs, outputs";
+  for (std::size_t i = 0; i < poolsOf(m).size(); ++i) {
+    const std::string& name = poolsOf(m)[i].name;
+    if (m.externalWorkspace) {
+      out << ", (uint8_t*)" << (hasPoolStruct(m) ? "workspace_pools->" + name : "workspace");
+    } else {
+      out << ", " << (poolBytes(m, i) > 0 ? "(uint8_t*)" + p + "_" + name + "_storage" : "NULL");
+    }
   }
+  out << devicesArg << ");\n}\n\n";
   // The TVMModel entry point of rfcs/002: arrays in, structs out; the
   // workspace and devices come from the application's TVMContext.
   out << "static int32_t " << p
@@ -197,15 +255,26 @@ GeneratedFile printRunSource(const CompiledModel& m) {
   } else if (!m.externalWorkspace) {
     out << "  (void)context;\n";
   }
+  if (m.externalWorkspace && hasPoolStruct(m)) {
+    out << "  struct " << p << "_workspace_pools pools;\n";
+    for (std::size_t i = 0; i < poolsOf(m).size(); ++i) {
+      out << "  pools." << poolsOf(m)[i].name << " = context->workspace[" << i << "];\n";
+    }
+  }
   out << "  return " << p << "_run(&in, &out";
-  if (m.externalWorkspace) out << ", context->workspace[0]";
+  if (m.externalWorkspace) out << (hasPoolStruct(m) ? ", &pools" : ", context->workspace[0]");
   if (usesDevices) out << ", (struct " << p << "_devices*)context->devices";
   out << ");\n}\n\n";
-  out << "static const size_t " << p << "_workspace_sizes[1] = {"
-      << (m.externalWorkspace ? m.workspaceBytes : 0) << "};\n\n";
+  // One size per pool, in pool order (TVMGetWorkspaceSize(model, i)); zero
+  // when the generated code holds the pool itself.
+  out << "static const size_t " << p << "_workspace_sizes[" << poolsOf(m).size() << "] = {";
+  for (std::size_t i = 0; i < poolsOf(m).size(); ++i) {
+    out << (i == 0 ? "" : ", ") << (m.externalWorkspace ? poolBytes(m, i) : 0);
+  }
+  out << "};\n\n";
   out << "const TVMModel " << p << "_model = {" << m.graph.inputs.size() << ", "
-      << m.graph.outputs.size() << ", " << (m.externalWorkspace ? 1 : 0) << ", " << p
-      << "_workspace_sizes, " << p << "_entrypoint};\n";
+      << m.graph.outputs.size() << ", " << (m.externalWorkspace ? poolsOf(m).size() : 0) << ", "
+      << p << "_workspace_sizes, " << p << "_entrypoint};\n";
   return {p + "_lib0.c", out.str()};
 }
 

@@ -242,9 +242,12 @@ void printConstant(std::ostringstream& out, const Buffer& c) {
 
 std::string cPrototype(const PrimFunc& func) {
   std::string out = "int32_t " + func.name + "(";
+  // An operator writing over its input (memory/in_place.h) gets pointers that
+  // alias, which `restrict` would forbid.
+  const bool mayAlias = func.attrs.contains("in_place");
   for (const Buffer& p : func.params) {
     out += std::string(p->written ? "" : "const ") + std::string(cTypeName(p->type)) +
-           "* restrict " + p->name + ", ";
+           (mayAlias ? "* " : "* restrict ") + p->name + ", ";
   }
   return out + "void* resource_handle)";
 }

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "ir/graph.h"
-#include "memory/workspace_buffers.h"
+#include "memory/memory_plan.h"
 #include "tir/prim_func.h"
 
 namespace loupe::codegen {
@@ -34,10 +34,14 @@ struct CompiledModel {
   // Devices (rfcs/000) some operators run on, by name; members of the
   // generated struct tvmgen_<name>_devices. Empty: the run function takes none.
   std::vector<std::string> devices;
-  memory::WorkspaceAnalysis workspace;
-  std::int64_t workspaceBytes = 0;
+  // Where every intermediate tensor lives: pools, offsets, the execution
+  // order the calls follow, and the plan's lower bound.
+  memory::MemoryPlan memoryPlan;
   std::vector<GeneratedFile> sources;  // codegen/host/src
   std::vector<GeneratedFile> headers;  // codegen/host/include
+
+  // Bytes of all pools together.
+  std::int64_t workspaceBytes() const { return memoryPlan.result.totalBytes; }
 };
 
 // The C member / define name of each model input and output, unique within

@@ -40,6 +40,15 @@ CompiledModel compileToC(const ir::Graph& graph, const CompileOptions& options) 
   model.modelName = options.modelName;
   model.externalWorkspace = options.externalWorkspace;
   model.graph = graph;
+  for (const memory::MemoryPool& pool : options.memory.pools) {
+    if (!isValidModelName(pool.name)) {
+      throw std::invalid_argument("pool name \"" + pool.name + "\" is not a C identifier");
+    }
+  }
+  // The plan comes first: it fixes the order of the calls and which
+  // operators write in place, which their C prototypes must know.
+  model.memoryPlan = memory::planMemory(graph, options.memory);
+  const memory::WorkspaceAnalysis& analysis = model.memoryPlan.analysis;
   const std::string prefix = "tvmgen_" + options.modelName + "_fused_";
   for (const ir::Operator& op : graph.operators) {
     const bool outputIsModelOutput = std::find(graph.outputs.begin(), graph.outputs.end(),
@@ -49,6 +58,9 @@ CompiledModel compileToC(const ir::Graph& graph, const CompileOptions& options) 
         prefix + lowerCase(op.typeName()) + "_" + std::to_string(model.functions.size());
     tir::PrimFunc func = lowering::lowerOperator(graph, op, name);
     func.body = tir::simplify(func.body);
+    if (auto it = analysis.inPlaceOperators.find(op.index); it != analysis.inPlaceOperators.end()) {
+      func.attrs["in_place"] = "output over " + graph.tensor(it->second).name;
+    }
     int device = -1;
     if (auto it = options.operatorDevices.find(op.index); it != options.operatorDevices.end()) {
       if (!isValidModelName(it->second)) {
@@ -61,12 +73,18 @@ CompiledModel compileToC(const ir::Graph& graph, const CompileOptions& options) 
     model.calls.push_back({op.index, model.functions.size(), device});
     model.functions.push_back(std::move(func));
   }
+  // Calls follow the plan's execution order.
+  std::vector<OperatorCall> ordered;
+  for (int index : analysis.order) {
+    for (const OperatorCall& call : model.calls) {
+      if (call.operatorIndex == index) ordered.push_back(call);
+    }
+  }
+  model.calls = std::move(ordered);
   if (model.functions.size() > 255) {
     throw lowering::LoweringError("the model has " + std::to_string(model.functions.size()) +
                                   " operator functions; a function registry holds at most 255");
   }
-  model.workspace = memory::analyzeWorkspace(graph, ir::isNoCopyView);
-  model.workspaceBytes = memory::planGreedyBySize(model.workspace.buffers);
 
   for (const tir::PrimFunc& f : model.functions) {
     model.sources.push_back({f.name + ".c", printCSource(f)});

@@ -19,10 +19,13 @@ struct CompileOptions {
   // partitioning). The AOT code opens the device around the operator's call
   // and passes it as the resource_handle.
   std::map<int, std::string> operatorDevices;
+  // Planner, pools and aliasing of the workspace plan.
+  memory::MemoryPlanOptions memory;
 };
 
 // Throws lowering::LoweringError (naming the operator) when an operator
-// cannot be compiled, and std::invalid_argument for a bad model name.
+// cannot be compiled, memory::MemoryPlanError when the tensors do not fit the
+// pools, and std::invalid_argument for a bad model name, planner or pool.
 CompiledModel compileToC(const ir::Graph& graph, const CompileOptions& options);
 
 // A model name usable in C identifiers: [A-Za-z0-9_]+, not starting with a digit.

@@ -1,6 +1,7 @@
 #include "mlf/compiled_model_export.h"
 
 #include "codegen/runtime_files.h"
+#include "memory/memory_plan_json.h"
 #include "tir/tir_printer.h"
 
 namespace loupe::mlf {
@@ -33,23 +34,9 @@ std::int64_t constantBytes(const tir::PrimFunc& f) {
 }  // namespace
 
 nlohmann::json memoryPlanJson(const codegen::CompiledModel& model) {
-  nlohmann::json buffers = nlohmann::json::array();
-  for (const memory::WorkspaceBuffer& b : model.workspace.buffers) {
-    nlohmann::json aliases = nlohmann::json::array();
-    for (int a : b.aliases) aliases.push_back(model.graph.tensor(a).name);
-    buffers.push_back({{"tensor", model.graph.tensor(b.tensor).name},
-                       {"tensor_index", b.tensor},
-                       {"size", b.size},
-                       {"first_step", b.firstStep},
-                       {"last_step", b.lastStep},
-                       {"pool", "workspace"},
-                       {"offset", b.offset},
-                       {"aliases", aliases}});
-  }
-  return {{"planner", "greedy_by_size"},
-          {"workspace_bytes", model.workspaceBytes},
-          {"external_workspace", model.externalWorkspace},
-          {"buffers", buffers}};
+  nlohmann::json plan = memory::memoryPlanJson(model.graph, model.memoryPlan);
+  plan["external_workspace"] = model.externalWorkspace;
+  return plan;
 }
 
 MlfContents mlfContentsOf(const codegen::CompiledModel& model,
@@ -61,7 +48,7 @@ MlfContents mlfContentsOf(const codegen::CompiledModel& model,
   std::int64_t io = 0;
   for (const auto& t : c.inputs) io += t.bytes;
   for (const auto& t : c.outputs) io += t.bytes;
-  MlfFunctionMemory run{"tvmgen_" + model.modelName + "_run", model.workspaceBytes, 0, io};
+  MlfFunctionMemory run{"tvmgen_" + model.modelName + "_run", model.workspaceBytes(), 0, io};
   std::vector<MlfFunctionMemory> operators;
   for (const tir::PrimFunc& f : model.functions) {
     MlfFunctionMemory m{f.name, 0, constantBytes(f), 0};

@@ -87,7 +87,12 @@ std::string hostMainSource(const codegen::CompiledModel& model) {
     out << storage("output" + std::to_string(i),
                    model.graph.tensor(model.graph.outputs[i]).byteSize());
   }
-  if (model.externalWorkspace) out << storage("workspace", model.workspaceBytes);
+  const auto& pools = model.memoryPlan.pools;
+  if (model.externalWorkspace) {
+    for (std::size_t i = 0; i < pools.size(); ++i) {
+      out << storage("pool_" + pools[i].name, model.memoryPlan.result.poolBytes.at(i));
+    }
+  }
   out << R"(
 static int read_exactly(const char* path, void* data, long size) {
   FILE* f = fopen(path, "rb");
@@ -135,8 +140,16 @@ int main(int argc, char** argv) {
   }
   for (std::size_t i = 0; i < outputs.size(); ++i)
     out << "  out." << outputs[i] << " = output" << i << ";\n";
-  out << "  status = " << p << "_run(&in, &out" << (model.externalWorkspace ? ", workspace" : "")
-      << ");\n";
+  std::string workspaceArgument;
+  if (model.externalWorkspace && pools.size() == 1) {
+    workspaceArgument = ", pool_" + pools[0].name;
+  } else if (model.externalWorkspace) {
+    out << "  struct " << p << "_workspace_pools pools;\n";
+    for (const auto& pool : pools)
+      out << "  pools." << pool.name << " = pool_" << pool.name << ";\n";
+    workspaceArgument = ", &pools";
+  }
+  out << "  status = " << p << "_run(&in, &out" << workspaceArgument << ");\n";
   out << "  if (status != 0) {\n    fprintf(stderr, \"" << p
       << "_run failed with error code %ld\\n\", (long)status);\n    return 3;\n  }\n";
   for (std::size_t i = 0; i < outputs.size(); ++i) {

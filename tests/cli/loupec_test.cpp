@@ -113,9 +113,10 @@ class Loupec : public QObject {
     // golden bytes; the second run reuses the cached build.
     QTemporaryDir dir;
     QVERIFY(qputenv("XDG_CACHE_HOME", dir.filePath("cache").toUtf8()));
-    const QStringList args = {"run", model("hello_world_int8"), "--platform", "host", "--inputs",
-                              golden("hello_world_int8", "seed2", "input0.bin"), "--output-dir",
-                              dir.filePath("out")};
+    const QStringList args = {"run",          model("hello_world_int8"),
+                              "--platform",   "host",
+                              "--inputs",     golden("hello_world_int8", "seed2", "input0.bin"),
+                              "--output-dir", dir.filePath("out")};
     auto result = loupec(args);
     QVERIFY2(result.exitCode == 0, qPrintable(result.err));
     QVERIFY2(result.out.contains("on host (built "), qPrintable(result.out));
@@ -149,12 +150,68 @@ class Loupec : public QObject {
     QVERIFY2(result.err.contains("unknown platform 'mars'"), qPrintable(result.err));
   }
 
+  void memplanComparesEveryPlannerAsJson() {
+    const auto result = loupec({"memplan", model("ic_resnet8_int8"), "--planner", "all", "--json"});
+    QVERIFY2(result.exitCode == 0, qPrintable(result.err));
+    const auto json = nlohmann::json::parse(result.out.toStdString());
+    QCOMPARE(json["plans"].size(), std::size_t{4});
+    for (const auto& plan : json["plans"]) {
+      for (const char* key : {"planner", "total_bytes", "lower_bound", "pools", "buffers"}) {
+        QVERIFY2(plan.contains(key), key);
+      }
+      QVERIFY(plan["total_bytes"].get<std::int64_t>() >= plan["lower_bound"].get<std::int64_t>());
+      QCOMPARE(plan["pools"][0]["name"].get<std::string>(), std::string("workspace"));
+      int aliases = 0;
+      for (const auto& b : plan["buffers"]) {
+        for (const char* key :
+             {"tensor", "size", "first_step", "last_step", "pool", "offset", "alias_of"}) {
+          QVERIFY2(b.contains(key), key);
+        }
+        if (!b["alias_of"].is_null()) ++aliases;
+      }
+      QVERIFY(aliases > 0);  // ResNet-8's skip-connection ADDs write in place
+    }
+    QCOMPARE(json["plans"][3]["planner"].get<std::string>(), std::string("branch_and_bound"));
+  }
+
+  void memplanTableAndPoolErrors() {
+    auto result = loupec({"memplan", model("kws_ref_model")});
+    QVERIFY2(result.exitCode == 0, qPrintable(result.err));
+    QVERIFY2(result.out.contains("lower bound 16,000 bytes"), result.out.constData());
+    QVERIFY2(result.out.contains("branch_and_bound"), result.out.constData());
+
+    result = loupec({"memplan", model("kws_ref_model"), "--pools", "sram:size=8K"});
+    QCOMPARE(result.exitCode, 1);
+    QVERIFY2(result.err.contains("pool sram (8,192 bytes)"), qPrintable(result.err));
+    QVERIFY2(result.err.contains("needs 16,000 bytes"), qPrintable(result.err));
+
+    result = loupec({"memplan", model("kws_ref_model"), "--pools", "sram:size=lots"});
+    QCOMPARE(result.exitCode, 2);
+    QVERIFY2(result.err.contains("--pools: pool \"sram\" size"), qPrintable(result.err));
+
+    result = loupec({"memplan", model("kws_ref_model"), "--planner", "magic"});
+    QCOMPARE(result.exitCode, 2);
+    QVERIFY2(result.err.contains("unknown planner 'magic'"), qPrintable(result.err));
+  }
+
+  void compileWithPoolsThatDoNotFitSaysByHowMuch() {
+    QTemporaryDir dir;
+    const auto result = loupec({"compile", model("kws_ref_model"), "-o", dir.filePath("k.tar"),
+                                "--pools", "dtcm:size=4K;sram:size=8K"});
+    QCOMPARE(result.exitCode, 1);
+    QVERIFY2(result.err.contains("pools dtcm (4,096 bytes) + sram (8,192 bytes)"),
+             qPrintable(result.err));
+    QVERIFY2(result.err.contains("3,712 bytes more than the pools hold"), qPrintable(result.err));
+    QVERIFY(!QFile::exists(dir.filePath("k.tar")));
+  }
+
   void unknownCommandAndHelp() {
     QCOMPARE(loupec({"frobnicate"}).exitCode, 2);
     const auto help = loupec({"--help"});
     QCOMPARE(help.exitCode, 0);
     QVERIFY(help.out.contains("loupec info MODEL"));
     QVERIFY(help.out.contains("loupec run MODEL"));
+    QVERIFY(help.out.contains("loupec memplan MODEL"));
   }
 };
 

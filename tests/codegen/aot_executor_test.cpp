@@ -172,7 +172,7 @@ int main(void) {
     options.externalWorkspace = true;
     const ir::Graph graph = threeLayers();
     const auto model = codegen::compileToC(graph, options);
-    QVERIFY(model.workspaceBytes > 0);
+    QVERIFY(model.workspaceBytes() > 0);
     const auto inputs = test::randomInputs(graph, 4);
     std::string values;
     for (std::uint8_t b : inputs[0])
@@ -206,8 +206,8 @@ int main(void) {
 )";
     const auto result = buildAndRun(model, build);
     QVERIFY2(result.exitCode == 0, result.output.c_str());
-    QCOMPARE(field(result.output, "size"), static_cast<int>(model.workspaceBytes));
-    QCOMPARE(field(result.output, "model_size"), static_cast<int>(model.workspaceBytes));
+    QCOMPARE(field(result.output, "size"), static_cast<int>(model.workspaceBytes()));
+    QCOMPARE(field(result.output, "model_size"), static_cast<int>(model.workspaceBytes()));
     QCOMPARE(field(result.output, "small_status"), 0x0500);  // kTvmErrorExecutorWorkspaceTooSmall
     QCOMPARE(field(result.output, "touched"), 0);
     QCOMPARE(field(result.output, "status"), 0);

@@ -2,14 +2,18 @@
 // passes, TIR, generated C built natively at -O2, run as a child process —
 // against TFLite Micro's golden outputs: bit-exact (float32 within a few ulp),
 // and every TFLM SEANet per-layer case likewise. Each model is built once.
+// Every memory planning algorithm, and a plan split over two pools the
+// application passes in, keep the shared models bit-exact.
 #include <QtTest>
 
 #include <map>
+#include <set>
 
 #include "frontend/tflite_importer.h"
 #include "generated_c_harness.h"
 #include "golden_compare.h"
 #include "golden_sets.h"
+#include "memory/planner_registry.h"
 #include "passes/pass_manager.h"
 #include "project/host_build.h"
 #include "test_data.h"
@@ -23,17 +27,35 @@ struct Built {
   project::HostBuild build;
 };
 
-const Built& builtModel(const std::filesystem::path& path) {
-  static std::map<std::filesystem::path, Built> cache;
-  if (auto it = cache.find(path); it != cache.end()) return it->second;
+// `variant` names the compile options, so each model is built once per variant.
+const Built& builtModel(const std::filesystem::path& path,
+                        const codegen::CompileOptions& compileOptions = {},
+                        const std::string& variant = "default") {
+  static std::map<std::pair<std::filesystem::path, std::string>, Built> cache;
+  if (auto it = cache.find({path, variant}); it != cache.end()) return it->second;
   passes::StageTimeline timeline;
   Built built;
-  built.model =
-      codegen::compileToC(passes::runGraphPipeline(frontend::importTfliteFile(path), timeline), {});
+  built.model = codegen::compileToC(
+      passes::runGraphPipeline(frontend::importTfliteFile(path), timeline), compileOptions);
   project::HostBuildOptions options;
   options.cacheRoot = test::codegenCacheRoot();
   built.build = project::buildHostExecutable(built.model, options);
-  return cache.emplace(path, std::move(built)).first->second;
+  return cache.emplace(std::pair{path, variant}, std::move(built)).first->second;
+}
+
+// Runs golden set `golden` on `built`; empty when every output matches.
+QString differenceFromGolden(const Built& built, const test::GoldenSet& golden) {
+  std::vector<test::Bytes> inputs;
+  for (const auto& file : golden.inputs) inputs.push_back(test::readBytes(file));
+  const auto outputs = project::runHostExecutable(built.build, built.model, inputs);
+  if (outputs.size() != golden.outputs.size()) return "wrong number of outputs";
+  for (std::size_t i = 0; i < outputs.size(); ++i) {
+    const auto dtype = golden.manifest["outputs"][i]["dtype"].get<std::string>();
+    const QString difference =
+        test::compareBytes(outputs[i], test::readBytes(golden.outputs[i]), dtype);
+    if (!difference.isEmpty()) return QString("output %1: %2").arg(i).arg(difference);
+  }
+  return {};
 }
 
 }  // namespace
@@ -57,17 +79,57 @@ class GeneratedCMatchesGolden : public QObject {
     QFETCH(int, set);
     const test::GoldenSet& golden = sets_[static_cast<std::size_t>(set)];
     try {
-      const Built& built = builtModel(golden.model);
-      std::vector<test::Bytes> inputs;
-      for (const auto& file : golden.inputs) inputs.push_back(test::readBytes(file));
-      const auto outputs = project::runHostExecutable(built.build, built.model, inputs);
-      QCOMPARE(outputs.size(), golden.outputs.size());
-      for (std::size_t i = 0; i < outputs.size(); ++i) {
-        const auto dtype = golden.manifest["outputs"][i]["dtype"].get<std::string>();
-        const QString difference =
-            test::compareBytes(outputs[i], test::readBytes(golden.outputs[i]), dtype);
-        QVERIFY2(difference.isEmpty(), qPrintable(QString("output %1: %2").arg(i).arg(difference)));
+      const QString difference = differenceFromGolden(builtModel(golden.model), golden);
+      QVERIFY2(difference.isEmpty(), qPrintable(difference));
+    } catch (const std::exception& e) {
+      QFAIL(e.what());
+    }
+  }
+
+  // The first golden set of every shared model, under every planner, and
+  // under a plan split between a small fast pool (half the lower bound) and
+  // a large one, both passed in by the application.
+  void everyPlanMatches_data() {
+    QTest::addColumn<int>("set");
+    QTest::addColumn<QString>("planner");
+    std::set<std::filesystem::path> seen;
+    for (std::size_t i = 0; i < sets_.size(); ++i) {
+      if (!seen.insert(sets_[i].model).second) continue;
+      for (const memory::PlannerInfo& p : memory::planners()) {
+        const QString planner = QString::fromUtf8(p.name.data(), static_cast<int>(p.name.size()));
+        QTest::newRow(qPrintable(QString::fromStdString(sets_[i].name) + " " + planner))
+            << static_cast<int>(i) << planner;
       }
+      QTest::newRow(qPrintable(QString::fromStdString(sets_[i].name) + " two pools"))
+          << static_cast<int>(i) << QString();
+    }
+    QCOMPARE(seen.size(), std::size_t{7});
+  }
+
+  void everyPlanMatches() {
+    QFETCH(int, set);
+    QFETCH(QString, planner);
+    const test::GoldenSet& golden = sets_[static_cast<std::size_t>(set)];
+    try {
+      codegen::CompileOptions options;
+      std::string variant = planner.toStdString();
+      if (planner.isEmpty()) {
+        const std::int64_t bound = builtModel(golden.model).model.memoryPlan.lowerBound;
+        options.externalWorkspace = true;
+        options.memory.pools = {{"fast", std::max<std::int64_t>(bound / 2, 16), 16},
+                                {"slow", 1 << 24, 32}};
+        variant = "two pools";
+      } else {
+        options.memory.planner = variant;
+      }
+      const Built& built = builtModel(golden.model, options, variant);
+      QCOMPARE(QString::fromStdString(built.model.memoryPlan.planner),
+               planner.isEmpty() ? QString("branch_and_bound") : planner);
+      if (planner.isEmpty() && built.model.memoryPlan.lowerBound > 32) {
+        QVERIFY(built.model.memoryPlan.result.poolBytes.at(1) > 0);  // really split
+      }
+      const QString difference = differenceFromGolden(built, golden);
+      QVERIFY2(difference.isEmpty(), qPrintable(difference));
     } catch (const std::exception& e) {
       QFAIL(e.what());
     }

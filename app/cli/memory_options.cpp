@@ -1,0 +1,39 @@
+#include "cli/memory_options.h"
+
+#include <stdexcept>
+
+#include "memory/memory_pools.h"
+#include "memory/planner_registry.h"
+
+namespace loupe::cli {
+
+std::vector<OptionSpec> memoryOptionSpecs() {
+  return {{"--planner", OptionSpec::Kind::Value}, {"--pools", OptionSpec::Kind::Value}};
+}
+
+std::string plannerNameList() {
+  std::string names;
+  for (const memory::PlannerInfo& p : memory::planners()) {
+    names += (names.empty() ? "" : ", ") + std::string(p.name);
+  }
+  return names;
+}
+
+memory::MemoryPlanOptions memoryOptionsFrom(const ParsedArguments& parsed, bool allowAll) {
+  memory::MemoryPlanOptions options;
+  options.planner = parsed.value("--planner").value_or(std::string(memory::kDefaultPlanner));
+  if (memory::findPlanner(options.planner) == nullptr && !(allowAll && options.planner == "all")) {
+    throw UsageError("unknown planner '" + options.planner + "' (known: " + plannerNameList() +
+                     (allowAll ? ", all)" : ")"));
+  }
+  if (const auto spec = parsed.value("--pools")) {
+    try {
+      options.pools = memory::parsePoolSpec(*spec);
+    } catch (const std::invalid_argument& error) {
+      throw UsageError(std::string("--pools: ") + error.what());
+    }
+  }
+  return options;
+}
+
+}  // namespace loupe::cli

@@ -1,0 +1,106 @@
+// loupec memplan: the static memory plan of a model's intermediate tensors,
+// by one algorithm or all of them, with the lower bound and the gap: the
+// answer to "how big must my RAM be?".
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+
+#include "cli/command_line.h"
+#include "cli/commands.h"
+#include "cli/memory_options.h"
+#include "frontend/tflite_importer.h"
+#include "ir/graph_printer.h"
+#include "memory/memory_plan_json.h"
+#include "memory/planner_registry.h"
+#include "passes/pass_manager.h"
+
+namespace loupe::cli {
+
+const char* const kMemplanUsage =
+    "  loupec memplan MODEL [--planner NAME|all] [--pools SPEC] [--json]\n"
+    "      plans where every intermediate tensor lives and prints, per algorithm, the bytes per\n"
+    "      pool, the lower bound (the most bytes alive at one step), the gap and the planning\n"
+    "      time. Planners: greedy_by_size, greedy_by_conflicts, hill_climb, branch_and_bound\n"
+    "      (the default) or all. --pools \"sram:size=65536;dtcm:size=16K,alignment=32\" names the\n"
+    "      pools, fastest first (default: one unbounded pool 'workspace'). --json prints\n"
+    "      {\"plans\": [{\"planner\", \"total_bytes\", \"lower_bound\", \"pools\", \"buffers\", "
+    "...}]}";
+
+namespace {
+
+std::string poolSummary(const memory::MemoryPlan& plan) {
+  std::string text;
+  for (std::size_t i = 0; i < plan.pools.size(); ++i) {
+    if (!text.empty()) text += ", ";
+    text += plan.pools[i].name + " " + ir::groupDigits(plan.result.poolBytes.at(i));
+    if (plan.pools[i].bounded()) text += "/" + ir::groupDigits(plan.pools[i].size);
+  }
+  return text;
+}
+
+void printTable(const ir::Graph& graph, const std::vector<memory::MemoryPlan>& plans) {
+  const memory::MemoryPlan& first = plans.front();
+  std::cout << graph.name << ": " << first.analysis.buffers.size() << " buffers over "
+            << first.order.operators.size() << " steps, " << first.analysis.inPlaceOperators.size()
+            << " operator(s) in place; lower bound " << ir::groupDigits(first.lowerBound)
+            << " bytes\n";
+  if (first.order.changed()) {
+    std::cout << "execution order changed: the model's own order has a lower bound of "
+              << ir::groupDigits(first.order.graphOrderBound) << " bytes ("
+              << first.order.ordersEvaluated << " orders evaluated)\n";
+  }
+  std::cout << std::left << std::setw(22) << "planner" << std::right << std::setw(12) << "bytes"
+            << std::setw(12) << "gap" << std::setw(12) << "ms"
+            << "  pools\n";
+  for (const memory::MemoryPlan& plan : plans) {
+    std::ostringstream ms;
+    ms << std::fixed << std::setprecision(2) << plan.milliseconds;
+    std::string gap = plan.result.fits ? ir::groupDigits(plan.gap()) : "does not fit";
+    if (plan.result.fits && plan.result.provedOptimal) gap += plan.gap() == 0 ? " (=)" : " (opt)";
+    std::cout << std::left << std::setw(22) << plan.planner << std::right << std::setw(12)
+              << ir::groupDigits(plan.result.totalBytes) << std::setw(12) << gap << std::setw(12)
+              << ms.str() << "  " << poolSummary(plan) << "\n";
+  }
+}
+
+}  // namespace
+
+int runMemplanCommand(const std::vector<std::string>& args) {
+  auto specs = memoryOptionSpecs();
+  specs.push_back({"--json", OptionSpec::Kind::Flag});
+  const auto parsed = parseArguments(args, specs);
+  if (parsed.positional.size() != 1) throw UsageError("memplan needs exactly one MODEL file");
+  const memory::MemoryPlanOptions options = memoryOptionsFrom(parsed, true);
+
+  const ir::Graph imported = frontend::importTfliteFile(parsed.positional[0]);
+  passes::StageTimeline timeline;
+  const ir::Graph graph = passes::runGraphPipeline(imported, timeline);
+  std::vector<memory::MemoryPlan> plans;
+  if (options.planner == "all") {
+    plans = memory::planMemoryWithEveryPlanner(graph, options);
+  } else {
+    plans.push_back(memory::planMemoryUnchecked(graph, options));
+  }
+
+  bool allFit = true;
+  for (const auto& plan : plans) allFit = allFit && plan.result.fits;
+  if (parsed.has("--json")) {
+    nlohmann::json json = {{"model", graph.name}, {"plans", nlohmann::json::array()}};
+    for (const auto& plan : plans) json["plans"].push_back(memory::memoryPlanJson(graph, plan));
+    std::cout << json.dump(2) << "\n";
+  } else {
+    printTable(graph, plans);
+  }
+  if (!allFit) {
+    for (const auto& plan : plans) {
+      if (!plan.result.fits) {
+        std::cerr << "loupec memplan: " << memory::describeMisfit(graph, plan) << "\n";
+        break;
+      }
+    }
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace loupe::cli

@@ -1,0 +1,89 @@
+// Benchmark of memory planning (not a test): for each shared model, the
+// workspace bytes every algorithm plans, the lower bound, the planning time,
+// and beside them TensorFlow Lite Micro's arena_used_bytes and microTVM's
+// published workspace sizes. TFLM's arena also holds the model's input and
+// output tensors and its own bookkeeping, while Loupe's workspace holds the
+// intermediate tensors only (the application owns inputs and outputs), so the
+// table also prints workspace + I/O bytes for a like-for-like reading.
+//
+//   loupe_memplan_bench [MODELS_DIR]   (default: the project's tests/data/models)
+#include <cstdio>
+#include <filesystem>
+#include <string>
+
+#include "frontend/tflite_importer.h"
+#include "ir/graph_printer.h"
+#include "memory/memory_plan.h"
+#include "memory/planner_registry.h"
+#include "passes/pass_manager.h"
+
+namespace fs = std::filesystem;
+using namespace loupe;
+
+namespace {
+
+struct Anchor {
+  const char* model;
+  long long tflmArena;  // arena_used_bytes, measured on this machine class (issue 4)
+  long long microTvm;   // MLPerf Tiny v1.0 with CMSIS-NN, published; 0: none
+};
+
+constexpr Anchor kAnchors[] = {
+    {"kws_ref_model", 24'000, 17'232},    {"vww_96_int8", 103'392, 64'800},
+    {"ic_resnet8_int8", 55'712, 66'112},  {"ad01_int8", 3'424, 1'160},
+    {"micro_speech_quantized", 7'312, 0}, {"hello_world_int8", 1'184, 0},
+    {"hello_world_float", 1'216, 0},
+};
+
+std::string digits(long long n) {
+  return ir::groupDigits(n);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const fs::path modelsDir = argc > 1 ? fs::path(argv[1]) : fs::path(LOUPE_BENCH_MODELS_DIR);
+  std::printf("%-24s %-20s %10s %10s %8s %9s\n", "model", "planner", "bytes", "bound", "gap", "ms");
+  struct Row {
+    std::string model;
+    long long best, bound, io, graphOrderBound, tflm, microTvm;
+  };
+  std::vector<Row> summary;
+  for (const Anchor& anchor : kAnchors) {
+    fs::path file;
+    for (const auto& entry : fs::directory_iterator(modelsDir / anchor.model)) {
+      if (entry.path().extension() == ".tflite") file = entry.path();
+    }
+    if (file.empty()) {
+      std::fprintf(stderr, "no .tflite in %s\n", (modelsDir / anchor.model).c_str());
+      return 1;
+    }
+    passes::StageTimeline timeline;
+    const ir::Graph graph = passes::runGraphPipeline(frontend::importTfliteFile(file), timeline);
+    long long best = -1;
+    long long bound = 0, graphOrderBound = 0;
+    for (const memory::MemoryPlan& plan : memory::planMemoryWithEveryPlanner(graph, {})) {
+      std::printf("%-24s %-20s %10s %10s %8s %9.3f\n", anchor.model, plan.planner.c_str(),
+                  digits(plan.result.totalBytes).c_str(), digits(plan.lowerBound).c_str(),
+                  digits(plan.gap()).c_str(), plan.milliseconds);
+      if (best < 0 || plan.result.totalBytes < best) best = plan.result.totalBytes;
+      bound = plan.lowerBound;
+      graphOrderBound = plan.order.graphOrderBound;
+    }
+    long long io = 0;
+    for (int t : graph.inputs) io += graph.tensor(t).byteSize();
+    for (int t : graph.outputs) io += graph.tensor(t).byteSize();
+    summary.push_back(
+        {anchor.model, best, bound, io, graphOrderBound, anchor.tflmArena, anchor.microTvm});
+  }
+  std::printf("\n%-24s %10s %10s %12s %12s %12s %10s %10s\n", "model", "best", "bound",
+              "model order", "best + I/O", "TFLM arena", "microTVM", "vs TFLM");
+  for (const Row& r : summary) {
+    std::printf("%-24s %10s %10s %12s %12s %12s %10s %9.2fx\n", r.model.c_str(),
+                digits(r.best).c_str(), digits(r.bound).c_str(), digits(r.graphOrderBound).c_str(),
+                digits(r.best + r.io).c_str(), digits(r.tflm).c_str(),
+                r.microTvm > 0 ? digits(r.microTvm).c_str() : "-",
+                static_cast<double>(r.best + r.io) / static_cast<double>(r.tflm));
+  }
+  return 0;
+}

@@ -1,0 +1,30 @@
+#include "memory/in_place.h"
+
+namespace loupe::memory {
+
+namespace {
+
+// Operators whose lowering walks the output in row-major order and reads an
+// input of the output's shape at the output's own index (lower_elementwise_binary).
+bool isElementWise(ir::OpType type) {
+  switch (type) {
+    case ir::OpType::Add:
+    case ir::OpType::Sub:
+    case ir::OpType::Mul:
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+bool mayWriteInPlace(const ir::Graph& graph, const ir::Operator& op, std::size_t slot) {
+  if (!isElementWise(op.type) || op.outputs.size() != 1 || slot >= op.inputs.size()) return false;
+  const ir::Tensor* in = graph.input(op, slot);
+  if (in == nullptr || in->isConstant || in->isVariable) return false;
+  const ir::Tensor& out = graph.output(op, 0);
+  return in->shape == out.shape && ir::dtypeSize(in->dtype) == ir::dtypeSize(out.dtype);
+}
+
+}  // namespace loupe::memory

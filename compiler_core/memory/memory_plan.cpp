@@ -1,0 +1,146 @@
+#include "memory/memory_plan.h"
+
+#include <chrono>
+
+#include "ir/graph_printer.h"
+#include "memory/lower_bound.h"
+#include "memory/plan_checker.h"
+#include "memory/planner_registry.h"
+
+namespace loupe::memory {
+
+namespace {
+
+std::string joinProblems(const std::vector<std::string>& problems) {
+  std::string text;
+  for (const std::string& p : problems) text += "\n  " + p;
+  return text;
+}
+
+std::string bytes(std::int64_t n) {
+  return ir::groupDigits(n) + " bytes";
+}
+
+}  // namespace
+
+MemoryPlan::Placement MemoryPlan::placementOf(int tensor) const {
+  auto root = analysis.storageOf.find(tensor);
+  if (root == analysis.storageOf.end()) return {};
+  for (std::size_t i = 0; i < analysis.buffers.size(); ++i) {
+    if (analysis.buffers[i].tensor == root->second) return {result.pool[i], result.offset[i]};
+  }
+  return {};
+}
+
+MemoryPlan planMemoryUnchecked(const ir::Graph& graph, const MemoryPlanOptions& options) {
+  const PlannerInfo* planner = findPlanner(options.planner);
+  if (planner == nullptr) {
+    std::string known;
+    for (const PlannerInfo& p : planners())
+      known += (known.empty() ? "" : ", ") + std::string(p.name);
+    throw std::invalid_argument("unknown planner \"" + options.planner + "\" (known: " + known +
+                                ")");
+  }
+  if (options.pools.empty()) throw std::invalid_argument("no memory pool to plan into");
+  MemoryPlan plan;
+  plan.planner = std::string(planner->name);
+  plan.pools = options.pools;
+  AnalysisOptions analysisOptions;
+  analysisOptions.alignment = largestAlignment(options.pools);
+  analysisOptions.inPlace = options.inPlace;
+  if (options.reorder) {
+    plan.order = chooseExecutionOrder(graph, analysisOptions);
+  } else {
+    plan.order.operators = graphOrder(graph);
+  }
+  plan.analysis = analyzeWorkspace(graph, plan.order.operators, analysisOptions);
+  plan.lowerBound = liveBytesLowerBound(plan.analysis.buffers);
+  if (!options.reorder) {
+    plan.order.bound = plan.order.graphOrderBound = plan.lowerBound;
+    plan.order.ordersEvaluated = 1;
+  }
+
+  PlanProblem problem;
+  problem.buffers = plan.analysis.buffers;
+  problem.pools = options.pools;
+  problem.lowerBound = plan.lowerBound;
+  problem.seed = options.seed;
+  const auto start = std::chrono::steady_clock::now();
+  plan.result = planner->plan(problem);
+  plan.milliseconds =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+
+  std::vector<std::string> problems = checkAliases(plan.analysis);
+  if (plan.result.fits) {
+    const auto planProblems = checkPlan(problem, plan.result);
+    problems.insert(problems.end(), planProblems.begin(), planProblems.end());
+  }
+  if (!problems.empty()) {
+    throw std::logic_error("the " + plan.planner +
+                           " memory plan failed its check:" + joinProblems(problems));
+  }
+  return plan;
+}
+
+MemoryPlan planMemory(const ir::Graph& graph, const MemoryPlanOptions& options) {
+  MemoryPlan plan = planMemoryUnchecked(graph, options);
+  if (!plan.result.fits) throw MemoryPlanError(describeMisfit(graph, plan));
+  return plan;
+}
+
+std::vector<MemoryPlan> planMemoryWithEveryPlanner(const ir::Graph& graph,
+                                                   const MemoryPlanOptions& options) {
+  std::vector<MemoryPlan> plans;
+  for (const PlannerInfo& p : planners()) {
+    MemoryPlanOptions o = options;
+    o.planner = std::string(p.name);
+    plans.push_back(planMemoryUnchecked(graph, o));
+  }
+  return plans;
+}
+
+std::string describeMisfit(const ir::Graph& graph, const MemoryPlan& plan) {
+  // The best any algorithm achieves without limits is what the board needs.
+  MemoryPlanOptions unbounded;
+  unbounded.pools = defaultPools();
+  unbounded.pools[0].alignment = largestAlignment(plan.pools);
+  std::int64_t best = -1;
+  std::string bestPlanner;
+  for (const PlannerInfo& p : planners()) {
+    unbounded.planner = std::string(p.name);
+    const MemoryPlan candidate = planMemoryUnchecked(graph, unbounded);
+    if (best < 0 || candidate.result.totalBytes < best) {
+      best = candidate.result.totalBytes;
+      bestPlanner = candidate.planner;
+    }
+  }
+  std::int64_t capacity = 0;
+  std::string names;
+  for (const MemoryPool& p : plan.pools) {
+    capacity += p.size;
+    names += (names.empty() ? "" : " + ") + p.name + " (" + bytes(p.size) + ")";
+  }
+  const WorkspaceBuffer& first =
+      plan.analysis.buffers.at(static_cast<std::size_t>(plan.result.unplaced));
+  const std::string& lastPool = plan.pools.back().name;
+  std::string text = "the model's intermediate tensors do not fit in pool";
+  text += plan.pools.size() > 1 ? "s " : " ";
+  text += names + ": with the " + plan.planner + " plan, tensor \"" +
+          graph.tensor(first.tensor).name + "\" (" + bytes(first.size) + ", steps " +
+          std::to_string(first.firstStep) + "-" + std::to_string(first.lastStep) +
+          ") finds no room in pool " + lastPool + ", and " + bytes(plan.result.unplacedBytes) +
+          " of buffers are left out. The best achievable plan needs " + bytes(best) + " (" +
+          bestPlanner + "; lower bound " + bytes(plan.lowerBound) + ")";
+  if (best > capacity) {
+    text += ", " + bytes(best - capacity) + " more than the pools hold";
+  } else if (plan.pools.size() == 1) {
+    text += ", which the pool would hold: try --planner " + bestPlanner;
+  } else {
+    text +=
+        ", which the pools hold together, but a buffer cannot span two pools: try "
+        "--planner all, or fewer, larger pools";
+  }
+  return text;
+}
+
+}  // namespace loupe::memory

@@ -1,0 +1,66 @@
+// The memory planning driver: chooses the execution order, analyses the
+// buffers in it, runs one algorithm over the pools, checks the plan and
+// reports its size against the lower bound. Code generation, MLF metadata,
+// `loupec memplan` and the Memory Plan view all read a MemoryPlan.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "ir/graph.h"
+#include "memory/execution_order.h"
+#include "memory/planner.h"
+
+namespace loupe::memory {
+
+// The plan does not fit the pools; the message names the pool, the bytes
+// needed and the best any algorithm achieved.
+class MemoryPlanError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct MemoryPlanOptions {
+  std::string planner = "branch_and_bound";
+  std::vector<MemoryPool> pools = defaultPools();
+  bool inPlace = true;
+  bool reorder = true;  // search the execution orders of branching graphs
+  std::uint64_t seed = 1;
+};
+
+struct MemoryPlan {
+  std::string planner;
+  std::vector<MemoryPool> pools;
+  ExecutionOrder order;
+  WorkspaceAnalysis analysis;
+  PlanResult result;  // indexed like analysis.buffers
+  std::int64_t lowerBound = 0;
+  double milliseconds = 0;  // the algorithm's time, without analysis
+
+  std::int64_t gap() const { return result.totalBytes - lowerBound; }
+  // The pool and offset of the storage behind `tensor`, when it is planned.
+  struct Placement {
+    int pool = -1;
+    std::int64_t offset = -1;
+  };
+  Placement placementOf(int tensor) const;
+};
+
+// Plans without throwing when the pools are too small (result.fits is false);
+// throws std::invalid_argument for an unknown planner or a bad pool list, and
+// std::logic_error when the plan checker finds a fault (a bug, not bad input).
+MemoryPlan planMemoryUnchecked(const ir::Graph& graph, const MemoryPlanOptions& options);
+
+// As above, and throws MemoryPlanError when the plan does not fit.
+MemoryPlan planMemory(const ir::Graph& graph, const MemoryPlanOptions& options);
+
+// Every registered algorithm on the same buffers and pools.
+std::vector<MemoryPlan> planMemoryWithEveryPlanner(const ir::Graph& graph,
+                                                   const MemoryPlanOptions& options);
+
+// Why `plan` does not fit, in words: which pool, the bytes needed, the best
+// achievable.
+std::string describeMisfit(const ir::Graph& graph, const MemoryPlan& plan);
+
+}  // namespace loupe::memory

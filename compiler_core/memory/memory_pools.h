@@ -1,0 +1,34 @@
+// Named memory pools a plan places buffers in: the RAM regions of a board
+// (e.g. fast DTCM and larger SRAM), listed fastest first. Parsed from the
+// `--pools` specification "sram:size=65536;dtcm:size=16384,alignment=32".
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace loupe::memory {
+
+inline constexpr std::int64_t kDefaultAlignment = 16;
+
+struct MemoryPool {
+  std::string name;       // a C identifier: generated code names its storage after it
+  std::int64_t size = 0;  // bytes; 0 means unbounded
+  std::int64_t alignment = kDefaultAlignment;  // every offset is a multiple of it
+  bool bounded() const { return size > 0; }
+};
+
+// The single unbounded pool used when the user names none.
+std::vector<MemoryPool> defaultPools();
+
+// Parses "name:size=N[,alignment=A];name2:size=M". Sizes are bytes with an
+// optional K or M suffix (KiB, MiB); alignments are powers of two. Throws
+// std::invalid_argument saying which pool and field is wrong.
+std::vector<MemoryPool> parsePoolSpec(std::string_view spec);
+
+// The largest alignment of the pools: buffer sizes are rounded up to it so a
+// buffer can move between pools.
+std::int64_t largestAlignment(const std::vector<MemoryPool>& pools);
+
+}  // namespace loupe::memory
