@@ -2,7 +2,9 @@
 // main() of the test's own: devices opened and closed around exactly the
 // operators mapped to them (a counting bare-metal platform), errors from a
 // device propagated, the profiling hook's table filled when TVM_CRT_PROFILING
-// is on, and an external workspace checked by TVMExecute.
+// is on, an external workspace checked by TVMExecute, and every operator
+// function found by name in the system library (runtime.SystemLib) and
+// called through TVMFuncCall.
 #include <QtTest>
 
 #include <regex>
@@ -98,12 +100,94 @@ int main(void) {
 }
 )";
 
+// Looks every operator function up by name through runtime.SystemLib, chains
+// them by TVMFuncCall over its own buffers and compares with the AOT run;
+// then the errors a caller can make.
+std::string registryMain(const codegen::CompiledModel& model) {
+  std::string names;
+  for (const auto& f : model.functions) names += "\"" + f.name + "\", ";
+  return R"(
+#include <stdio.h>
+#include <string.h>
+#include <tvm/runtime/c_runtime_api.h>
+#include <tvm/runtime/crt/crt.h>
+#include <tvm/runtime/crt/error_codes.h>
+#include "tvmgen_default.h"
+
+static const char* names[] = {)" +
+         names + R"(};
+
+int main(void) {
+  int8_t x[8], a[8], b[8], y_lib[8], y_aot[8];
+  int8_t* chain[4];
+  struct tvmgen_default_inputs in;
+  struct tvmgen_default_outputs out;
+  TVMFunctionHandle syslib, f;
+  TVMModuleHandle mod;
+  TVMValue ret, args[2];
+  int codes[2] = {kTVMOpaqueHandle, kTVMOpaqueHandle};
+  int ret_code, i;
+  chain[0] = x; chain[1] = a; chain[2] = b; chain[3] = y_lib;
+  for (i = 0; i < 8; ++i) x[i] = (int8_t)(i * 29 - 100);
+  in.x = x;
+  out.y2 = y_aot;
+  printf("aot=%d\n", (int)tvmgen_default_run(&in, &out));
+  printf("init=%d\n", TVMInitializeRuntime());
+  printf("global=%d\n", TVMFuncGetGlobal("runtime.SystemLib", &syslib));
+  printf("syslib=%d\n", TVMFuncCall(syslib, NULL, NULL, 0, &ret, &ret_code));
+  printf("is_module=%d\n", ret_code == kTVMModuleHandle);
+  mod = ret.v_handle;
+  for (i = 0; i < 3; ++i) {
+    printf("lookup%d=%d\n", i, TVMModGetFunction(mod, names[i], 0, &f));
+    args[0].v_handle = chain[i];
+    args[1].v_handle = chain[i + 1];
+    printf("call%d=%d\n", i, TVMFuncCall(f, args, codes, 2, &ret, &ret_code));
+  }
+  printf("same=%d\n", memcmp(y_aot, y_lib, sizeof y_aot) == 0);
+  printf("missing=%d\n", TVMModGetFunction(mod, "tvmgen_default_fused_softmax_9", 0, &f));
+  printf("expect_missing=%d\n", (int)kTvmErrorFunctionNameNotFound);
+  TVMModGetFunction(mod, names[0], 0, &f);
+  printf("wrong_count=%d\n", TVMFuncCall(f, args, codes, 1, &ret, &ret_code));
+  printf("expect_failed=%d\n", (int)kTvmErrorFunctionCallFailed);
+  args[0].v_handle = NULL;
+  printf("null_arg=%d\n", TVMFuncCall(f, args, codes, 2, &ret, &ret_code));
+  return 0;
+}
+)";
+}
+
 }  // namespace
 
 class AotExecutor : public QObject {
   Q_OBJECT
 
  private slots:
+  void operatorFunctionsAreFoundByNameInTheSystemLib() {
+    const codegen::CompiledModel model = codegen::compileToC(threeLayers(), {});
+    QCOMPARE(model.functions.size(), std::size_t{3});
+    for (const auto& f : model.functions) QCOMPARE(f.params.size(), std::size_t{2});
+    project::HostBuildOptions build;
+    build.mainSource = registryMain(model);
+    // The runtime's handle API, as an application linking the MLF gets it.
+    for (const EmbeddedFile& f : codegen::runtimeFiles()) {
+      const std::string path(f.path);
+      if (path.starts_with("src/") && path.ends_with(".c")) {
+        build.extraSources.push_back({path.substr(4), std::string(f.bytes)});
+      }
+    }
+    const auto result = buildAndRun(model, build);
+    QVERIFY2(result.exitCode == 0, result.output.c_str());
+    for (const char* key : {"aot", "init", "global", "syslib", "lookup0", "call0", "lookup1",
+                            "call1", "lookup2", "call2"}) {
+      QVERIFY2(field(result.output, key) == 0, (std::string(key) + "\n" + result.output).c_str());
+    }
+    QCOMPARE(field(result.output, "is_module"), 1);
+    QCOMPARE(field(result.output, "same"), 1);
+    QCOMPARE(field(result.output, "missing"), field(result.output, "expect_missing"));
+    QCOMPARE(field(result.output, "wrong_count"), field(result.output, "expect_failed"));
+    QCOMPARE(field(result.output, "null_arg"), field(result.output, "expect_failed"));
+  }
+
   void devicesOpenAndCloseAroundTheirOperators() {
     codegen::CompileOptions options;
     options.operatorDevices = {{0, "accelerator"}, {2, "accelerator"}};
