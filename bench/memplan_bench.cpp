@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <string>
 
+#include "codegen/model_compiler.h"
 #include "frontend/tflite_importer.h"
 #include "ir/graph_printer.h"
 #include "memory/memory_plan.h"
@@ -62,7 +63,9 @@ int main(int argc, char** argv) {
     const ir::Graph graph = passes::runGraphPipeline(frontend::importTfliteFile(file), timeline);
     long long best = -1;
     long long bound = 0, graphOrderBound = 0;
-    for (const memory::MemoryPlan& plan : memory::planMemoryWithEveryPlanner(graph, {})) {
+    memory::MemoryPlanOptions options;
+    options.scratch = codegen::operatorScratch(graph);
+    for (const memory::MemoryPlan& plan : memory::planMemoryWithEveryPlanner(graph, options)) {
       std::printf("%-24s %-20s %10s %10s %8s %9.3f\n", anchor.model, plan.planner.c_str(),
                   digits(plan.result.totalBytes).c_str(), digits(plan.lowerBound).c_str(),
                   digits(plan.gap()).c_str(), plan.milliseconds);

@@ -8,6 +8,7 @@
 #include "cli/command_line.h"
 #include "cli/commands.h"
 #include "cli/memory_options.h"
+#include "codegen/model_compiler.h"
 #include "frontend/tflite_importer.h"
 #include "ir/graph_printer.h"
 #include "memory/memory_plan_json.h"
@@ -40,10 +41,12 @@ std::string poolSummary(const memory::MemoryPlan& plan) {
 
 void printTable(const ir::Graph& graph, const std::vector<memory::MemoryPlan>& plans) {
   const memory::MemoryPlan& first = plans.front();
-  std::cout << graph.name << ": " << first.analysis.buffers.size() << " buffers over "
-            << first.order.operators.size() << " steps, " << first.analysis.inPlaceOperators.size()
-            << " operator(s) in place; lower bound " << ir::groupDigits(first.lowerBound)
-            << " bytes\n";
+  std::size_t scratch = 0;
+  for (const auto& b : first.analysis.buffers) scratch += b.scratchOf >= 0 ? 1 : 0;
+  std::cout << graph.name << ": " << first.analysis.buffers.size() << " buffers (" << scratch
+            << " operator scratch) over " << first.order.operators.size() << " steps, "
+            << first.analysis.inPlaceOperators.size() << " operator(s) in place; lower bound "
+            << ir::groupDigits(first.lowerBound) << " bytes\n";
   if (first.order.changed()) {
     std::cout << "execution order changed: the model's own order has a lower bound of "
               << ir::groupDigits(first.order.graphOrderBound) << " bytes ("
@@ -70,11 +73,17 @@ int runMemplanCommand(const std::vector<std::string>& args) {
   specs.push_back({"--json", OptionSpec::Kind::Flag});
   const auto parsed = parseArguments(args, specs);
   if (parsed.positional.size() != 1) throw UsageError("memplan needs exactly one MODEL file");
-  const memory::MemoryPlanOptions options = memoryOptionsFrom(parsed, true);
+  memory::MemoryPlanOptions options = memoryOptionsFrom(parsed, true);
 
   const ir::Graph imported = frontend::importTfliteFile(parsed.positional[0]);
   passes::StageTimeline timeline;
   const ir::Graph graph = passes::runGraphPipeline(imported, timeline);
+  // Operator scratch is part of the plan; lowering the operators finds it.
+  std::vector<std::string> unknown;
+  options.scratch = codegen::operatorScratch(graph, &unknown);
+  for (const std::string& problem : unknown) {
+    std::cerr << "loupec memplan: warning: scratch not planned for " << problem << "\n";
+  }
   std::vector<memory::MemoryPlan> plans;
   if (options.planner == "all") {
     plans = memory::planMemoryWithEveryPlanner(graph, options);

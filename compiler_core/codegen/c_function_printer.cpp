@@ -174,8 +174,14 @@ class StmtPrinter {
         break;
       case StmtKind::Allocate:
         line(indent, "{");
-        line(indent + 1, std::string(cTypeName(s->buffer->type)) + " " + s->buffer->name + "[" +
-                             std::to_string(s->buffer->elementCount()) + "];");
+        if (s->scratchOffset >= 0) {
+          const std::string type(cTypeName(s->buffer->type));
+          line(indent + 1, type + "* restrict " + s->buffer->name + " = (" + type + "*)(" +
+                               kScratchParam + " + " + std::to_string(s->scratchOffset) + ");");
+        } else {
+          line(indent + 1, std::string(cTypeName(s->buffer->type)) + " " + s->buffer->name + "[" +
+                               std::to_string(s->buffer->elementCount()) + "];");
+        }
         print(s->body, indent + 1);
         line(indent, "}");
         break;
@@ -249,6 +255,7 @@ std::string cPrototype(const PrimFunc& func) {
     out += std::string(p->written ? "" : "const ") + std::string(cTypeName(p->type)) +
            (mayAlias ? "* " : "* restrict ") + p->name + ", ";
   }
+  if (func.scratchBytes > 0) out += "uint8_t* restrict " + std::string(kScratchParam) + ", ";
   return out + "void* resource_handle)";
 }
 

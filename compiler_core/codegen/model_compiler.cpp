@@ -8,6 +8,7 @@
 #include "codegen/c_function_printer.h"
 #include "lowering/lower_operator.h"
 #include "lowering/lowering_support.h"
+#include "tir/lift_scratch.h"
 #include "tir/simplify.h"
 
 namespace loupe::codegen {
@@ -30,6 +31,23 @@ bool isValidModelName(const std::string& name) {
   return true;
 }
 
+std::map<int, std::vector<memory::ScratchRequest>> operatorScratch(
+    const ir::Graph& graph, std::vector<std::string>* unknown) {
+  std::map<int, std::vector<memory::ScratchRequest>> scratch;
+  for (const ir::Operator& op : graph.operators) {
+    if (ir::isNoCopyView(graph, op)) continue;
+    try {
+      tir::PrimFunc func = lowering::lowerOperator(graph, op, "scratch_probe");
+      func.body = tir::simplify(func.body);
+      tir::liftScratchBuffers(func);
+      if (func.scratchBytes > 0) scratch[op.index].push_back({"scratch", func.scratchBytes});
+    } catch (const lowering::LoweringError& error) {
+      if (unknown != nullptr) unknown->push_back(error.what());
+    }
+  }
+  return scratch;
+}
+
 CompiledModel compileToC(const ir::Graph& graph, const CompileOptions& options) {
   if (!isValidModelName(options.modelName)) {
     throw std::invalid_argument("model name \"" + options.modelName +
@@ -45,11 +63,8 @@ CompiledModel compileToC(const ir::Graph& graph, const CompileOptions& options) 
       throw std::invalid_argument("pool name \"" + pool.name + "\" is not a C identifier");
     }
   }
-  // The plan comes first: it fixes the order of the calls and which
-  // operators write in place, which their C prototypes must know.
-  model.memoryPlan = memory::planMemory(graph, options.memory);
-  const memory::WorkspaceAnalysis& analysis = model.memoryPlan.analysis;
   const std::string prefix = "tvmgen_" + options.modelName + "_fused_";
+  memory::MemoryPlanOptions memoryOptions = options.memory;
   for (const ir::Operator& op : graph.operators) {
     const bool outputIsModelOutput = std::find(graph.outputs.begin(), graph.outputs.end(),
                                                op.outputs.front()) != graph.outputs.end();
@@ -58,8 +73,9 @@ CompiledModel compileToC(const ir::Graph& graph, const CompileOptions& options) 
         prefix + lowerCase(op.typeName()) + "_" + std::to_string(model.functions.size());
     tir::PrimFunc func = lowering::lowerOperator(graph, op, name);
     func.body = tir::simplify(func.body);
-    if (auto it = analysis.inPlaceOperators.find(op.index); it != analysis.inPlaceOperators.end()) {
-      func.attrs["in_place"] = "output over " + graph.tensor(it->second).name;
+    tir::liftScratchBuffers(func);
+    if (func.scratchBytes > 0) {
+      memoryOptions.scratch[op.index].push_back({"scratch", func.scratchBytes});
     }
     int device = -1;
     if (auto it = options.operatorDevices.find(op.index); it != options.operatorDevices.end()) {
@@ -72,6 +88,18 @@ CompiledModel compileToC(const ir::Graph& graph, const CompileOptions& options) 
     }
     model.calls.push_back({op.index, model.functions.size(), device});
     model.functions.push_back(std::move(func));
+  }
+  // With every function's scratch known, the plan fixes where each tensor
+  // and scratch buffer lives, the order of the calls, and which operators
+  // write in place (their C prototypes drop `restrict`).
+  model.memoryPlan = memory::planMemory(graph, memoryOptions);
+  const memory::WorkspaceAnalysis& analysis = model.memoryPlan.analysis;
+  for (const OperatorCall& call : model.calls) {
+    if (auto it = analysis.inPlaceOperators.find(call.operatorIndex);
+        it != analysis.inPlaceOperators.end()) {
+      model.functions[call.function].attrs["in_place"] =
+          "output over " + graph.tensor(it->second).name;
+    }
   }
   // Calls follow the plan's execution order.
   std::vector<OperatorCall> ordered;

@@ -11,6 +11,13 @@ std::int64_t roundUp(std::int64_t value, std::int64_t alignment) {
   return (value + alignment - 1) / alignment * alignment;
 }
 
+std::string bufferName(const ir::Graph& graph, const WorkspaceBuffer& buffer) {
+  if (buffer.scratchOf >= 0) {
+    return "#" + std::to_string(buffer.scratchOf) + " scratch " + buffer.scratchName;
+  }
+  return graph.tensor(buffer.tensor).name;
+}
+
 std::vector<int> graphOrder(const ir::Graph& graph) {
   std::vector<int> order;
   for (const ir::Operator& op : graph.operators) order.push_back(op.index);
@@ -58,6 +65,20 @@ WorkspaceAnalysis analyzeWorkspace(const ir::Graph& graph, const std::vector<int
     result.lifetimes[tensor] = {step, step};
   };
 
+  auto addScratch = [&](int op, int step) {
+    auto it = options.scratch.find(op);
+    if (it == options.scratch.end()) return;
+    for (const ScratchRequest& request : it->second) {
+      WorkspaceBuffer buffer;
+      buffer.size = roundUp(std::max<std::int64_t>(request.bytes, 1), options.alignment);
+      buffer.firstStep = step;
+      buffer.lastStep = step;
+      buffer.scratchOf = op;
+      buffer.scratchName = request.name;
+      result.buffers.push_back(buffer);
+    }
+  };
+
   for (std::size_t s = 0; s < order.size(); ++s) {
     const int step = static_cast<int>(s);
     const ir::Operator& op = graph.operators.at(static_cast<std::size_t>(order[s]));
@@ -92,7 +113,10 @@ WorkspaceAnalysis analyzeWorkspace(const ir::Graph& graph, const std::vector<int
         result.inPlaceOperators[op.index] = in;
         placed = true;
       }
-      if (placed) continue;
+      if (placed) {
+        addScratch(op.index, step);
+        continue;
+      }
     }
     for (int out : op.outputs) {
       if (result.storageOf.contains(out)) continue;  // a model output
@@ -107,6 +131,7 @@ WorkspaceAnalysis analyzeWorkspace(const ir::Graph& graph, const std::vector<int
       result.buffers.push_back(buffer);
       result.lifetimes[out] = {step, step};
     }
+    addScratch(op.index, step);
   }
   return result;
 }

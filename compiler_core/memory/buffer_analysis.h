@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <map>
+#include <string>
 #include <vector>
 
 #include "ir/graph.h"
@@ -19,11 +20,21 @@
 namespace loupe::memory {
 
 struct WorkspaceBuffer {
-  int tensor = -1;           // the tensor that owns the storage
+  int tensor = -1;           // the tensor that owns the storage (-1 for scratch)
   std::vector<int> aliases;  // tensors sharing it, in the order they are written
   std::int64_t size = 0;     // bytes, rounded up to the alignment
   int firstStep = 0;         // the step that writes it
   int lastStep = 0;          // the last step that reads it (or an alias of it)
+  // Operator scratch: the operator it belongs to and its name in that
+  // operator's function; alive during the operator's step only.
+  int scratchOf = -1;
+  std::string scratchName;
+};
+
+// A scratch buffer an operator's function needs (tir::PrimFunc::scratch).
+struct ScratchRequest {
+  std::string name;
+  std::int64_t bytes = 0;
 };
 
 struct TensorLifetime {
@@ -47,6 +58,8 @@ struct WorkspaceAnalysis {
 struct AnalysisOptions {
   std::int64_t alignment = kDefaultAlignment;
   bool inPlace = true;  // allow element-wise operators to write over a dying input
+  // Operator index -> the scratch buffers of its function, in parameter order.
+  std::map<int, std::vector<ScratchRequest>> scratch;
 };
 
 // The operators in the graph's own order.
@@ -63,5 +76,8 @@ inline bool conflicts(const WorkspaceBuffer& a, const WorkspaceBuffer& b) {
 }
 
 std::int64_t roundUp(std::int64_t value, std::int64_t alignment);
+
+// The tensor's name, or "#<operator> scratch <name>" for operator scratch.
+std::string bufferName(const ir::Graph& graph, const WorkspaceBuffer& buffer);
 
 }  // namespace loupe::memory

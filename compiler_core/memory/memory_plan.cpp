@@ -27,7 +27,18 @@ MemoryPlan::Placement MemoryPlan::placementOf(int tensor) const {
   auto root = analysis.storageOf.find(tensor);
   if (root == analysis.storageOf.end()) return {};
   for (std::size_t i = 0; i < analysis.buffers.size(); ++i) {
-    if (analysis.buffers[i].tensor == root->second) return {result.pool[i], result.offset[i]};
+    if (analysis.buffers[i].scratchOf < 0 && analysis.buffers[i].tensor == root->second) {
+      return {result.pool[i], result.offset[i]};
+    }
+  }
+  return {};
+}
+
+MemoryPlan::Placement MemoryPlan::scratchPlacementOf(int op, std::size_t k) const {
+  std::size_t seen = 0;
+  for (std::size_t i = 0; i < analysis.buffers.size(); ++i) {
+    if (analysis.buffers[i].scratchOf != op) continue;
+    if (seen++ == k) return {result.pool[i], result.offset[i]};
   }
   return {};
 }
@@ -45,9 +56,11 @@ MemoryPlan planMemoryUnchecked(const ir::Graph& graph, const MemoryPlanOptions& 
   MemoryPlan plan;
   plan.planner = std::string(planner->name);
   plan.pools = options.pools;
+  plan.scratch = options.scratch;
   AnalysisOptions analysisOptions;
   analysisOptions.alignment = largestAlignment(options.pools);
   analysisOptions.inPlace = options.inPlace;
+  analysisOptions.scratch = options.scratch;
   if (options.reorder) {
     plan.order = chooseExecutionOrder(graph, analysisOptions);
   } else {
@@ -102,6 +115,7 @@ std::vector<MemoryPlan> planMemoryWithEveryPlanner(const ir::Graph& graph,
 std::string describeMisfit(const ir::Graph& graph, const MemoryPlan& plan) {
   // The best any algorithm achieves without limits is what the board needs.
   MemoryPlanOptions unbounded;
+  unbounded.scratch = plan.scratch;
   unbounded.pools = defaultPools();
   unbounded.pools[0].alignment = largestAlignment(plan.pools);
   std::int64_t best = -1;
@@ -125,10 +139,11 @@ std::string describeMisfit(const ir::Graph& graph, const MemoryPlan& plan) {
   const std::string& lastPool = plan.pools.back().name;
   std::string text = "the model's intermediate tensors do not fit in pool";
   text += plan.pools.size() > 1 ? "s " : " ";
-  text += names + ": with the " + plan.planner + " plan, tensor \"" +
-          graph.tensor(first.tensor).name + "\" (" + bytes(first.size) + ", steps " +
-          std::to_string(first.firstStep) + "-" + std::to_string(first.lastStep) +
-          ") finds no room in pool " + lastPool + ", and " + bytes(plan.result.unplacedBytes) +
+  text += names + ": with the " + plan.planner + " plan, " +
+          (first.scratchOf >= 0 ? "" : "tensor ") + "\"" + bufferName(graph, first) + "\" (" +
+          bytes(first.size) + ", steps " + std::to_string(first.firstStep) + "-" +
+          std::to_string(first.lastStep) + ") finds no room in pool " + lastPool + ", and " +
+          bytes(plan.result.unplacedBytes) +
           " of buffers are left out. The best achievable plan needs " + bytes(best) + " (" +
           bestPlanner + "; lower bound " + bytes(plan.lowerBound) + ")";
   if (best > capacity) {

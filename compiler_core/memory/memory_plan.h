@@ -4,6 +4,7 @@
 // `loupec memplan` and the Memory Plan view all read a MemoryPlan.
 #pragma once
 
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -27,11 +28,14 @@ struct MemoryPlanOptions {
   bool inPlace = true;
   bool reorder = true;  // search the execution orders of branching graphs
   std::uint64_t seed = 1;
+  // Operator scratch to place beside the tensors (from the lowered functions).
+  std::map<int, std::vector<ScratchRequest>> scratch;
 };
 
 struct MemoryPlan {
   std::string planner;
   std::vector<MemoryPool> pools;
+  std::map<int, std::vector<ScratchRequest>> scratch;
   ExecutionOrder order;
   WorkspaceAnalysis analysis;
   PlanResult result;  // indexed like analysis.buffers
@@ -45,6 +49,8 @@ struct MemoryPlan {
     std::int64_t offset = -1;
   };
   Placement placementOf(int tensor) const;
+  // The place of scratch buffer `k` of operator `op`.
+  Placement scratchPlacementOf(int op, std::size_t k) const;
 };
 
 // Plans without throwing when the pools are too small (result.fits is false);

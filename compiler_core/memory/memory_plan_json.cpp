@@ -12,12 +12,16 @@ nlohmann::json memoryPlanJson(const ir::Graph& graph, const MemoryPlan& plan) {
                      {"alignment", p.alignment}});
   }
   nlohmann::json buffers = nlohmann::json::array();
-  auto add = [&](std::size_t b, int tensor, std::int64_t size, const TensorLifetime& life,
-                 const nlohmann::json& aliasOf) {
+  auto add = [&](std::size_t b, const std::string& name, int tensor, std::int64_t size,
+                 const TensorLifetime& life, const nlohmann::json& aliasOf) {
     const int pool = plan.result.pool.at(b);
+    const WorkspaceBuffer& owner = plan.analysis.buffers[b];
     buffers.push_back(
-        {{"tensor", graph.tensor(tensor).name},
-         {"tensor_index", tensor},
+        {{"tensor", name},
+         {"tensor_index", tensor >= 0 ? nlohmann::json(tensor) : nlohmann::json(nullptr)},
+         {"kind", owner.scratchOf >= 0 ? "scratch" : "tensor"},
+         {"operator",
+          owner.scratchOf >= 0 ? nlohmann::json(owner.scratchOf) : nlohmann::json(nullptr)},
          {"size", size},
          {"first_step", life.firstStep},
          {"last_step", life.lastStep},
@@ -28,10 +32,11 @@ nlohmann::json memoryPlanJson(const ir::Graph& graph, const MemoryPlan& plan) {
   };
   for (std::size_t b = 0; b < plan.analysis.buffers.size(); ++b) {
     const WorkspaceBuffer& buffer = plan.analysis.buffers[b];
-    add(b, buffer.tensor, buffer.size, {buffer.firstStep, buffer.lastStep}, nullptr);
+    add(b, bufferName(graph, buffer), buffer.tensor, buffer.size,
+        {buffer.firstStep, buffer.lastStep}, nullptr);
     for (int alias : buffer.aliases) {
-      add(b, alias, graph.tensor(alias).byteSize(), plan.analysis.lifetimes.at(alias),
-          graph.tensor(buffer.tensor).name);
+      add(b, graph.tensor(alias).name, alias, graph.tensor(alias).byteSize(),
+          plan.analysis.lifetimes.at(alias), graph.tensor(buffer.tensor).name);
     }
   }
   nlohmann::json inPlace = nlohmann::json::array();

@@ -51,7 +51,7 @@ MlfContents mlfContentsOf(const codegen::CompiledModel& model,
   MlfFunctionMemory run{"tvmgen_" + model.modelName + "_run", model.workspaceBytes(), 0, io};
   std::vector<MlfFunctionMemory> operators;
   for (const tir::PrimFunc& f : model.functions) {
-    MlfFunctionMemory m{f.name, 0, constantBytes(f), 0};
+    MlfFunctionMemory m{f.name, f.scratchBytes, constantBytes(f), 0};
     for (std::size_t i = 0; i < f.params.size(); ++i) {
       m.ioBytes += model.graph.tensor(f.paramTensors[i]).byteSize();
     }

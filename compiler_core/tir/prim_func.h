@@ -12,11 +12,18 @@
 
 namespace loupe::tir {
 
+// The name of the scratch parameter in TIR and C.
+inline constexpr const char* kScratchParam = "loupe_scratch";
+
 struct PrimFunc {
   std::string name;               // the C symbol, e.g. tvmgen_default_fused_conv_2d_0
   std::vector<Buffer> params;     // scope Param, in call order
   std::vector<int> paramTensors;  // graph tensor index of each param
   std::vector<Buffer> constants;  // scope Constant
+  // Bytes of operator scratch the caller passes after the params, placed in
+  // the workspace by the memory planner; the lifted Allocates live at their
+  // scratchOffset in it (lift_scratch.h). 0: none.
+  std::int64_t scratchBytes = 0;
   Stmt body;
   std::map<std::string, std::string> attrs;  // "operator": "#3 CONV_2D", ... (printed)
 };

@@ -71,4 +71,21 @@ bool isFloat(ScalarType type) {
   return type == ScalarType::Float32;
 }
 
+std::size_t scalarTypeBytes(ScalarType type) {
+  switch (type) {
+    case ScalarType::Int8:
+    case ScalarType::UInt8:
+      return 1;
+    case ScalarType::Int16:
+      return 2;
+    case ScalarType::Bool:
+    case ScalarType::Int32:
+    case ScalarType::Float32:
+      return 4;
+    case ScalarType::Int64:
+      return 8;
+  }
+  return 8;
+}
+
 }  // namespace loupe::tir

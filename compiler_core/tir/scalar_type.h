@@ -3,6 +3,7 @@
 // the types generated C computes with.
 #pragma once
 
+#include <cstddef>
 #include <string_view>
 
 #include "ir/dtype.h"
@@ -21,5 +22,8 @@ std::string_view cTypeName(ScalarType type);
 ScalarType fromDType(ir::DType dtype);
 
 bool isFloat(ScalarType type);
+
+// Bytes of one element in generated C (bool is a C int: 4 on our targets).
+std::size_t scalarTypeBytes(ScalarType type);
 
 }  // namespace loupe::tir

@@ -33,6 +33,9 @@ struct StmtNode {
   Buffer buffer;   // Store, Allocate
   Stmt body;       // For, Let, Allocate; IfThenElse: the then branch
   Stmt otherwise;  // IfThenElse: the else branch, or null
+  // Allocate: the byte offset of the buffer in the function's workspace
+  // scratch (lift_scratch.h), or -1 for a local array.
+  std::int64_t scratchOffset = -1;
 };
 
 Stmt seq(std::vector<Stmt> stmts);

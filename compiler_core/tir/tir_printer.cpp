@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "ir/graph_printer.h"
+#include "tir/lift_scratch.h"
 
 namespace loupe::tir {
 
@@ -113,9 +114,18 @@ void printStmtTo(std::ostringstream& out, const Stmt& s, int indent) {
       line(out, indent, s->buffer->name + "[" + printExpr(s->index) + "] = " + printExpr(s->value));
       break;
     case StmtKind::Allocate:
-      line(out, indent,
-           s->buffer->name + " = T.allocate(" + shapeTuple(s->buffer->shape) + ", " +
-               quoted(scalarTypeName(s->buffer->type)) + ", \"local\")");
+      if (s->scratchOffset >= 0) {
+        // In the workspace scratch the caller passes, at a fixed offset.
+        const std::int64_t end = s->scratchOffset + bufferBytes(s->buffer);
+        line(out, indent,
+             s->buffer->name + " = T.allocate(" + shapeTuple(s->buffer->shape) + ", " +
+                 quoted(scalarTypeName(s->buffer->type)) + ", \"workspace\")  # " + kScratchParam +
+                 "[" + std::to_string(s->scratchOffset) + ":" + std::to_string(end) + "]");
+      } else {
+        line(out, indent,
+             s->buffer->name + " = T.allocate(" + shapeTuple(s->buffer->shape) + ", " +
+                 quoted(scalarTypeName(s->buffer->type)) + ", \"local\")");
+      }
       printStmtTo(out, s->body, indent);
       break;
     case StmtKind::Evaluate:
@@ -141,6 +151,10 @@ std::string printPrimFunc(const PrimFunc& func) {
     if (i > 0) out << ", ";
     out << b->name << ": T.Buffer(" << shapeTuple(b->shape) << ", "
         << quoted(scalarTypeName(b->type)) << ")";
+  }
+  if (func.scratchBytes > 0) {
+    out << ", " << kScratchParam << ": T.Buffer((" << func.scratchBytes
+        << ",), \"uint8\", scope=\"workspace\")";
   }
   out << "):\n";
   if (!func.attrs.empty()) {

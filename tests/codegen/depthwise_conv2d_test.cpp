@@ -206,14 +206,18 @@ class DepthwiseConv2DCodegen : public QObject {
     for (std::uint32_t seed : {1u, 2u}) test::expectMatchesReference(graph, seed);
   }
 
-  void channelsAccumulateInALocalRow() {
-    // Each pixel accumulates all 16 channels in a local row: one loop over
+  void channelsAccumulateInAScratchRow() {
+    // Each pixel accumulates all 16 channels in a row of the function's
+    // workspace scratch (64 bytes, lifted out of the stack): one loop over
     // the channels sums every tap; in the interior it starts from the table
     // with the input zero point folded in and adds no offset per tap. No
     // bounds check remains.
     const auto model = codegen::compileToC(depthwiseGraph({}), {});
     const std::string tir = tir::printPrimFunc(model.functions.at(0));
-    QVERIFY2(tir.find("T.allocate((16,), \"int32\", \"local\")") != std::string::npos, tir.c_str());
+    QVERIFY2(tir.find("T.allocate((16,), \"int32\", \"workspace\")  # loupe_scratch[0:64]") !=
+                 std::string::npos,
+             tir.c_str());
+    QCOMPARE(model.functions.at(0).scratchBytes, std::int64_t{64});
     QVERIFY2(tir.find("acc[c] = ((((((((acc_init[c] + (T.Cast(\"int32\", filter[c]) * "
                       "T.Cast(\"int32\", input[") != std::string::npos,
              tir.c_str());
