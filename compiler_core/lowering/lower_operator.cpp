@@ -34,6 +34,14 @@ LoweringRule ruleFor(ir::OpType type) {
     case ir::OpType::Squeeze:
     case ir::OpType::ExpandDims:
       return lowerCopy;
+    case ir::OpType::Concatenation:
+      return lowerConcatenation;
+    case ir::OpType::Transpose:
+      return lowerTranspose;
+    case ir::OpType::StridedSlice:
+      return lowerStridedSlice;
+    case ir::OpType::Mean:
+      return lowerMean;
     default:
       return nullptr;
   }

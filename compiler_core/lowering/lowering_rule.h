@@ -24,5 +24,9 @@ tir::PrimFunc lowerSoftmax(const ir::Graph&, const ir::Operator&, const std::str
 tir::PrimFunc lowerPad(const ir::Graph&, const ir::Operator&, const std::string&);
 // RESHAPE, SQUEEZE and EXPAND_DIMS when they are not storage views.
 tir::PrimFunc lowerCopy(const ir::Graph&, const ir::Operator&, const std::string&);
+tir::PrimFunc lowerConcatenation(const ir::Graph&, const ir::Operator&, const std::string&);
+tir::PrimFunc lowerTranspose(const ir::Graph&, const ir::Operator&, const std::string&);
+tir::PrimFunc lowerStridedSlice(const ir::Graph&, const ir::Operator&, const std::string&);
+tir::PrimFunc lowerMean(const ir::Graph&, const ir::Operator&, const std::string&);
 
 }  // namespace loupe::lowering

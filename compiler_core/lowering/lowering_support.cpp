@@ -4,6 +4,17 @@
 
 namespace loupe::lowering {
 
+namespace {
+
+// The element type of a tensor's buffer. A TFLite bool tensor holds one byte
+// per element, while TIR's Bool is the int a comparison yields, so tensors of
+// bools are byte buffers (the operators that take them only move them).
+tir::ScalarType bufferType(ir::DType dtype) {
+  return dtype == ir::DType::Bool ? tir::ScalarType::UInt8 : tir::fromDType(dtype);
+}
+
+}  // namespace
+
 void fail(const ir::Operator& op, const std::string& what) {
   throw LoweringError("#" + std::to_string(op.index) + " " + op.typeName() + ": " + what);
 }
@@ -29,7 +40,7 @@ tir::Buffer FunctionBuilder::param(int tensorIndex, const std::string& role, boo
   const ir::Tensor& tensor = graph_.tensor(tensorIndex);
   auto b = std::make_shared<tir::BufferNode>();
   b->name = role;
-  b->type = tir::fromDType(tensor.dtype);
+  b->type = bufferType(tensor.dtype);
   b->shape.assign(tensor.shape.begin(), tensor.shape.end());
   b->scope = tir::BufferScope::Param;
   b->written = written;
@@ -39,7 +50,7 @@ tir::Buffer FunctionBuilder::param(int tensorIndex, const std::string& role, boo
 }
 
 tir::Buffer FunctionBuilder::constant(const ir::Tensor& tensor, const std::string& role) {
-  return addConstant(role, tir::fromDType(tensor.dtype),
+  return addConstant(role, bufferType(tensor.dtype),
                      std::vector<std::int64_t>(tensor.shape.begin(), tensor.shape.end()),
                      tensor.data);
 }

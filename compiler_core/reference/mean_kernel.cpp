@@ -4,9 +4,9 @@
 // reference_ops::QuantizedMeanOrSum does. keep_dims only changes the output
 // shape, which the check compares against the model's.
 #include <algorithm>
-#include <cmath>
 #include <limits>
 
+#include "loupe/quantized_mean.h"
 #include "reference/kernel.h"
 #include "reference/kernel_checks.h"
 #include "reference/mean_plan.h"
@@ -151,12 +151,9 @@ void evalQuantizedMean(const MeanPlan& plan, const ir::Tensor& input, const T* i
     if (plan.arithmetic == MeanArithmetic::IntegerDivision) {
       out[o] = static_cast<T>(sums[o] / static_cast<std::int32_t>(plan.reducedCount));
     } else {
-      const float mean = static_cast<float>(sums[o]) / static_cast<float>(plan.reducedCount);
-      float value =
-          std::round(mean * plan.scale + plan.bias) + static_cast<float>(plan.outputZeroPoint);
-      value = std::min(value, static_cast<float>(std::numeric_limits<T>::max()));
-      value = std::max(value, static_cast<float>(std::numeric_limits<T>::min()));
-      out[o] = static_cast<T>(value);
+      out[o] = static_cast<T>(loupe_mean_requantize(
+          sums[o], static_cast<std::int32_t>(plan.reducedCount), plan.scale, plan.bias,
+          plan.outputZeroPoint, std::numeric_limits<T>::min(), std::numeric_limits<T>::max()));
     }
   }
 }
