@@ -24,5 +24,13 @@ tir::PrimFunc lowerSoftmax(const ir::Graph&, const ir::Operator&, const std::str
 tir::PrimFunc lowerPad(const ir::Graph&, const ir::Operator&, const std::string&);
 // RESHAPE, SQUEEZE and EXPAND_DIMS when they are not storage views.
 tir::PrimFunc lowerCopy(const ir::Graph&, const ir::Operator&, const std::string&);
+tir::PrimFunc lowerLogistic(const ir::Graph&, const ir::Operator&, const std::string&);
+tir::PrimFunc lowerTanh(const ir::Graph&, const ir::Operator&, const std::string&);
+tir::PrimFunc lowerRelu(const ir::Graph&, const ir::Operator&, const std::string&);
+tir::PrimFunc lowerRelu6(const ir::Graph&, const ir::Operator&, const std::string&);
+tir::PrimFunc lowerLeakyRelu(const ir::Graph&, const ir::Operator&, const std::string&);
+tir::PrimFunc lowerHardSwish(const ir::Graph&, const ir::Operator&, const std::string&);
+tir::PrimFunc lowerQuantize(const ir::Graph&, const ir::Operator&, const std::string&);
+tir::PrimFunc lowerDequantize(const ir::Graph&, const ir::Operator&, const std::string&);
 
 }  // namespace loupe::lowering
