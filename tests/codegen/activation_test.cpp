@@ -27,17 +27,12 @@ ir::LeakyReluAttrs alpha(float value) {
   return attrs;
 }
 
-struct NamedCase {
-  const char* name;
-  UnaryCase c;
-};
-
 // Quantised LOGISTIC writes scale 1/256 (int8, zero point -128) or 2^-15
 // (int16); TANH's int8 output is computed for 1/128 whatever the tensor says.
 const ir::Quantization kLogisticInt8Out = q(1.0f / 256, -128);
 const ir::Quantization kSigmoidInt16Out = q(1.0f / 32768, 0);
 
-const NamedCase kCases[] = {
+const test::NamedUnaryCase kCases[] = {
     {"logistic float32", {OpType::Logistic, DType::Float32, {}, DType::Float32, {}, {}, 20.0f}},
     {"logistic int8 0.1 zp 7",
      {OpType::Logistic, DType::Int8, q(0.1f, 7), DType::Int8, kLogisticInt8Out}},
@@ -127,13 +122,6 @@ const NamedCase kCases[] = {
      {OpType::HardSwish, DType::Int8, q(0.2f, -3), DType::Int8, q(0.002f, 0)}},
 };
 
-const UnaryCase& caseNamed(const char* name) {
-  for (const NamedCase& c : kCases) {
-    if (std::string(c.name) == name) return c.c;
-  }
-  throw std::invalid_argument(std::string("no case ") + name);
-}
-
 std::size_t occurrences(const std::string& text, const std::string& what) {
   std::size_t count = 0;
   for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) {
@@ -163,7 +151,7 @@ class ActivationCodegen : public QObject {
   void int8InputsReadAConstantTable() {
     // One flat loop over all 285 elements of the 3-D tensor, one table load
     // per element indexed by the input's bits, and no helper call at run time.
-    const std::string tir = test::unaryTir(caseNamed("logistic int8 0.1 zp 7"));
+    const std::string tir = test::unaryTir(test::caseNamed(kCases, "logistic int8 0.1 zp 7"));
     QVERIFY2(
         tir.find("logistic_table = T.allocate_const(..., \"int8\", (256,))") != std::string::npos,
         tir.c_str());
@@ -209,7 +197,7 @@ class ActivationCodegen : public QObject {
   void int16AndFloatInputsCallTheSharedHelpers() {
     QFETCH(QString, name);
     QFETCH(QString, call);
-    const std::string tir = test::unaryTir(caseNamed(name.toUtf8().constData()));
+    const std::string tir = test::unaryTir(test::caseNamed(kCases, name.toUtf8().constData()));
     QVERIFY2(tir.find(call.toStdString()) != std::string::npos, tir.c_str());
     QVERIFY2(tir.find("allocate_const") == std::string::npos, tir.c_str());
     QCOMPARE(occurrences(tir, "for "), std::size_t{1});
@@ -218,7 +206,7 @@ class ActivationCodegen : public QObject {
   void theComparisonSeesADifferentQuantisation() {
     // The check is not vacuous: C compiled for one output zero point differs
     // from the reference run with another.
-    const UnaryCase compiled = caseNamed("relu int8 0.05 zp -3 -> 0.1 zp -128");
+    const UnaryCase compiled = test::caseNamed(kCases, "relu int8 0.05 zp -3 -> 0.1 zp -128");
     UnaryCase expected = compiled;
     expected.outputQuant = q(0.1f, -127);
     const ir::Graph graph = compiled.graph({300});
@@ -229,7 +217,7 @@ class ActivationCodegen : public QObject {
   }
 
   void nonFiniteFloatAlphaIsRefused() {
-    UnaryCase c = caseNamed("leaky_relu float32 alpha 0.2");
+    UnaryCase c = test::caseNamed(kCases, "leaky_relu float32 alpha 0.2");
     c.attributes = alpha(std::numeric_limits<float>::infinity());
     const std::string error = test::compileError(c.graph({4}));
     QVERIFY2(error.find("#0 LEAKY_RELU: alpha inf is not finite") != std::string::npos,
@@ -260,7 +248,7 @@ class ActivationCodegen : public QObject {
   }
 
   void logisticInt8NeedsTheOutputZeroPointTflmAssumes() {
-    UnaryCase c = caseNamed("logistic int8 0.1 zp 7");
+    UnaryCase c = test::caseNamed(kCases, "logistic int8 0.1 zp 7");
     c.outputQuant = q(1.0f / 256, 0);
     const std::string error = test::compileError(c.graph({4}));
     QVERIFY2(error.find("must have zero point -128") != std::string::npos, error.c_str());

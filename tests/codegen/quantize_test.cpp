@@ -21,11 +21,6 @@ ir::Quantization q(float scale, std::int64_t zeroPoint) {
   return test::perTensor(scale, zeroPoint);
 }
 
-struct NamedCase {
-  const char* name;
-  UnaryCase c;
-};
-
 UnaryCase quantize(DType in, ir::Quantization inQuant, DType out, ir::Quantization outQuant,
                    float floatRange = 12.0f) {
   return {OpType::Quantize, in, std::move(inQuant), out, std::move(outQuant), {}, floatRange};
@@ -35,7 +30,7 @@ UnaryCase dequantize(DType in, ir::Quantization inQuant) {
   return {OpType::Dequantize, in, std::move(inQuant), DType::Float32, {}};
 }
 
-const NamedCase kCases[] = {
+const test::NamedUnaryCase kCases[] = {
     {"float32 -> int8 0.1 zp 3", quantize(DType::Float32, {}, DType::Int8, q(0.1f, 3))},
     {"float32 -> int8 1/128 zp -128",
      quantize(DType::Float32, {}, DType::Int8, q(1.0f / 128, -128), 1.0f)},
@@ -80,13 +75,6 @@ const NamedCase kCases[] = {
     {"dequantize int16 0.5 zp 100", dequantize(DType::Int16, q(0.5f, 100))},
 };
 
-const UnaryCase& caseNamed(const char* name) {
-  for (const NamedCase& c : kCases) {
-    if (std::string(c.name) == name) return c.c;
-  }
-  throw std::invalid_argument(std::string("no case ") + name);
-}
-
 }  // namespace
 
 class QuantizeCodegen : public QObject {
@@ -128,7 +116,7 @@ class QuantizeCodegen : public QObject {
     QFETCH(QString, name);
     QFETCH(QString, table);
     QFETCH(QString, load);
-    const std::string tir = test::unaryTir(caseNamed(name.toUtf8().constData()));
+    const std::string tir = test::unaryTir(test::caseNamed(kCases, name.toUtf8().constData()));
     QVERIFY2(tir.find(table.toStdString()) != std::string::npos, tir.c_str());
     QVERIFY2(tir.find(load.toStdString()) != std::string::npos, tir.c_str());
     QVERIFY2(tir.find("T.call_intrin") == std::string::npos, tir.c_str());
@@ -157,7 +145,7 @@ class QuantizeCodegen : public QObject {
   void otherInputsCallTheSharedHelpers() {
     QFETCH(QString, name);
     QFETCH(QString, call);
-    const std::string tir = test::unaryTir(caseNamed(name.toUtf8().constData()));
+    const std::string tir = test::unaryTir(test::caseNamed(kCases, name.toUtf8().constData()));
     QVERIFY2(tir.find(call.toStdString()) != std::string::npos, tir.c_str());
     QVERIFY2(tir.find("allocate_const") == std::string::npos, tir.c_str());
   }

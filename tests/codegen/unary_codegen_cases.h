@@ -16,7 +16,9 @@
 #include <limits>
 #include <numeric>
 #include <random>
+#include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "codegen/model_compiler.h"
@@ -56,6 +58,21 @@ struct UnaryCase {
     return g.inputs({in}).outputs({out}).build();
   }
 };
+
+// A case with the name its test row shows.
+struct NamedUnaryCase {
+  const char* name;
+  UnaryCase c;
+};
+
+// The case called `name` in a test's table of cases.
+template <std::size_t N>
+const UnaryCase& caseNamed(const NamedUnaryCase (&cases)[N], std::string_view name) {
+  for (const NamedUnaryCase& c : cases) {
+    if (name == c.name) return c.c;
+  }
+  throw std::invalid_argument("no case " + std::string(name));
+}
 
 // Shapes every case runs on: one element, an odd count below 256, and a 3-D
 // shape of more than 256 elements (so 8-bit inputs take every value).
