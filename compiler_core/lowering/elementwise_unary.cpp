@@ -1,7 +1,7 @@
 #include "lowering/elementwise_unary.h"
 
-#include <cctype>
 #include <limits>
+#include <optional>
 #include <vector>
 
 #include "reference/kernel_checks.h"
@@ -47,8 +47,7 @@ Buffer tableOf(FunctionBuilder& fb, const std::string& name, ScalarType inputTyp
 // call (a float result without a C literal).
 Buffer outputTable(FunctionBuilder& fb, const ir::Operator& op, ScalarType inputType,
                    ScalarType outputType, const UnaryElementFunction& f) {
-  std::string name = op.typeName() + "_table";
-  for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string name = "output_table";
   switch (outputType) {
     case ScalarType::Int8:
       return tableOf<std::int8_t>(fb, name, inputType, outputType, f);

@@ -153,11 +153,10 @@ class ActivationCodegen : public QObject {
     // per element indexed by the input's bits, and no helper call at run time.
     const std::string tir = test::unaryTir(test::caseNamed(kCases, "logistic int8 0.1 zp 7"));
     QVERIFY2(
-        tir.find("logistic_table = T.allocate_const(..., \"int8\", (256,))") != std::string::npos,
+        tir.find("output_table = T.allocate_const(..., \"int8\", (256,))") != std::string::npos,
         tir.c_str());
-    QVERIFY2(
-        tir.find("output[i] = logistic_table[T.Cast(\"uint8\", input[i])]") != std::string::npos,
-        tir.c_str());
+    QVERIFY2(tir.find("output[i] = output_table[T.Cast(\"uint8\", input[i])]") != std::string::npos,
+             tir.c_str());
     QVERIFY2(tir.find("T.call_intrin") == std::string::npos, tir.c_str());
     QCOMPARE(occurrences(tir, "for "), std::size_t{1});
     QVERIFY2(tir.find("for i in range(285):") != std::string::npos, tir.c_str());

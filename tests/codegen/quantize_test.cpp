@@ -98,18 +98,17 @@ class QuantizeCodegen : public QObject {
     QTest::addColumn<QString>("table");
     QTest::addColumn<QString>("load");
     QTest::newRow("int8 -> int8") << "int8 -> int8 rescale"
-                                  << R"(quantize_table = T.allocate_const(..., "int8", (256,)))"
-                                  << R"(output[i] = quantize_table[T.Cast("uint8", input[i])])";
+                                  << R"(output_table = T.allocate_const(..., "int8", (256,)))"
+                                  << R"(output[i] = output_table[T.Cast("uint8", input[i])])";
     QTest::newRow("uint8 -> int8") << "uint8 -> int8 -128"
-                                   << R"(quantize_table = T.allocate_const(..., "int8", (256,)))"
-                                   << "output[i] = quantize_table[input[i]]";
+                                   << R"(output_table = T.allocate_const(..., "int8", (256,)))"
+                                   << "output[i] = output_table[input[i]]";
     QTest::newRow("int8 -> int32") << "int8 -> int32"
-                                   << R"(quantize_table = T.allocate_const(..., "int32", (256,)))"
-                                   << R"(output[i] = quantize_table[T.Cast("uint8", input[i])])";
-    QTest::newRow("dequantize int8")
-        << "dequantize int8 0.1 zp 3"
-        << R"(dequantize_table = T.allocate_const(..., "float32", (256,)))"
-        << R"(output[i] = dequantize_table[T.Cast("uint8", input[i])])";
+                                   << R"(output_table = T.allocate_const(..., "int32", (256,)))"
+                                   << R"(output[i] = output_table[T.Cast("uint8", input[i])])";
+    QTest::newRow("dequantize int8") << "dequantize int8 0.1 zp 3"
+                                     << R"(output_table = T.allocate_const(..., "float32", (256,)))"
+                                     << R"(output[i] = output_table[T.Cast("uint8", input[i])])";
   }
 
   void eightBitInputsReadATableOfTheOutputType() {
