@@ -76,6 +76,8 @@ PrimFunc lowerElementwiseUnary(const ir::Graph& graph, const ir::Operator& op,
   FunctionBuilder fb(graph, op, functionName);
   Buffer in = fb.input(op.inputs[0], "input");
   Buffer out = fb.param(op.outputs[0], "output", true);
+  // No elements, no loop; and no table, which C would reject as unused.
+  if (count == 0) return fb.finish(seq({}));
   Buffer table;
   if (in->type == ScalarType::Int8 || in->type == ScalarType::UInt8) {
     table = outputTable(fb, op, in->type, out->type, element);

@@ -202,6 +202,22 @@ class ActivationCodegen : public QObject {
     QCOMPARE(occurrences(tir, "for "), std::size_t{1});
   }
 
+  void emptyTensorsCompileAndRun_data() {
+    QTest::addColumn<QString>("name");
+    for (const char* name :
+         {"logistic int8 0.1 zp 7", "relu int16 0.001 -> 0.002", "tanh float32"}) {
+      QTest::newRow(name) << name;
+    }
+  }
+
+  void emptyTensorsCompileAndRun() {
+    // No elements: no loop, no table, and nothing unused for the strict C flags to reject.
+    QFETCH(QString, name);
+    const ir::Graph graph = test::caseNamed(kCases, name.toStdString()).graph({2, 0, 3});
+    const std::string difference = test::differenceOn(graph, {test::Bytes{}});
+    QVERIFY2(difference.empty(), difference.c_str());
+  }
+
   void theComparisonSeesADifferentQuantisation() {
     // The check is not vacuous: C compiled for one output zero point differs
     // from the reference run with another.
