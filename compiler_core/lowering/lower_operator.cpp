@@ -42,6 +42,22 @@ LoweringRule ruleFor(ir::OpType type) {
       return lowerStridedSlice;
     case ir::OpType::Mean:
       return lowerMean;
+    case ir::OpType::Logistic:
+      return lowerLogistic;
+    case ir::OpType::Tanh:
+      return lowerTanh;
+    case ir::OpType::Relu:
+      return lowerRelu;
+    case ir::OpType::Relu6:
+      return lowerRelu6;
+    case ir::OpType::LeakyRelu:
+      return lowerLeakyRelu;
+    case ir::OpType::HardSwish:
+      return lowerHardSwish;
+    case ir::OpType::Quantize:
+      return lowerQuantize;
+    case ir::OpType::Dequantize:
+      return lowerDequantize;
     default:
       return nullptr;
   }

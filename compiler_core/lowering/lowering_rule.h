@@ -28,5 +28,13 @@ tir::PrimFunc lowerConcatenation(const ir::Graph&, const ir::Operator&, const st
 tir::PrimFunc lowerTranspose(const ir::Graph&, const ir::Operator&, const std::string&);
 tir::PrimFunc lowerStridedSlice(const ir::Graph&, const ir::Operator&, const std::string&);
 tir::PrimFunc lowerMean(const ir::Graph&, const ir::Operator&, const std::string&);
+tir::PrimFunc lowerLogistic(const ir::Graph&, const ir::Operator&, const std::string&);
+tir::PrimFunc lowerTanh(const ir::Graph&, const ir::Operator&, const std::string&);
+tir::PrimFunc lowerRelu(const ir::Graph&, const ir::Operator&, const std::string&);
+tir::PrimFunc lowerRelu6(const ir::Graph&, const ir::Operator&, const std::string&);
+tir::PrimFunc lowerLeakyRelu(const ir::Graph&, const ir::Operator&, const std::string&);
+tir::PrimFunc lowerHardSwish(const ir::Graph&, const ir::Operator&, const std::string&);
+tir::PrimFunc lowerQuantize(const ir::Graph&, const ir::Operator&, const std::string&);
+tir::PrimFunc lowerDequantize(const ir::Graph&, const ir::Operator&, const std::string&);
 
 }  // namespace loupe::lowering

@@ -10,6 +10,7 @@
 #include <array>
 #include <cstdint>
 
+#include "loupe/elementwise_unary.h"
 #include "loupe/fixed_point_math.h"
 #include "reference/quantized_params.h"
 
@@ -53,7 +54,7 @@ struct SigmoidInt8Params {
   std::int32_t inputMultiplier = 0;
   int inputLeftShift = 0;
 };
-inline constexpr int kSigmoidInt8InputIntegerBits = 4;
+inline constexpr int kSigmoidInt8InputIntegerBits = LOUPE_SIGMOID_INT8_INPUT_INTEGER_BITS;
 // Both operators derive the same numbers (TFLM logistic_common.cc, tanh.cc).
 SigmoidInt8Params sigmoidInt8Params(float inputScale, std::int32_t inputZeroPoint);
 

@@ -1,5 +1,6 @@
 // DEQUANTIZE: int8, int16 and uint8 to float32, scale * (q - zero_point) in
 // float as TFLite Micro computes it (per-tensor quantisation only).
+#include "loupe/elementwise_unary.h"
 #include "reference/kernel.h"
 #include "reference/unary_kernel_support.h"
 
@@ -19,9 +20,8 @@ std::optional<std::string> checkDequantize(const ir::Graph& graph, const ir::Ope
 template <typename In>
 void dequantize(const ir::Operator& op, TensorStore& store, std::int64_t count, float scale,
                 std::int32_t zeroPoint) {
-  mapElements<In, float>(op, store, count, [&](In q) {
-    return scale * static_cast<float>(static_cast<std::int32_t>(q) - zeroPoint);
-  });
+  mapElements<In, float>(op, store, count,
+                         [&](In q) { return loupe_dequantize(q, scale, zeroPoint); });
 }
 
 void evalDequantize(const ir::Graph& graph, const ir::Operator& op, TensorStore& store) {

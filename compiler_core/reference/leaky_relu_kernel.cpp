@@ -1,9 +1,8 @@
 // LEAKY_RELU, x for x >= 0 and alpha * x below: float32, int8 and int16 as
 // TFLite Micro computes them (two requantisation multipliers, one per side).
-#include <algorithm>
 #include <limits>
 
-#include "loupe/fixed_point.h"
+#include "loupe/elementwise_unary.h"
 #include "reference/activation_params.h"
 #include "reference/kernel.h"
 #include "reference/unary_kernel_support.h"
@@ -26,12 +25,10 @@ template <typename T>
 void leakyReluQuantized(const ir::Operator& op, TensorStore& store, std::int64_t count,
                         const LeakyReluParams& p) {
   mapElements<T, T>(op, store, count, [&](T x) {
-    const std::int32_t centred = x - p.inputZeroPoint;
-    const QuantizedMultiplier& m = centred >= 0 ? p.identity : p.alpha;
-    const std::int32_t output =
-        p.outputZeroPoint + loupe_multiply_by_quantized_multiplier(centred, m.multiplier, m.shift);
-    return static_cast<T>(std::clamp<std::int32_t>(output, std::numeric_limits<T>::min(),
-                                                   std::numeric_limits<T>::max()));
+    return static_cast<T>(
+        loupe_leaky_relu_quantized(x, p.inputZeroPoint, p.outputZeroPoint, p.identity.multiplier,
+                                   p.identity.shift, p.alpha.multiplier, p.alpha.shift,
+                                   std::numeric_limits<T>::min(), std::numeric_limits<T>::max()));
   });
 }
 
@@ -41,8 +38,8 @@ void evalLeakyRelu(const ir::Graph& graph, const ir::Operator& op, TensorStore& 
   const float alpha = std::get<ir::LeakyReluAttrs>(op.attributes).alpha;
   const std::int64_t count = input.elementCount();
   if (input.dtype == DType::Float32) {
-    // alpha may be above 1 or negative, so not max(x, alpha * x).
-    mapElements<float, float>(op, store, count, [&](float x) { return x > 0 ? x : x * alpha; });
+    mapElements<float, float>(op, store, count,
+                              [&](float x) { return loupe_leaky_relu_f32(x, alpha); });
     return;
   }
   const LeakyReluParams params =

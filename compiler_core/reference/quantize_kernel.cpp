@@ -1,11 +1,9 @@
 // QUANTIZE: float32 to int8/int16 (round half away from zero, clamp), and the
 // integer requantisations TFLite Micro supports (new scale and zero point
 // through a fixed-point multiplier), per-tensor only as in TFLM.
-#include <algorithm>
-#include <cmath>
 #include <limits>
 
-#include "loupe/fixed_point_math.h"
+#include "loupe/elementwise_unary.h"
 #include "reference/activation_params.h"
 #include "reference/kernel.h"
 #include "reference/unary_kernel_support.h"
@@ -40,23 +38,12 @@ std::optional<std::string> checkQuantize(const ir::Graph& graph, const ir::Opera
   return checkPerTensorQuantization("input", input);
 }
 
-// float -> int32 as x86's cvttss2si does it (TFLM's static_cast on the host
-// that made the golden data): NaN and out-of-range values become INT32_MIN.
-std::int32_t truncateToInt32LikeX86(float value) {
-  if (!(value >= -2147483648.0f && value < 2147483648.0f)) {
-    return std::numeric_limits<std::int32_t>::min();
-  }
-  return static_cast<std::int32_t>(value);
-}
-
 template <typename Out>
 void quantizeFloat(const ir::Operator& op, TensorStore& store, std::int64_t count, float scale,
                    std::int32_t zeroPoint) {
   mapElements<float, Out>(op, store, count, [&](float x) {
-    const std::int32_t unclamped =
-        loupe_wrapping_add_i32(truncateToInt32LikeX86(std::round(x / scale)), zeroPoint);
-    return static_cast<Out>(std::clamp<std::int32_t>(unclamped, std::numeric_limits<Out>::min(),
-                                                     std::numeric_limits<Out>::max()));
+    return static_cast<Out>(loupe_quantize_f32(x, scale, zeroPoint, std::numeric_limits<Out>::min(),
+                                               std::numeric_limits<Out>::max()));
   });
 }
 
@@ -64,14 +51,9 @@ template <typename In, typename Out>
 void requantize(const ir::Operator& op, TensorStore& store, std::int64_t count,
                 const RequantizeParams& p) {
   mapElements<In, Out>(op, store, count, [&](In x) {
-    const std::int32_t centred =
-        static_cast<std::int32_t>(static_cast<std::uint32_t>(static_cast<std::int32_t>(x)) -
-                                  static_cast<std::uint32_t>(p.inputZeroPoint));
-    const std::int64_t output = static_cast<std::int64_t>(loupe_multiply_by_quantized_multiplier(
-                                    centred, p.requantize.multiplier, p.requantize.shift)) +
-                                p.outputZeroPoint;
-    return static_cast<Out>(std::clamp<std::int64_t>(output, std::numeric_limits<Out>::min(),
-                                                     std::numeric_limits<Out>::max()));
+    return static_cast<Out>(loupe_requantize(
+        x, p.inputZeroPoint, p.requantize.multiplier, p.requantize.shift, p.outputZeroPoint,
+        std::numeric_limits<Out>::min(), std::numeric_limits<Out>::max()));
   });
 }
 

@@ -1,10 +1,9 @@
 // RELU: float32, int8 and int16 as TFLite Micro computes them. The quantised
 // paths requantise from the input to the output scale, then clamp at the
 // output's zero (its zero point).
-#include <algorithm>
 #include <limits>
 
-#include "loupe/fixed_point.h"
+#include "loupe/elementwise_unary.h"
 #include "reference/activation_params.h"
 #include "reference/kernel.h"
 #include "reference/unary_kernel_support.h"
@@ -34,10 +33,9 @@ void reluQuantized(const ir::Operator& op, TensorStore& store, std::int64_t coun
                                   output.quantization.scale(), output.quantization.zeroPoint(),
                                   std::numeric_limits<T>::min(), std::numeric_limits<T>::max());
   mapElements<T, T>(op, store, count, [&](T x) {
-    const std::int32_t requantized =
-        p.outputZeroPoint + loupe_multiply_by_quantized_multiplier(
-                                x - p.inputZeroPoint, p.requantize.multiplier, p.requantize.shift);
-    return static_cast<T>(std::min(std::max(requantized, p.quantizedMin), p.quantizedMax));
+    return static_cast<T>(loupe_relu_quantized(x, p.inputZeroPoint, p.requantize.multiplier,
+                                               p.requantize.shift, p.outputZeroPoint,
+                                               p.quantizedMin, p.quantizedMax));
   });
 }
 
@@ -46,7 +44,7 @@ void evalRelu(const ir::Graph& graph, const ir::Operator& op, TensorStore& store
   const ir::Tensor& output = graph.output(op, 0);
   const std::int64_t count = input.elementCount();
   if (input.dtype == DType::Float32) {
-    mapElements<float, float>(op, store, count, [](float x) { return x < 0.0f ? 0.0f : x; });
+    mapElements<float, float>(op, store, count, loupe_relu_f32);
   } else if (input.dtype == DType::Int16) {
     reluQuantized<std::int16_t>(op, store, count, input, output);
   } else {

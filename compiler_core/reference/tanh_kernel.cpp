@@ -1,9 +1,7 @@
 // TANH: float32, int8 and int16 as TFLite Micro computes them. int8 rescales
 // x - zero_point to Q4.27 and uses gemmlowp's fixed-point tanh; int16
 // interpolates TFLite's sigmoid table through tanh(x) = 2 sigmoid(2x) - 1.
-#include <cmath>
-
-#include "loupe/fixed_point_math.h"
+#include "loupe/elementwise_unary.h"
 #include "reference/activation_params.h"
 #include "reference/kernel.h"
 #include "reference/unary_kernel_support.h"
@@ -27,7 +25,7 @@ void evalTanh(const ir::Graph& graph, const ir::Operator& op, TensorStore& store
   const ir::Tensor& input = *graph.input(op, 0);
   const std::int64_t count = input.elementCount();
   if (input.dtype == DType::Float32) {
-    mapElements<float, float>(op, store, count, [](float x) { return std::tanh(x); });
+    mapElements<float, float>(op, store, count, loupe_tanh_f32);
     return;
   }
   const float inputScale = input.quantization.scale();
@@ -39,9 +37,10 @@ void evalTanh(const ir::Graph& graph, const ir::Operator& op, TensorStore& store
     return;
   }
   const SigmoidInt8Params params = sigmoidInt8Params(inputScale, input.quantization.zeroPoint());
-  // Output: 1/128 steps.
   mapElements<std::int8_t, std::int8_t>(op, store, count, [&](std::int8_t x) {
-    return evalSigmoidFamilyInt8(x, params, loupe_tanh_q31, 7, 0);
+    return static_cast<std::int8_t>(loupe_tanh_int8(x, params.inputZeroPoint,
+                                                    params.inputRangeRadius, params.inputMultiplier,
+                                                    params.inputLeftShift));
   });
 }
 

@@ -1,9 +1,5 @@
 #include "reference/unary_kernel_support.h"
 
-#include <algorithm>
-
-#include "loupe/fixed_point.h"
-
 namespace loupe::reference {
 
 std::optional<std::string> checkUnaryOperands(const ir::Graph& graph, const ir::Operator& op) {
@@ -79,20 +75,6 @@ std::optional<std::string> checkSigmoidFamily(const ir::Operator& op, const ir::
            " is too large for TFLM's table lookup (expected at most 32767 / 12288)";
   }
   return std::nullopt;
-}
-
-std::int8_t evalSigmoidFamilyInt8(std::int8_t x, const SigmoidInt8Params& params,
-                                  std::int32_t (*q31Function)(std::int32_t, int),
-                                  int outputFractionBits, std::int32_t outputOffset) {
-  const std::int32_t centred = x - params.inputZeroPoint;
-  if (centred <= -params.inputRangeRadius) return -128;
-  if (centred >= params.inputRangeRadius) return 127;
-  const std::int32_t inputQ4 = loupe_multiply_by_quantized_multiplier(
-      centred, params.inputMultiplier, params.inputLeftShift);
-  const std::int32_t outputQ0 = q31Function(inputQ4, kSigmoidInt8InputIntegerBits);
-  const std::int32_t output =
-      loupe_rounding_divide_by_pot(outputQ0, 31 - outputFractionBits) + outputOffset;
-  return static_cast<std::int8_t>(std::clamp(output, -128, 127));
 }
 
 }  // namespace loupe::reference

@@ -52,14 +52,6 @@ std::optional<std::string> checkSigmoidFamily(const ir::Operator& op, const ir::
                                               const ir::Tensor& output,
                                               SigmoidInt16Params (*int16Params)(float));
 
-// The int8 path LOGISTIC and TANH share (TFLM's integer_ops): saturate to
-// -128/127 outside the input radius, rescale x - zero_point to Q4.27, apply
-// `q31Function` (a Q0.31 result), round to steps of 2^-outputFractionBits and
-// add `outputOffset`.
-std::int8_t evalSigmoidFamilyInt8(std::int8_t x, const SigmoidInt8Params& params,
-                                  std::int32_t (*q31Function)(std::int32_t, int),
-                                  int outputFractionBits, std::int32_t outputOffset);
-
 // Applies `function` to every element of the operator's input, writing the
 // results to its output (elementwise operators).
 template <typename In, typename Out, typename Function>

@@ -11,6 +11,7 @@ constexpr std::string_view kFixed = "loupe/fixed_point.h";
 constexpr std::string_view kMath = "loupe/fixed_point_math.h";
 constexpr std::string_view kActivation = "loupe/fused_activation.h";
 constexpr std::string_view kMean = "loupe/quantized_mean.h";
+constexpr std::string_view kUnary = "loupe/elementwise_unary.h";
 
 constexpr std::array kIntrinsics = {
     Intrinsic{"loupe.requantize_i32", "loupe_requantize_acc_i32", ScalarType::Int32, 6, kArith},
@@ -56,6 +57,23 @@ constexpr std::array kIntrinsics = {
     Intrinsic{"loupe.expf", "loupe_expf", ScalarType::Float32, 1, kMath},
     // int8/int16 MEAN whose input and output quantisations differ.
     Intrinsic{"loupe.mean_requantize", "loupe_mean_requantize", ScalarType::Int32, 7, kMean},
+    // One element of the one-input operators with int16, int32 or float32
+    // input (8-bit inputs read compile-time tables of the same functions).
+    Intrinsic{"loupe.logistic_f32", "loupe_logistic_f32", ScalarType::Float32, 1, kUnary},
+    Intrinsic{"loupe.logistic_int16_lut", "loupe_logistic_int16_lut", ScalarType::Int16, 3, kMath},
+    Intrinsic{"loupe.tanh_f32", "loupe_tanh_f32", ScalarType::Float32, 1, kUnary},
+    Intrinsic{"loupe.tanh_int16_lut", "loupe_tanh_int16_lut", ScalarType::Int16, 3, kMath},
+    Intrinsic{"loupe.relu_f32", "loupe_relu_f32", ScalarType::Float32, 1, kUnary},
+    Intrinsic{"loupe.relu_quantized", "loupe_relu_quantized", ScalarType::Int32, 7, kUnary},
+    Intrinsic{"loupe.relu6_f32", "loupe_relu6_f32", ScalarType::Float32, 1, kUnary},
+    Intrinsic{"loupe.relu6_quantized", "loupe_relu6_quantized", ScalarType::Int32, 3, kUnary},
+    Intrinsic{"loupe.leaky_relu_f32", "loupe_leaky_relu_f32", ScalarType::Float32, 2, kUnary},
+    Intrinsic{"loupe.leaky_relu_quantized", "loupe_leaky_relu_quantized", ScalarType::Int32, 9,
+              kUnary},
+    Intrinsic{"loupe.hard_swish_f32", "loupe_hard_swish_f32", ScalarType::Float32, 1, kUnary},
+    Intrinsic{"loupe.quantize_f32", "loupe_quantize_f32", ScalarType::Int32, 5, kUnary},
+    Intrinsic{"loupe.requantize", "loupe_requantize", ScalarType::Int32, 7, kUnary},
+    Intrinsic{"loupe.dequantize", "loupe_dequantize", ScalarType::Float32, 3, kUnary},
 };
 
 }  // namespace

@@ -1,5 +1,6 @@
 /* Compiled as strict C99 (-pedantic -Werror) in every build, so that the
  * headers shared with the generated C stay plain C99. */
+#include "loupe/elementwise_unary.h"
 #include "loupe/fixed_point.h"
 #include "loupe/fixed_point_math.h"
 #include "loupe/quantized_mean.h"
