@@ -34,6 +34,8 @@ LoweringRule ruleFor(ir::OpType type) {
     case ir::OpType::Squeeze:
     case ir::OpType::ExpandDims:
       return lowerCopy;
+    case ir::OpType::TransposeConv:
+      return lowerTransposeConv;
     default:
       return nullptr;
   }
