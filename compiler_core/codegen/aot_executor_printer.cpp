@@ -28,6 +28,7 @@ std::string prefix(const CompiledModel& m) {
 std::string storageExpression(const CompiledModel& m, int tensor,
                               const std::vector<std::string>& inputNames,
                               const std::vector<std::string>& outputNames) {
+  if (const StateBuffer* state = findState(m.state, tensor)) return state->symbol;
   const int root = m.workspace.storageOf.at(tensor);
   for (std::size_t i = 0; i < m.graph.inputs.size(); ++i) {
     if (m.graph.inputs[i] == root) return "inputs->" + inputNames[i];
@@ -50,6 +51,44 @@ std::string runPrototype(const CompiledModel& m) {
   if (m.externalWorkspace) out += ", void* workspace";
   if (!m.devices.empty()) out += ", struct " + p + "_devices* devices";
   return out + ")";
+}
+
+std::string resetStatePrototype(const CompiledModel& m) {
+  return "void " + prefix(m) + "_reset_state(void)";
+}
+
+std::string stateElementType(const CompiledModel& m, const StateBuffer& state) {
+  return std::string(tir::cTypeName(tir::fromDType(m.graph.tensor(state.tensor).dtype)));
+}
+
+// The static arrays of the operator state, each starting at its initial value.
+void printStateStorage(std::ostringstream& out, const CompiledModel& m) {
+  out << "/* Operator state (variable tensors): updated in place by its operators and kept from\n"
+         " * one run to the next, outside the workspace; "
+      << prefix(m) << "_reset_state() restores it. */\n";
+  for (const StateBuffer& state : m.state) {
+    out << "static " << stateElementType(m, state) << " " << state.symbol << "["
+        << std::max<std::int64_t>(state.elements, 1) << "]";
+    if (state.initialValue != 0) {
+      out << " = {";
+      for (std::int64_t i = 0; i < state.elements; ++i) {
+        out << (i % 16 == 0 ? "\n    " : " ") << state.initialValue
+            << (i + 1 < state.elements ? "," : "");
+      }
+      out << "}";
+    }
+    out << ";\n";
+  }
+  out << "\n";
+}
+
+void printResetState(std::ostringstream& out, const CompiledModel& m) {
+  out << resetStatePrototype(m) << " {\n  int32_t i;\n";
+  for (const StateBuffer& state : m.state) {
+    out << "  for (i = 0; i < " << state.elements << "; ++i) " << state.symbol
+        << "[i] = " << state.initialValue << ";\n";
+  }
+  out << "}\n\n";
 }
 
 }  // namespace
@@ -91,7 +130,13 @@ GeneratedFile printModelHeader(const CompiledModel& m) {
     out << "#define " << upper(p + "_" + outputNames[i]) << "_SIZE " << t.byteSize() << "\n";
   }
   out << "/* Bytes of workspace the model uses for intermediate tensors. */\n";
-  out << "#define " << upper(p) << "_WORKSPACE_SIZE " << m.workspaceBytes << "\n\n";
+  out << "#define " << upper(p) << "_WORKSPACE_SIZE " << m.workspaceBytes << "\n";
+  if (!m.state.empty()) {
+    out << "/* Bytes of operator state (variable tensors) the model keeps from one run to the\n"
+           " * next in its own static storage, outside the workspace. */\n";
+    out << "#define " << upper(p) << "_STATE_SIZE " << m.stateBytes << "\n";
+  }
+  out << "\n";
   out << "struct " << p << "_inputs {\n";
   for (const auto& n : inputNames) out << "  void* " << n << ";\n";
   out << "};\n\nstruct " << p << "_outputs {\n";
@@ -110,6 +155,11 @@ GeneratedFile printModelHeader(const CompiledModel& m) {
   }
   out << ". Returns 0 or the error code of the failing operator (or device). */\n";
   out << runPrototype(m) << ";\n\n";
+  if (!m.state.empty()) {
+    out << "/* Returns the operator state to its initial values (zero, or the zero point of int8\n"
+           " * state), as at start-up: the next run starts a new sequence. */\n";
+    out << resetStatePrototype(m) << ";\n\n";
+  }
   out << "/* The model descriptor for TVMExecute (tvm/runtime/crt/tvm_micro_runtime.h). */\n";
   out << "extern const TVMModel " << p << "_model;\n\n";
   out << "#ifdef __cplusplus\n} /* extern \"C\" */\n#endif\n\n#endif /* " << guard << " */\n";
@@ -137,6 +187,7 @@ GeneratedFile printRunSource(const CompiledModel& m) {
     out << "static uint64_t " << p << "_workspace_storage[" << (m.workspaceBytes + 7) / 8
         << "];\n\n";
   }
+  if (!m.state.empty()) printStateStorage(out, m);
   out << "static int32_t " << p << "_run_in(struct " << p << "_inputs* inputs, struct " << p
       << "_outputs* outputs, uint8_t* workspace"
       << (usesDevices ? ", struct " + p + "_devices* devices" : std::string()) << ") {\n";
@@ -169,6 +220,7 @@ GeneratedFile printRunSource(const CompiledModel& m) {
     }
   }
   out << "  return 0;\n}\n\n";
+  if (!m.state.empty()) printResetState(out, m);
   const std::string devicesArg = usesDevices ? ", devices" : "";
   out << runPrototype(m) << " {\n";
   if (m.externalWorkspace) {

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "codegen/operator_state.h"
 #include "ir/graph.h"
 #include "memory/workspace_buffers.h"
 #include "tir/prim_func.h"
@@ -36,6 +37,9 @@ struct CompiledModel {
   std::vector<std::string> devices;
   memory::WorkspaceAnalysis workspace;
   std::int64_t workspaceBytes = 0;
+  // Variable tensors kept across runs, outside the workspace (operator_state.h).
+  std::vector<StateBuffer> state;
+  std::int64_t stateBytes = 0;
   std::vector<GeneratedFile> sources;  // codegen/host/src
   std::vector<GeneratedFile> headers;  // codegen/host/include
 };

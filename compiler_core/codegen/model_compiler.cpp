@@ -65,6 +65,8 @@ CompiledModel compileToC(const ir::Graph& graph, const CompileOptions& options) 
     throw lowering::LoweringError("the model has " + std::to_string(model.functions.size()) +
                                   " operator functions; a function registry holds at most 255");
   }
+  model.state = operatorState(graph, model.functions, options.modelName);
+  for (const StateBuffer& s : model.state) model.stateBytes += s.bytes;
   model.workspace = memory::analyzeWorkspace(graph, ir::isNoCopyView);
   model.workspaceBytes = memory::planGreedyBySize(model.workspace.buffers);
 

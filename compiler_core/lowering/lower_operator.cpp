@@ -36,6 +36,8 @@ LoweringRule ruleFor(ir::OpType type) {
       return lowerCopy;
     case ir::OpType::TransposeConv:
       return lowerTransposeConv;
+    case ir::OpType::Svdf:
+      return lowerSvdf;
     default:
       return nullptr;
   }

@@ -25,5 +25,6 @@ tir::PrimFunc lowerPad(const ir::Graph&, const ir::Operator&, const std::string&
 // RESHAPE, SQUEEZE and EXPAND_DIMS when they are not storage views.
 tir::PrimFunc lowerCopy(const ir::Graph&, const ir::Operator&, const std::string&);
 tir::PrimFunc lowerTransposeConv(const ir::Graph&, const ir::Operator&, const std::string&);
+tir::PrimFunc lowerSvdf(const ir::Graph&, const ir::Operator&, const std::string&);
 
 }  // namespace loupe::lowering

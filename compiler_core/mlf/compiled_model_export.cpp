@@ -46,10 +46,19 @@ nlohmann::json memoryPlanJson(const codegen::CompiledModel& model) {
                        {"offset", b.offset},
                        {"aliases", aliases}});
   }
+  nlohmann::json state = nlohmann::json::array();
+  for (const codegen::StateBuffer& s : model.state) {
+    state.push_back({{"tensor", model.graph.tensor(s.tensor).name},
+                     {"tensor_index", s.tensor},
+                     {"size", s.bytes},
+                     {"symbol", s.symbol}});
+  }
   return {{"planner", "greedy_by_size"},
           {"workspace_bytes", model.workspaceBytes},
           {"external_workspace", model.externalWorkspace},
-          {"buffers", buffers}};
+          {"buffers", buffers},
+          {"state_bytes", model.stateBytes},
+          {"state", state}};
 }
 
 MlfContents mlfContentsOf(const codegen::CompiledModel& model,
@@ -61,12 +70,14 @@ MlfContents mlfContentsOf(const codegen::CompiledModel& model,
   std::int64_t io = 0;
   for (const auto& t : c.inputs) io += t.bytes;
   for (const auto& t : c.outputs) io += t.bytes;
-  MlfFunctionMemory run{"tvmgen_" + model.modelName + "_run", model.workspaceBytes, 0, io};
+  MlfFunctionMemory run{"tvmgen_" + model.modelName + "_run", model.workspaceBytes, 0, io,
+                        model.stateBytes};
   std::vector<MlfFunctionMemory> operators;
   for (const tir::PrimFunc& f : model.functions) {
     MlfFunctionMemory m{f.name, 0, constantBytes(f), 0};
     for (std::size_t i = 0; i < f.params.size(); ++i) {
-      m.ioBytes += model.graph.tensor(f.paramTensors[i]).byteSize();
+      const std::int64_t bytes = model.graph.tensor(f.paramTensors[i]).byteSize();
+      (codegen::findState(model.state, f.paramTensors[i]) ? m.stateBytes : m.ioBytes) += bytes;
     }
     run.constantsBytes += m.constantsBytes;
     operators.push_back(m);

@@ -10,6 +10,7 @@ constexpr std::string_view kArith = "loupe/quantized_arith.h";
 constexpr std::string_view kFixed = "loupe/fixed_point.h";
 constexpr std::string_view kMath = "loupe/fixed_point_math.h";
 constexpr std::string_view kActivation = "loupe/fused_activation.h";
+constexpr std::string_view kRecurrent = "loupe/recurrent_arith.h";
 
 constexpr std::array kIntrinsics = {
     Intrinsic{"loupe.requantize_i32", "loupe_requantize_acc_i32", ScalarType::Int32, 6, kArith},
@@ -53,6 +54,9 @@ constexpr std::array kIntrinsics = {
     Intrinsic{"loupe.softmax_int16_output", "loupe_softmax_int16_output", ScalarType::Int32, 3,
               kMath},
     Intrinsic{"loupe.expf", "loupe_expf", ScalarType::Float32, 1, kMath},
+    // SVDF and UNIDIRECTIONAL_SEQUENCE_LSTM.
+    Intrinsic{"loupe.svdf_activation_f32", "loupe_svdf_activation_f32", ScalarType::Float32, 2,
+              kRecurrent},
 };
 
 }  // namespace

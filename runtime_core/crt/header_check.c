@@ -2,6 +2,7 @@
  * headers shared with the generated C stay plain C99. */
 #include "loupe/fixed_point.h"
 #include "loupe/fixed_point_math.h"
+#include "loupe/recurrent_arith.h"
 
 int loupe_header_check_logistic_of_zero(void);
 int loupe_header_check_logistic_of_zero(void) {
