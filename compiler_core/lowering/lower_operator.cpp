@@ -38,6 +38,8 @@ LoweringRule ruleFor(ir::OpType type) {
       return lowerTransposeConv;
     case ir::OpType::Svdf:
       return lowerSvdf;
+    case ir::OpType::UnidirectionalSequenceLstm:
+      return lowerSequenceLstm;
     default:
       return nullptr;
   }

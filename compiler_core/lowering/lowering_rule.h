@@ -26,5 +26,6 @@ tir::PrimFunc lowerPad(const ir::Graph&, const ir::Operator&, const std::string&
 tir::PrimFunc lowerCopy(const ir::Graph&, const ir::Operator&, const std::string&);
 tir::PrimFunc lowerTransposeConv(const ir::Graph&, const ir::Operator&, const std::string&);
 tir::PrimFunc lowerSvdf(const ir::Graph&, const ir::Operator&, const std::string&);
+tir::PrimFunc lowerSequenceLstm(const ir::Graph&, const ir::Operator&, const std::string&);
 
 }  // namespace loupe::lowering

@@ -57,6 +57,13 @@ constexpr std::array kIntrinsics = {
     // SVDF and UNIDIRECTIONAL_SEQUENCE_LSTM.
     Intrinsic{"loupe.svdf_activation_f32", "loupe_svdf_activation_f32", ScalarType::Float32, 2,
               kRecurrent},
+    Intrinsic{"loupe.lstm_sigmoid_f32", "loupe_lstm_sigmoid_f32", ScalarType::Float32, 1,
+              kRecurrent},
+    Intrinsic{"loupe.lstm_tanh_f32", "loupe_lstm_tanh_f32", ScalarType::Float32, 1, kRecurrent},
+    Intrinsic{"loupe.lstm_clip_f32", "loupe_lstm_clip_f32", ScalarType::Float32, 2, kRecurrent},
+    Intrinsic{"loupe.lstm_sigmoid_int16", "loupe_lstm_sigmoid_int16", ScalarType::Int16, 1,
+              kRecurrent},
+    Intrinsic{"loupe.lstm_tanh_int16", "loupe_lstm_tanh_int16", ScalarType::Int16, 2, kRecurrent},
 };
 
 }  // namespace
