@@ -276,6 +276,18 @@ class SvdfCodegen : public QObject {
              nlohmann::json("tvmgen_default_state_svdf_state"));
   }
 
+  void stateStaysInternalWithAnExternalWorkspace() {
+    // The application's workspace holds intermediate tensors only; the state
+    // is the generated code's own either way.
+    const ir::Graph graph = svdfGraph(cases()[1]);
+    codegen::CompileOptions options;
+    options.externalWorkspace = true;
+    const codegen::CompiledModel model = codegen::compileToC(graph, options);
+    QCOMPARE(model.stateBytes, std::int64_t{2 * 10 * 8 * 2});  // int16 [2, 10 * 8]
+    const auto inputs = test::randomInputs(graph, 1);
+    QCOMPARE(test::runGeneratedC(graph, inputs, options), test::runReference(graph, inputs));
+  }
+
   void modelsWithoutStateHaveNoStateInterface() {
     GraphBuilder g;
     const int in = g.tensor("in", ir::DType::Float32, {1, 4});
