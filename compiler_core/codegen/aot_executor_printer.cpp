@@ -28,6 +28,7 @@ std::string prefix(const CompiledModel& m) {
 std::string storageExpression(const CompiledModel& m, int tensor,
                               const std::vector<std::string>& inputNames,
                               const std::vector<std::string>& outputNames) {
+  if (const StateBuffer* state = findState(m.state, tensor)) return state->symbol;
   const int root = m.memoryPlan.analysis.storageOf.at(tensor);
   for (std::size_t i = 0; i < m.graph.inputs.size(); ++i) {
     if (m.graph.inputs[i] == root) return "inputs->" + inputNames[i];
@@ -87,6 +88,44 @@ std::string runPrototype(const CompiledModel& m) {
   return out + ")";
 }
 
+std::string resetStatePrototype(const CompiledModel& m) {
+  return "void " + prefix(m) + "_reset_state(void)";
+}
+
+std::string stateElementType(const CompiledModel& m, const StateBuffer& state) {
+  return std::string(tir::cTypeName(tir::fromDType(m.graph.tensor(state.tensor).dtype)));
+}
+
+// The static arrays of the operator state, each starting at its initial value.
+void printStateStorage(std::ostringstream& out, const CompiledModel& m) {
+  out << "/* Operator state (variable tensors): updated in place by its operators and kept from\n"
+         " * one run to the next, outside the workspace; "
+      << prefix(m) << "_reset_state() restores it. */\n";
+  for (const StateBuffer& state : m.state) {
+    out << "static " << stateElementType(m, state) << " " << state.symbol << "["
+        << std::max<std::int64_t>(state.elements, 1) << "]";
+    if (state.initialValue != 0) {
+      out << " = {";
+      for (std::int64_t i = 0; i < state.elements; ++i) {
+        out << (i % 16 == 0 ? "\n    " : " ") << state.initialValue
+            << (i + 1 < state.elements ? "," : "");
+      }
+      out << "}";
+    }
+    out << ";\n";
+  }
+  out << "\n";
+}
+
+void printResetState(std::ostringstream& out, const CompiledModel& m) {
+  out << resetStatePrototype(m) << " {\n  int32_t i;\n";
+  for (const StateBuffer& state : m.state) {
+    out << "  for (i = 0; i < " << state.elements << "; ++i) " << state.symbol
+        << "[i] = " << state.initialValue << ";\n";
+  }
+  out << "}\n\n";
+}
+
 }  // namespace
 
 std::vector<std::string> ioMemberNames(const ir::Graph& graph, const std::vector<int>& tensors) {
@@ -136,6 +175,11 @@ GeneratedFile printModelHeader(const CompiledModel& m) {
       out << "#define " << upper(p + "_" + pool.name) << "_POOL_SIZE " << poolBytes(m, i) << "\n";
     }
   }
+  if (!m.state.empty()) {
+    out << "/* Bytes of operator state (variable tensors) the model keeps from one run to the\n"
+           " * next in its own static storage, outside the workspace. */\n";
+    out << "#define " << upper(p) << "_STATE_SIZE " << m.stateBytes << "\n";
+  }
   out << "\n";
   out << "struct " << p << "_inputs {\n";
   for (const auto& n : inputNames) out << "  void* " << n << ";\n";
@@ -165,6 +209,11 @@ GeneratedFile printModelHeader(const CompiledModel& m) {
   }
   out << ". Returns 0 or the error code of the failing operator (or device). */\n";
   out << runPrototype(m) << ";\n\n";
+  if (!m.state.empty()) {
+    out << "/* Returns the operator state to its initial values (zero, or the zero point of int8\n"
+           " * state), as at start-up: the next run starts a new sequence. */\n";
+    out << resetStatePrototype(m) << ";\n\n";
+  }
   out << "/* The model descriptor for TVMExecute (tvm/runtime/crt/tvm_micro_runtime.h). */\n";
   out << "extern const TVMModel " << p << "_model;\n\n";
   out << "#ifdef __cplusplus\n} /* extern \"C\" */\n#endif\n\n#endif /* " << guard << " */\n";
@@ -202,6 +251,7 @@ GeneratedFile printRunSource(const CompiledModel& m) {
     }
     out << "\n";
   }
+  if (!m.state.empty()) printStateStorage(out, m);
   out << "static int32_t " << p << "_run_in(struct " << p << "_inputs* inputs, struct " << p
       << "_outputs* outputs";
   for (const memory::MemoryPool& pool : poolsOf(m)) out << ", uint8_t* pool_" << pool.name;
@@ -237,6 +287,7 @@ GeneratedFile printRunSource(const CompiledModel& m) {
     }
   }
   out << "  return 0;\n}\n\n";
+  if (!m.state.empty()) printResetState(out, m);
   const std::string devicesArg = usesDevices ? ", devices" : "";
   out << runPrototype(m) << " {\n";
   out << "  return " << p << "_run_in(inputs, outputs";

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "codegen/operator_state.h"
 #include "ir/graph.h"
 #include "memory/memory_plan.h"
 #include "tir/prim_func.h"
@@ -37,6 +38,9 @@ struct CompiledModel {
   // Where every intermediate tensor lives: pools, offsets, the execution
   // order the calls follow, and the plan's lower bound.
   memory::MemoryPlan memoryPlan;
+  // Variable tensors kept across runs, outside the workspace (operator_state.h).
+  std::vector<StateBuffer> state;
+  std::int64_t stateBytes = 0;
   std::vector<GeneratedFile> sources;  // codegen/host/src
   std::vector<GeneratedFile> headers;  // codegen/host/include
 

@@ -113,6 +113,8 @@ CompiledModel compileToC(const ir::Graph& graph, const CompileOptions& options) 
     throw lowering::LoweringError("the model has " + std::to_string(model.functions.size()) +
                                   " operator functions; a function registry holds at most 255");
   }
+  model.state = operatorState(graph, model.functions, options.modelName);
+  for (const StateBuffer& s : model.state) model.stateBytes += s.bytes;
 
   for (const tir::PrimFunc& f : model.functions) {
     model.sources.push_back({f.name + ".c", printCSource(f)});

@@ -1,6 +1,7 @@
 // Graph (after the graph passes) -> C: lowers every operator to TIR,
-// simplifies it, plans the workspace, and prints the operator sources, the
-// AOT executor, the registry and the model header.
+// simplifies it, plans the workspace, gives variable tensors static state
+// storage, and prints the operator sources, the AOT executor, the registry
+// and the model header.
 #pragma once
 
 #include <map>

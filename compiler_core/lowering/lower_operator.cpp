@@ -58,6 +58,12 @@ LoweringRule ruleFor(ir::OpType type) {
       return lowerQuantize;
     case ir::OpType::Dequantize:
       return lowerDequantize;
+    case ir::OpType::TransposeConv:
+      return lowerTransposeConv;
+    case ir::OpType::Svdf:
+      return lowerSvdf;
+    case ir::OpType::UnidirectionalSequenceLstm:
+      return lowerSequenceLstm;
     default:
       return nullptr;
   }

@@ -36,5 +36,8 @@ tir::PrimFunc lowerLeakyRelu(const ir::Graph&, const ir::Operator&, const std::s
 tir::PrimFunc lowerHardSwish(const ir::Graph&, const ir::Operator&, const std::string&);
 tir::PrimFunc lowerQuantize(const ir::Graph&, const ir::Operator&, const std::string&);
 tir::PrimFunc lowerDequantize(const ir::Graph&, const ir::Operator&, const std::string&);
+tir::PrimFunc lowerTransposeConv(const ir::Graph&, const ir::Operator&, const std::string&);
+tir::PrimFunc lowerSvdf(const ir::Graph&, const ir::Operator&, const std::string&);
+tir::PrimFunc lowerSequenceLstm(const ir::Graph&, const ir::Operator&, const std::string&);
 
 }  // namespace loupe::lowering

@@ -5,12 +5,22 @@ namespace loupe::memory {
 namespace {
 
 // Operators whose lowering walks the output in row-major order and reads an
-// input of the output's shape at the output's own index (lower_elementwise_binary).
+// input of the output's shape at the output's own index: the binary ones
+// (lower_elementwise_binary) and the one-input ones, which are one flat loop
+// of a table load or a helper call per element (lowering/elementwise_unary).
 bool isElementWise(ir::OpType type) {
   switch (type) {
     case ir::OpType::Add:
     case ir::OpType::Sub:
     case ir::OpType::Mul:
+    case ir::OpType::Logistic:
+    case ir::OpType::Tanh:
+    case ir::OpType::Relu:
+    case ir::OpType::Relu6:
+    case ir::OpType::LeakyRelu:
+    case ir::OpType::HardSwish:
+    case ir::OpType::Quantize:
+    case ir::OpType::Dequantize:
       return true;
     default:
       return false;

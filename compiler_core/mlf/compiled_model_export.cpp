@@ -36,6 +36,15 @@ std::int64_t constantBytes(const tir::PrimFunc& f) {
 nlohmann::json memoryPlanJson(const codegen::CompiledModel& model) {
   nlohmann::json plan = memory::memoryPlanJson(model.graph, model.memoryPlan);
   plan["external_workspace"] = model.externalWorkspace;
+  nlohmann::json state = nlohmann::json::array();
+  for (const codegen::StateBuffer& s : model.state) {
+    state.push_back({{"tensor", model.graph.tensor(s.tensor).name},
+                     {"tensor_index", s.tensor},
+                     {"size", s.bytes},
+                     {"symbol", s.symbol}});
+  }
+  plan["state_bytes"] = model.stateBytes;
+  plan["state"] = state;
   return plan;
 }
 
@@ -48,12 +57,14 @@ MlfContents mlfContentsOf(const codegen::CompiledModel& model,
   std::int64_t io = 0;
   for (const auto& t : c.inputs) io += t.bytes;
   for (const auto& t : c.outputs) io += t.bytes;
-  MlfFunctionMemory run{"tvmgen_" + model.modelName + "_run", model.workspaceBytes(), 0, io};
+  MlfFunctionMemory run{"tvmgen_" + model.modelName + "_run", model.workspaceBytes(), 0, io,
+                        model.stateBytes};
   std::vector<MlfFunctionMemory> operators;
   for (const tir::PrimFunc& f : model.functions) {
     MlfFunctionMemory m{f.name, f.scratchBytes, constantBytes(f), 0};
     for (std::size_t i = 0; i < f.params.size(); ++i) {
-      m.ioBytes += model.graph.tensor(f.paramTensors[i]).byteSize();
+      const std::int64_t bytes = model.graph.tensor(f.paramTensors[i]).byteSize();
+      (codegen::findState(model.state, f.paramTensors[i]) ? m.stateBytes : m.ioBytes) += bytes;
     }
     run.constantsBytes += m.constantsBytes;
     operators.push_back(m);

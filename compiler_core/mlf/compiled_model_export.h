@@ -20,7 +20,8 @@ using StageFile = std::pair<std::string, std::string>;
 MlfContents mlfContentsOf(const codegen::CompiledModel& model,
                           const std::vector<StageFile>& stages);
 
-// The memory plan as metadata.json's memory_plan value.
+// The memory plan as metadata.json's memory_plan value: the workspace
+// buffers and the operator state kept outside the workspace.
 nlohmann::json memoryPlanJson(const codegen::CompiledModel& model);
 
 }  // namespace loupe::mlf

@@ -144,6 +144,9 @@ nlohmann::json memoryJson(const MlfContents& contents) {
                             {"workspace_size_bytes", function.workspaceBytes},
                             {"constants_size_bytes", function.constantsBytes},
                             {"io_size_bytes", function.ioBytes}};
+    // Only functions with state carry the key, so TVM's schema is unchanged
+    // for every other function.
+    if (function.stateBytes != 0) usage["state_size_bytes"] = function.stateBytes;
     if (isRunFunction(contents, function.function)) {
       usage["inputs"] = tvmTensorMap(contents.inputs);
       usage["outputs"] = tvmTensorMap(contents.outputs);

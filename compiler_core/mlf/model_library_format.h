@@ -59,6 +59,9 @@ struct MlfFunctionMemory {
   std::int64_t workspaceBytes = 0;
   std::int64_t constantsBytes = 0;
   std::int64_t ioBytes = 0;
+  // Loupe's addition: operator state (variable tensors) kept across runs
+  // outside the workspace; written as state_size_bytes when not zero.
+  std::int64_t stateBytes = 0;
 };
 
 struct MlfContents {

@@ -13,6 +13,8 @@
 
 #include "loupe/fixed_point.h"
 #include "loupe/fixed_point_math.h"
+#include "loupe/quantized_arith.h"
+#include "loupe/recurrent_arith.h"
 #include "reference/kernel.h"
 #include "reference/kernel_checks.h"
 #include "reference/sequence_lstm_plan.h"
@@ -326,13 +328,6 @@ void forEachStep(const SequenceLstmPlan& p, StepFunction step) {
 
 // ---- float32 ----
 
-float sigmoidFloat(float x) {
-  // TFLite's reference_ops::Logistic with its cut-offs.
-  if (x > 16.619047164916992188f) return 1.0f;
-  if (x < -9.0f) return std::exp(x);
-  return 1.0f / (1.0f + std::exp(-x));
-}
-
 void floatFullyConnected(const float* x, const float* w, const float* bias, int rows, int depth,
                          int units, float* out) {
   for (int r = 0; r < rows; ++r) {
@@ -365,17 +360,17 @@ void evalFloatLstm(const SequenceLstmPlan& p, const ir::Operator& op, TensorStor
                           nullptr, w.rows, S, S, scratch.data());
       for (std::size_t i = 0; i < n; ++i) {
         const float sum = gates[gate][i] + scratch[i];
-        gates[gate][i] = gate == kCellGate ? std::tanh(sum) : sigmoidFloat(sum);
+        gates[gate][i] = gate == kCellGate ? loupe_lstm_tanh_f32(sum) : loupe_lstm_sigmoid_f32(sum);
       }
     }
     float* c = cell + w.stateOffset;
     for (std::size_t i = 0; i < n; ++i) {
       c[i] = gates[kForgetGate][i] * c[i];
       c[i] = c[i] + gates[kInputGate][i] * gates[kCellGate][i];
-      if (p.cellClip > 0.0f) c[i] = std::max(std::min(p.cellClip, c[i]), -p.cellClip);
+      if (p.cellClip > 0.0f) c[i] = loupe_lstm_clip_f32(c[i], p.cellClip);
     }
     float* h = hidden + w.stateOffset;
-    for (std::size_t i = 0; i < n; ++i) h[i] = std::tanh(c[i]) * gates[kOutputGate][i];
+    for (std::size_t i = 0; i < n; ++i) h[i] = loupe_lstm_tanh_f32(c[i]) * gates[kOutputGate][i];
     std::copy(h, h + n, output + w.outputOffset);
   });
 }
@@ -383,7 +378,7 @@ void evalFloatLstm(const SequenceLstmPlan& p, const ir::Operator& op, TensorStor
 // ---- integer (8x8->16 and 16x8->16) ----
 
 std::int16_t saturatingAdd16(std::int16_t a, std::int16_t b) {
-  return static_cast<std::int16_t>(std::clamp<std::int32_t>(std::int32_t{a} + b, -32768, 32767));
+  return static_cast<std::int16_t>(loupe_clamp_i32(std::int32_t{a} + b, -32768, 32767));
 }
 
 template <typename Activation, typename Bias, typename Weight>
@@ -404,35 +399,23 @@ void integerFullyConnected(const LstmFullyConnectedParams& params, const Activat
         }
       }
       if (bias) acc += bias[u];
+      // Into the gates' Q3.12, saturated to int16.
       std::int32_t scaled;
       if constexpr (sizeof(Bias) == 8) {
-        scaled = loupe_multiply_by_quantized_multiplier_i64(acc, params.multiplier, params.shift);
+        scaled = loupe_requantize_acc_i64(acc, params.multiplier, params.shift, -32768, 32767);
       } else {
-        scaled = loupe_multiply_by_quantized_multiplier(acc, params.multiplier, params.shift);
+        scaled = loupe_requantize_acc_i32(acc, params.multiplier, params.shift, 0, -32768, 32767);
       }
-      out[r * units + u] = static_cast<std::int16_t>(std::clamp(scaled, -32768, 32767));
+      out[r * units + u] = static_cast<std::int16_t>(scaled);
     }
   }
 }
 
+// TFLite Micro's element-wise multiplication: the product requantised like
+// an accumulator, offset and clamped.
 std::int32_t multiplyElements(std::int16_t a, std::int16_t b, const LstmMulParams& p) {
-  const std::int32_t product = std::int32_t{a} * std::int32_t{b};
-  const std::int32_t result =
-      p.outputOffset + loupe_multiply_by_quantized_multiplier(product, p.multiplier, p.shift);
-  return std::min(p.activationMax, std::max(p.activationMin, result));
-}
-
-// TFLite Micro's lstm_internal::Tanh on int16 with a cell state of scale
-// 2^power: the int16 TANH with a left shift of 15 + power - 3 (or a
-// multiplier of 3 and a right shift when that is negative).
-std::int16_t tanhForScalePower(std::int16_t x, int power) {
-  int shift = 15 + power - 3;
-  std::int32_t multiplier = 0;
-  if (shift < 0) {
-    shift = -shift;
-    multiplier = 3;
-  }
-  return loupe_tanh_int16_lut(x, multiplier, shift);
+  return loupe_requantize_acc_i32(std::int32_t{a} * std::int32_t{b}, p.multiplier, p.shift,
+                                  p.outputOffset, p.activationMin, p.activationMax);
 }
 
 template <typename Activation, typename Bias>
@@ -461,7 +444,7 @@ void evalIntegerLstm(const SequenceLstmPlan& p, const ir::Operator& op, TensorSt
         // Gate pre-activations are Q3.12: tanh with scale power -12 is the
         // int16 TANH with multiplier 3 and no shift.
         gates[gate][i] =
-            gate == kCellGate ? tanhForScalePower(sum, -12) : loupe_logistic_int16_lut(sum, 0, 0);
+            gate == kCellGate ? loupe_lstm_tanh_int16(sum, -12) : loupe_lstm_sigmoid_int16(sum);
       }
     }
     std::int16_t* c = cell + w.stateOffset;
@@ -472,13 +455,13 @@ void evalIntegerLstm(const SequenceLstmPlan& p, const ir::Operator& op, TensorSt
           multiplyElements(gates[kInputGate][i], gates[kCellGate][i], p.inputTimesCell));
       c[i] = saturatingAdd16(kept, added);
       if (p.cellClip > 0.0f) {
-        c[i] = std::max(std::min(p.quantizedCellClip, c[i]),
-                        static_cast<std::int16_t>(-p.quantizedCellClip));
+        c[i] = static_cast<std::int16_t>(
+            loupe_clamp_i32(c[i], -p.quantizedCellClip, p.quantizedCellClip));
       }
     }
     Activation* h = hidden + w.stateOffset;
     for (std::size_t i = 0; i < n; ++i) {
-      const std::int16_t activated = tanhForScalePower(c[i], p.cellStateScalePower);
+      const std::int16_t activated = loupe_lstm_tanh_int16(c[i], p.cellStateScalePower);
       h[i] = static_cast<Activation>(
           multiplyElements(activated, gates[kOutputGate][i], p.tanhTimesOutput));
     }

@@ -10,6 +10,8 @@
 #include <limits>
 
 #include "loupe/fixed_point.h"
+#include "loupe/quantized_arith.h"
+#include "loupe/recurrent_arith.h"
 #include "reference/kernel.h"
 #include "reference/kernel_checks.h"
 #include "reference/svdf_plan.h"
@@ -171,23 +173,27 @@ void shiftState(T* state, std::size_t count) {
   if (count > 1) std::copy(state + 1, state + count, state);
 }
 
-float activate(ir::Activation activation, float x) {
+}  // namespace
+
+int svdfActivationCode(ir::Activation activation) {
   switch (activation) {
     case ir::Activation::Relu:
-      return std::max(0.0f, x);
+      return LOUPE_SVDF_ACTIVATION_RELU;
     case ir::Activation::ReluN1To1:
-      return std::max(-1.0f, std::min(x, 1.0f));
+      return LOUPE_SVDF_ACTIVATION_RELU_N1_TO_1;
     case ir::Activation::Relu6:
-      return std::max(0.0f, std::min(x, 6.0f));
+      return LOUPE_SVDF_ACTIVATION_RELU6;
     case ir::Activation::Tanh:
-      return std::tanh(x);
+      return LOUPE_SVDF_ACTIVATION_TANH;
     case ir::Activation::SignBit:
-      return std::signbit(x) ? 1.0f : 0.0f;
+      return LOUPE_SVDF_ACTIVATION_SIGN_BIT;
     case ir::Activation::None:
       break;
   }
-  return x;
+  return LOUPE_SVDF_ACTIVATION_NONE;
 }
+
+namespace {
 
 void evalFloatSvdf(const SvdfPlan& p, ir::Activation activation, const float* input,
                    const float* feature, const float* time, const float* bias, float* state,
@@ -219,7 +225,9 @@ void evalFloatSvdf(const SvdfPlan& p, ir::Activation activation, const float* in
     for (int u = 0; u < p.units; ++u) {
       for (int r = 0; r < p.rank; ++r) out[u] += *s++;
     }
-    for (int u = 0; u < p.units; ++u) out[u] = activate(activation, out[u]);
+    for (int u = 0; u < p.units; ++u) {
+      out[u] = loupe_svdf_activation_f32(out[u], svdfActivationCode(activation));
+    }
   }
 }
 
@@ -237,8 +245,8 @@ void evalIntegerSvdf(const SvdfPlan& p, const std::int8_t* input, const std::int
       for (int i = 0; i < p.inputSize; ++i) {
         dot += *weights++ * (*x++ - p.inputZeroPoint);
       }
-      dot = loupe_multiply_by_quantized_multiplier(dot, p.featureMultiplier, p.featureShift);
-      dot = std::min(std::max(stateMin, dot), stateMax);
+      dot =
+          loupe_requantize_acc_i32(dot, p.featureMultiplier, p.featureShift, 0, stateMin, stateMax);
       // The zero point is added after clamping and the sum narrowed to T, as
       // in TFLite Micro (only int8 state has a non-zero zero point).
       state[(b * p.filters + f) * p.memory + (p.memory - 1)] =
@@ -260,9 +268,8 @@ void evalIntegerSvdf(const SvdfPlan& p, const std::int8_t* input, const std::int
     for (int u = 0; u < p.units; ++u) {
       std::int32_t acc = bias ? bias[u] : 0;
       for (int r = 0; r < p.rank; ++r) acc += *s++;
-      acc = loupe_multiply_by_quantized_multiplier(acc, p.outputMultiplier, p.outputShift);
-      acc += p.outputZeroPoint;
-      output[b * p.units + u] = static_cast<std::int8_t>(std::min(std::max(acc, -128), 127));
+      output[b * p.units + u] = static_cast<std::int8_t>(loupe_requantize_acc_i32(
+          acc, p.outputMultiplier, p.outputShift, p.outputZeroPoint, -128, 127));
     }
   }
 }

@@ -30,4 +30,8 @@ struct SvdfPlan {
 // state [B, M*F] variable).
 SvdfPlan planSvdf(const ir::Graph& graph, const ir::Operator& op);
 
+// The loupe_svdf_activation code (loupe/recurrent_arith.h) of the float
+// SVDF's fused activation.
+int svdfActivationCode(ir::Activation activation);
+
 }  // namespace loupe::reference

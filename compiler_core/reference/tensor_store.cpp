@@ -6,7 +6,7 @@ namespace loupe::reference {
 
 TensorStore::TensorStore(const ir::Graph& graph) : graph_(graph), buffers_(graph.tensors.size()) {
   for (const auto& tensor : graph.tensors) {
-    if (tensor.isConstant) continue;
+    if (tensor.isConstant && !tensor.isVariable) continue;
     const auto bytes = static_cast<std::size_t>(tensor.byteSize());
     auto& buffer = buffers_[static_cast<std::size_t>(tensor.index)];
     buffer.assign((bytes + 7) / 8, 0);
@@ -20,7 +20,7 @@ TensorStore::TensorStore(const ir::Graph& graph) : graph_(graph), buffers_(graph
 
 std::span<const std::uint8_t> TensorStore::bytes(int tensorIndex) const {
   const auto& tensor = graph_.tensor(tensorIndex);
-  if (tensor.isConstant) return tensor.data;
+  if (tensor.isConstant && !tensor.isVariable) return tensor.data;
   const auto& buffer = buffers_.at(static_cast<std::size_t>(tensorIndex));
   return {reinterpret_cast<const std::uint8_t*>(buffer.data()),
           static_cast<std::size_t>(tensor.byteSize())};
@@ -29,8 +29,9 @@ std::span<const std::uint8_t> TensorStore::bytes(int tensorIndex) const {
 std::span<std::uint8_t> TensorStore::mutableBytes(int tensorIndex) {
   const auto& tensor = graph_.tensor(tensorIndex);
   auto& buffer = buffers_.at(static_cast<std::size_t>(tensorIndex));
-  return {reinterpret_cast<std::uint8_t*>(buffer.data()),
-          tensor.isConstant ? 0 : static_cast<std::size_t>(tensor.byteSize())};
+  return {
+      reinterpret_cast<std::uint8_t*>(buffer.data()),
+      tensor.isConstant && !tensor.isVariable ? 0 : static_cast<std::size_t>(tensor.byteSize())};
 }
 
 }  // namespace loupe::reference

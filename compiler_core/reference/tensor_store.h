@@ -1,7 +1,10 @@
 // Storage for every tensor of a graph while the reference interpreter runs:
 // a zero-initialised buffer per non-constant tensor (so variable state starts
 // at zero, or at the zero point for int8 variables, as after TFLite Micro's
-// AllocateTensors) and views of constant data.
+// AllocateTensors) and views of constant data. A variable tensor that carries
+// data in the model gets a buffer too and starts the same way: TFLite
+// Micro's AllocateVariables gives every variable fresh arena memory and
+// never reads its serialised buffer.
 #pragma once
 
 #include <cstdint>

@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "loupe/fixed_point.h"
+#include "loupe/quantized_arith.h"
 #include "reference/kernel.h"
 #include "reference/kernel_checks.h"
 #include "reference/quantized_params.h"
@@ -256,11 +257,9 @@ void evalTransposeConv(const ir::Graph& graph, const ir::Operator& op, TensorSto
       const auto oc = i % static_cast<std::size_t>(g.outDepth);
       std::int32_t value = acc[i];
       if (biasData) value += biasData[oc];
-      value = loupe_multiply_by_quantized_multiplier(value, plan.outputMultipliers[oc],
-                                                     plan.outputShifts[oc]);
-      value += plan.outputOffset;
-      value = std::min(std::max(value, plan.activationMin), plan.activationMax);
-      out[i] = static_cast<std::int8_t>(value);
+      out[i] = static_cast<std::int8_t>(
+          loupe_requantize_acc_i32(value, plan.outputMultipliers[oc], plan.outputShifts[oc],
+                                   plan.outputOffset, plan.activationMin, plan.activationMax));
     }
     return;
   }
@@ -286,10 +285,9 @@ void evalTransposeConv(const ir::Graph& graph, const ir::Operator& op, TensorSto
     const auto oc = i % static_cast<std::size_t>(g.outDepth);
     std::int64_t value = acc[i];
     if (!biasValues.empty()) value += biasValues[oc];
-    std::int32_t scaled = loupe_multiply_by_quantized_multiplier_i64(
-        value, plan.outputMultipliers[oc], plan.outputShifts[oc]);
-    scaled = std::min(std::max(scaled, plan.activationMin), plan.activationMax);
-    out[i] = static_cast<std::int16_t>(scaled);
+    out[i] = static_cast<std::int16_t>(
+        loupe_requantize_acc_i64(value, plan.outputMultipliers[oc], plan.outputShifts[oc],
+                                 plan.activationMin, plan.activationMax));
   }
 }
 

@@ -12,6 +12,7 @@ constexpr std::string_view kMath = "loupe/fixed_point_math.h";
 constexpr std::string_view kActivation = "loupe/fused_activation.h";
 constexpr std::string_view kMean = "loupe/quantized_mean.h";
 constexpr std::string_view kUnary = "loupe/elementwise_unary.h";
+constexpr std::string_view kRecurrent = "loupe/recurrent_arith.h";
 
 constexpr std::array kIntrinsics = {
     Intrinsic{"loupe.requantize_i32", "loupe_requantize_acc_i32", ScalarType::Int32, 6, kArith},
@@ -74,6 +75,16 @@ constexpr std::array kIntrinsics = {
     Intrinsic{"loupe.quantize_f32", "loupe_quantize_f32", ScalarType::Int32, 5, kUnary},
     Intrinsic{"loupe.requantize", "loupe_requantize", ScalarType::Int32, 7, kUnary},
     Intrinsic{"loupe.dequantize", "loupe_dequantize", ScalarType::Float32, 3, kUnary},
+    // SVDF and UNIDIRECTIONAL_SEQUENCE_LSTM.
+    Intrinsic{"loupe.svdf_activation_f32", "loupe_svdf_activation_f32", ScalarType::Float32, 2,
+              kRecurrent},
+    Intrinsic{"loupe.lstm_sigmoid_f32", "loupe_lstm_sigmoid_f32", ScalarType::Float32, 1,
+              kRecurrent},
+    Intrinsic{"loupe.lstm_tanh_f32", "loupe_lstm_tanh_f32", ScalarType::Float32, 1, kRecurrent},
+    Intrinsic{"loupe.lstm_clip_f32", "loupe_lstm_clip_f32", ScalarType::Float32, 2, kRecurrent},
+    Intrinsic{"loupe.lstm_sigmoid_int16", "loupe_lstm_sigmoid_int16", ScalarType::Int16, 1,
+              kRecurrent},
+    Intrinsic{"loupe.lstm_tanh_int16", "loupe_lstm_tanh_int16", ScalarType::Int16, 2, kRecurrent},
 };
 
 }  // namespace

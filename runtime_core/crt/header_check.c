@@ -4,6 +4,7 @@
 #include "loupe/fixed_point.h"
 #include "loupe/fixed_point_math.h"
 #include "loupe/quantized_mean.h"
+#include "loupe/recurrent_arith.h"
 
 int loupe_header_check_logistic_of_zero(void);
 int loupe_header_check_logistic_of_zero(void) {

@@ -1,7 +1,7 @@
 // What the per-operator codegen tests share: comparing generated C with the
-// reference interpreter on random inputs, cutting one operator of a real
-// model out as a graph of its own, and running a TFLM SEANet per-layer case
-// through generated C.
+// reference interpreter on random inputs (once, or over several runs for
+// operators with state), cutting one operator of a real model out as a graph
+// of its own, and running a TFLM SEANet per-layer case through generated C.
 #pragma once
 
 #include <QtTest>
@@ -34,6 +34,33 @@ inline std::string differenceFromReference(const ir::Graph& graph,
       const std::string difference = firstDifference(actual[i], expected[i]);
       if (!difference.empty()) {
         return "seed " + std::to_string(seed) + ", output " + std::to_string(i) + ": " + difference;
+      }
+    }
+  }
+  return {};
+}
+
+// "" when the generated C, run `runs` times in one process (operator state
+// carried over; reset before run `resetBefore` when >= 0), gives the same
+// bytes on every run as the reference interpreter invoked as often, with
+// random inputs of seeds 1, 2, ... (or `firstRunsRepeat` runs' inputs again:
+// run k >= firstRunsRepeat gets run k - firstRunsRepeat's inputs); else the
+// run, output and first difference.
+inline std::string differenceOverInvocations(const ir::Graph& graph, int runs, int resetBefore = -1,
+                                             int firstRunsRepeat = 0) {
+  std::vector<Invocation> invocations;
+  for (int run = 0; run < runs; ++run) {
+    invocations.push_back(firstRunsRepeat > 0 && run >= firstRunsRepeat
+                              ? invocations[static_cast<std::size_t>(run - firstRunsRepeat)]
+                              : randomInputs(graph, static_cast<std::uint32_t>(run + 1)));
+  }
+  const auto expected = runReferenceInvocations(graph, invocations, resetBefore);
+  const auto actual = runGeneratedCInvocations(graph, invocations, resetBefore);
+  for (std::size_t run = 0; run < expected.size(); ++run) {
+    for (std::size_t i = 0; i < expected[run].size(); ++i) {
+      const std::string difference = firstDifference(actual.at(run).at(i), expected[run][i]);
+      if (!difference.empty()) {
+        return "run " + std::to_string(run) + ", output " + std::to_string(i) + ": " + difference;
       }
     }
   }

@@ -104,6 +104,24 @@ class SvdfTest : public QObject {
     QCOMPARE(valuesOf<float>(interpreter.tensorBytes(state)), (std::vector<float>{3, 0, 2, 7}));
   }
 
+  void stateDataInTheModelIsIgnored() {
+    // A variable tensor with a buffer in the model: TFLite Micro gives it
+    // fresh memory and resets it, so the hand example's outputs do not change.
+    SvdfCase c;
+    auto graph = svdfGraph(c, kFeature, kTime, std::vector<float>{1, -1});
+    ir::Tensor& state = graph.tensor(graph.operators[0].inputs[4]);
+    state.isConstant = true;
+    state.data = bytesOf(std::vector<float>{5, 6, 7, 8});
+    reference::ReferenceInterpreter interpreter(graph);
+    QCOMPARE(valuesOf<float>(interpreter.tensorBytes(state.index)),
+             (std::vector<float>{0, 0, 0, 0}));
+    interpreter.setInput(0, bytesOf(std::vector<float>{1, 1}));
+    interpreter.invoke();
+    QCOMPARE(valuesOf<float>(interpreter.output(0)), (std::vector<float>{31, 39}));
+    QCOMPARE(valuesOf<float>(interpreter.tensorBytes(state.index)),
+             (std::vector<float>{0, 3, 0, 2}));
+  }
+
   void floatRankTwoSumsFiltersAndAppliesActivation() {
     // Rank 2: both filters feed one unit. Step 1 gives 30 + 40 - 100 = -30,
     // which RELU turns into 0; without bias (and without RELU) it is 70.
