@@ -140,6 +140,32 @@ class MemoryPlanCodegen : public QObject {
     }
   }
 
+  void oneInputOperatorsWriteInPlace() {
+    // FC -> RELU6 -> LOGISTIC -> TANH: each activation writes over its
+    // input, so the chain needs one intermediate buffer, not three.
+    GraphBuilder g;
+    const int in = g.tensor("in", ir::DType::Int8, {1, 16}, test::perTensor(0.05f, -7));
+    const int w = g.constant("w", ir::DType::Int8, {64, 16},
+                             test::randomValues<std::int8_t>(64 * 16, -127, 127, 3),
+                             test::perTensor(0.01f, 0));
+    const int fc = g.tensor("fc", ir::DType::Int8, {1, 64}, test::perTensor(0.11f, 5));
+    g.op(ir::OpType::FullyConnected, {in, w, ir::kNoTensor}, {fc}, ir::FullyConnectedAttrs{});
+    const int relu = g.tensor("relu", ir::DType::Int8, {1, 64}, test::perTensor(0.11f, 5));
+    g.op(ir::OpType::Relu6, {fc}, {relu});
+    const int sigmoid =
+        g.tensor("sigmoid", ir::DType::Int8, {1, 64}, test::perTensor(1.f / 256, -128));
+    g.op(ir::OpType::Logistic, {relu}, {sigmoid});
+    const int out = g.tensor("out", ir::DType::Int8, {1, 64}, test::perTensor(1.f / 128, 0));
+    g.op(ir::OpType::Tanh, {sigmoid}, {out});
+    const ir::Graph graph = g.inputs({in}).outputs({out}).build();
+    const codegen::CompiledModel model = codegen::compileToC(graph, {});
+    QCOMPARE(model.memoryPlan.analysis.inPlaceOperators.size(), std::size_t{2});
+    QCOMPARE(model.memoryPlan.analysis.buffers.size(), std::size_t{1});
+    QCOMPARE(model.workspaceBytes(), std::int64_t{64});
+    const std::string difference = test::differenceFromReference(graph, {1, 2, 3});
+    QVERIFY2(difference.empty(), difference.c_str());
+  }
+
   void tooSmallPoolsFailTheCompileWithTheNumbers() {
     codegen::CompileOptions options;
     options.memory.pools = memory::parsePoolSpec("sram:size=256");
