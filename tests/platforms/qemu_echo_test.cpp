@@ -5,7 +5,7 @@
 // Missing tools fail the tests with the Debian package to install; they
 // never skip.
 #include <poll.h>
-#include <unistd.h>
+#include <sys/socket.h>
 
 #include <QElapsedTimer>
 #include <QStandardPaths>
@@ -38,6 +38,8 @@ constexpr std::uint32_t kEchoSeed = 20261121;
 // Generous: under load the 2-core CI machine runs several QEMUs at once.
 constexpr auto kEchoTimeLimit = 60s;
 constexpr auto kExitTimeLimit = 20s;
+// A QEMU that died must fail the test, not kill it with SIGPIPE.
+constexpr int kSendFlags = MSG_NOSIGNAL;
 
 bool requireTool(const char* tool, const char* debianPackage) {
   if (!QStandardPaths::findExecutable(QLatin1String(tool)).isEmpty()) return true;
@@ -65,9 +67,9 @@ struct Exchange {
   double seconds = 0;
 };
 
-// Writes `out` and reads `expected` bytes at the same time: the firmware
-// echoes byte by byte, and writing everything before reading could fill
-// both directions' buffers and stall.
+// Writes `out` and reads `expected` bytes at the same time, never blocking
+// in either: the firmware echoes byte by byte, and writing everything before
+// reading could fill both directions' buffers and stall.
 Exchange exchange(int socket, const std::vector<std::uint8_t>& out, std::size_t expected,
                   std::chrono::milliseconds timeLimit) {
   Exchange result;
@@ -89,21 +91,22 @@ Exchange exchange(int socket, const std::vector<std::uint8_t>& out, std::size_t 
       return result;
     }
     if ((fd.revents & POLLOUT) != 0) {
-      const ssize_t n = ::write(socket, out.data() + written, out.size() - written);
+      const ssize_t n =
+          ::send(socket, out.data() + written, out.size() - written, kSendFlags | MSG_DONTWAIT);
       if (n < 0 && errno != EINTR && errno != EAGAIN) {
-        result.error = QString("write(): ") + std::strerror(errno);
+        result.error = QString("send(): ") + std::strerror(errno);
         return result;
       }
       if (n > 0) written += static_cast<std::size_t>(n);
     }
     if ((fd.revents & (POLLIN | POLLHUP | POLLERR)) != 0) {
-      const ssize_t n = ::read(socket, buffer, sizeof buffer);
+      const ssize_t n = ::recv(socket, buffer, sizeof buffer, MSG_DONTWAIT);
       if (n == 0) {
         result.error = QString("QEMU closed the socket after %1 bytes").arg(result.received.size());
         return result;
       }
       if (n < 0 && errno != EINTR && errno != EAGAIN) {
-        result.error = QString("read(): ") + std::strerror(errno);
+        result.error = QString("recv(): ") + std::strerror(errno);
         return result;
       }
       if (n > 0) result.received.insert(result.received.end(), buffer, buffer + n);
@@ -116,7 +119,7 @@ Exchange exchange(int socket, const std::vector<std::uint8_t>& out, std::size_t 
 bool writeAll(int socket, const std::vector<std::uint8_t>& bytes) {
   std::size_t written = 0;
   while (written < bytes.size()) {
-    const ssize_t n = ::write(socket, bytes.data() + written, bytes.size() - written);
+    const ssize_t n = ::send(socket, bytes.data() + written, bytes.size() - written, kSendFlags);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) return false;
     written += static_cast<std::size_t>(n);
