@@ -66,6 +66,7 @@ BoardDescription loadBoardDescription(const std::filesystem::path& boardDirector
   board.cpu = requiredString(root, "cpu", file);
   board.floatAbi = requiredString(root, "float_abi", file);
   board.clockHz = requiredCount(root, "clock_hz", file);
+  board.uart0Base = requiredAddress(root, "uart0_base", file);
   const QJsonObject qemu = root.value(QLatin1String("qemu")).toObject();
   board.qemuExecutable = requiredString(qemu, "executable", file);
   board.qemuMachine = requiredString(qemu, "machine", file);

@@ -23,6 +23,7 @@ struct BoardDescription {
   std::string cpu;       // -mcpu
   std::string floatAbi;  // -mfloat-abi
   std::uint64_t clockHz = 0;
+  std::uint64_t uart0Base = 0;
   std::string qemuExecutable;
   std::string qemuMachine;
   std::vector<BoardMemory> memories;

@@ -16,7 +16,9 @@
 #include <chrono>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <map>
+#include <optional>
 #include <random>
 #include <sstream>
 
@@ -142,6 +144,22 @@ std::map<std::string, std::uint64_t> sectionSizes(const std::string& sizeOutput)
   return sizes;
 }
 
+// The value of `#define name VALUE` in a C header (suffix u allowed), or
+// nothing when the header does not define it.
+std::optional<std::uint64_t> definedNumber(const fs::path& header, const std::string& name) {
+  std::ifstream in(header);
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream fields(line);
+    std::string directive, defined, value;
+    if (fields >> directive >> defined >> value && directive == "#define" && defined == name) {
+      if (!value.empty() && (value.back() == 'u' || value.back() == 'U')) value.pop_back();
+      return std::stoull(value, nullptr, 0);
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 class QemuEcho : public QObject {
@@ -177,6 +195,19 @@ class QemuEcho : public QObject {
 
  private slots:
   void initTestCase() { QVERIFY(dir_.isValid()); }
+
+  // Firmware reads board.h, the host board.json: they must describe the
+  // same board.
+  void boardHeaderAgreesWithDescription_data() { boards(); }
+  void boardHeaderAgreesWithDescription() {
+    QFETCH(QString, board);
+    const auto description = test::loadBoardDescription(platformsDirectory() / board.toStdString());
+    const fs::path header = description.directory / "board.h";
+    QCOMPARE(definedNumber(header, "LOUPE_BOARD_UART0_BASE"),
+             std::optional<std::uint64_t>(description.uart0Base));
+    QCOMPARE(definedNumber(header, "LOUPE_BOARD_CPU_CLOCK_HZ"),
+             std::optional<std::uint64_t>(description.clockHz));
+  }
 
   void firmwareFitsBoardMemories_data() { boards(); }
   void firmwareFitsBoardMemories() {
