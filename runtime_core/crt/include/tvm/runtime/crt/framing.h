@@ -41,8 +41,9 @@ typedef tvm_crt_error_t (*TVMFrameByteWriter)(void* context, uint8_t byte);
 
 /*!
  * \brief Write payload (size bytes, at most TVM_FRAME_MAX_PAYLOAD) as one frame.
- * kTvmErrorInvalidArgument if it is too long (nothing is written), else the
- * first error of the writer, else kTvmErrorNoError.
+ * kTvmErrorInvalidArgument if it is too long, write is NULL or payload is NULL
+ * with size > 0 (nothing is written then), else the first error of the writer,
+ * else kTvmErrorNoError.
  */
 tvm_crt_error_t TVMFrameEncode(const uint8_t* payload, size_t size, TVMFrameByteWriter write,
                                void* context);
