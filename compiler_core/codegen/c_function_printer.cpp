@@ -1,6 +1,7 @@
 #include "codegen/c_function_printer.h"
 
 #include <cinttypes>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <set>
@@ -26,6 +27,9 @@ std::string intLiteral(std::int64_t value, ScalarType type) {
 }
 
 std::string floatLiteral(double value) {
+  // C99 has no literal for infinity or NaN; <math.h> has constant macros.
+  if (std::isnan(value)) return "NAN";
+  if (std::isinf(value)) return value > 0 ? "INFINITY" : "(-INFINITY)";
   char text[64];
   std::snprintf(text, sizeof text, "%.9g", static_cast<double>(static_cast<float>(value)));
   std::string s = text;
@@ -267,7 +271,7 @@ std::string printCSource(const PrimFunc& func) {
   if (auto it = func.attrs.find("operator"); it != func.attrs.end())
     out << " (" << it->second << ")";
   out << ". */\n";
-  out << "#include <stdint.h>\n";
+  out << "#include <math.h>\n#include <stdint.h>\n";
   for (const std::string& h : headers) out << "#include \"" << h << "\"\n";
   out << '\n';
   for (const Buffer& c : func.constants) printConstant(out, c);

@@ -4,6 +4,8 @@
 // TFLM SEANet ADD case against its golden output.
 #include <QtTest>
 
+#include <limits>
+
 #include "codegen_checks.h"
 #include "graph_builder.h"
 #include "tir/tir_printer.h"
@@ -79,6 +81,20 @@ ir::Graph constantOperandGraph(ir::OpType type, ir::DType dtype, bool scalar) {
   return g.inputs({a}).outputs({out}).build();
 }
 
+// input (op) constant, float32, the constant holding `value` (infinite or
+// NaN: the generated C must spell it with <math.h>'s macros).
+ir::Graph nonFiniteConstantGraph(ir::OpType type, float value, bool scalar) {
+  GraphBuilder g;
+  const int a = g.tensor("a", ir::DType::Float32, {2, 4});
+  const ir::Shape shape = scalar ? ir::Shape{} : ir::Shape{4};
+  std::vector<float> values(scalar ? 1 : 4, value);
+  if (!scalar) values[1] = 0.5f;  // a table with a finite entry beside it
+  const int b = g.constant("b", ir::DType::Float32, shape, values);
+  const int out = g.tensor("out", ir::DType::Float32, {2, 4});
+  g.op(type, {a, b}, {out}, ir::ElementwiseAttrs{});
+  return g.inputs({a}).outputs({out}).build();
+}
+
 const char* typeName(ir::OpType type) {
   return type == ir::OpType::Add ? "add" : type == ir::OpType::Sub ? "sub" : "mul";
 }
@@ -91,6 +107,21 @@ class ElementwiseBinaryCodegen : public QObject {
   std::vector<test::SeanetCase> seanet_ = test::seanetCasesOf("add");
 
  private slots:
+  void nonFiniteConstantsCompile() {
+    const float inf = std::numeric_limits<float>::infinity();
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    for (const bool scalar : {true, false}) {
+      for (const auto& [type, value] :
+           {std::pair{ir::OpType::Add, inf}, std::pair{ir::OpType::Mul, -inf},
+            std::pair{ir::OpType::Sub, inf}, std::pair{ir::OpType::Add, nan},
+            std::pair{ir::OpType::Mul, nan}}) {
+        const ir::Graph graph = nonFiniteConstantGraph(type, value, scalar);
+        const std::string difference = test::differenceFromReference(graph);
+        QVERIFY2(difference.empty(), (std::string(typeName(type)) + ": " + difference).c_str());
+      }
+    }
+  }
+
   void matchesReference_data() {
     QTest::addColumn<int>("type");
     QTest::addColumn<int>("dtype");
