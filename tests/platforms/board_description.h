@@ -18,7 +18,7 @@ struct BoardMemory {
 };
 
 struct BoardDescription {
-  std::filesystem::path directory;  // where board.json, board.h, startup.c, linker.ld are
+  std::filesystem::path directory;  // where board.json, board.h and linker.ld are
   std::string name;
   std::string cpu;       // -mcpu
   std::string floatAbi;  // -mfloat-abi

@@ -13,7 +13,7 @@ std::vector<std::string> echoFirmwareBuildCommand(const BoardDescription& board,
           "-ffreestanding", "-fno-tree-loop-distribute-patterns", "-nostdlib", "-T",
           (board.directory / "linker.ld").string(), "-I" + common.string(),
           "-I" + board.directory.string(), "-I" + echo.string(),
-          (board.directory / "startup.c").string(), (common / "cortex_m_startup.c").string(),
+          (common / "cortex_m_vectors.c").string(), (common / "cortex_m_startup.c").string(),
           (common / "cmsdk_uart.c").string(), (common / "semihosting.c").string(),
           (echo / "echo_main.c").string(), "-lgcc", "-o", elf.string()};
 }

@@ -1,6 +1,6 @@
 /* What every board's reset handler does after the core has loaded the stack
- * pointer and jumped to it: prepare C's memory, then run main. Kept apart
- * from the vector tables, which differ per board. */
+ * pointer and jumped to it: prepare C's memory, then run main. The vector
+ * table that points here is cortex_m_vectors.c. */
 #ifndef LOUPE_PLATFORMS_CORTEX_M_STARTUP_H
 #define LOUPE_PLATFORMS_CORTEX_M_STARTUP_H
 

@@ -1,10 +1,12 @@
-/* Vector table of the MPS3 AN547 (Cortex-M55, Armv8.1-M with TrustZone).
- * The core resets in Secure state and reads the initial stack pointer and
- * the reset handler from VTOR_S, which resets to 0 on this board. Only the
- * system exceptions are listed: the firmware enables no interrupts. */
+/* The vector table every board uses. The core reads the initial stack
+ * pointer and the reset handler from address 0 (VTOR, or VTOR_S on an
+ * Armv8-M core that resets in Secure state, resets to 0 on our boards).
+ * Only the system exceptions are listed: the firmware enables no
+ * interrupts, so the external vectors are never read. */
 #include "cortex_m_startup.h"
 
-/* Defined by linker.ld: the top of DTCM, where the stack starts. */
+/* Defined by the board's linker.ld: the top of data memory, where the stack
+ * starts. */
 extern char __stack_top[];
 
 typedef void (*exception_handler)(void);
@@ -13,6 +15,13 @@ typedef struct {
   void* initial_stack_pointer;
   exception_handler handlers[15];
 } vector_table;
+
+/* Armv8-M mainline has SecureFault in slot 7; earlier cores reserve it. */
+#if defined(__ARM_ARCH_8M_MAIN__) || defined(__ARM_ARCH_8_1M_MAIN__)
+#define SECURE_FAULT_HANDLER cortex_m_unexpected_exception
+#else
+#define SECURE_FAULT_HANDLER 0
+#endif
 
 __attribute__((section(".vectors"), used)) static const vector_table kVectors = {
     __stack_top,
@@ -23,7 +32,7 @@ __attribute__((section(".vectors"), used)) static const vector_table kVectors = 
         cortex_m_unexpected_exception, /* MemManage */
         cortex_m_unexpected_exception, /* BusFault */
         cortex_m_unexpected_exception, /* UsageFault */
-        cortex_m_unexpected_exception, /* SecureFault (Armv8-M) */
+        SECURE_FAULT_HANDLER,          /* SecureFault (Armv8-M), else reserved */
         0,                             /* reserved */
         0,                             /* reserved */
         0,                             /* reserved */
