@@ -142,4 +142,12 @@ std::vector<int> orderByConflicts(const PlanProblem& problem) {
   return order;
 }
 
+OrderedPlan betterGreedyStart(const PlanProblem& problem) {
+  OrderedPlan bySize{orderBySize(problem), {}};
+  bySize.plan = placeInOrder(problem, bySize.order);
+  OrderedPlan byConflicts{orderByConflicts(problem), {}};
+  byConflicts.plan = placeInOrder(problem, byConflicts.order);
+  return betterPlan(byConflicts.plan, bySize.plan) ? byConflicts : bySize;
+}
+
 }  // namespace loupe::memory

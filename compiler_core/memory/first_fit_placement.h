@@ -55,4 +55,12 @@ PlanResult placeInOrder(const PlanProblem& problem, const std::vector<int>& orde
 std::vector<int> orderBySize(const PlanProblem& problem);
 std::vector<int> orderByConflicts(const PlanProblem& problem);
 
+// The better of the two greedy orders (by size unless by conflicts places
+// strictly better) and its plan: where the searches start.
+struct OrderedPlan {
+  std::vector<int> order;
+  PlanResult plan;
+};
+OrderedPlan betterGreedyStart(const PlanProblem& problem);
+
 }  // namespace loupe::memory

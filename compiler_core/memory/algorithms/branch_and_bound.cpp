@@ -24,12 +24,8 @@ class Search {
       : problem_(problem),
         placement_(problem),
         rank_(orderBySize(problem)),
-        start_(std::chrono::steady_clock::now()) {
-    for (const auto& candidate : {orderBySize(problem), orderByConflicts(problem)}) {
-      PlanResult r = placeInOrder(problem, candidate);
-      if (best_.pool.empty() || betterPlan(r, best_)) best_ = r;
-    }
-  }
+        best_(betterGreedyStart(problem).plan),
+        start_(std::chrono::steady_clock::now()) {}
 
   PlanResult run() {
     const bool singlePool = problem_.pools.size() == 1;
@@ -90,8 +86,8 @@ class Search {
   const PlanProblem& problem_;
   FirstFitPlacement placement_;
   std::vector<int> rank_;  // the order children are tried in: largest first
-  std::chrono::steady_clock::time_point start_;
   PlanResult best_;
+  std::chrono::steady_clock::time_point start_;
   std::int64_t nodes_ = 0;
   bool done_ = false;
   bool aborted_ = false;

@@ -8,13 +8,7 @@ namespace loupe::memory {
 
 PlanResult planHillClimb(const PlanProblem& problem) {
   const auto start = std::chrono::steady_clock::now();
-  std::vector<int> order = orderBySize(problem);
-  PlanResult current = placeInOrder(problem, order);
-  if (const std::vector<int> other = orderByConflicts(problem);
-      betterPlan(placeInOrder(problem, other), current)) {
-    order = other;
-    current = placeInOrder(problem, order);
-  }
+  auto [order, current] = betterGreedyStart(problem);
   PlanResult best = current;
   std::int64_t evaluated = 2;
   const std::size_t n = order.size();
