@@ -64,7 +64,7 @@ int main(int argc, char** argv) {
     long long best = -1;
     long long bound = 0, graphOrderBound = 0;
     memory::MemoryPlanOptions options;
-    options.scratch = codegen::operatorScratch(graph);
+    options.scratchBytes = codegen::operatorScratch(graph);
     for (const memory::MemoryPlan& plan : memory::planMemoryWithEveryPlanner(graph, options)) {
       std::printf("%-24s %-20s %10s %10s %8s %9.3f\n", anchor.model, plan.planner.c_str(),
                   digits(plan.result.totalBytes).c_str(), digits(plan.lowerBound).c_str(),

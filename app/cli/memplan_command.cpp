@@ -80,7 +80,7 @@ int runMemplanCommand(const std::vector<std::string>& args) {
   const ir::Graph graph = passes::runGraphPipeline(imported, timeline);
   // Operator scratch is part of the plan; lowering the operators finds it.
   std::vector<std::string> unknown;
-  options.scratch = codegen::operatorScratch(graph, &unknown);
+  options.scratchBytes = codegen::operatorScratch(graph, &unknown);
   for (const std::string& problem : unknown) {
     std::cerr << "loupec memplan: warning: scratch not planned for " << problem << "\n";
   }

@@ -24,6 +24,15 @@ std::string prefix(const CompiledModel& m) {
   return "tvmgen_" + m.modelName;
 }
 
+// The run function's pointer to a planned place: its pool plus the offset.
+// `what` names the storage for the error a missing place would be.
+std::string poolExpression(const CompiledModel& m, const memory::MemoryPlan::Placement& place,
+                           const std::string& what) {
+  if (place.pool < 0) throw lowering::LoweringError(what + " has no storage");
+  return "pool_" + m.memoryPlan.pools[static_cast<std::size_t>(place.pool)].name + " + " +
+         std::to_string(place.offset);
+}
+
 // How the run function reaches a tensor's storage.
 std::string storageExpression(const CompiledModel& m, int tensor,
                               const std::vector<std::string>& inputNames,
@@ -36,23 +45,7 @@ std::string storageExpression(const CompiledModel& m, int tensor,
   for (std::size_t i = 0; i < m.graph.outputs.size(); ++i) {
     if (m.graph.outputs[i] == root) return "outputs->" + outputNames[i];
   }
-  const memory::MemoryPlan::Placement place = m.memoryPlan.placementOf(root);
-  if (place.pool < 0) {
-    throw lowering::LoweringError("tensor " + std::to_string(tensor) + " has no storage");
-  }
-  return "pool_" + m.memoryPlan.pools[static_cast<std::size_t>(place.pool)].name + " + " +
-         std::to_string(place.offset);
-}
-
-// Where scratch buffer `k` of operator `op` lives.
-std::string scratchExpression(const CompiledModel& m, int op, std::size_t k) {
-  const memory::MemoryPlan::Placement place = m.memoryPlan.scratchPlacementOf(op, k);
-  if (place.pool < 0) {
-    throw lowering::LoweringError("scratch " + std::to_string(k) + " of operator " +
-                                  std::to_string(op) + " has no storage");
-  }
-  return "pool_" + m.memoryPlan.pools[static_cast<std::size_t>(place.pool)].name + " + " +
-         std::to_string(place.offset);
+  return poolExpression(m, m.memoryPlan.placementOf(root), "tensor " + std::to_string(tensor));
 }
 
 const std::vector<memory::MemoryPool>& poolsOf(const CompiledModel& m) {
@@ -276,7 +269,11 @@ GeneratedFile printRunSource(const CompiledModel& m) {
       out << "(" << (f.params[i]->written ? "" : "const ") << tir::cTypeName(f.params[i]->type)
           << "*)(" << storageExpression(m, f.paramTensors[i], inputNames, outputNames) << "), ";
     }
-    if (f.scratchBytes > 0) out << "(" << scratchExpression(m, call.operatorIndex, 0) << "), ";
+    if (f.scratchBytes > 0)
+      out << "("
+          << poolExpression(m, m.memoryPlan.scratchPlacementOf(call.operatorIndex),
+                            "the scratch of operator " + std::to_string(call.operatorIndex))
+          << "), ";
     out << (device.empty() ? "NULL" : device) << ");\n";
     out << "  TVM_PROFILE_OPERATOR_END(" << op.index << ");\n";
     if (!device.empty()) {

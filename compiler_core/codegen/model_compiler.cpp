@@ -21,6 +21,24 @@ std::string lowerCase(std::string_view s) {
   return out;
 }
 
+// A no-copy view shares its input's storage and needs no code, unless its
+// output is a model output, which lives in the application's own buffer.
+bool needsFunction(const ir::Graph& graph, const ir::Operator& op) {
+  const bool outputIsModelOutput = std::find(graph.outputs.begin(), graph.outputs.end(),
+                                             op.outputs.front()) != graph.outputs.end();
+  return !ir::isNoCopyView(graph, op) || outputIsModelOutput;
+}
+
+// The operator's TIR as code generation prints it: lowered, simplified, its
+// large scratch lifted into the workspace.
+tir::PrimFunc lowerToFunction(const ir::Graph& graph, const ir::Operator& op,
+                              const std::string& name) {
+  tir::PrimFunc func = lowering::lowerOperator(graph, op, name);
+  func.body = tir::simplify(func.body);
+  tir::liftScratchBuffers(func);
+  return func;
+}
+
 }  // namespace
 
 bool isValidModelName(const std::string& name) {
@@ -31,16 +49,14 @@ bool isValidModelName(const std::string& name) {
   return true;
 }
 
-std::map<int, std::vector<memory::ScratchRequest>> operatorScratch(
-    const ir::Graph& graph, std::vector<std::string>* unknown) {
-  std::map<int, std::vector<memory::ScratchRequest>> scratch;
+std::map<int, std::int64_t> operatorScratch(const ir::Graph& graph,
+                                            std::vector<std::string>* unknown) {
+  std::map<int, std::int64_t> scratch;
   for (const ir::Operator& op : graph.operators) {
-    if (ir::isNoCopyView(graph, op)) continue;
+    if (!needsFunction(graph, op)) continue;
     try {
-      tir::PrimFunc func = lowering::lowerOperator(graph, op, "scratch_probe");
-      func.body = tir::simplify(func.body);
-      tir::liftScratchBuffers(func);
-      if (func.scratchBytes > 0) scratch[op.index].push_back({"scratch", func.scratchBytes});
+      const tir::PrimFunc func = lowerToFunction(graph, op, "scratch_probe");
+      if (func.scratchBytes > 0) scratch[op.index] = func.scratchBytes;
     } catch (const lowering::LoweringError& error) {
       if (unknown != nullptr) unknown->push_back(error.what());
     }
@@ -66,17 +82,11 @@ CompiledModel compileToC(const ir::Graph& graph, const CompileOptions& options) 
   const std::string prefix = "tvmgen_" + options.modelName + "_fused_";
   memory::MemoryPlanOptions memoryOptions = options.memory;
   for (const ir::Operator& op : graph.operators) {
-    const bool outputIsModelOutput = std::find(graph.outputs.begin(), graph.outputs.end(),
-                                               op.outputs.front()) != graph.outputs.end();
-    if (ir::isNoCopyView(graph, op) && !outputIsModelOutput) continue;
+    if (!needsFunction(graph, op)) continue;
     const std::string name =
         prefix + lowerCase(op.typeName()) + "_" + std::to_string(model.functions.size());
-    tir::PrimFunc func = lowering::lowerOperator(graph, op, name);
-    func.body = tir::simplify(func.body);
-    tir::liftScratchBuffers(func);
-    if (func.scratchBytes > 0) {
-      memoryOptions.scratch[op.index].push_back({"scratch", func.scratchBytes});
-    }
+    tir::PrimFunc func = lowerToFunction(graph, op, name);
+    if (func.scratchBytes > 0) memoryOptions.scratchBytes[op.index] = func.scratchBytes;
     int device = -1;
     if (auto it = options.operatorDevices.find(op.index); it != options.operatorDevices.end()) {
       if (!isValidModelName(it->second)) {

@@ -29,11 +29,11 @@ struct CompileOptions {
 // pools, and std::invalid_argument for a bad model name, planner or pool.
 CompiledModel compileToC(const ir::Graph& graph, const CompileOptions& options);
 
-// The scratch buffers each operator's function needs in the workspace, found
+// The bytes of scratch each operator's function needs in the workspace, found
 // by lowering the operators (for planning without generating code). An
 // operator that cannot be lowered is skipped and named in `unknown`.
-std::map<int, std::vector<memory::ScratchRequest>> operatorScratch(
-    const ir::Graph& graph, std::vector<std::string>* unknown = nullptr);
+std::map<int, std::int64_t> operatorScratch(const ir::Graph& graph,
+                                            std::vector<std::string>* unknown = nullptr);
 
 // A model name usable in C identifiers: [A-Za-z0-9_]+, not starting with a digit.
 bool isValidModelName(const std::string& name);

@@ -13,7 +13,7 @@ std::int64_t roundUp(std::int64_t value, std::int64_t alignment) {
 
 std::string bufferName(const ir::Graph& graph, const WorkspaceBuffer& buffer) {
   if (buffer.scratchOf >= 0) {
-    return "#" + std::to_string(buffer.scratchOf) + " scratch " + buffer.scratchName;
+    return "#" + std::to_string(buffer.scratchOf) + " scratch";
   }
   return graph.tensor(buffer.tensor).name;
 }
@@ -66,17 +66,14 @@ WorkspaceAnalysis analyzeWorkspace(const ir::Graph& graph, const std::vector<int
   };
 
   auto addScratch = [&](int op, int step) {
-    auto it = options.scratch.find(op);
-    if (it == options.scratch.end()) return;
-    for (const ScratchRequest& request : it->second) {
-      WorkspaceBuffer buffer;
-      buffer.size = roundUp(std::max<std::int64_t>(request.bytes, 1), options.alignment);
-      buffer.firstStep = step;
-      buffer.lastStep = step;
-      buffer.scratchOf = op;
-      buffer.scratchName = request.name;
-      result.buffers.push_back(buffer);
-    }
+    auto it = options.scratchBytes.find(op);
+    if (it == options.scratchBytes.end()) return;
+    WorkspaceBuffer buffer;
+    buffer.size = roundUp(std::max<std::int64_t>(it->second, 1), options.alignment);
+    buffer.firstStep = step;
+    buffer.lastStep = step;
+    buffer.scratchOf = op;
+    result.buffers.push_back(buffer);
   };
 
   for (std::size_t s = 0; s < order.size(); ++s) {

@@ -25,16 +25,9 @@ struct WorkspaceBuffer {
   std::int64_t size = 0;     // bytes, rounded up to the alignment
   int firstStep = 0;         // the step that writes it
   int lastStep = 0;          // the last step that reads it (or an alias of it)
-  // Operator scratch: the operator it belongs to and its name in that
-  // operator's function; alive during the operator's step only.
+  // Operator scratch: the operator whose function's scratch region this is;
+  // alive during that operator's step only.
   int scratchOf = -1;
-  std::string scratchName;
-};
-
-// A scratch buffer an operator's function needs (tir::PrimFunc::scratch).
-struct ScratchRequest {
-  std::string name;
-  std::int64_t bytes = 0;
 };
 
 struct TensorLifetime {
@@ -58,8 +51,9 @@ struct WorkspaceAnalysis {
 struct AnalysisOptions {
   std::int64_t alignment = kDefaultAlignment;
   bool inPlace = true;  // allow element-wise operators to write over a dying input
-  // Operator index -> the scratch buffers of its function, in parameter order.
-  std::map<int, std::vector<ScratchRequest>> scratch;
+  // Operator index -> bytes of its function's scratch region
+  // (tir::PrimFunc::scratchBytes); operators without one are absent.
+  std::map<int, std::int64_t> scratchBytes;
 };
 
 // The operators in the graph's own order.
@@ -77,7 +71,7 @@ inline bool conflicts(const WorkspaceBuffer& a, const WorkspaceBuffer& b) {
 
 std::int64_t roundUp(std::int64_t value, std::int64_t alignment);
 
-// The tensor's name, or "#<operator> scratch <name>" for operator scratch.
+// The tensor's name, or "#<operator> scratch" for operator scratch.
 std::string bufferName(const ir::Graph& graph, const WorkspaceBuffer& buffer);
 
 }  // namespace loupe::memory

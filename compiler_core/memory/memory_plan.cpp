@@ -34,11 +34,9 @@ MemoryPlan::Placement MemoryPlan::placementOf(int tensor) const {
   return {};
 }
 
-MemoryPlan::Placement MemoryPlan::scratchPlacementOf(int op, std::size_t k) const {
-  std::size_t seen = 0;
+MemoryPlan::Placement MemoryPlan::scratchPlacementOf(int op) const {
   for (std::size_t i = 0; i < analysis.buffers.size(); ++i) {
-    if (analysis.buffers[i].scratchOf != op) continue;
-    if (seen++ == k) return {result.pool[i], result.offset[i]};
+    if (analysis.buffers[i].scratchOf == op) return {result.pool[i], result.offset[i]};
   }
   return {};
 }
@@ -56,11 +54,11 @@ MemoryPlan planMemoryUnchecked(const ir::Graph& graph, const MemoryPlanOptions& 
   MemoryPlan plan;
   plan.planner = std::string(planner->name);
   plan.pools = options.pools;
-  plan.scratch = options.scratch;
+  plan.scratchBytes = options.scratchBytes;
   AnalysisOptions analysisOptions;
   analysisOptions.alignment = largestAlignment(options.pools);
   analysisOptions.inPlace = options.inPlace;
-  analysisOptions.scratch = options.scratch;
+  analysisOptions.scratchBytes = options.scratchBytes;
   if (options.reorder) {
     plan.order = chooseExecutionOrder(graph, analysisOptions);
   } else {
@@ -115,7 +113,7 @@ std::vector<MemoryPlan> planMemoryWithEveryPlanner(const ir::Graph& graph,
 std::string describeMisfit(const ir::Graph& graph, const MemoryPlan& plan) {
   // The best any algorithm achieves without limits is what the board needs.
   MemoryPlanOptions unbounded;
-  unbounded.scratch = plan.scratch;
+  unbounded.scratchBytes = plan.scratchBytes;
   unbounded.pools = defaultPools();
   unbounded.pools[0].alignment = largestAlignment(plan.pools);
   std::int64_t best = -1;

@@ -28,14 +28,15 @@ struct MemoryPlanOptions {
   bool inPlace = true;
   bool reorder = true;  // search the execution orders of branching graphs
   std::uint64_t seed = 1;
-  // Operator scratch to place beside the tensors (from the lowered functions).
-  std::map<int, std::vector<ScratchRequest>> scratch;
+  // Operator index -> bytes of its function's scratch region, to place
+  // beside the tensors (from the lowered functions).
+  std::map<int, std::int64_t> scratchBytes;
 };
 
 struct MemoryPlan {
   std::string planner;
   std::vector<MemoryPool> pools;
-  std::map<int, std::vector<ScratchRequest>> scratch;
+  std::map<int, std::int64_t> scratchBytes;
   ExecutionOrder order;
   WorkspaceAnalysis analysis;
   PlanResult result;  // indexed like analysis.buffers
@@ -49,8 +50,8 @@ struct MemoryPlan {
     std::int64_t offset = -1;
   };
   Placement placementOf(int tensor) const;
-  // The place of scratch buffer `k` of operator `op`.
-  Placement scratchPlacementOf(int op, std::size_t k) const;
+  // The place of operator `op`'s scratch region.
+  Placement scratchPlacementOf(int op) const;
 };
 
 // Plans without throwing when the pools are too small (result.fits is false);

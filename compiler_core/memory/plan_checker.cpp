@@ -7,9 +7,8 @@ namespace loupe::memory {
 namespace {
 
 std::string describe(const WorkspaceBuffer& b) {
-  const std::string owner =
-      b.scratchOf >= 0 ? "scratch " + b.scratchName + " of operator " + std::to_string(b.scratchOf)
-                       : "buffer of tensor " + std::to_string(b.tensor);
+  const std::string owner = b.scratchOf >= 0 ? "scratch of operator " + std::to_string(b.scratchOf)
+                                             : "buffer of tensor " + std::to_string(b.tensor);
   return owner + " (" + std::to_string(b.size) + " bytes, steps " + std::to_string(b.firstStep) +
          "-" + std::to_string(b.lastStep) + ")";
 }
