@@ -21,6 +21,8 @@ void printHelp() {
             << loupe::cli::kCompileUsage << "\n"
             << loupe::cli::kRunUsage << "\n"
             << loupe::cli::kMemplanUsage << "\n"
+            << loupe::cli::kGenerateUsage << "\n"
+            << loupe::cli::kPlatformsUsage << "\n"
             << "  loupec --help       this text\n"
                "  loupec --version    the version\n";
 }
@@ -44,6 +46,8 @@ int main(int argc, char** argv) {
     if (verb == "compile") return loupe::cli::runCompileCommand(args);
     if (verb == "run") return loupe::cli::runRunCommand(args);
     if (verb == "memplan") return loupe::cli::runMemplanCommand(args);
+    if (verb == "generate") return loupe::cli::runGenerateCommand(args);
+    if (verb == "platforms") return loupe::cli::runPlatformsCommand(args);
     std::cerr << "loupec: unknown command '" << verb << "' (try loupec --help)\n";
     return 2;
   } catch (const loupe::cli::UsageError& error) {

@@ -11,10 +11,14 @@ int runInfoCommand(const std::vector<std::string>& args);
 int runRunCommand(const std::vector<std::string>& args);
 int runCompileCommand(const std::vector<std::string>& args);
 int runMemplanCommand(const std::vector<std::string>& args);
+int runGenerateCommand(const std::vector<std::string>& args);
+int runPlatformsCommand(const std::vector<std::string>& args);
 
 extern const char* const kInfoUsage;
 extern const char* const kRunUsage;
 extern const char* const kCompileUsage;
 extern const char* const kMemplanUsage;
+extern const char* const kGenerateUsage;
+extern const char* const kPlatformsUsage;
 
 }  // namespace loupe::cli

@@ -13,22 +13,29 @@
 #include "codegen/model_compiler.h"
 #include "frontend/tflite_importer.h"
 #include "passes/pass_manager.h"
-#include "project/host_build.h"
+#include "platforms/builtin_platforms.h"
+#include "project/deploy_error.h"
+#include "project/deployment.h"
+#include "project/run_profile.h"
 #include "reference/reference_interpreter.h"
 
 namespace loupe::cli {
 
 const char* const kRunUsage =
-    "  loupec run MODEL [--platform reference|host] --inputs IN0.bin [IN1.bin ...] --output-dir "
-    "DIR\n"
-    "             [--dump-tensors DIR] [--model-name NAME] [--planner NAME] [--pools SPEC]\n"
+    "  loupec run MODEL [--platform NAME] --inputs IN0.bin [IN1.bin ...] --output-dir DIR\n"
+    "             [--port TTY] [--baud N] [--profile FILE.json] [--dump-tensors DIR]\n"
+    "             [--model-name NAME] [--planner NAME] [--pools SPEC]\n"
     "      runs the model on raw little-endian input files and writes output<i>.bin to DIR.\n"
-    "      reference: Loupe's reference interpreter (the default); --dump-tensors writes every\n"
+    "      reference (the default): Loupe's reference interpreter; --dump-tensors writes every\n"
     "        non-constant tensor as t<index>.bin plus index.json.\n"
-    "      host: compiles the model to C, builds it natively with the host's C compiler (cached\n"
-    "        per generated code under ~/.cache/loupe) and runs it as a child process; --planner "
-    "and\n"
-    "        --pools choose its memory plan as for memplan";
+    "      host, qemu-mps2-an385, qemu-mps3-an547 (see loupec platforms): compiles the model to\n"
+    "        C, generates and builds the platform's firmware (cached under ~/.cache/loupe),\n"
+    "        starts it, sends the inputs over the RPC session, runs, receives the outputs and\n"
+    "        checks them against the reference interpreter (exit 3 if they differ).\n"
+    "      serial: the same with a board flashed with the generated firmware, on --port at\n"
+    "        --baud (default 115200).\n"
+    "      --profile writes the per-operator profile as JSON, and as a Chrome trace next to it\n"
+    "        (FILE.trace.json); --planner and --pools choose the memory plan as for memplan";
 
 namespace {
 
@@ -89,29 +96,103 @@ std::vector<std::vector<std::uint8_t>> readInputs(const ir::Graph& graph,
   return inputs;
 }
 
-// Compiles, builds (or reuses the cached build) and runs the model natively.
-int runOnHost(const ir::Graph& graph, const ParsedArguments& parsed, const fs::path& outputDir) {
+// "output 0 differs from the reference: 3 of 12 bytes (first at byte 4: 17 vs 18)"
+std::string describeDifference(std::size_t index, std::span<const std::uint8_t> board,
+                               std::span<const std::uint8_t> reference) {
+  if (board.size() != reference.size()) {
+    return "output " + std::to_string(index) + " has " + std::to_string(board.size()) +
+           " bytes, the reference " + std::to_string(reference.size());
+  }
+  std::size_t differing = 0, first = 0;
+  for (std::size_t i = board.size(); i-- > 0;) {
+    if (board[i] != reference[i]) {
+      ++differing;
+      first = i;
+    }
+  }
+  if (differing == 0) return {};
+  return "output " + std::to_string(index) + " differs from the reference: " +
+         std::to_string(differing) + " of " + std::to_string(board.size()) +
+         " bytes (first at byte " + std::to_string(first) + ": " + std::to_string(board[first]) +
+         " vs " + std::to_string(reference[first]) + ")";
+}
+
+void writeProfile(const project::RunProfile& profile, const std::string& modelName,
+                  const fs::path& file) {
+  std::ofstream(file) << project::runProfileJson(profile);
+  fs::path trace = file;
+  trace.replace_extension(".trace.json");
+  std::ofstream(trace) << project::chromeTraceJson(profile, modelName);
+  if (!fs::exists(file) || !fs::exists(trace)) {
+    throw std::runtime_error("cannot write the profile to " + file.string());
+  }
+  std::cout << "profile written to " << file.string() << " and " << trace.string() << "\n";
+}
+
+// Compiles the model, deploys it to the platform, runs it over the RPC
+// session and checks the outputs against the reference interpreter.
+int runOnPlatform(const ir::Graph& graph, const ParsedArguments& parsed, const fs::path& outputDir,
+                  const std::string& platformName) {
   if (parsed.value("--dump-tensors")) {
     throw UsageError(
         "--dump-tensors needs --platform reference (generated code keeps only outputs)");
   }
+  const auto registry = platforms::builtinPlatformRegistry();
+  std::shared_ptr<const project::Platform> platform;
+  try {
+    platform = registry.find(platformName);
+  } catch (const project::DeployError& error) {
+    throw UsageError(std::string(error.what()) + " reference");
+  }
   const auto inputs = readInputs(graph, parsed.list("--inputs"));
-  codegen::CompileOptions options;
-  options.modelName = parsed.value("--model-name").value_or("default");
-  options.memory = memoryOptionsFrom(parsed);
+  project::DeploymentOptions options;
+  options.start.port = parsed.value("--port").value_or("");
+  if (const auto baud = parsed.value("--baud")) {
+    try {
+      options.start.baud = static_cast<std::uint32_t>(std::stoul(*baud));
+    } catch (const std::exception&) {
+      throw UsageError("--baud needs a number, not '" + *baud + "'");
+    }
+  }
+  const auto progress = [](const std::string& stage, const std::string& detail) {
+    std::cout << "[" << stage << "] " << detail << std::endl;
+  };
+  codegen::CompileOptions compileOptions;
+  compileOptions.modelName = parsed.value("--model-name").value_or("default");
+  compileOptions.memory = memoryOptionsFrom(parsed);
+  progress("compile", "compiling " + graph.name + " to C");
   passes::StageTimeline timeline;
   const codegen::CompiledModel model =
-      codegen::compileToC(passes::runGraphPipeline(graph, timeline), options);
-  const project::HostBuild build = project::buildHostExecutable(model, {});
-  const auto outputs = project::runHostExecutable(build, model, inputs);
+      codegen::compileToC(passes::runGraphPipeline(graph, timeline), compileOptions);
+  project::Deployment deployment(*platform, model, options, progress);
+  const auto outputs = deployment.run(inputs);
   const fs::path out = makeDirectory(outputDir.string());
   for (std::size_t i = 0; i < outputs.size(); ++i) {
     writeFile(out / ("output" + std::to_string(i) + ".bin"), outputs[i]);
   }
-  std::cout << "ran " << graph.name << " on host (" << (build.reused ? "cached build " : "built ")
-            << build.directory.string() << "): " << outputs.size() << " output(s) written to "
+  std::cout << "ran " << graph.name << " on " << platform->name() << " ("
+            << deployment.board().name << "): " << outputs.size() << " output(s) written to "
             << out.string() << "\n";
-  return 0;
+  const auto& profile = deployment.profile();
+  std::cout << "time: " << static_cast<std::uint64_t>(profile.total) << " " << profile.unit
+            << " in all, " << static_cast<std::uint64_t>(profile.operatorSum()) << " in "
+            << profile.operators.size() << " operator calls\n";
+  if (const auto file = parsed.value("--profile")) writeProfile(profile, graph.name, *file);
+
+  reference::ReferenceInterpreter interpreter(graph);
+  for (std::size_t i = 0; i < inputs.size(); ++i) interpreter.setInput(i, inputs[i]);
+  interpreter.invoke();
+  std::vector<std::string> differences;
+  for (std::size_t i = 0; i < outputs.size(); ++i) {
+    const auto difference = describeDifference(i, outputs[i], interpreter.output(i));
+    if (!difference.empty()) differences.push_back(difference);
+  }
+  if (differences.empty()) {
+    std::cout << "outputs agree with the reference interpreter (bit-exact)\n";
+    return 0;
+  }
+  for (const auto& difference : differences) std::cout << difference << "\n";
+  return 3;
 }
 
 }  // namespace
@@ -122,19 +203,18 @@ int runRunCommand(const std::vector<std::string>& args) {
                              {"--inputs", OptionSpec::Kind::List},
                              {"--output-dir", OptionSpec::Kind::Value},
                              {"--dump-tensors", OptionSpec::Kind::Value},
-                             {"--model-name", OptionSpec::Kind::Value}});
+                             {"--model-name", OptionSpec::Kind::Value},
+                             {"--port", OptionSpec::Kind::Value},
+                             {"--baud", OptionSpec::Kind::Value},
+                             {"--profile", OptionSpec::Kind::Value}});
   const auto parsed = parseArguments(args, specs);
   if (parsed.positional.size() != 1) throw UsageError("run needs exactly one MODEL file");
   const std::string platform = parsed.value("--platform").value_or("reference");
-  if (platform != "reference" && platform != "host") {
-    throw UsageError("unknown platform '" + platform +
-                     "'; this build of loupec runs models on: reference, host");
-  }
   const auto outputDir = parsed.value("--output-dir");
   if (!outputDir) throw UsageError("run needs --output-dir DIR");
 
   const ir::Graph graph = frontend::importTfliteFile(parsed.positional[0]);
-  if (platform == "host") return runOnHost(graph, parsed, *outputDir);
+  if (platform != "reference") return runOnPlatform(graph, parsed, *outputDir, platform);
   reference::ReferenceInterpreter interpreter(graph);
   const auto inputs = readInputs(graph, parsed.list("--inputs"));
   for (std::size_t i = 0; i < inputs.size(); ++i) interpreter.setInput(i, inputs[i]);

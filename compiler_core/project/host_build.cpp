@@ -4,10 +4,10 @@
 
 #include <cstdlib>
 #include <fstream>
-#include <random>
 #include <sstream>
 
 #include "codegen/runtime_files.h"
+#include "project/build_cache.h"
 #include "project/process_runner.h"
 
 namespace loupe::project {
@@ -16,29 +16,12 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// FNV-1a, twice with different offsets: a 128-bit content key for the cache
-// (collisions are not a security concern here, only staleness).
-std::string contentKey(const std::vector<std::string_view>& parts) {
-  std::uint64_t a = 0xcbf29ce484222325ULL, b = 0x84222325cbf29ce4ULL;
-  for (std::string_view part : parts) {
-    for (unsigned char c : part) {
-      a = (a ^ c) * 0x100000001b3ULL;
-      b = (b ^ c) * 0x100000001b3ULL;
-    }
-    a = (a ^ 0xff) * 0x100000001b3ULL;
-    b = (b ^ 0xfe) * 0x100000001b3ULL;
-  }
-  char text[33];
-  std::snprintf(text, sizeof text, "%016llx%016llx", static_cast<unsigned long long>(a),
-                static_cast<unsigned long long>(b));
-  return text;
-}
-
 void writeFile(const fs::path& path, std::string_view text) {
-  fs::create_directories(path.parent_path());
-  std::ofstream out(path, std::ios::binary);
-  out.write(text.data(), static_cast<std::streamsize>(text.size()));
-  if (!out) throw HostBuildError("cannot write " + path.string());
+  try {
+    writeTextFile(path, text);
+  } catch (const std::runtime_error& e) {
+    throw HostBuildError(e.what());
+  }
 }
 
 std::vector<std::uint8_t> readFile(const fs::path& path) {
@@ -47,22 +30,7 @@ std::vector<std::uint8_t> readFile(const fs::path& path) {
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-std::string randomSuffix() {
-  std::random_device device;
-  return std::to_string(getpid()) + "-" + std::to_string(device());
-}
-
 }  // namespace
-
-fs::path defaultCacheRoot() {
-  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg != nullptr && *xdg != '\0') {
-    return fs::path(xdg) / "loupe";
-  }
-  if (const char* home = std::getenv("HOME"); home != nullptr && *home != '\0') {
-    return fs::path(home) / ".cache" / "loupe";
-  }
-  return fs::temp_directory_path() / "loupe-cache";
-}
 
 std::string hostMainSource(const codegen::CompiledModel& model) {
   if (!model.devices.empty()) {
@@ -181,7 +149,7 @@ HostBuild buildHostExecutable(const codegen::CompiledModel& model,
   }
   // Build in a private folder and rename it into place, so concurrent builds
   // of the same model and interrupted builds never leave a half project.
-  const fs::path work = root / ("building-" + randomSuffix());
+  const fs::path work = root / ("building-" + uniqueSuffix());
   fs::create_directories(work);
   for (const auto& f : model.sources) writeFile(work / "src" / f.name, f.text);
   for (const auto& f : options.extraSources) writeFile(work / "extra" / f.name, f.text);
@@ -216,14 +184,10 @@ HostBuild buildHostExecutable(const codegen::CompiledModel& model,
     fs::remove_all(work);
     throw HostBuildError("the host build failed:\n" + build.log);
   }
-  std::error_code renameError;
-  fs::rename(work, build.directory, renameError);
-  if (renameError) {
-    fs::remove_all(work);  // another process finished the same build first
-    if (!fs::exists(build.executable)) {
-      throw HostBuildError("cannot move the build into " + build.directory.string() + ": " +
-                           renameError.message());
-    }
+  try {
+    moveIntoCache(work, build.directory, build.executable);
+  } catch (const std::runtime_error& e) {
+    throw HostBuildError(e.what());
   }
   return build;
 }
@@ -235,7 +199,7 @@ std::vector<std::vector<std::uint8_t>> runHostExecutable(
     throw HostBuildError("the model has " + std::to_string(model.graph.inputs.size()) +
                          " inputs; " + std::to_string(inputs.size()) + " given");
   }
-  const fs::path work = fs::temp_directory_path() / ("loupe-run-" + randomSuffix());
+  const fs::path work = fs::temp_directory_path() / ("loupe-run-" + uniqueSuffix());
   fs::create_directories(work);
   struct Cleanup {
     fs::path path;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "codegen/compiled_model.h"
+#include "project/build_cache.h"
 
 namespace loupe::project {
 
@@ -34,9 +35,6 @@ struct HostBuild {
   bool reused = false;  // found in the cache
   std::string log;      // compiler command line and output
 };
-
-// $XDG_CACHE_HOME/loupe, or ~/.cache/loupe, or the temp folder.
-std::filesystem::path defaultCacheRoot();
 
 // main.c for the host: `model_host IN0.bin ... OUT0.bin ...`.
 std::string hostMainSource(const codegen::CompiledModel& model);

@@ -109,8 +109,8 @@ class Loupec : public QObject {
   }
 
   void runOnHostMatchesGolden() {
-    // The generated C, built natively and run as a child process, gives the
-    // golden bytes; the second run reuses the cached build.
+    // The generated C, built natively and run as a child process over the RPC
+    // session, gives the golden bytes; the second run reuses the cached build.
     QTemporaryDir dir;
     QVERIFY(qputenv("XDG_CACHE_HOME", dir.filePath("cache").toUtf8()));
     const QStringList args = {"run",          model("hello_world_int8"),
@@ -119,12 +119,14 @@ class Loupec : public QObject {
                               "--output-dir", dir.filePath("out")};
     auto result = loupec(args);
     QVERIFY2(result.exitCode == 0, qPrintable(result.err));
-    QVERIFY2(result.out.contains("on host (built "), qPrintable(result.out));
+    QVERIFY2(result.out.contains("[build] built "), qPrintable(result.out));
+    QVERIFY2(result.out.contains("outputs agree with the reference interpreter (bit-exact)"),
+             qPrintable(result.out));
     QCOMPARE(readAll(dir.filePath("out/output0.bin")),
              readAll(golden("hello_world_int8", "seed2", "output0.bin")));
     result = loupec(args);
     QVERIFY2(result.exitCode == 0, qPrintable(result.err));
-    QVERIFY2(result.out.contains("on host (cached build "), qPrintable(result.out));
+    QVERIFY2(result.out.contains("[build] reused the cached build"), qPrintable(result.out));
     qunsetenv("XDG_CACHE_HOME");
   }
 

@@ -1,0 +1,34 @@
+// loupec platforms: where models can run, and what each needs installed.
+#include <iostream>
+
+#include "cli/command_line.h"
+#include "cli/commands.h"
+#include "platforms/builtin_platforms.h"
+
+namespace loupe::cli {
+
+const char* const kPlatformsUsage =
+    "  loupec platforms\n"
+    "      lists the platforms models can run on, whether each is usable here, and the Debian\n"
+    "      packages to install for those that are not";
+
+int runPlatformsCommand(const std::vector<std::string>& args) {
+  const auto parsed = parseArguments(args, {});
+  if (!parsed.positional.empty()) throw UsageError("platforms takes no arguments");
+  std::cout << "reference\n    ready: Loupe's reference interpreter (no code generation)\n";
+  for (const auto& platform : platforms::builtinPlatformRegistry().all()) {
+    std::cout << platform->name() << "\n    ";
+    const auto missing = project::missingTools(*platform);
+    if (missing.empty()) {
+      std::cout << "ready: ";
+    } else {
+      std::cout << "unavailable (install";
+      for (const auto& tool : missing) std::cout << " " << tool.debianPackage;
+      std::cout << "): ";
+    }
+    std::cout << platform->description() << "\n";
+  }
+  return 0;
+}
+
+}  // namespace loupe::cli

@@ -1,0 +1,82 @@
+// One-click deploy (rfcs/003): generate the platform's project for a
+// compiled model, build it (cached), flash it (start it), open the RPC
+// session, and then run the model on the board as often as wanted: send the
+// inputs, run, receive the outputs and the per-operator profile. The CLI's
+// `loupec run --platform ...` and the GUI's "Run on board" are this class.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "codegen/compiled_model.h"
+#include "project/firmware_build.h"
+#include "project/platform.h"
+#include "project/run_profile.h"
+#include "rpc_client.h"
+#include "session.h"
+
+namespace loupe::project {
+
+struct DeploymentOptions {
+  FirmwareBuildOptions build;
+  StartOptions start;
+  host::SessionOptions session;
+};
+
+// Wall-clock seconds of each stage, for progress reports and the benchmark.
+struct DeploymentTimes {
+  double generate = 0;  // writing the project (0 when the build was cached)
+  double build = 0;     // make (0 when cached)
+  double flash = 0;     // starting the firmware, connecting, the handshake
+  double run = 0;       // the last run: inputs, run, outputs and profile
+};
+
+class Deployment {
+ public:
+  using Bytes = std::vector<std::uint8_t>;
+  // stage: "generate", "build", "flash", "connect", "run"; detail: for people.
+  using Progress = std::function<void(const std::string& stage, const std::string& detail)>;
+
+  // Generates, builds, starts and connects. Throws DeployError (tools, build,
+  // fit, start, a board serving another model) or host::SessionError.
+  Deployment(const Platform& platform, const codegen::CompiledModel& model,
+             const DeploymentOptions& options = {}, Progress progress = {});
+  ~Deployment();
+  Deployment(const Deployment&) = delete;
+  Deployment& operator=(const Deployment&) = delete;
+
+  // Runs the model once on `inputs` (model input order) and returns its
+  // outputs; the profile of this run is then profile(). Throws DeployError
+  // for wrong input sizes or a failing model, host::SessionError for the link.
+  std::vector<Bytes> run(const std::vector<Bytes>& inputs);
+  // Resets the model's variable tensors (recurrent models) on the board.
+  void resetState();
+
+  const RunProfile& profile() const { return profile_; }
+  const DeploymentTimes& times() const { return times_; }
+  const FirmwareBuild& firmware() const { return firmware_; }
+  const host::BoardInfo& board() const { return session_->boardInfo(); }
+  const host::SessionStatistics& statistics() const { return session_->statistics(); }
+  host::Transport& transport() { return *transport_; }
+  host::Session& session() { return *session_; }
+
+ private:
+  void report(const std::string& stage, const std::string& detail) const;
+  void checkModel();
+
+  const Platform& platform_;
+  const codegen::CompiledModel& model_;
+  Progress progress_;
+  FirmwareBuild firmware_;
+  std::unique_ptr<host::Transport> transport_;
+  std::unique_ptr<host::Session> session_;
+  std::unique_ptr<host::RpcClient> rpc_;
+  host::ModelInfo modelInfo_;
+  RunProfile profile_;
+  DeploymentTimes times_;
+};
+
+}  // namespace loupe::project

@@ -1,0 +1,40 @@
+#include "platforms/builtin_platforms.h"
+
+#include <stdexcept>
+
+#include "platforms/host_platform.h"
+#include "platforms/platform_files.h"
+#include "platforms/qemu_platform.h"
+#include "platforms/serial_platform.h"
+#include "project/board_description.h"
+
+namespace loupe::platforms {
+
+std::string_view platformFile(std::string_view path) {
+  for (const EmbeddedFile& file : platformFiles()) {
+    if (file.path == path) return file.bytes;
+  }
+  throw std::out_of_range("no embedded platform file " + std::string(path));
+}
+
+void registerBuiltinPlatforms(project::PlatformRegistry& registry) {
+  registry.add(std::make_shared<HostPlatform>());
+  for (const EmbeddedFile& file : platformFiles()) {
+    const std::string_view path = file.path;
+    const std::string_view suffix = "/board.json";
+    if (path.size() <= suffix.size() || !path.ends_with(suffix)) continue;
+    const std::string folder(path.substr(0, path.size() - suffix.size()));
+    registry.add(std::make_shared<QemuPlatform>(
+        project::parseBoardDescription(file.bytes, "plugins/platforms/" + std::string(path)),
+        folder));
+  }
+  registry.add(std::make_shared<SerialPlatform>());
+}
+
+project::PlatformRegistry builtinPlatformRegistry() {
+  project::PlatformRegistry registry;
+  registerBuiltinPlatforms(registry);
+  return registry;
+}
+
+}  // namespace loupe::platforms

@@ -1,0 +1,110 @@
+#include "platforms/qemu_platform.h"
+
+#include <algorithm>
+#include <regex>
+#include <sstream>
+
+#include "platforms/platform_files.h"
+#include "platforms/qemu_link.h"
+#include "project/firmware_makefile.h"
+#include "project/model_project_files.h"
+
+namespace loupe::platforms {
+
+QemuPlatform::QemuPlatform(project::BoardDescription board, std::string folder)
+    : board_(std::move(board)), folder_(std::move(folder)) {}
+
+std::string QemuPlatform::name() const {
+  std::string name = board_.name;
+  std::replace(name.begin(), name.end(), '_', '-');
+  return name;
+}
+
+std::vector<project::ToolRequirement> QemuPlatform::tools() const {
+  return {{"arm-none-eabi-gcc", "gcc-arm-none-eabi"},
+          {"arm-none-eabi-ar", "binutils-arm-none-eabi"},
+          {board_.qemuExecutable, "qemu-system-arm"},
+          {"make", "make"}};
+}
+
+std::vector<project::ProjectFile> QemuPlatform::projectFiles(
+    const codegen::CompiledModel& model) const {
+  std::vector<project::ProjectFile> files = project::modelProjectFiles(model);
+  files.push_back(project::modelDescriptorFile(model));
+  for (const EmbeddedFile& file : platformFiles()) {
+    const std::string_view path = file.path;
+    const std::string base(path.substr(path.rfind('/') + 1));
+    const bool boardFile = path.starts_with(folder_ + "/") && base != "board.json";
+    const bool template_ = path.starts_with("templates/model_rpc/") && !base.starts_with("stdio_");
+    if (boardFile || path.starts_with("common/") || template_) {
+      files.push_back({"platform/" + base, std::string(file.bytes)});
+    }
+  }
+  project::FirmwareMakefileSpec make;
+  make.title = "model " + model.modelName + " for " + name() + " (" + board_.cpu +
+               "), an RPC server on UART0";
+  make.compiler = "arm-none-eabi-gcc";
+  make.archiver = "arm-none-eabi-ar";
+  make.compileFlags = {"-O2", "-g", "-mcpu=" + board_.cpu, "-mthumb",
+                       "-mfloat-abi=" + board_.floatAbi,
+                       // The start-up code's copy loops must stay loops, not memcpy calls.
+                       "-ffreestanding", "-fno-tree-loop-distribute-patterns",
+                       "-ffunction-sections", "-fdata-sections", "-DTVM_CRT_PROFILING=1"};
+  // Our own start-up code instead of crt0; newlib (nano) only for memcpy and
+  // the float maths the kernels call.
+  make.linkFlags = {"-nostartfiles", "--specs=nano.specs", "-T", "platform/linker.ld",
+                    "-Wl,--gc-sections"};
+  make.libraries = {"-lm", "-lc", "-lgcc"};
+  make.output = firmwarePath();
+  files.push_back({"Makefile", project::firmwareMakefile(make)});
+  return files;
+}
+
+std::optional<std::string> QemuPlatform::explainBuildFailure(const std::string& output) const {
+  // GNU ld: "region `DTCM' overflowed by 123456 bytes".
+  static const std::regex overflow("region `([A-Za-z0-9_]+)' overflowed by ([0-9]+) bytes");
+  std::ostringstream message;
+  bool found = false;
+  for (auto it = std::sregex_iterator(output.begin(), output.end(), overflow);
+       it != std::sregex_iterator(); ++it) {
+    const std::string region = (*it)[1];
+    const std::string bytes = (*it)[2];
+    if (message.str().find(region) != std::string::npos) continue;
+    message << (found ? "; " : "the model does not fit " + name() + ": ");
+    found = true;
+    message << "its " << region << " memory";
+    if (const auto* memory = board_.memoryNamed(region)) {
+      message << " (" << memory->size / 1024 << " KB";
+      if (!memory->holds.empty()) {
+        message << ", for";
+        for (const auto& held : memory->holds) message << " " << held;
+      }
+      message << ")";
+    }
+    message << " is " << bytes << " bytes short";
+  }
+  if (!found) return std::nullopt;
+  return message.str();
+}
+
+std::vector<std::string> QemuPlatform::qemuArguments(const std::filesystem::path& firmware) const {
+  return {"-machine", board_.qemuMachine, "-display", "none", "-monitor", "none",
+          // Deterministic virtual time: SysTick then counts instructions.
+          "-icount", "shift=" + std::to_string(kIcountShift),
+          // The firmware's abort exits QEMU through semihosting.
+          "-semihosting-config", "enable=on,target=native", "-kernel", firmware.string()};
+}
+
+std::unique_ptr<host::Transport> QemuPlatform::start(const std::filesystem::path& firmware,
+                                                     const project::StartOptions& options) const {
+  return std::make_unique<QemuLink>(board_.qemuExecutable, qemuArguments(firmware),
+                                    options.startTimeout);
+}
+
+project::ProfileClock QemuPlatform::profileClock(std::uint32_t tickRate) const {
+  // instructions = ticks × 1e9 / (tick rate × 2^shift)
+  if (tickRate == 0) return {"instructions", 0.0};
+  return {"instructions", 1e9 / (static_cast<double>(tickRate) * (1 << kIcountShift))};
+}
+
+}  // namespace loupe::platforms

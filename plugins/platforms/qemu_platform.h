@@ -1,0 +1,42 @@
+// A board emulated by qemu-system-arm, described by its board.json: the
+// firmware is built with arm-none-eabi-gcc (our start-up code, vector table,
+// linker script and CMSDK UART driver) and QEMU runs it with the UART on a
+// socket. QEMU runs with -icount, so SysTick counts instructions
+// deterministically and the profile's unit is instructions.
+#pragma once
+
+#include "project/board_description.h"
+#include "project/platform.h"
+
+namespace loupe::platforms {
+
+class QemuPlatform : public project::Platform {
+ public:
+  // 2^kIcountShift ns of virtual time per instruction. At the boards' 25 and
+  // 32 MHz a SysTick tick is then under one instruction, fine enough for
+  // per-operator times of even the smallest models.
+  static constexpr int kIcountShift = 6;
+
+  // `folder`: the board's folder among the embedded platform files.
+  QemuPlatform(project::BoardDescription board, std::string folder);
+
+  std::string name() const override;  // qemu_mps2_an385 → qemu-mps2-an385
+  std::string description() const override { return board_.description; }
+  std::vector<project::ToolRequirement> tools() const override;
+  std::vector<project::ProjectFile> projectFiles(const codegen::CompiledModel& model) const override;
+  std::string firmwarePath() const override { return "build/firmware.elf"; }
+  std::optional<std::string> explainBuildFailure(const std::string& output) const override;
+  std::unique_ptr<host::Transport> start(const std::filesystem::path& firmware,
+                                         const project::StartOptions& options) const override;
+  project::ProfileClock profileClock(std::uint32_t tickRate) const override;
+
+  const project::BoardDescription& board() const { return board_; }
+  // QEMU's arguments for `firmware`, without the UART socket options.
+  std::vector<std::string> qemuArguments(const std::filesystem::path& firmware) const;
+
+ private:
+  project::BoardDescription board_;
+  std::string folder_;
+};
+
+}  // namespace loupe::platforms

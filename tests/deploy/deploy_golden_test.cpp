@@ -1,0 +1,144 @@
+// Every shared model and every golden set, deployed to each platform (the
+// native host and both QEMU boards) through the Project API and run over the
+// serial session: the outputs must equal TFLite's golden bytes, and the
+// profile must have one entry per operator call adding up to the total.
+#include <QtTest>
+
+#include <cmath>
+#include <map>
+#include <memory>
+#include <set>
+
+#include "codegen/model_compiler.h"
+#include "frontend/tflite_importer.h"
+#include "golden_compare.h"
+#include "golden_sets.h"
+#include "passes/pass_manager.h"
+#include "platforms/builtin_platforms.h"
+#include "project/deploy_error.h"
+#include "project/deployment.h"
+#include "test_data.h"
+
+using namespace loupe;
+
+namespace {
+
+// A model deployed to one platform, kept open across its golden sets.
+struct DeployedModel {
+  codegen::CompiledModel model;
+  std::unique_ptr<project::Deployment> deployment;
+  std::string doesNotFit;  // the DoesNotFit message, when it does not fit
+};
+
+}  // namespace
+
+class DeployGoldenOnBoards : public QObject {
+  Q_OBJECT
+
+  project::PlatformRegistry registry_ = platforms::builtinPlatformRegistry();
+  std::vector<test::GoldenSet> sets_ = test::goldenSets();
+  std::map<std::pair<std::string, std::filesystem::path>, DeployedModel> deployed_;
+  // Models that ran on each platform, for the "runs on the other board" check.
+  std::map<std::string, std::set<std::filesystem::path>> ran_;
+
+  DeployedModel& deploy(const std::string& platformName, const std::filesystem::path& path) {
+    auto key = std::pair{platformName, path};
+    if (auto it = deployed_.find(key); it != deployed_.end()) return it->second;
+    DeployedModel& entry = deployed_[key];
+    passes::StageTimeline timeline;
+    entry.model = codegen::compileToC(
+        passes::runGraphPipeline(frontend::importTfliteFile(path), timeline), {});
+    project::DeploymentOptions options;
+    options.build.cacheRoot = LOUPE_DEPLOY_TEST_CACHE;
+    try {
+      entry.deployment = std::make_unique<project::Deployment>(*registry_.find(platformName),
+                                                               entry.model, options);
+      const std::string log = entry.deployment->firmware().log;
+      if (log.find("warning:") != std::string::npos) {
+        qWarning("%s", log.c_str());
+        QTest::qFail("the firmware build printed warnings", __FILE__, __LINE__);
+      }
+    } catch (const project::DeployError& error) {
+      if (error.kind() != project::DeployError::Kind::DoesNotFit) throw;
+      entry.doesNotFit = error.what();
+    }
+    return entry;
+  }
+
+ private slots:
+  void goldenSetsMatch_data() {
+    QTest::addColumn<QString>("platform");
+    QTest::addColumn<int>("set");
+    QVERIFY(sets_.size() >= 40);
+    for (const char* platform : {"host", "qemu-mps2-an385", "qemu-mps3-an547"}) {
+      for (std::size_t i = 0; i < sets_.size(); ++i) {
+        QTest::newRow(qPrintable(QString("%1 %2").arg(platform, sets_[i].name.c_str())))
+            << QString(platform) << static_cast<int>(i);
+      }
+    }
+  }
+
+  void goldenSetsMatch() {
+    QFETCH(QString, platform);
+    QFETCH(int, set);
+    const test::GoldenSet& golden = sets_[static_cast<std::size_t>(set)];
+    try {
+      DeployedModel& deployed = deploy(platform.toStdString(), golden.model);
+      if (!deployed.doesNotFit.empty()) {
+        // Reported with the memory and the bytes missing, and skipped here;
+        // cleanupTestCase checks that it ran on another board.
+        QVERIFY2(deployed.doesNotFit.find("bytes short") != std::string::npos,
+                 deployed.doesNotFit.c_str());
+        qInfo("%s", deployed.doesNotFit.c_str());
+        return;
+      }
+      if (deployed.model.stateBytes > 0) deployed.deployment->resetState();
+      std::vector<std::vector<std::uint8_t>> inputs;
+      for (const auto& file : golden.inputs) inputs.push_back(test::readBytes(file));
+      const auto outputs = deployed.deployment->run(inputs);
+      QCOMPARE(outputs.size(), golden.outputs.size());
+      for (std::size_t i = 0; i < outputs.size(); ++i) {
+        const auto dtype = golden.manifest["outputs"][i]["dtype"].get<std::string>();
+        const QString difference =
+            test::compareBytes(outputs[i], test::readBytes(golden.outputs[i]), dtype);
+        QVERIFY2(difference.isEmpty(), qPrintable(QString("output %1: %2").arg(i).arg(difference)));
+      }
+      // One entry per operator call, adding up to the measured total.
+      const project::RunProfile& profile = deployed.deployment->profile();
+      QCOMPARE(profile.operators.size(), deployed.model.calls.size());
+      QCOMPARE(QString::fromStdString(profile.unit),
+               platform == "host" ? QString("ns") : QString("instructions"));
+      QVERIFY(profile.total > 0);
+      const double sum = profile.operatorSum();
+      // Host wall-clock times are noisy; the boards' instruction counts are
+      // exact, so the 5% bound is held there.
+      if (platform != "host") {
+        QVERIFY2(std::abs(sum - profile.total) <= 0.05 * profile.total,
+                 qPrintable(QString("operators sum to %1, total %2").arg(sum).arg(profile.total)));
+      }
+      ran_[platform.toStdString()].insert(golden.model);
+    } catch (const std::exception& e) {
+      QFAIL(e.what());
+    }
+  }
+
+  // A model too large for one board must still run on another.
+  void cleanupTestCase() {
+    for (const auto& [key, entry] : deployed_) {
+      if (entry.doesNotFit.empty()) continue;
+      bool ranElsewhere = false;
+      for (const auto& [platform, models] : ran_) {
+        if (platform != key.first && platform != "host" && models.contains(key.second)) {
+          ranElsewhere = true;
+        }
+      }
+      QVERIFY2(ranElsewhere, qPrintable(QString::fromStdString(key.second.string() +
+                                                                " runs on no board: " +
+                                                                entry.doesNotFit)));
+    }
+    deployed_.clear();
+  }
+};
+
+QTEST_GUILESS_MAIN(DeployGoldenOnBoards)
+#include "deploy_golden_test.moc"
