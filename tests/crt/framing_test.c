@@ -170,6 +170,71 @@ static void test_the_encoder_stops_at_the_writers_first_error(void) {
   CRT_EXPECT_EQ_INT(3, wire_size);
 }
 
+static void test_a_frame_written_in_pieces_equals_the_frame_written_whole(void) {
+  static const uint8_t payload[] = {0x01, 0x7E, 0x02, 0x7D, 0x03, 0x04, 0x05};
+  static uint8_t whole[32];
+  size_t whole_size;
+  TVMFrameEncoder encoder;
+  StartTest(sizeof(payload));
+  WireEncode(payload, sizeof(payload));
+  whole_size = wire_size;
+  memcpy(whole, wire, whole_size);
+  wire_size = 0;
+  CRT_EXPECT_EQ_INT(kTvmErrorNoError,
+                    TVMFrameEncoder_Begin(&encoder, sizeof(payload), WireWrite, NULL));
+  CRT_EXPECT_EQ_INT(kTvmErrorNoError, TVMFrameEncoder_Write(&encoder, payload, 2));
+  CRT_EXPECT_EQ_INT(kTvmErrorNoError, TVMFrameEncoder_Write(&encoder, NULL, 0));
+  CRT_EXPECT_EQ_INT(kTvmErrorNoError, TVMFrameEncoder_Write(&encoder, payload + 2, 1));
+  CRT_EXPECT_EQ_INT(kTvmErrorNoError,
+                    TVMFrameEncoder_Write(&encoder, payload + 3, sizeof(payload) - 3));
+  CRT_EXPECT_EQ_INT(kTvmErrorNoError, TVMFrameEncoder_End(&encoder));
+  CRT_EXPECT_EQ_INT(whole_size, wire_size);
+  CRT_EXPECT(memcmp(whole, wire, whole_size) == 0);
+  CRT_EXPECT_EQ_INT(kTvmFrameComplete, FeedWire(0, wire_size));
+  CRT_EXPECT(DecodedEquals(payload, sizeof(payload)));
+}
+
+static void test_the_piecewise_encoder_refuses_more_or_fewer_bytes_than_announced(void) {
+  static const uint8_t payload[] = {1, 2, 3};
+  TVMFrameEncoder encoder;
+  size_t after_begin;
+  StartTest(sizeof(payload));
+  /* Too many: the excess call writes nothing and the error sticks. */
+  CRT_EXPECT_EQ_INT(kTvmErrorNoError, TVMFrameEncoder_Begin(&encoder, 2, WireWrite, NULL));
+  after_begin = wire_size;
+  CRT_EXPECT_EQ_INT(3, after_begin);
+  CRT_EXPECT_EQ_INT(kTvmErrorInvalidArgument, TVMFrameEncoder_Write(&encoder, payload, 3));
+  CRT_EXPECT_EQ_INT(after_begin, wire_size);
+  CRT_EXPECT_EQ_INT(kTvmErrorInvalidArgument, TVMFrameEncoder_Write(&encoder, payload, 1));
+  CRT_EXPECT_EQ_INT(kTvmErrorInvalidArgument, TVMFrameEncoder_End(&encoder));
+  CRT_EXPECT_EQ_INT(after_begin, wire_size);
+  /* Too few: no CRC, so the decoder never delivers the frame. */
+  wire_size = 0;
+  CRT_EXPECT_EQ_INT(kTvmErrorNoError, TVMFrameEncoder_Begin(&encoder, 3, WireWrite, NULL));
+  CRT_EXPECT_EQ_INT(kTvmErrorNoError, TVMFrameEncoder_Write(&encoder, payload, 2));
+  CRT_EXPECT_EQ_INT(kTvmErrorInvalidArgument, TVMFrameEncoder_End(&encoder));
+  CRT_EXPECT_EQ_INT(5, wire_size);
+  CRT_EXPECT_EQ_INT(kTvmFrameNone, FeedWire(0, wire_size));
+  /* Too long for the length field: nothing at all is written. */
+  wire_size = 0;
+  CRT_EXPECT_EQ_INT(kTvmErrorInvalidArgument,
+                    TVMFrameEncoder_Begin(&encoder, TVM_FRAME_MAX_PAYLOAD + 1, WireWrite, NULL));
+  CRT_EXPECT_EQ_INT(0, wire_size);
+}
+
+static void test_the_piecewise_encoder_stops_at_the_writers_first_error(void) {
+  static const uint8_t payload[] = {1, 2, 3, 4};
+  TVMFrameEncoder encoder;
+  StartTest(0);
+  fail_after = 4;
+  CRT_EXPECT_EQ_INT(kTvmErrorNoError,
+                    TVMFrameEncoder_Begin(&encoder, sizeof(payload), WireWrite, NULL));
+  CRT_EXPECT_EQ_INT(kTvmErrorPlatformNoMemory, TVMFrameEncoder_Write(&encoder, payload, 4));
+  CRT_EXPECT_EQ_INT(4, wire_size);
+  CRT_EXPECT_EQ_INT(kTvmErrorPlatformNoMemory, TVMFrameEncoder_End(&encoder));
+  CRT_EXPECT_EQ_INT(4, wire_size);
+}
+
 static void test_every_corrupted_byte_is_reported_and_never_delivered(void) {
   static const uint8_t payload[] = {'h', 'e', 'l', 'l', 'o', 0x7E, 0x7D, 0};
   static uint8_t good[64];
@@ -299,6 +364,9 @@ int main(void) {
   CRT_RUN(test_the_longest_payload_fills_the_buffer_exactly);
   CRT_RUN(test_the_encoder_refuses_a_payload_the_length_cannot_hold);
   CRT_RUN(test_the_encoder_stops_at_the_writers_first_error);
+  CRT_RUN(test_a_frame_written_in_pieces_equals_the_frame_written_whole);
+  CRT_RUN(test_the_piecewise_encoder_refuses_more_or_fewer_bytes_than_announced);
+  CRT_RUN(test_the_piecewise_encoder_stops_at_the_writers_first_error);
   CRT_RUN(test_every_corrupted_byte_is_reported_and_never_delivered);
   CRT_RUN(test_a_corrupted_crc_is_a_crc_mismatch);
   CRT_RUN(test_a_truncated_frame_is_reported_and_the_next_frame_decodes);

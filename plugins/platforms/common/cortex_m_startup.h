@@ -13,4 +13,9 @@ void cortex_m_start(void) __attribute__((noreturn));
  * status, so a faulting test ends instead of hanging until its time-out. */
 void cortex_m_unexpected_exception(void) __attribute__((noreturn));
 
+/* The SysTick exception. Firmware that enables the SysTick interrupt defines
+ * it; the default (a weak definition in cortex_m_vectors.c) is an unexpected
+ * exception, as for every other vector. */
+void cortex_m_systick_handler(void);
+
 #endif

@@ -1,13 +1,19 @@
 /* The vector table every board uses. The core reads the initial stack
  * pointer and the reset handler from address 0 (VTOR, or VTOR_S on an
  * Armv8-M core that resets in Secure state, resets to 0 on our boards).
- * Only the system exceptions are listed: the firmware enables no
- * interrupts, so the external vectors are never read. */
+ * Only the system exceptions are listed: the firmware enables no external
+ * interrupts, so the external vectors are never read. SysTick goes to
+ * cortex_m_systick_handler, which firmware running a SysTick clock defines. */
 #include "cortex_m_startup.h"
 
 /* Defined by the board's linker.ld: the top of data memory, where the stack
  * starts. */
 extern char __stack_top[];
+
+/* Weak: replaced by the firmware's own definition when it has one. */
+__attribute__((weak)) void cortex_m_systick_handler(void) {
+  cortex_m_unexpected_exception();
+}
 
 typedef void (*exception_handler)(void);
 
@@ -40,6 +46,6 @@ __attribute__((section(".vectors"), used)) static const vector_table kVectors = 
         cortex_m_unexpected_exception, /* DebugMonitor */
         0,                             /* reserved */
         cortex_m_unexpected_exception, /* PendSV */
-        cortex_m_unexpected_exception, /* SysTick */
+        cortex_m_systick_handler,      /* SysTick */
     },
 };

@@ -52,6 +52,15 @@
  * minus 1); each entry takes 24 bytes of RAM when profiler.c is linked. */
 #define TVM_CRT_MAX_PROFILED_OPERATORS 256
 
+/*! Bytes of the RPC session's receive buffer: the longest request payload
+ * (session header included) the board accepts, announced to the host as
+ * "max request" in STARTED. At least 64, at most 65535. */
+#define TVM_CRT_RPC_RECEIVE_BUFFER_BYTES 1024
+
+/*! Device memory blocks the RPC server hands out (ALLOC) and keeps live at
+ * once; each table entry takes 12 bytes of RAM on a 32-bit core. */
+#define TVM_CRT_RPC_MAX_ALLOCATIONS 16
+
 /* TVM_CRT_PROFILING is deliberately not defined here: the code generator's
  * TVM_PROFILE_OPERATOR_BEGIN/END calls are compiled in only when the firmware
  * defines it non-zero (e.g. -DTVM_CRT_PROFILING=1, or in its own crt_config.h). */

@@ -48,34 +48,69 @@ static tvm_crt_error_t WriteEscaped(uint8_t byte, TVMFrameByteWriter write, void
   return write(context, byte);
 }
 
+tvm_crt_error_t TVMFrameEncoder_Begin(TVMFrameEncoder* encoder, size_t payload_size,
+                                      TVMFrameByteWriter write, void* context) {
+  uint8_t length[2];
+  size_t i;
+  encoder->write = write;
+  encoder->context = context;
+  encoder->remaining = payload_size;
+  encoder->crc = TVM_FRAME_CRC_INITIAL;
+  if (payload_size > TVM_FRAME_MAX_PAYLOAD || write == NULL) {
+    encoder->error = kTvmErrorInvalidArgument;
+    return encoder->error;
+  }
+  length[0] = (uint8_t)(payload_size & 0xFFu);
+  length[1] = (uint8_t)((payload_size >> 8) & 0xFFu);
+  encoder->crc = TVMFrameCrc16(encoder->crc, length, sizeof(length));
+  encoder->error = write(context, TVM_FRAME_START_MARKER);
+  for (i = 0; encoder->error == kTvmErrorNoError && i < sizeof(length); ++i) {
+    encoder->error = WriteEscaped(length[i], write, context);
+  }
+  return encoder->error;
+}
+
+tvm_crt_error_t TVMFrameEncoder_Write(TVMFrameEncoder* encoder, const uint8_t* data, size_t size) {
+  size_t i;
+  if (encoder->error != kTvmErrorNoError) {
+    return encoder->error;
+  }
+  if (size > encoder->remaining || (data == NULL && size > 0)) {
+    encoder->error = kTvmErrorInvalidArgument;
+    return encoder->error;
+  }
+  encoder->remaining -= size;
+  for (i = 0; encoder->error == kTvmErrorNoError && i < size; ++i) {
+    encoder->crc = CrcUpdate(encoder->crc, data[i]);
+    encoder->error = WriteEscaped(data[i], encoder->write, encoder->context);
+  }
+  return encoder->error;
+}
+
+tvm_crt_error_t TVMFrameEncoder_End(TVMFrameEncoder* encoder) {
+  if (encoder->error != kTvmErrorNoError) {
+    return encoder->error;
+  }
+  if (encoder->remaining != 0) {
+    encoder->error = kTvmErrorInvalidArgument;
+    return encoder->error;
+  }
+  encoder->error = WriteEscaped((uint8_t)(encoder->crc & 0xFFu), encoder->write, encoder->context);
+  if (encoder->error == kTvmErrorNoError) {
+    encoder->error = WriteEscaped((uint8_t)(encoder->crc >> 8), encoder->write, encoder->context);
+  }
+  return encoder->error;
+}
+
 tvm_crt_error_t TVMFrameEncode(const uint8_t* payload, size_t size, TVMFrameByteWriter write,
                                void* context) {
-  uint8_t header[2];
-  uint16_t crc;
-  size_t i;
-  tvm_crt_error_t err;
+  TVMFrameEncoder encoder;
   if (size > TVM_FRAME_MAX_PAYLOAD || write == NULL || (payload == NULL && size > 0)) {
     return kTvmErrorInvalidArgument;
   }
-  header[0] = (uint8_t)(size & 0xFFu);
-  header[1] = (uint8_t)((size >> 8) & 0xFFu);
-  crc = TVMFrameCrc16(TVM_FRAME_CRC_INITIAL, header, sizeof(header));
-  crc = TVMFrameCrc16(crc, payload, size);
-
-  err = write(context, TVM_FRAME_START_MARKER);
-  for (i = 0; err == kTvmErrorNoError && i < sizeof(header); ++i) {
-    err = WriteEscaped(header[i], write, context);
-  }
-  for (i = 0; err == kTvmErrorNoError && i < size; ++i) {
-    err = WriteEscaped(payload[i], write, context);
-  }
-  if (err == kTvmErrorNoError) {
-    err = WriteEscaped((uint8_t)(crc & 0xFFu), write, context);
-  }
-  if (err == kTvmErrorNoError) {
-    err = WriteEscaped((uint8_t)(crc >> 8), write, context);
-  }
-  return err;
+  TVMFrameEncoder_Begin(&encoder, size, write, context);
+  TVMFrameEncoder_Write(&encoder, payload, size);
+  return TVMFrameEncoder_End(&encoder);
 }
 
 void TVMFrameDecoder_Init(TVMFrameDecoder* decoder, uint8_t* buffer, size_t capacity) {

@@ -22,7 +22,8 @@ typedef enum {
   kTvmErrorCategoryFunctionCall = 0x03,
   kTvmErrorCategoryPlatform = 0x04,
   kTvmErrorCategoryExecutor = 0x05,
-  kTvmErrorCategoryDevice = 0x06
+  kTvmErrorCategoryDevice = 0x06,
+  kTvmErrorCategoryRpc = 0x07
 } tvm_crt_error_category_t;
 
 typedef enum {
@@ -81,7 +82,14 @@ typedef enum {
       (kTvmErrorCategoryExecutor << TVM_CRT_ERROR_CATEGORY_SHIFT) | 1,
 
   /* Device API */
-  kTvmErrorDeviceInvalid = (kTvmErrorCategoryDevice << TVM_CRT_ERROR_CATEGORY_SHIFT) | 0
+  kTvmErrorDeviceInvalid = (kTvmErrorCategoryDevice << TVM_CRT_ERROR_CATEGORY_SHIFT) | 0,
+
+  /* RPC server (docs/session_rpc.md): the request itself is wrong */
+  kTvmErrorRpcUnknownOpcode = (kTvmErrorCategoryRpc << TVM_CRT_ERROR_CATEGORY_SHIFT) | 0,
+  /* shorter or longer than its opcode's arguments, or a bad type code */
+  kTvmErrorRpcMalformedRequest = (kTvmErrorCategoryRpc << TVM_CRT_ERROR_CATEGORY_SHIFT) | 1,
+  /* a model opcode, but the firmware has no model */
+  kTvmErrorRpcNoModel = (kTvmErrorCategoryRpc << TVM_CRT_ERROR_CATEGORY_SHIFT) | 2
 } tvm_crt_error_t;
 
 #ifdef __cplusplus

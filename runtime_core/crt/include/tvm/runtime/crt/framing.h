@@ -48,6 +48,42 @@ typedef tvm_crt_error_t (*TVMFrameByteWriter)(void* context, uint8_t byte);
 tvm_crt_error_t TVMFrameEncode(const uint8_t* payload, size_t size, TVMFrameByteWriter write,
                                void* context);
 
+/*!
+ * \brief A frame being written piece by piece, for a sender that produces its
+ * payload as it goes (e.g. a response streamed from the model's output
+ * buffer) and so never holds it whole. The payload size must be known up
+ * front: the length field comes first. Fields are private (framing.c).
+ */
+typedef struct TVMFrameEncoder {
+  TVMFrameByteWriter write; /*!< the link */
+  void* context;            /*!< passed to write */
+  size_t remaining;         /*!< payload bytes still to come */
+  uint16_t crc;             /*!< running CRC of the length and payload so far */
+  tvm_crt_error_t error;    /*!< the first error; every later call returns it */
+} TVMFrameEncoder;
+
+/*!
+ * \brief Write the start marker and length of a frame of payload_size bytes.
+ * kTvmErrorInvalidArgument (nothing written) if write is NULL or payload_size
+ * exceeds TVM_FRAME_MAX_PAYLOAD, else the writer's first error.
+ */
+tvm_crt_error_t TVMFrameEncoder_Begin(TVMFrameEncoder* encoder, size_t payload_size,
+                                      TVMFrameByteWriter write, void* context);
+
+/*!
+ * \brief Write the next size payload bytes. kTvmErrorInvalidArgument if they
+ * would exceed the size given to Begin (nothing written); errors are sticky:
+ * after one, nothing more is written and every call returns it.
+ */
+tvm_crt_error_t TVMFrameEncoder_Write(TVMFrameEncoder* encoder, const uint8_t* data, size_t size);
+
+/*!
+ * \brief Write the CRC. kTvmErrorInvalidArgument if fewer payload bytes than
+ * announced were written (no CRC is written: the receiver sees the frame
+ * truncated by the next start marker), else the first error of the frame.
+ */
+tvm_crt_error_t TVMFrameEncoder_End(TVMFrameEncoder* encoder);
+
 /*! \brief What one byte fed to the decoder completed, if anything. */
 typedef enum {
   kTvmFrameNone = 0,       /*!< nothing yet */

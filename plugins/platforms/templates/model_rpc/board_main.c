@@ -1,0 +1,126 @@
+/* Model RPC firmware for the Cortex-M QEMU boards: the board's side of
+ * docs/session_rpc.md over UART0. It starts a SysTick clock for the
+ * profiler, sends BOOT and then feeds every received byte to the RPC server,
+ * which answers the host's requests (run the model, read its outputs and
+ * profile, device memory, registry functions) on the same UART.
+ *
+ * Built per board from its board.h, with the crt sources (core, registry,
+ * profiler, framing, rpc) and the model's model_descriptor.c; compile the
+ * model with -DTVM_CRT_PROFILING=1 for per-operator ticks. */
+#include <stddef.h>
+#include <stdint.h>
+#include <tvm/runtime/crt/crt.h>
+#include <tvm/runtime/crt/module.h>
+#include <tvm/runtime/crt/platform.h>
+#include <tvm/runtime/crt/rpc_server.h>
+
+#include "board.h"
+#include "cmsdk_uart.h"
+#include "cortex_m_startup.h"
+#include "model_descriptor.h"
+#include "semihosting.h"
+
+/* Device memory for ALLOC (TVMPlatformMemoryAllocate's default page
+ * allocator works in it); a project may size it with -D. */
+#ifndef LOUPE_RPC_ARENA_BYTES
+#define LOUPE_RPC_ARENA_BYTES (64u * 1024u)
+#endif
+
+/* The baud rate only matters on hardware; QEMU ignores it. */
+enum { kBaudRate = 115200, kAbortExitStatus = 71 };
+
+/* ---- SysTick as a 56-bit clock: a 24-bit down counter plus wraps. ---- */
+
+typedef struct {
+  volatile uint32_t ctrl; /* bit 0 enable, bit 1 interrupt, bit 2 core clock */
+  volatile uint32_t load; /* reload value */
+  volatile uint32_t val;  /* current value, counting down */
+  volatile uint32_t calib;
+} systick_regs;
+
+#define SYSTICK ((systick_regs*)0xE000E010u)
+#define SYSTICK_MAX 0x00FFFFFFu
+
+static volatile uint32_t systick_wraps;
+
+void cortex_m_systick_handler(void) {
+  ++systick_wraps;
+}
+
+static void systick_start(void) {
+  SYSTICK->ctrl = 0u;
+  SYSTICK->load = SYSTICK_MAX;
+  SYSTICK->val = 0u;
+  SYSTICK->ctrl = 7u; /* core clock, interrupt on wrap, enabled */
+}
+
+/* The wrap count read before and after the counter: if a wrap's interrupt
+ * ran in between, read again, so count and counter belong together. Called
+ * from thread mode only, where a pending SysTick is taken at once. */
+static uint64_t systick_now(void) {
+  uint32_t wraps;
+  uint32_t value;
+  do {
+    wraps = systick_wraps;
+    value = SYSTICK->val;
+  } while (wraps != systick_wraps);
+  return ((uint64_t)wraps << 24) | (uint64_t)(SYSTICK_MAX - value);
+}
+
+uint32_t TVMPlatformProfilerTicks(void) {
+  return (uint32_t)systick_now();
+}
+
+uint32_t TVMPlatformProfilerTicksPerSecond(void) {
+  return LOUPE_BOARD_CPU_CLOCK_HZ;
+}
+
+/* ---- The link and the runtime's platform hooks. ---- */
+
+static TVMRpcServer server;
+static int server_ready;
+/* Aligned for any object a function may place in device memory. */
+static union {
+  uint64_t align;
+  uint8_t bytes[LOUPE_RPC_ARENA_BYTES];
+} arena;
+
+static tvm_crt_error_t uart_write(void* context, uint8_t byte) {
+  cmsdk_uart_putc((cmsdk_uart_regs*)context, byte);
+  return kTvmErrorNoError;
+}
+
+/* An AOT model has no system lib; a model that has one replaces this. */
+static const char kNoFunctionNames[] = {0, 0};
+static const TVMFuncRegistry kNoFunctions = {kNoFunctionNames, NULL};
+static const TVMModule kEmptySystemLib = {&kNoFunctions};
+
+__attribute__((weak)) const TVMModule* TVMSystemLibEntryPoint(void) {
+  return &kEmptySystemLib;
+}
+
+/* Tells the host why (a LOG "abort 0x...") before QEMU exits with status 71. */
+void TVMPlatformAbort(tvm_crt_error_t error_code) {
+  static const char kHex[] = "0123456789abcdef";
+  char text[] = "abort 0x00000000";
+  int i;
+  for (i = 0; i < 8; ++i) text[8 + i] = kHex[((uint32_t)error_code >> (28 - 4 * i)) & 0xFu];
+  if (server_ready) TVMRpcServerLog(&server, text);
+  semihosting_exit(kAbortExitStatus);
+}
+
+int main(void) {
+  cmsdk_uart_regs* uart = (cmsdk_uart_regs*)LOUPE_BOARD_UART0_BASE;
+  uint8_t byte;
+  cmsdk_uart_init(uart, LOUPE_BOARD_CPU_CLOCK_HZ, kBaudRate);
+  systick_start();
+  if (TVMInitializeRuntime() != kTvmErrorNoError) TVMPlatformAbort(kTvmErrorRuntimeNotInitialized);
+  if (TVMPlatformMemoryInit(arena.bytes, sizeof(arena.bytes)) != kTvmErrorNoError) {
+    TVMPlatformAbort(kTvmErrorPlatformMemoryNotInitialized);
+  }
+  TVMRpcServerInit(&server, LOUPE_BOARD_NAME, loupe_model_descriptor(), uart_write, uart);
+  server_ready = 1;
+  for (;;) {
+    if (cmsdk_uart_poll(uart, &byte)) TVMRpcServerFeed(&server, byte);
+  }
+}
