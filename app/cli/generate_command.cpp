@@ -35,7 +35,8 @@ int runGenerateCommand(const std::vector<std::string>& args) {
   if (!output) throw UsageError("generate needs --output DIR");
   // Never write over a folder the user already has things in.
   if (fs::exists(*output) && (!fs::is_directory(*output) || !fs::is_empty(*output))) {
-    throw std::runtime_error(*output + " already exists and is not an empty folder; choose a new one");
+    throw std::runtime_error(*output +
+                             " already exists and is not an empty folder; choose a new one");
   }
   const auto registry = platforms::builtinPlatformRegistry();
   const auto platform = registry.find(*platformName);

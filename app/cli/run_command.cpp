@@ -111,10 +111,10 @@ std::string describeDifference(std::size_t index, std::span<const std::uint8_t> 
     }
   }
   if (differing == 0) return {};
-  return "output " + std::to_string(index) + " differs from the reference: " +
-         std::to_string(differing) + " of " + std::to_string(board.size()) +
-         " bytes (first at byte " + std::to_string(first) + ": " + std::to_string(board[first]) +
-         " vs " + std::to_string(reference[first]) + ")";
+  return "output " + std::to_string(index) +
+         " differs from the reference: " + std::to_string(differing) + " of " +
+         std::to_string(board.size()) + " bytes (first at byte " + std::to_string(first) + ": " +
+         std::to_string(board[first]) + " vs " + std::to_string(reference[first]) + ")";
 }
 
 void writeProfile(const project::RunProfile& profile, const std::string& modelName,
@@ -170,9 +170,8 @@ int runOnPlatform(const ir::Graph& graph, const ParsedArguments& parsed, const f
   for (std::size_t i = 0; i < outputs.size(); ++i) {
     writeFile(out / ("output" + std::to_string(i) + ".bin"), outputs[i]);
   }
-  std::cout << "ran " << graph.name << " on " << platform->name() << " ("
-            << deployment.board().name << "): " << outputs.size() << " output(s) written to "
-            << out.string() << "\n";
+  std::cout << "ran " << graph.name << " on " << platform->name() << " (" << deployment.board().name
+            << "): " << outputs.size() << " output(s) written to " << out.string() << "\n";
   const auto& profile = deployment.profile();
   std::cout << "time: " << static_cast<std::uint64_t>(profile.total) << " " << profile.unit
             << " in all, " << static_cast<std::uint64_t>(profile.operatorSum()) << " in "

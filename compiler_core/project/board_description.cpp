@@ -30,7 +30,8 @@ std::uint64_t requiredAddress(const json& object, const char* key, const std::st
   } catch (const std::exception&) {
     used = 0;
   }
-  if (used == 0 || used != text.size()) fail(source, std::string("'") + key + "' is not an address");
+  if (used == 0 || used != text.size())
+    fail(source, std::string("'") + key + "' is not an address");
   return address;
 }
 
@@ -87,7 +88,8 @@ BoardDescription parseBoardDescription(std::string_view text, const std::string&
     memory.size = requiredCount(entry, "size", source);
     if (const auto holds = entry.find("holds"); holds != entry.end() && holds->is_array()) {
       for (const json& held : *holds) {
-        if (!held.is_string()) fail(source, "memory " + memory.name + ": 'holds' lists a non-string");
+        if (!held.is_string())
+          fail(source, "memory " + memory.name + ": 'holds' lists a non-string");
         memory.holds.push_back(held.get<std::string>());
       }
     }

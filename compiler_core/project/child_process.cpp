@@ -35,7 +35,9 @@ ChildProcess::ChildProcess(const std::vector<std::string>& argv,
   }
 }
 
-ChildProcess::~ChildProcess() { kill(); }
+ChildProcess::~ChildProcess() {
+  kill();
+}
 
 bool ChildProcess::running() {
   if (pid_ < 0 || waitStatus_) return false;

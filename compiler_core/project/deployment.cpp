@@ -34,9 +34,10 @@ Deployment::Deployment(const Platform& platform, const codegen::CompiledModel& m
   }
   const auto flashStart = std::chrono::steady_clock::now();
   report("flash", "starting the firmware on " + platform.name());
-  transport_ = platform.start(firmware_.firmware, options.start);
-  report("connect", "handshake over " + transport_->describe());
-  session_ = std::make_unique<host::Session>(*transport_, options.session);
+  link_ = platform.start(firmware_.firmware, options.start);
+  if (options.interpose) interposed_ = options.interpose(*link_);
+  report("connect", "handshake over " + transport().describe());
+  session_ = std::make_unique<host::Session>(transport(), options.session);
   session_->start();
   rpc_ = std::make_unique<host::RpcClient>(*session_);
   checkModel();
@@ -45,7 +46,7 @@ Deployment::Deployment(const Platform& platform, const codegen::CompiledModel& m
 }
 
 Deployment::~Deployment() {
-  if (transport_) transport_->close();
+  if (link_) link_->close();
 }
 
 void Deployment::report(const std::string& stage, const std::string& detail) const {
@@ -55,8 +56,10 @@ void Deployment::report(const std::string& stage, const std::string& detail) con
 void Deployment::checkModel() {
   modelInfo_ = rpc_->modelInfo();
   std::vector<std::uint32_t> inputs, outputs;
-  for (int t : model_.graph.inputs) inputs.push_back(static_cast<std::uint32_t>(model_.graph.tensor(t).byteSize()));
-  for (int t : model_.graph.outputs) outputs.push_back(static_cast<std::uint32_t>(model_.graph.tensor(t).byteSize()));
+  for (int t : model_.graph.inputs)
+    inputs.push_back(static_cast<std::uint32_t>(model_.graph.tensor(t).byteSize()));
+  for (int t : model_.graph.outputs)
+    outputs.push_back(static_cast<std::uint32_t>(model_.graph.tensor(t).byteSize()));
   if (modelInfo_.name != model_.modelName || modelInfo_.inputBytes != inputs ||
       modelInfo_.outputBytes != outputs) {
     throw DeployError(DeployError::Kind::Mismatch,
@@ -76,10 +79,10 @@ std::vector<Deployment::Bytes> Deployment::run(const std::vector<Bytes>& inputs)
   }
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     if (inputs[i].size() != modelInfo_.inputBytes[i]) {
-      throw DeployError(DeployError::Kind::Mismatch,
-                        "input " + std::to_string(i) + " must hold " +
-                            std::to_string(modelInfo_.inputBytes[i]) + " bytes; it holds " +
-                            std::to_string(inputs[i].size()));
+      throw DeployError(DeployError::Kind::Mismatch, "input " + std::to_string(i) + " must hold " +
+                                                         std::to_string(modelInfo_.inputBytes[i]) +
+                                                         " bytes; it holds " +
+                                                         std::to_string(inputs[i].size()));
     }
   }
   const auto start = std::chrono::steady_clock::now();
@@ -91,8 +94,8 @@ std::vector<Deployment::Bytes> Deployment::run(const std::vector<Bytes>& inputs)
   const host::RunResult result = rpc_->run();
   if (result.modelStatus != 0) {
     std::ostringstream message;
-    message << "tvmgen_" << model_.modelName << "_run failed on the board with error 0x"
-            << std::hex << result.modelStatus;
+    message << "tvmgen_" << model_.modelName << "_run failed on the board with error 0x" << std::hex
+            << result.modelStatus;
     throw DeployError(DeployError::Kind::StartFailed, message.str());
   }
   std::vector<Bytes> outputs;
@@ -109,6 +112,8 @@ std::vector<Deployment::Bytes> Deployment::run(const std::vector<Bytes>& inputs)
   return outputs;
 }
 
-void Deployment::resetState() { rpc_->resetState(); }
+void Deployment::resetState() {
+  rpc_->resetState();
+}
 
 }  // namespace loupe::project

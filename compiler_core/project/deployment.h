@@ -24,6 +24,9 @@ struct DeploymentOptions {
   FirmwareBuildOptions build;
   StartOptions start;
   host::SessionOptions session;
+  // Tests put a fault-injecting transport between the session and the
+  // platform's link with this; empty: the session uses the link itself.
+  std::function<std::unique_ptr<host::Transport>(host::Transport& link)> interpose;
 };
 
 // Wall-clock seconds of each stage, for progress reports and the benchmark.
@@ -60,7 +63,10 @@ class Deployment {
   const FirmwareBuild& firmware() const { return firmware_; }
   const host::BoardInfo& board() const { return session_->boardInfo(); }
   const host::SessionStatistics& statistics() const { return session_->statistics(); }
-  host::Transport& transport() { return *transport_; }
+  // The platform's link (a QemuLink, a PipeTransport, ...), and what the
+  // session talks through (the interposed transport, if any).
+  host::Transport& link() { return *link_; }
+  host::Transport& transport() { return interposed_ ? *interposed_ : *link_; }
   host::Session& session() { return *session_; }
 
  private:
@@ -71,7 +77,8 @@ class Deployment {
   const codegen::CompiledModel& model_;
   Progress progress_;
   FirmwareBuild firmware_;
-  std::unique_ptr<host::Transport> transport_;
+  std::unique_ptr<host::Transport> link_;
+  std::unique_ptr<host::Transport> interposed_;
   std::unique_ptr<host::Session> session_;
   std::unique_ptr<host::RpcClient> rpc_;
   host::ModelInfo modelInfo_;

@@ -40,9 +40,8 @@ FirmwareBuild buildFirmware(const Platform& platform, const codegen::CompiledMod
   std::vector<std::string_view> parts = {platformName};
   for (const ProjectFile& file : files) parts.insert(parts.end(), {file.path, file.text});
 
-  const fs::path root =
-      (options.cacheRoot.empty() ? defaultCacheRoot() : options.cacheRoot) / "firmware" /
-      platformName;
+  const fs::path root = (options.cacheRoot.empty() ? defaultCacheRoot() : options.cacheRoot) /
+                        "firmware" / platformName;
   FirmwareBuild build;
   build.directory = root / contentKey(parts);
   build.firmware = build.directory / platform.firmwarePath();

@@ -11,13 +11,13 @@
 namespace loupe::project {
 
 struct FirmwareMakefileSpec {
-  std::string title;          // first comment line: what the project is for
-  std::string compiler;       // CC
-  std::string archiver;       // AR
+  std::string title;                      // first comment line: what the project is for
+  std::string compiler;                   // CC
+  std::string archiver;                   // AR
   std::vector<std::string> compileFlags;  // CFLAGS besides the strict C99 warnings
   std::vector<std::string> linkFlags;     // LDFLAGS
   std::vector<std::string> libraries;     // LDLIBS, after everything else
-  std::string output;         // the goal: "build/firmware.elf"
+  std::string output;                     // the goal: "build/firmware.elf"
 };
 
 std::string firmwareMakefile(const FirmwareMakefileSpec& spec);

@@ -59,7 +59,8 @@ ProjectFile modelDescriptorFile(const codegen::CompiledModel& model) {
   }
   out << "\n";
   auto named = [](const char* prefix) {
-    return [prefix](std::size_t i) { return std::string("(uint8_t*)") + prefix + std::to_string(i); };
+    return
+        [prefix](std::size_t i) { return std::string("(uint8_t*)") + prefix + std::to_string(i); };
   };
   list("uint8_t*", "inputs", graph.inputs.size(), named("input"));
   list("uint8_t*", "outputs", graph.outputs.size(), named("output"));
@@ -78,8 +79,8 @@ ProjectFile modelDescriptorFile(const codegen::CompiledModel& model) {
   }
   out << "\nstatic int32_t run_model(void) {\n  TVMContext context = {0};\n";
   if (workspaces > 0) {
-    out << "  TVMSetWorkspaces(&context, (void**)workspace_pointers, workspace_sizes, " << workspaces
-        << ");\n";
+    out << "  TVMSetWorkspaces(&context, (void**)workspace_pointers, workspace_sizes, "
+        << workspaces << ");\n";
   }
   out << "  return TVMExecute(&" << p << "_model, "
       << (graph.inputs.empty() ? "NULL" : "(void**)inputs") << ", "

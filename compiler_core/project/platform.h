@@ -34,15 +34,15 @@ struct ProjectFile {
 
 // How the board's profiler ticks become the profile's unit.
 struct ProfileClock {
-  std::string unit;          // "ns" or "instructions"
+  std::string unit;  // "ns" or "instructions"
   double unitsPerTick = 1.0;
 };
 
 // What starting a firmware needs besides the firmware itself.
 struct StartOptions {
-  std::string port;                      // serial: the tty
-  std::uint32_t baud = 115200;           // serial
-  std::filesystem::path workDirectory;   // a private folder for sockets and logs
+  std::string port;                     // serial: the tty
+  std::uint32_t baud = 115200;          // serial
+  std::filesystem::path workDirectory;  // a private folder for sockets and logs
   std::chrono::milliseconds startTimeout{10000};
 };
 

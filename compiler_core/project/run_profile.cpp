@@ -44,6 +44,9 @@ std::string runProfileJson(const RunProfile& profile) {
   nlohmann::ordered_json root;
   root["unit"] = profile.unit;
   root["total"] = profile.total;
+  // What the operators do not account for: the glue between calls and the
+  // profiler's own bookkeeping.
+  root["unattributed"] = profile.total - profile.operatorSum();
   root["operators"] = nlohmann::ordered_json::array();
   for (const auto& op : profile.operators) {
     root["operators"].push_back({{"name", op.name},
@@ -66,14 +69,15 @@ std::string chromeTraceJson(const RunProfile& profile, const std::string& modelN
                     {"args", {{"name", modelName + " (" + profile.unit + ")"}}}});
   double start = 0;
   for (const auto& op : profile.operators) {
-    events.push_back({{"name", op.name},
-                      {"cat", op.type},
-                      {"ph", "X"},
-                      {"ts", start * scale},
-                      {"dur", op.time * scale},
-                      {"pid", 1},
-                      {"tid", 1},
-                      {"args", {{"type", op.type}, {"macs", op.macs}, {"index", op.operatorIndex}}}});
+    events.push_back(
+        {{"name", op.name},
+         {"cat", op.type},
+         {"ph", "X"},
+         {"ts", start * scale},
+         {"dur", op.time * scale},
+         {"pid", 1},
+         {"tid", 1},
+         {"args", {{"type", op.type}, {"macs", op.macs}, {"index", op.operatorIndex}}}});
     start += op.time;
   }
   nlohmann::ordered_json root;

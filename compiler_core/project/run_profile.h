@@ -21,8 +21,8 @@ struct OperatorTime {
 };
 
 struct RunProfile {
-  std::string unit;  // "instructions" or "ns"
-  double total = 0;  // the whole run, measured around it on the board
+  std::string unit;                     // "instructions" or "ns"
+  double total = 0;                     // the whole run, measured around it on the board
   std::vector<OperatorTime> operators;  // one per operator call, in call order
 
   double operatorSum() const;

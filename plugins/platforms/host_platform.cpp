@@ -25,13 +25,14 @@ std::vector<project::ProjectFile> HostPlatform::projectFiles(
     const std::string_view path = file.path;
     if (path.starts_with("templates/model_rpc/stdio_") ||
         path == "templates/model_rpc/model_descriptor.h") {
-      files.push_back({"platform/" + std::string(path.substr(path.rfind('/') + 1)),
-                       std::string(file.bytes)});
+      files.push_back(
+          {"platform/" + std::string(path.substr(path.rfind('/') + 1)), std::string(file.bytes)});
     }
   }
   project::FirmwareMakefileSpec make;
-  make.title = "model " + model.modelName + " for the host platform (a native program whose RPC "
-                                            "server talks over stdin and stdout)";
+  make.title = "model " + model.modelName +
+               " for the host platform (a native program whose RPC "
+               "server talks over stdin and stdout)";
   make.compiler = "cc";
   make.archiver = "ar";
   make.compileFlags = {"-O2", "-g", "-DTVM_CRT_PROFILING=1"};
@@ -46,9 +47,9 @@ std::unique_ptr<host::Transport> HostPlatform::start(const std::filesystem::path
   try {
     return std::make_unique<host::PipeTransport>(std::vector<std::string>{firmware.string()});
   } catch (const std::exception& e) {
-    throw project::DeployError(project::DeployError::Kind::StartFailed,
-                               "cannot start the host firmware " + firmware.string() + ": " +
-                                   e.what());
+    throw project::DeployError(
+        project::DeployError::Kind::StartFailed,
+        "cannot start the host firmware " + firmware.string() + ": " + e.what());
   }
 }
 

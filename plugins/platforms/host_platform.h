@@ -12,7 +12,8 @@ class HostPlatform : public project::Platform {
   std::string name() const override { return "host"; }
   std::string description() const override;
   std::vector<project::ToolRequirement> tools() const override;
-  std::vector<project::ProjectFile> projectFiles(const codegen::CompiledModel& model) const override;
+  std::vector<project::ProjectFile> projectFiles(
+      const codegen::CompiledModel& model) const override;
   std::string firmwarePath() const override { return "build/model_rpc"; }
   std::unique_ptr<host::Transport> start(const std::filesystem::path& firmware,
                                          const project::StartOptions& options) const override;

@@ -53,7 +53,8 @@ QemuLink::QemuLink(const std::string& executable, std::vector<std::string> argum
                                      (log.empty() ? "" : ":\n" + log));
     }
     try {
-      socket_ = std::make_unique<host::UnixSocketTransport>(socket.string(), std::chrono::milliseconds(200));
+      socket_ = std::make_unique<host::UnixSocketTransport>(socket.string(),
+                                                            std::chrono::milliseconds(200));
       return;
     } catch (const std::exception& e) {
       lastError = e.what();
@@ -65,7 +66,9 @@ QemuLink::QemuLink(const std::string& executable, std::vector<std::string> argum
                                  std::to_string(connectTimeout.count()) + " ms: " + lastError);
 }
 
-QemuLink::~QemuLink() { close(); }
+QemuLink::~QemuLink() {
+  close();
+}
 
 void QemuLink::rethrowClosed(const host::TransportClosed& closed) {
   // Give QEMU a moment to finish exiting so its status can be reported.

@@ -23,7 +23,8 @@ class QemuPlatform : public project::Platform {
   std::string name() const override;  // qemu_mps2_an385 → qemu-mps2-an385
   std::string description() const override { return board_.description; }
   std::vector<project::ToolRequirement> tools() const override;
-  std::vector<project::ProjectFile> projectFiles(const codegen::CompiledModel& model) const override;
+  std::vector<project::ProjectFile> projectFiles(
+      const codegen::CompiledModel& model) const override;
   std::string firmwarePath() const override { return "build/firmware.elf"; }
   std::optional<std::string> explainBuildFailure(const std::string& output) const override;
   std::unique_ptr<host::Transport> start(const std::filesystem::path& firmware,

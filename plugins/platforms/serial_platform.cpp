@@ -10,7 +10,8 @@ std::string SerialPlatform::description() const {
          "(--port /dev/ttyX --baud N)";
 }
 
-std::vector<project::ProjectFile> SerialPlatform::projectFiles(const codegen::CompiledModel&) const {
+std::vector<project::ProjectFile> SerialPlatform::projectFiles(
+    const codegen::CompiledModel&) const {
   throw project::DeployError(project::DeployError::Kind::BuildFailed,
                              "the serial platform builds nothing: generate the project for the "
                              "board's own platform (e.g. loupec generate --platform "

@@ -13,7 +13,8 @@ class SerialPlatform : public project::Platform {
   std::string description() const override;
   std::vector<project::ToolRequirement> tools() const override { return {}; }
   bool buildsFirmware() const override { return false; }
-  std::vector<project::ProjectFile> projectFiles(const codegen::CompiledModel& model) const override;
+  std::vector<project::ProjectFile> projectFiles(
+      const codegen::CompiledModel& model) const override;
   std::string firmwarePath() const override { return {}; }
   std::unique_ptr<host::Transport> start(const std::filesystem::path& firmware,
                                          const project::StartOptions& options) const override;

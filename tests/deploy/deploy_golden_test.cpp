@@ -44,6 +44,9 @@ class DeployGoldenOnBoards : public QObject {
   DeployedModel& deploy(const std::string& platformName, const std::filesystem::path& path) {
     auto key = std::pair{platformName, path};
     if (auto it = deployed_.find(key); it != deployed_.end()) return it->second;
+    // One board at a time: an idle firmware still polls its UART, and every
+    // emulated board left running would take a share of the CPU.
+    for (auto& [other, entry] : deployed_) entry.deployment.reset();
     DeployedModel& entry = deployed_[key];
     passes::StageTimeline timeline;
     entry.model = codegen::compileToC(
@@ -84,7 +87,9 @@ class DeployGoldenOnBoards : public QObject {
     const test::GoldenSet& golden = sets_[static_cast<std::size_t>(set)];
     try {
       DeployedModel& deployed = deploy(platform.toStdString(), golden.model);
-      if (!deployed.doesNotFit.empty()) {
+      if (!deployed.doesNotFit.empty() || !deployed.deployment) {
+        QVERIFY2(deployed.deployment || !deployed.doesNotFit.empty(),
+                 "the golden sets of one model must be consecutive rows");
         // Reported with the memory and the bytes missing, and skipped here;
         // cleanupTestCase checks that it ran on another board.
         QVERIFY2(deployed.doesNotFit.find("bytes short") != std::string::npos,
@@ -111,10 +116,22 @@ class DeployGoldenOnBoards : public QObject {
       QVERIFY(profile.total > 0);
       const double sum = profile.operatorSum();
       // Host wall-clock times are noisy; the boards' instruction counts are
-      // exact, so the 5% bound is held there.
+      // exact, so the bounds are held there. The gap is the AOT glue and the
+      // profiler's own bookkeeping between operators, about 70 instructions
+      // per call: within 5% of any model of some size, but not of the two
+      // hello_world models (3 calls, under 3,000 instructions a run), where
+      // the per-call bound is what can be held.
       if (platform != "host") {
-        QVERIFY2(std::abs(sum - profile.total) <= 0.05 * profile.total,
-                 qPrintable(QString("operators sum to %1, total %2").arg(sum).arg(profile.total)));
+        const double gap = profile.total - sum;
+        const QString numbers =
+            QString("operators sum to %1, total %2").arg(sum).arg(profile.total);
+        QVERIFY2(gap >= 0, qPrintable(numbers));
+        if (profile.total >= 100000) {
+          QVERIFY2(gap <= 0.05 * profile.total, qPrintable(numbers));
+        } else {
+          QVERIFY2(gap <= 100.0 * static_cast<double>(profile.operators.size()),
+                   qPrintable(numbers));
+        }
       }
       ran_[platform.toStdString()].insert(golden.model);
     } catch (const std::exception& e) {
@@ -132,9 +149,8 @@ class DeployGoldenOnBoards : public QObject {
           ranElsewhere = true;
         }
       }
-      QVERIFY2(ranElsewhere, qPrintable(QString::fromStdString(key.second.string() +
-                                                                " runs on no board: " +
-                                                                entry.doesNotFit)));
+      QVERIFY2(ranElsewhere, qPrintable(QString::fromStdString(
+                                 key.second.string() + " runs on no board: " + entry.doesNotFit)));
     }
     deployed_.clear();
   }
