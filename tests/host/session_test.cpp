@@ -1,16 +1,25 @@
 // The host session (docs/session_rpc.md) against a fake board: the handshake
 // through garbage and stale answers, retransmission after time-outs, NAKs and
 // damaged frames, and the specific error for each way a request can fail.
+#include <poll.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <QTemporaryDir>
 #include <QtTest>
+#include <array>
 #include <chrono>
-#include <set>
+#include <cstring>
 #include <string>
+#include <thread>
 
 #include "fake_board.h"
 #include "fault_injecting_transport.h"
 #include "pipe_transport.h"
 #include "rpc_client.h"
 #include "session.h"
+#include "unix_socket_transport.h"
 
 using namespace loupe::host;
 using namespace loupe::host::testing;
@@ -278,6 +287,9 @@ class SessionTest : public QObject {
     session.start();
     rpc.resetState();
     QCOMPARE(board.resets, std::size_t{1});
+    // Numbering goes on, so a board that remembers its last number never
+    // mistakes the new request for a retransmission.
+    QCOMPARE(board.requestSequences, (std::vector<std::uint8_t>{1, 2}));
   }
 
   void aClosedLinkMidRequestFailsAtOnce() {
@@ -344,6 +356,51 @@ class SessionTest : public QObject {
     QVERIFY(stats.wireBytesWritten >= stats.payloadBytesWritten + 2 * 5 + 100);
     QVERIFY(stats.wireBytesRead > stats.payloadBytesRead);
     QCOMPARE(stats.framesRead, std::size_t{3});  // BOOT, STARTED, RESPONSE
+  }
+
+  void aWholeSessionRunsOverAUnixSocket() {
+    QTemporaryDir dir;
+    const std::string path = dir.filePath("board.sock").toStdString();
+    const int listener = ::socket(AF_UNIX, SOCK_STREAM, 0);
+    sockaddr_un address{};
+    address.sun_family = AF_UNIX;
+    std::memcpy(address.sun_path, path.data(), path.size());
+    QCOMPARE(::bind(listener, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
+    QCOMPARE(::listen(listener, 1), 0);
+    FakeBoard board(100);
+    // The board's side: bytes from the socket into the fake board, its answers back.
+    std::thread pump([&] {
+      const int peer = ::accept(listener, nullptr, nullptr);
+      std::array<std::uint8_t, 1024> buffer;
+      for (;;) {
+        pollfd entry{peer, POLLIN, 0};
+        if (::poll(&entry, 1, 5) > 0) {
+          const ssize_t got = ::read(peer, buffer.data(), buffer.size());
+          if (got <= 0) break;
+          board.write(std::span(buffer).first(static_cast<std::size_t>(got)));
+        }
+        const std::size_t answer = board.read(buffer, 0ms);
+        if (answer > 0) ::write(peer, buffer.data(), answer);
+      }
+      ::close(peer);
+    });
+    {
+      UnixSocketTransport socket(path, 1000ms);
+      Session session(socket, quickOptions());
+      session.start();
+      RpcClient rpc(session);
+      Bytes input(300);
+      for (std::size_t i = 0; i < input.size(); ++i) input[i] = static_cast<std::uint8_t>(i * 3);
+      rpc.setInput(0, input);
+      rpc.run();
+      const Bytes output = rpc.getOutput(0);
+      QCOMPARE(output.size(), std::size_t{700});
+      QCOMPARE(output[301], static_cast<std::uint8_t>(input[1] + 1));
+      QCOMPARE(session.statistics().retries, std::size_t{0});
+    }
+    pump.join();
+    ::close(listener);
+    QCOMPARE(board.runs, std::size_t{1});
   }
 
   void aRequestLongerThanTheBoardReceivesIsRefused() {
