@@ -17,6 +17,7 @@ std::string errnoText(int error) {
 
 FdReadResult readWithPoll(int fd, std::span<std::uint8_t> buffer,
                           std::chrono::milliseconds timeout) {
+  if (buffer.empty()) return {};  // a zero-byte read would look like end of stream
   const Clock::time_point deadline = Clock::now() + timeout;
   for (;;) {
     const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - Clock::now());

@@ -189,6 +189,7 @@ void PipeTransport::write(std::span<const std::uint8_t> bytes) {
 std::size_t PipeTransport::read(std::span<std::uint8_t> buffer, std::chrono::milliseconds timeout) {
   if (closedMessage_) throw TransportClosed(*closedMessage_);
   if (stdout_ < 0) throw TransportClosed(describe() + " is closed");
+  if (buffer.empty()) return 0;  // a zero-byte read would look like end of stream
   const Clock::time_point deadline = Clock::now() + timeout;
   for (;;) {
     const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - Clock::now());

@@ -39,7 +39,7 @@ void checkRange(std::string_view what, std::uint32_t offset, std::size_t length)
 
 }  // namespace
 
-std::string_view toString(RpcOpcode opcode) {
+std::string_view opcodeName(RpcOpcode opcode) {
   switch (opcode) {
     case RpcOpcode::GetGlobalFunc:
       return "GET_GLOBAL_FUNC";
@@ -86,7 +86,7 @@ std::uint64_t CallResult::asHandle() const {
 
 std::vector<std::uint8_t> RpcClient::call(RpcOpcode opcode,
                                           std::span<const std::uint8_t> arguments) {
-  const std::string name(toString(opcode));
+  const std::string name(opcodeName(opcode));
   std::vector<std::uint8_t> body{static_cast<std::uint8_t>(opcode)};
   body.insert(body.end(), arguments.begin(), arguments.end());
   const auto timeout =
@@ -209,7 +209,7 @@ void RpcClient::copyToDevice(std::uint64_t deviceHandle, std::uint32_t offset,
 std::vector<std::uint8_t> RpcClient::readChunked(RpcOpcode opcode,
                                                  std::span<const std::uint8_t> prefix,
                                                  std::uint32_t offset, std::uint32_t length) {
-  const std::string name(toString(opcode));
+  const std::string name(opcodeName(opcode));
   checkRange(name, offset, length);
   const std::size_t chunk = readChunkCapacity();
   // Grown as bytes arrive, never sized from a length the board sent.

@@ -32,7 +32,7 @@ enum class RpcOpcode : std::uint8_t {
   GetProfile = 0x14,
   ResetState = 0x15,
 };
-std::string_view toString(RpcOpcode opcode);  // "GET_OUTPUT"
+std::string_view opcodeName(RpcOpcode opcode);  // "GET_OUTPUT"
 
 // TVM's argument type codes, as CALL_FUNC sends them.
 enum class ArgTypeCode : std::uint8_t { Int = 0, Float = 2, Handle = 3, Null = 4, DLTensor = 7 };

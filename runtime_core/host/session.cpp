@@ -183,8 +183,10 @@ const BoardInfo& Session::start() {
           }
           info.hostNonce = nonce;
           info.boardNonce = header.boardNonce;
+          // Sequence numbers go on from the last session's: a board that
+          // still remembers its last one never takes a new request for a
+          // retransmission.
           board_ = std::move(info);
-          lastSequence_ = 0;
           open_ = true;
           return board_;
         }

@@ -5,7 +5,7 @@
 
 namespace loupe::host {
 
-std::string_view toString(SessionErrorKind kind) {
+std::string_view errorKindName(SessionErrorKind kind) {
   switch (kind) {
     case SessionErrorKind::NoResponse:
       return "no response";

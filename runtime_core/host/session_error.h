@@ -20,7 +20,7 @@ enum class SessionErrorKind {
   Protocol,              // the board sent something the protocol does not allow
 };
 
-std::string_view toString(SessionErrorKind kind);
+std::string_view errorKindName(SessionErrorKind kind);
 
 class SessionError : public std::runtime_error {
  public:

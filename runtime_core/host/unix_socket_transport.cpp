@@ -1,6 +1,7 @@
 // The Unix socket transport: see unix_socket_transport.h.
 #include "unix_socket_transport.h"
 
+#include <fcntl.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -16,6 +17,7 @@ namespace loupe::host {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+constexpr std::chrono::milliseconds kWriteStallTimeout{10'000};
 
 }  // namespace
 
@@ -37,7 +39,11 @@ UnixSocketTransport::UnixSocketTransport(std::string path, std::chrono::millisec
     do {
       connected = ::connect(fd_, reinterpret_cast<const sockaddr*>(&address), sizeof address);
     } while (connected != 0 && errno == EINTR);
-    if (connected == 0) return;
+    if (connected == 0) {
+      // Non-blocking from here on, so a peer that stops reading cannot hang a write.
+      ::fcntl(fd_, F_SETFL, ::fcntl(fd_, F_GETFL) | O_NONBLOCK);
+      return;
+    }
     const int error = errno;
     ::close(fd_);
     fd_ = -1;
@@ -66,19 +72,17 @@ std::string UnixSocketTransport::describe() const {
 
 void UnixSocketTransport::write(std::span<const std::uint8_t> bytes) {
   if (fd_ < 0) throw TransportClosed(describe() + " is closed");
-  std::size_t done = 0;
-  while (done < bytes.size()) {
-    const ssize_t count = ::send(fd_, bytes.data() + done, bytes.size() - done, MSG_NOSIGNAL);
-    if (count > 0) {
-      done += static_cast<std::size_t>(count);
-    } else if (count < 0 && errno != EINTR) {
-      const int error = errno;
-      if (error == EPIPE || error == ECONNRESET) {
-        throw TransportClosed("the peer closed " + describe());
-      }
-      throw TransportClosed("writing to " + describe() + ": " + errnoText(error));
-    }
+  int error;
+  {
+    SigpipeBlock noSigpipe;
+    error = writeAll(fd_, bytes, kWriteStallTimeout);
   }
+  if (error == EPIPE || error == ECONNRESET) throw TransportClosed("the peer closed " + describe());
+  if (error == ETIMEDOUT) {
+    throw TransportClosed("the peer of " + describe() + " read nothing for " +
+                          std::to_string(kWriteStallTimeout.count()) + " ms");
+  }
+  if (error != 0) throw TransportClosed("writing to " + describe() + ": " + errnoText(error));
 }
 
 std::size_t UnixSocketTransport::read(std::span<std::uint8_t> buffer,
