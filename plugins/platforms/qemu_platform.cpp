@@ -6,6 +6,7 @@
 
 #include "platforms/platform_files.h"
 #include "platforms/qemu_link.h"
+#include "project/deploy_error.h"
 #include "project/firmware_makefile.h"
 #include "project/model_project_files.h"
 
@@ -61,8 +62,10 @@ std::vector<project::ProjectFile> QemuPlatform::projectFiles(
 }
 
 std::optional<std::string> QemuPlatform::explainBuildFailure(const std::string& output) const {
-  // GNU ld: "region `DTCM' overflowed by 123456 bytes".
-  static const std::regex overflow("region `([A-Za-z0-9_]+)' overflowed by ([0-9]+) bytes");
+  // GNU ld: "region `DTCM' overflowed by 123456 bytes", with ‘DTCM’ in a
+  // UTF-8 locale.
+  static const std::regex overflow(
+      "region (?:`|\xE2\x80\x98)([A-Za-z0-9_]+)(?:'|\xE2\x80\x99) overflowed by ([0-9]+) bytes");
   std::ostringstream message;
   bool found = false;
   for (auto it = std::sregex_iterator(output.begin(), output.end(), overflow);
@@ -97,6 +100,11 @@ std::vector<std::string> QemuPlatform::qemuArguments(const std::filesystem::path
 
 std::unique_ptr<host::Transport> QemuPlatform::start(const std::filesystem::path& firmware,
                                                      const project::StartOptions& options) const {
+  if (!std::filesystem::is_regular_file(firmware)) {
+    throw project::DeployError(project::DeployError::Kind::StartFailed,
+                               "cannot start " + name() + ": the firmware " + firmware.string() +
+                                   " does not exist");
+  }
   return std::make_unique<QemuLink>(board_.qemuExecutable, qemuArguments(firmware),
                                     options.startTimeout);
 }

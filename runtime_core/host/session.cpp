@@ -301,7 +301,12 @@ std::vector<std::uint8_t> Session::request(std::span<const std::uint8_t> body,
           }
           ++naks;
           lastNak = describeNakReason(reason);
-          naked = true;
+          // A truncated frame is the one before the frame whose start
+          // marker cut it short: usually an earlier attempt of this request
+          // that lost a byte, cut by our own retransmission. The frame now
+          // on the wire is whole, so wait for its answer; if it too was
+          // damaged, another NAK or the time-out says so.
+          if (reason != static_cast<std::uint8_t>(NakReason::Truncated)) naked = true;
           break;
         }
         case SessionMessageType::Started:
