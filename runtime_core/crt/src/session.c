@@ -33,7 +33,7 @@ static tvm_crt_error_t SendMessage(TVMSession* session, uint8_t type, uint8_t ho
                         session->write_context);
   TVMFrameEncoder_Write(&session->encoder, header, sizeof(header));
   TVMFrameEncoder_Write(&session->encoder, head, head_size);
-  TVMFrameEncoder_Write(&session->encoder, (const uint8_t*)tail, tail_size);
+  TVMFrameEncoder_Write(&session->encoder, tail, tail_size);
   err = TVMFrameEncoder_End(&session->encoder);
   NoteError(session, err);
   return err;

@@ -39,8 +39,13 @@ typedef struct {
 } systick_regs;
 
 #define SYSTICK ((systick_regs*)0xE000E010u)
-#define SYSTICK_MAX 0x00FFFFFFu
+#define SYSTICK_PERIOD 0x01000000u /* LOAD + 1 ticks per wrap */
+/* Interrupt Control and State Register: PENDSTSET, SysTick pending. */
+#define SCB_ICSR (*(volatile uint32_t*)0xE000ED04u)
+#define ICSR_PENDSTSET (1u << 26)
 
+/* Wraps counted by the handler: each is the counter's step from 1 to 0,
+ * the moment the SysTick exception becomes pending. */
 static volatile uint32_t systick_wraps;
 
 void cortex_m_systick_handler(void) {
@@ -49,22 +54,30 @@ void cortex_m_systick_handler(void) {
 
 static void systick_start(void) {
   SYSTICK->ctrl = 0u;
-  SYSTICK->load = SYSTICK_MAX;
+  SYSTICK->load = SYSTICK_PERIOD - 1u;
   SYSTICK->val = 0u;
   SYSTICK->ctrl = 7u; /* core clock, interrupt on wrap, enabled */
 }
 
-/* The wrap count read before and after the counter: if a wrap's interrupt
- * ran in between, read again, so count and counter belong together. Called
- * from thread mode only, where a pending SysTick is taken at once. */
+/* Ticks since systick_start. A period starts when the counter reaches 0
+ * (position 0), then counts LOAD, LOAD - 1, ..., 1 (positions 1 ... 2^24 - 1).
+ * With interrupts masked, a wrap the handler has not counted yet shows as
+ * the pending bit: count it here and read the counter again, which is then
+ * in the new period. So count and counter always belong together, and the
+ * result never goes backwards however late the exception is taken. */
 static uint64_t systick_now(void) {
+  uint32_t primask;
   uint32_t wraps;
   uint32_t value;
-  do {
-    wraps = systick_wraps;
+  __asm__ volatile("mrs %0, primask\n\tcpsid i" : "=r"(primask)::"memory");
+  wraps = systick_wraps;
+  value = SYSTICK->val;
+  if ((SCB_ICSR & ICSR_PENDSTSET) != 0u) {
+    ++wraps;
     value = SYSTICK->val;
-  } while (wraps != systick_wraps);
-  return ((uint64_t)wraps << 24) | (uint64_t)(SYSTICK_MAX - value);
+  }
+  __asm__ volatile("msr primask, %0" ::"r"(primask) : "memory");
+  return ((uint64_t)wraps << 24) + (value == 0u ? 0u : (uint64_t)(SYSTICK_PERIOD - value));
 }
 
 uint32_t TVMPlatformProfilerTicks(void) {
