@@ -20,7 +20,7 @@ DocumentGraphLayout::~DocumentGraphLayout() {
 }
 
 void DocumentGraphLayout::start() {
-  if (watcher_.isRunning()) {
+  if (running_) {
     pending_ = true;
     return;
   }
@@ -29,6 +29,7 @@ void DocumentGraphLayout::start() {
   QList<int> unsupported;
   for (const auto& problem : document_->supportProblems())
     unsupported.append(problem.operatorIndex);
+  running_ = true;
   emit layoutStarted();
   watcher_.setFuture(
       QtConcurrent::run([graph = document_->graph(), metrics = metrics_, unsupported] {
@@ -37,6 +38,7 @@ void DocumentGraphLayout::start() {
 }
 
 void DocumentGraphLayout::onDone() {
+  running_ = false;
   if (pending_) {
     start();  // the result belongs to a model that is no longer open
     return;

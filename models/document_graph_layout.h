@@ -28,7 +28,7 @@ class DocumentGraphLayout : public QObject {
   // or writes; an input/output node by its tensor's name.
   QList<int> findNodes(const QString& text) const;
 
-  bool isBusy() const { return watcher_.isRunning() || pending_; }
+  bool isBusy() const { return running_ || pending_; }
   // Blocks, running the event loop, until the layout is done or `timeoutMs`
   // passed; for screenshots and tests. Returns !isBusy().
   bool waitUntilIdle(int timeoutMs = 60000);
@@ -45,6 +45,9 @@ class DocumentGraphLayout : public QObject {
   GraphTextMetrics metrics_;
   GraphLayout layout_;
   bool pending_ = false;  // a newer model arrived while a layout ran
+  // From start to the result taken (the watcher's isRunning() turns false
+  // before its finished() is delivered).
+  bool running_ = false;
   QFutureWatcher<GraphLayout> watcher_;
 };
 

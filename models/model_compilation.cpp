@@ -71,8 +71,7 @@ ModelCompilation::~ModelCompilation() {
 }
 
 bool ModelCompilation::isBusy() const {
-  return compileWatcher_.isRunning() || replanWatcher_.isRunning() || replanPending_ ||
-         state_ == State::Compiling;
+  return compiling_ || replanning_ || replanPending_ || state_ == State::Compiling;
 }
 
 const FunctionListing& ModelCompilation::tirListing() const {
@@ -112,8 +111,9 @@ void ModelCompilation::startCompilation() {
   emit compilationStarted();
   // A job already running finishes into a result that onCompilationDone drops
   // (its generation is old); this one starts when it is done.
-  if (compileWatcher_.isRunning()) return;
+  if (compiling_) return;
 
+  compiling_ = true;
   const int generation = generation_;
   ir::Graph imported = document_->graph();
   const QString planner = planner_;
@@ -159,6 +159,7 @@ void ModelCompilation::startCompilation() {
 
 void ModelCompilation::onCompilationDone() {
   std::shared_ptr<const Result> result = compileWatcher_.result();
+  compiling_ = false;
   if (result->generation != generation_) {
     startCompilation();  // the model changed while this one compiled
     return;
@@ -191,11 +192,12 @@ void ModelCompilation::setPlanner(const QString& name) {
 }
 
 void ModelCompilation::startReplan() {
-  if (replanWatcher_.isRunning()) {
+  if (replanning_) {
     replanPending_ = true;  // run again with the newest choice once it is done
     return;
   }
   replanPending_ = false;
+  replanning_ = true;
   emit busyChanged(true);
   std::shared_ptr<const Result> compiledResult = result_;
   const QString planner = planner_;
@@ -217,6 +219,7 @@ void ModelCompilation::startReplan() {
 
 void ModelCompilation::onReplanDone() {
   std::shared_ptr<const Replan> replan = replanWatcher_.result();
+  replanning_ = false;
   if (replan->generation == generation_ && state_ == State::Compiled) {
     if (replan->error.isEmpty()) {
       memoryPlan_ = replan->plan;

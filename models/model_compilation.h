@@ -74,6 +74,10 @@ class ModelCompilation : public QObject {
   // Bumped on every new model; a finished job from an older one is dropped.
   int generation_ = 0;
   bool replanPending_ = false;
+  // Set when a job starts, cleared when its result has been taken: the
+  // watchers' isRunning() turns false before their finished() is delivered.
+  bool compiling_ = false;
+  bool replanning_ = false;
   QFutureWatcher<std::shared_ptr<const Result>> compileWatcher_;
   QFutureWatcher<std::shared_ptr<const Replan>> replanWatcher_;
 };
