@@ -48,8 +48,9 @@ void addLegendEntry(QHBoxLayout* layout, const QColor& fill, const QPen& border,
   auto* icon = new QLabel;
   icon->setPixmap(swatch);
   layout->addWidget(icon);
+  layout->addSpacing(3);
   layout->addWidget(new QLabel(text));
-  layout->addSpacing(10);
+  layout->addSpacing(12);
 }
 
 // The zoom the graph opens at: everything when it fits legibly, otherwise
@@ -211,7 +212,8 @@ void GraphView::buildScene() {
       auto* label = scene->addSimpleText(edge.label, edgeLabelFont());
       label->setBrush(QColor(0x40, 0x40, 0x40));
       const QRectF box = label->boundingRect();
-      label->setPos(edge.labelCentre - QPointF(box.width() / 2, box.height() / 2));
+      // A little air between the edge and its label (Graphviz puts them flush).
+      label->setPos(edge.labelCentre - QPointF(box.width() / 2 - 4, box.height() / 2));
     }
   }
   for (const models::LaidOutNode& node : layout.nodes) {
