@@ -32,6 +32,7 @@ struct ModelCompilation::Replan {
   int generation = 0;
   QString error;
   MemoryPlanLayout plan;
+  MemoryPlanLayout comparison;  // empty when no comparison planner is set
 };
 
 namespace {
@@ -167,18 +168,21 @@ void ModelCompilation::onCompilationDone() {
   if (!result->error.isEmpty()) {
     result_.reset();
     memoryPlan_ = {};
+    comparisonPlan_ = {};
     state_ = State::Failed;
     errorMessage_ = result->error;
     emit compilationFailed(errorMessage_);
   } else {
     result_ = result;
     memoryPlan_ = result->plan;
+    comparisonPlan_ = {};  // planned next, when one is chosen
     state_ = State::Compiled;
     emit compiled();
     emit memoryPlanChanged();
   }
   // The user may have picked another planner while it compiled.
-  if (state_ == State::Compiled && memoryPlan_.planner != planner_) {
+  if (state_ == State::Compiled &&
+      (memoryPlan_.planner != planner_ || comparisonPlan_.planner != comparisonPlanner_)) {
     startReplan();
     return;
   }
@@ -188,6 +192,13 @@ void ModelCompilation::onCompilationDone() {
 void ModelCompilation::setPlanner(const QString& name) {
   if (memory::findPlanner(name.toStdString()) == nullptr || name == planner_) return;
   planner_ = name;
+  if (state_ == State::Compiled) startReplan();
+}
+
+void ModelCompilation::setComparisonPlanner(const QString& name) {
+  if (!name.isEmpty() && memory::findPlanner(name.toStdString()) == nullptr) return;
+  if (name == comparisonPlanner_) return;
+  comparisonPlanner_ = name;
   if (state_ == State::Compiled) startReplan();
 }
 
@@ -201,12 +212,18 @@ void ModelCompilation::startReplan() {
   emit busyChanged(true);
   std::shared_ptr<const Result> compiledResult = result_;
   const QString planner = planner_;
+  const QString comparison = comparisonPlanner_;
   const int generation = generation_;
-  replanWatcher_.setFuture(
-      QtConcurrent::run([compiledResult, planner, generation]() -> std::shared_ptr<const Replan> {
+  replanWatcher_.setFuture(QtConcurrent::run(
+      [compiledResult, planner, comparison, generation]() -> std::shared_ptr<const Replan> {
         auto replan = std::make_shared<Replan>();
         replan->generation = generation;
         try {
+          if (!comparison.isEmpty()) {
+            const memory::MemoryPlan other = memory::planMemoryUnchecked(
+                compiledResult->graph, planOptions(comparison, compiledResult->scratchBytes));
+            replan->comparison = memoryPlanLayout(compiledResult->graph, other);
+          }
           const memory::MemoryPlan plan = memory::planMemoryUnchecked(
               compiledResult->graph, planOptions(planner, compiledResult->scratchBytes));
           replan->plan = memoryPlanLayout(compiledResult->graph, plan);
@@ -223,6 +240,7 @@ void ModelCompilation::onReplanDone() {
   if (replan->generation == generation_ && state_ == State::Compiled) {
     if (replan->error.isEmpty()) {
       memoryPlan_ = replan->plan;
+      comparisonPlan_ = replan->comparison;
       emit memoryPlanChanged();
     } else {
       emit compilationFailed(replan->error);

@@ -46,6 +46,12 @@ class ModelCompilation : public QObject {
   // compiled) and emits memoryPlanChanged().
   void setPlanner(const QString& name);
 
+  // A second algorithm to show beside the first (empty: none). Planned with
+  // the first, on the same buffers; memoryPlanChanged() covers both.
+  QString comparisonPlanner() const { return comparisonPlanner_; }
+  void setComparisonPlanner(const QString& name);
+  const MemoryPlanLayout& comparisonPlan() const { return comparisonPlan_; }
+
   // Blocks (running the event loop) until nothing is in flight or `timeoutMs`
   // passed; for screenshots and tests. Returns !isBusy().
   bool waitUntilIdle(int timeoutMs = 60000);
@@ -67,10 +73,12 @@ class ModelCompilation : public QObject {
 
   ModelDocument* document_;
   QString planner_;
+  QString comparisonPlanner_;
   State state_ = State::NoModel;
   QString errorMessage_;
   std::shared_ptr<const Result> result_;
   MemoryPlanLayout memoryPlan_;
+  MemoryPlanLayout comparisonPlan_;
   // Bumped on every new model; a finished job from an older one is dropped.
   int generation_ = 0;
   bool replanPending_ = false;

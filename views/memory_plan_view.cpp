@@ -4,7 +4,9 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLocale>
+#include <QSplitter>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "models/model_compilation.h"
 #include "models/model_document.h"
@@ -18,8 +20,10 @@ MemoryPlanView::MemoryPlanView(models::ModelDocument* document,
       document_(document),
       compilation_(compilation),
       planner_(new QComboBox(this)),
+      comparison_(new QComboBox(this)),
       summary_(new QLabel(this)),
-      chart_(new MemoryTimelineChart(this)) {
+      chart_(new MemoryTimelineChart(this)),
+      comparisonChart_(new MemoryTimelineChart(this)) {
   auto* bar = new QHBoxLayout;
   bar->setContentsMargins(8, 4, 8, 4);
   bar->addWidget(new QLabel(tr("Algorithm:"), this));
@@ -30,16 +34,33 @@ MemoryPlanView::MemoryPlanView(models::ModelDocument* document,
   }
   planner_->setCurrentText(compilation_->planner());
   bar->addWidget(planner_);
+  bar->addWidget(new QLabel(tr("Compare with:"), this));
+  comparison_->addItem(tr("nothing"), QString());
+  for (const QString& name : models::ModelCompilation::plannerNames()) {
+    comparison_->addItem(name, name);
+  }
+  bar->addWidget(comparison_);
   summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   summary_->setWordWrap(true);  // a narrow window wraps it instead of growing
   bar->addWidget(summary_, 1);
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addLayout(bar);
-  layout->addWidget(chart_, 1);
+  auto* charts = new QSplitter(Qt::Vertical, this);
+  charts->addWidget(chart_);
+  charts->addWidget(comparisonChart_);
+  charts->setChildrenCollapsible(false);
+  comparisonChart_->hide();
+  layout->addWidget(charts, 1);
 
   connect(planner_, &QComboBox::currentTextChanged, compilation_,
           &models::ModelCompilation::setPlanner);
+  connect(comparison_, &QComboBox::currentIndexChanged, this,
+          [this] { compilation_->setComparisonPlanner(comparison_->currentData().toString()); });
+  connect(comparisonChart_, &MemoryTimelineChart::operatorClicked, document_,
+          &models::ModelDocument::setCurrentOperator);
+  connect(document_, &models::ModelDocument::currentOperatorChanged, comparisonChart_,
+          &MemoryTimelineChart::setSelectedOperator);
   connect(compilation_, &models::ModelCompilation::memoryPlanChanged, this,
           &MemoryPlanView::showPlan);
   connect(compilation_, &models::ModelCompilation::busyChanged, this, &MemoryPlanView::showState);
@@ -62,8 +83,24 @@ QString MemoryPlanView::summaryText() const {
 
 void MemoryPlanView::showPlan() {
   const models::MemoryPlanLayout& plan = compilation_->memoryPlan();
+  const models::MemoryPlanLayout& other = compilation_->comparisonPlan();
+  // One byte scale for both, so the taller plan looks taller.
+  const qint64 scale = std::max(plan.totalBytes, other.totalBytes);
+  chart_->setMinimumScaleBytes(other.isEmpty() ? 0 : scale);
   chart_->setPlanLayout(plan);
   chart_->setSelectedOperator(document_->currentOperator());
+  comparisonChart_->setVisible(!other.isEmpty());
+  comparisonChart_->setMinimumScaleBytes(scale);
+  comparisonChart_->setPlanLayout(other);
+  comparisonChart_->setSelectedOperator(document_->currentOperator());
+  if (!other.isEmpty()) {
+    const QLocale locale = QLocale::system();
+    comparisonChart_->setTitle(
+        tr("compared: %1 bytes with %2 (%3 bytes %4 than %5)")
+            .arg(locale.toString(other.totalBytes), other.planner,
+                 locale.toString(std::abs(other.totalBytes - plan.totalBytes)),
+                 other.totalBytes >= plan.totalBytes ? tr("more") : tr("fewer"), plan.planner));
+  }
   showState();
 }
 

@@ -56,6 +56,16 @@ void MemoryTimelineChart::setPlanLayout(const models::MemoryPlanLayout& layout) 
   setSelectedOperator(selectedOperator_);
 }
 
+void MemoryTimelineChart::setTitle(const QString& title) {
+  title_ = title;
+  update();
+}
+
+void MemoryTimelineChart::setMinimumScaleBytes(qint64 bytes) {
+  minimumScaleBytes_ = bytes;
+  update();
+}
+
 void MemoryTimelineChart::setSelectedOperator(int modelOperator) {
   selectedOperator_ = modelOperator;
   highlighted_ = modelOperator >= 0 ? layout_.buffersOfOperator(modelOperator) : QList<int>();
@@ -74,7 +84,8 @@ qint64 MemoryTimelineChart::poolBase(int pool) const {
 }
 
 qint64 MemoryTimelineChart::chartBytes() const {
-  qint64 top = std::max(layout_.lowerBound, poolBase(static_cast<int>(layout_.pools.size())));
+  qint64 top = std::max(
+      {layout_.lowerBound, poolBase(static_cast<int>(layout_.pools.size())), minimumScaleBytes_});
   for (int i = 0; i < layout_.buffers.size(); ++i) {
     const auto& b = layout_.buffers[i];
     if (b.pool >= 0) top = std::max(top, poolBase(b.pool) + b.offset + b.size);
@@ -209,6 +220,15 @@ void MemoryTimelineChart::paintEvent(QPaintEvent*) {
     drawLine(usedTop, QColor(0x20, 0x50, 0xa0), Qt::DotLine, tr("plan %1").arg(bytesText(usedTop)));
   }
 
+  if (!title_.isEmpty()) {
+    QFont bold = font();
+    bold.setBold(true);
+    painter.setFont(bold);
+    painter.setPen(pal.color(QPalette::Text));
+    painter.drawText(QRectF(area.left(), 8, area.width(), 18), Qt::AlignLeft | Qt::AlignVCenter,
+                     title_);
+    return;
+  }
   // Legend across the top.
   qreal x = area.left();
   const qreal y = 8;

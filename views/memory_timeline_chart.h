@@ -29,6 +29,12 @@ class MemoryTimelineChart : public QWidget {
   // The buffer under `point` (widget coordinates), or -1.
   int bufferAt(const QPointF& point) const;
 
+  // Instead of the legend, a title line (a second chart under the first
+  // needs no second legend, but must say which plan it is).
+  void setTitle(const QString& title);
+  // At least this many bytes on the y axis, so two charts share one scale.
+  void setMinimumScaleBytes(qint64 bytes);
+
   static QColor kindColor(models::PlannedBufferKind kind);
 
   QSize minimumSizeHint() const override { return {320, 200}; }
@@ -50,6 +56,8 @@ class MemoryTimelineChart : public QWidget {
 
   models::MemoryPlanLayout layout_;
   int selectedOperator_ = -1;
+  QString title_;
+  qint64 minimumScaleBytes_ = 0;
   QList<int> highlighted_;
 };
 

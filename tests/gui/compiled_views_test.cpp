@@ -199,6 +199,21 @@ class CompiledViewsTest : public QObject {
     }
     // ad01's greedy plans are bigger than the searches': the total did change.
     QVERIFY(totals.size() > 1);
+
+    // Two algorithms side by side, on the same buffers and one scale.
+    QVERIFY(view->comparisonChart()->isHidden());
+    selector->setCurrentText("branch_and_bound");
+    view->comparisonSelector()->setCurrentText("greedy_by_size");
+    QVERIFY(window.waitUntilIdle());
+    QVERIFY(view->comparisonChart()->isVisible());
+    const auto& other = view->comparisonChart()->planLayout();
+    QCOMPARE(other.planner, "greedy_by_size");
+    QCOMPARE(other.totalBytes, memplanTotal(path, "greedy_by_size"));
+    QCOMPARE(view->shownTotalBytes(), memplanTotal(path, "branch_and_bound"));
+    QCOMPARE(other.buffers.size(), view->chart()->planLayout().buffers.size());
+    view->comparisonSelector()->setCurrentIndex(0);
+    QVERIFY(window.waitUntilIdle());
+    QVERIFY(view->comparisonChart()->isHidden());
   }
 
   void aCorruptFileLeavesTheCompiledModelOpen() {
