@@ -3,6 +3,7 @@
 #include <QFileInfo>
 #include <algorithm>
 
+#include "models/model_compilation.h"
 #include "models/model_document.h"
 
 namespace loupe::models {
@@ -14,12 +15,24 @@ ProblemListModel::ProblemListModel(const ModelDocument* document, QObject* paren
   rebuild();
 }
 
+void ProblemListModel::attachCompilation(const ModelCompilation* compilation) {
+  compilation_ = compilation;
+  connect(compilation_, &ModelCompilation::compilationFailed, this, &ProblemListModel::rebuild);
+  connect(compilation_, &ModelCompilation::compiled, this, &ProblemListModel::rebuild);
+  rebuild();
+}
+
 void ProblemListModel::rebuild() {
   beginResetModel();
   problems_.clear();
   const auto& failures = document_->loadFailures();
   for (auto it = failures.rbegin(); it != failures.rend(); ++it) {
     problems_.append({Severity::Error, it->message, QFileInfo(it->path).fileName(), -1});
+  }
+  if (compilation_ && compilation_->state() == ModelCompilation::State::Failed) {
+    problems_.append({Severity::Error,
+                      tr("Compilation failed: %1").arg(compilation_->errorMessage()), tr("compile"),
+                      -1});
   }
   if (document_->isLoaded()) {
     const auto& graph = document_->graph();

@@ -1,7 +1,8 @@
 // What is wrong with what the user opened: files the importer rejected
 // (errors, newest first) and operators of the open model that Loupe cannot
 // run yet (warnings, with the reason). An entry that names an operator carries
-// its index so a view can select it.
+// its index so a view can select it. Once attached to a ModelCompilation, a
+// compilation that fails is listed too (an error, located at "compile").
 #pragma once
 
 #include <QAbstractTableModel>
@@ -9,6 +10,7 @@
 
 namespace loupe::models {
 
+class ModelCompilation;
 class ModelDocument;
 
 class ProblemListModel : public QAbstractTableModel {
@@ -35,6 +37,9 @@ class ProblemListModel : public QAbstractTableModel {
   QVariant headerData(int section, Qt::Orientation orientation,
                       int role = Qt::DisplayRole) const override;
 
+  // Lists the failures of `compilation` from now on.
+  void attachCompilation(const ModelCompilation* compilation);
+
   const QList<Problem>& problems() const { return problems_; }
   int count(Severity severity) const;
 
@@ -42,6 +47,7 @@ class ProblemListModel : public QAbstractTableModel {
   void rebuild();
 
   const ModelDocument* document_;
+  const ModelCompilation* compilation_ = nullptr;
   QList<Problem> problems_;
 };
 

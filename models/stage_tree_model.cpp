@@ -3,6 +3,7 @@
 #include <QFont>
 
 #include "models/compilation_stage.h"
+#include "models/model_compilation.h"
 #include "models/model_document.h"
 
 namespace loupe::models {
@@ -11,6 +12,14 @@ StageTreeModel::StageTreeModel(const ModelDocument* document, QObject* parent)
     : QStandardItemModel(parent), document_(document) {
   setHorizontalHeaderLabels({tr("Stages")});
   connect(document_, &ModelDocument::modelLoaded, this, &StageTreeModel::rebuild);
+  rebuild();
+}
+
+void StageTreeModel::attachCompilation(const ModelCompilation* compilation) {
+  compilation_ = compilation;
+  connect(compilation_, &ModelCompilation::compilationStarted, this, &StageTreeModel::rebuild);
+  connect(compilation_, &ModelCompilation::compiled, this, &StageTreeModel::rebuild);
+  connect(compilation_, &ModelCompilation::compilationFailed, this, &StageTreeModel::rebuild);
   rebuild();
 }
 
@@ -27,7 +36,12 @@ void StageTreeModel::rebuild() {
   root->setFont(bold);
   appendRow(root);
 
-  for (const CompilationStage stage : document_->availableStages()) {
+  std::vector<CompilationStage> stages = document_->availableStages();
+  if (compilation_ && compilation_->state() == ModelCompilation::State::Compiled) {
+    stages.insert(stages.end(),
+                  {CompilationStage::Tir, CompilationStage::C, CompilationStage::MemoryPlan});
+  }
+  for (const CompilationStage stage : stages) {
     QString toolTip = stageDescription(stage);
     if (stage == CompilationStage::Imported) {
       const int count = document_->operatorCount();

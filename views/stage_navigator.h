@@ -1,6 +1,8 @@
 // The stage navigator on the left: the open model and the compilation stages
 // the document holds. Choosing a stage emits stageActivated() so the window
-// shows that stage's views.
+// shows that stage's views; the window tells it which stage its current tab
+// belongs to (selectStage), and it keeps that stage selected when the list
+// grows as compilation finishes.
 #pragma once
 
 #include <QTreeView>
@@ -19,11 +21,15 @@ class StageNavigator : public QTreeView {
  public:
   explicit StageNavigator(models::StageTreeModel* model, QWidget* parent = nullptr);
 
+  // Marks `stage` as the one shown, without emitting stageActivated().
+  void selectStage(models::CompilationStage stage);
+
  signals:
   void stageActivated(loupe::models::CompilationStage stage);
 
  private:
-  void selectFirstStage();
+  models::CompilationStage shownStage_ = models::CompilationStage::Imported;
+  bool selectingQuietly_ = false;
 };
 
 }  // namespace loupe::views

@@ -15,9 +15,10 @@ QString launchUsage() {
       "options:\n"
       "  --screenshot FILE.png   render the window (offscreen when there is no display),\n"
       "                          save it as PNG and exit; non-zero exit on failure\n"
-      "  --view operators|ir     the tab the screenshot shows (default: operators)\n"
+      "  --view VIEW             the tab to show: graph, operators, ir, tir, c or memory\n"
+      "                          (default: operators)\n"
       "  --size WxH              window size for the screenshot (default: 1400x900)\n"
-      "  --operator N            select operator N (default: the first)\n"
+      "  --select N, --operator N  select operator N (default: the first)\n"
       "  --version               print the version and exit\n"
       "  -h, --help              print this text and exit\n");
 }
@@ -28,7 +29,8 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments, const QStringList
   const QCommandLineOption screenshot(QStringLiteral("screenshot"), {}, QStringLiteral("FILE"));
   const QCommandLineOption view(QStringLiteral("view"), {}, QStringLiteral("VIEW"));
   const QCommandLineOption size(QStringLiteral("size"), {}, QStringLiteral("WxH"));
-  const QCommandLineOption op(QStringLiteral("operator"), {}, QStringLiteral("N"));
+  const QCommandLineOption op(QStringList{QStringLiteral("select"), QStringLiteral("operator")}, {},
+                              QStringLiteral("N"));
   parser.addOptions({screenshot, view, size, op});
   if (!parser.parse(arguments)) {
     options.error = parser.errorText();
@@ -69,8 +71,8 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments, const QStringList
     bool ok = false;
     options.operatorIndex = parser.value(op).toInt(&ok);
     if (!ok || options.operatorIndex < 0) {
-      options.error =
-          QStringLiteral("--operator wants an operator index, not '%1'").arg(parser.value(op));
+      options.error = QStringLiteral("--select (--operator) wants an operator index, not '%1'")
+                          .arg(parser.value(op));
       return options;
     }
   }

@@ -55,7 +55,7 @@ int takeScreenshot(const loupe::gui::LaunchOptions& options) {
   }
   if (options.operatorIndex >= 0) {
     if (options.operatorIndex >= window.document()->operatorCount()) {
-      printError(QStringLiteral("--operator %1: the model has %2 operators")
+      printError(QStringLiteral("--select %1: the model has %2 operators")
                      .arg(options.operatorIndex)
                      .arg(window.document()->operatorCount()));
       return 2;
@@ -63,6 +63,12 @@ int takeScreenshot(const loupe::gui::LaunchOptions& options) {
     window.document()->setCurrentOperator(options.operatorIndex);
   }
   window.showView(options.view);
+  // Compilation and graph layout run in the background; the picture must
+  // show their results, not "compiling...".
+  if (!window.waitUntilIdle()) {
+    printError(QStringLiteral("compilation or layout did not finish in time"));
+    return 1;
+  }
   QString error;
   if (!loupe::gui::saveWindowScreenshot(&window, options.screenshotPath, &error)) {
     printError(error);

@@ -7,6 +7,7 @@
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
+#include <QElapsedTimer>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
@@ -21,12 +22,17 @@
 
 #include "gui/bundled_model.h"
 #include "models/display_text.h"
+#include "models/document_graph_layout.h"
+#include "models/model_compilation.h"
 #include "models/model_document.h"
 #include "models/operator_properties_model.h"
 #include "models/operator_table_model.h"
 #include "models/problem_list_model.h"
 #include "models/stage_tree_model.h"
+#include "views/function_listing_view.h"
 #include "views/graph_ir_view.h"
+#include "views/graph_view.h"
+#include "views/memory_plan_view.h"
 #include "views/operator_table_view.h"
 #include "views/problems_view.h"
 #include "views/properties_view.h"
@@ -61,6 +67,8 @@ MainWindow::MainWindow(Options options, QWidget* parent)
       options_(options),
       recentFiles_(options.persistSettings),
       document_(new models::ModelDocument(this)),
+      compilation_(new models::ModelCompilation(document_, this)),
+      graphLayout_(new models::DocumentGraphLayout(document_, this)),
       operatorTableModel_(new models::OperatorTableModel(document_, this)),
       propertiesModel_(new models::OperatorPropertiesModel(document_, this)),
       problemListModel_(new models::ProblemListModel(document_, this)),
@@ -77,10 +85,15 @@ MainWindow::MainWindow(Options options, QWidget* parent)
   createDocks();
   createActions();
 
+  problemListModel_->attachCompilation(compilation_);
+  stageTreeModel_->attachCompilation(compilation_);
+
   totalsLabel_ = new QLabel(this);
   fileLabel_ = new QLabel(this);
+  compileLabel_ = new QLabel(this);
   fileLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   statusBar()->addWidget(totalsLabel_, 1);
+  statusBar()->addPermanentWidget(compileLabel_);
   statusBar()->addPermanentWidget(fileLabel_);
   totalsLabel_->setText(tr("No model open"));
 
@@ -88,6 +101,12 @@ MainWindow::MainWindow(Options options, QWidget* parent)
   connect(document_, &models::ModelDocument::loadFailed, this, &MainWindow::onLoadFailed);
   connect(document_, &models::ModelDocument::currentOperatorChanged, this,
           &MainWindow::updatePropertiesTitle);
+  connect(compilation_, &models::ModelCompilation::busyChanged, this,
+          &MainWindow::updateCompileStatus);
+  connect(compilation_, &models::ModelCompilation::memoryPlanChanged, this,
+          &MainWindow::updateCompileStatus);
+  connect(compilation_, &models::ModelCompilation::compilationFailed, this,
+          &MainWindow::updateCompileStatus);
   connect(problemListModel_, &QAbstractItemModel::modelReset, this,
           &MainWindow::updateProblemsTitle);
   updateProblemsTitle();
@@ -105,6 +124,10 @@ void MainWindow::createViews() {
   tabs_->setDocumentMode(true);
   setCentralWidget(tabs_);
 
+  graphView_ = new views::GraphView(document_, graphLayout_, this);
+  graphView_->setObjectName(QStringLiteral("graphView"));
+  addStageTab(CompilationStage::Imported, QStringLiteral("graph"), graphView_, tr("Graph"));
+
   operatorTable_ = new views::OperatorTableView(document_, operatorTableModel_, this);
   operatorTable_->setObjectName(QStringLiteral("operatorTable"));
   addStageTab(CompilationStage::Imported, QStringLiteral("operators"), operatorTable_,
@@ -113,6 +136,23 @@ void MainWindow::createViews() {
   graphIrView_ = new views::GraphIrView(document_, this);
   graphIrView_->setObjectName(QStringLiteral("graphIrView"));
   addStageTab(CompilationStage::Imported, QStringLiteral("ir"), graphIrView_, tr("Graph IR"));
+
+  tirView_ = new views::FunctionListingView(views::FunctionListingView::Language::Tir, document_,
+                                            compilation_, this);
+  tirView_->setObjectName(QStringLiteral("tirView"));
+  addStageTab(CompilationStage::Tir, QStringLiteral("tir"), tirView_, tr("TIR"));
+
+  cView_ = new views::FunctionListingView(views::FunctionListingView::Language::C, document_,
+                                          compilation_, this);
+  cView_->setObjectName(QStringLiteral("cView"));
+  addStageTab(CompilationStage::C, QStringLiteral("c"), cView_, tr("C"));
+
+  memoryPlanView_ = new views::MemoryPlanView(document_, compilation_, this);
+  memoryPlanView_->setObjectName(QStringLiteral("memoryPlanView"));
+  addStageTab(CompilationStage::MemoryPlan, QStringLiteral("memory"), memoryPlanView_,
+              tr("Memory Plan"));
+  // The operators table stays the first thing a user sees.
+  tabs_->setCurrentWidget(operatorTable_);
 }
 
 void MainWindow::addStageTab(CompilationStage stage, const QString& viewName, QWidget* widget,
@@ -129,6 +169,11 @@ void MainWindow::createDocks() {
   stagesDock_->setObjectName(QStringLiteral("stagesDock"));
   stagesDock_->setWidget(stageNavigator_);
   addDockWidget(Qt::LeftDockWidgetArea, stagesDock_);
+  connect(tabs_, &QTabWidget::currentChanged, this, [this] {
+    for (const StageTab& tab : stageTabs_) {
+      if (tab.widget == tabs_->currentWidget()) stageNavigator_->selectStage(tab.stage);
+    }
+  });
 
   propertiesView_ = new views::PropertiesView(propertiesModel_, this);
   propertiesView_->setObjectName(QStringLiteral("propertiesView"));
@@ -139,12 +184,6 @@ void MainWindow::createDocks() {
 
   problemsView_ = new views::ProblemsView(document_, problemListModel_, this);
   problemsView_->setObjectName(QStringLiteral("problemsView"));
-  connect(problemsView_, &views::ProblemsView::operatorActivated, this, [this] {
-    // Bring a view that shows the operator forward if none is in front.
-    if (tabs_->currentWidget() != operatorTable_ && tabs_->currentWidget() != graphIrView_) {
-      tabs_->setCurrentWidget(operatorTable_);
-    }
-  });
   problemsDock_ = new QDockWidget(tr("Problems"), this);
   problemsDock_->setObjectName(QStringLiteral("problemsDock"));
   problemsDock_->setWidget(problemsView_);
@@ -186,7 +225,45 @@ void MainWindow::createActions() {
 }
 
 QStringList MainWindow::viewNames() {
-  return {QStringLiteral("operators"), QStringLiteral("ir")};
+  return {QStringLiteral("graph"), QStringLiteral("operators"), QStringLiteral("ir"),
+          QStringLiteral("tir"),   QStringLiteral("c"),         QStringLiteral("memory")};
+}
+
+bool MainWindow::isBusy() const {
+  return compilation_->isBusy() || graphLayout_->isBusy();
+}
+
+bool MainWindow::waitUntilIdle(int timeoutMs) {
+  QElapsedTimer timer;
+  timer.start();
+  while (isBusy() && timer.elapsed() < timeoutMs) {
+    const int left = static_cast<int>(timeoutMs - timer.elapsed());
+    compilation_->waitUntilIdle(left);
+    graphLayout_->waitUntilIdle(std::max(0, static_cast<int>(timeoutMs - timer.elapsed())));
+  }
+  return !isBusy();
+}
+
+void MainWindow::updateCompileStatus() {
+  using State = models::ModelCompilation::State;
+  switch (compilation_->state()) {
+    case State::NoModel:
+      compileLabel_->clear();
+      return;
+    case State::Compiling:
+      compileLabel_->setText(tr("compiling\u2026"));
+      return;
+    case State::Failed:
+      compileLabel_->setText(tr("compilation failed"));
+      return;
+    case State::Compiled:
+      break;
+  }
+  const auto& plan = compilation_->memoryPlan();
+  compileLabel_->setText(compilation_->isBusy()
+                             ? tr("planning\u2026")
+                             : tr("workspace %1 bytes (%2)")
+                                   .arg(models::groupedNumber(plan.totalBytes), plan.planner));
 }
 
 bool MainWindow::showView(const QString& name) {

@@ -18,6 +18,8 @@ class QMenu;
 class QTabWidget;
 
 namespace loupe::models {
+class DocumentGraphLayout;
+class ModelCompilation;
 class ModelDocument;
 class OperatorPropertiesModel;
 class OperatorTableModel;
@@ -26,7 +28,10 @@ class StageTreeModel;
 }  // namespace loupe::models
 
 namespace loupe::views {
+class FunctionListingView;
 class GraphIrView;
+class GraphView;
+class MemoryPlanView;
 class OperatorTableView;
 class ProblemsView;
 class PropertiesView;
@@ -55,8 +60,21 @@ class MainWindow : public QMainWindow {
   bool openModel(const QString& path);
 
   models::ModelDocument* document() const { return document_; }
+  models::ModelCompilation* compilation() const { return compilation_; }
+  models::DocumentGraphLayout* graphLayout() const { return graphLayout_; }
+  views::GraphView* graphView() const { return graphView_; }
+  views::FunctionListingView* tirView() const { return tirView_; }
+  views::FunctionListingView* cView() const { return cView_; }
+  views::MemoryPlanView* memoryPlanView() const { return memoryPlanView_; }
 
-  // The central views by name, for --view: "operators", "ir".
+  // Whether compilation or graph layout is still running in the background.
+  bool isBusy() const;
+  // Runs the event loop until nothing runs in the background (for
+  // screenshots and tests); returns false when `timeoutMs` passed first.
+  bool waitUntilIdle(int timeoutMs = 120000);
+
+  // The central views by name, for --view: "graph", "operators", "ir", "tir",
+  // "c", "memory".
   static QStringList viewNames();
   bool showView(const QString& name);
   QString currentViewName() const;
@@ -86,6 +104,7 @@ class MainWindow : public QMainWindow {
   void onLoadFailed(const QString& path, const QString& message);
   void updateProblemsTitle();
   void updatePropertiesTitle();
+  void updateCompileStatus();
   void restoreSettings();
   void saveSettings() const;
 
@@ -93,6 +112,8 @@ class MainWindow : public QMainWindow {
   RecentFiles recentFiles_;
 
   models::ModelDocument* document_;
+  models::ModelCompilation* compilation_;
+  models::DocumentGraphLayout* graphLayout_;
   models::OperatorTableModel* operatorTableModel_;
   models::OperatorPropertiesModel* propertiesModel_;
   models::ProblemListModel* problemListModel_;
@@ -102,6 +123,10 @@ class MainWindow : public QMainWindow {
   QList<StageTab> stageTabs_;
   views::OperatorTableView* operatorTable_ = nullptr;
   views::GraphIrView* graphIrView_ = nullptr;
+  views::GraphView* graphView_ = nullptr;
+  views::FunctionListingView* tirView_ = nullptr;
+  views::FunctionListingView* cView_ = nullptr;
+  views::MemoryPlanView* memoryPlanView_ = nullptr;
   views::StageNavigator* stageNavigator_ = nullptr;
   views::PropertiesView* propertiesView_ = nullptr;
   views::ProblemsView* problemsView_ = nullptr;
@@ -110,6 +135,7 @@ class MainWindow : public QMainWindow {
   QDockWidget* problemsDock_ = nullptr;
   QLabel* totalsLabel_ = nullptr;
   QLabel* fileLabel_ = nullptr;
+  QLabel* compileLabel_ = nullptr;
   QMenu* recentMenu_ = nullptr;
 };
 

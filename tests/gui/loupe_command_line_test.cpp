@@ -78,9 +78,9 @@ class LoupeCommandLineTest : public QObject {
   }
 
   void badArgumentsExitWithUsageError() {
-    const Run run = runLoupe({"--screenshot", "x.png", "--view", "graph"});
+    const Run run = runLoupe({"--screenshot", "x.png", "--view", "flowchart"});
     QCOMPARE(run.exitCode, 2);
-    QVERIFY(run.err.contains("unknown view 'graph'"));
+    QVERIFY(run.err.contains("unknown view 'flowchart'"));
   }
 
   void anUnwritableScreenshotFails() {

@@ -1,0 +1,91 @@
+#include "models/document_graph_layout.h"
+
+#include <QDeadlineTimer>
+#include <QEventLoop>
+#include <QTimer>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include "models/model_document.h"
+
+namespace loupe::models {
+
+DocumentGraphLayout::DocumentGraphLayout(ModelDocument* document, QObject* parent)
+    : QObject(parent), document_(document) {
+  connect(document_, &ModelDocument::modelLoaded, this, &DocumentGraphLayout::start);
+  connect(&watcher_, &QFutureWatcherBase::finished, this, &DocumentGraphLayout::onDone);
+}
+
+DocumentGraphLayout::~DocumentGraphLayout() {
+  watcher_.waitForFinished();
+}
+
+void DocumentGraphLayout::start() {
+  if (running_) {
+    pending_ = true;
+    return;
+  }
+  pending_ = false;
+  if (!document_->isLoaded()) return;
+  QList<int> unsupported;
+  for (const auto& problem : document_->supportProblems())
+    unsupported.append(problem.operatorIndex);
+  running_ = true;
+  emit layoutStarted();
+  watcher_.setFuture(
+      QtConcurrent::run([graph = document_->graph(), metrics = metrics_, unsupported] {
+        return layoutGraph(graph, metrics, unsupported);
+      }));
+}
+
+void DocumentGraphLayout::onDone() {
+  running_ = false;
+  if (pending_) {
+    start();  // the result belongs to a model that is no longer open
+    return;
+  }
+  layout_ = watcher_.result();
+  emit layoutReady();
+}
+
+QList<int> DocumentGraphLayout::findNodes(const QString& text) const {
+  QList<int> found;
+  const QString needle = text.trimmed();
+  if (needle.isEmpty() || !document_->isLoaded()) return found;
+  const ir::Graph& graph = document_->graph();
+  QString number = needle;
+  if (number.startsWith(QStringLiteral("op "), Qt::CaseInsensitive)) number = number.mid(3);
+  bool isNumber = false;
+  const int index = number.toInt(&isNumber);
+  auto tensorMatches = [&](int tensor) {
+    return tensor >= 0 &&
+           QString::fromStdString(graph.tensor(tensor).name).contains(needle, Qt::CaseInsensitive);
+  };
+  for (int i = 0; i < layout_.nodes.size(); ++i) {
+    const LaidOutNode& node = layout_.nodes[i];
+    bool match = false;
+    if (node.operatorIndex >= 0) {
+      const ir::Operator& op = graph.operators.at(static_cast<std::size_t>(node.operatorIndex));
+      match = (isNumber && index == node.operatorIndex) ||
+              node.title.contains(needle, Qt::CaseInsensitive);
+      for (int t : op.inputs) match = match || tensorMatches(t);
+      for (int t : op.outputs) match = match || tensorMatches(t);
+    } else {
+      match = tensorMatches(node.tensorIndex);
+    }
+    if (match) found.append(i);
+  }
+  return found;
+}
+
+bool DocumentGraphLayout::waitUntilIdle(int timeoutMs) {
+  QDeadlineTimer deadline(timeoutMs);
+  while (isBusy() && !deadline.hasExpired()) {
+    QEventLoop loop;
+    QTimer::singleShot(50, &loop, &QEventLoop::quit);
+    connect(this, &DocumentGraphLayout::layoutReady, &loop, &QEventLoop::quit);
+    loop.exec();
+  }
+  return !isBusy();
+}
+
+}  // namespace loupe::models

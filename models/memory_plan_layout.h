@@ -1,0 +1,68 @@
+// The memory plan as the Memory Plan view draws it: plain Qt data, no compiler
+// types. Every workspace buffer is a rectangle (its lifetime in steps across,
+// its bytes at its offset down); steps are labelled with the imported model's
+// operators so a selection in any view maps onto the plan.
+#pragma once
+
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+namespace loupe::ir {
+struct Graph;
+}
+namespace loupe::memory {
+struct MemoryPlan;
+}
+
+namespace loupe::models {
+
+// Why a buffer exists; the view colours by it.
+enum class PlannedBufferKind {
+  Intermediate,  // one operator's output, read by later operators
+  Shared,        // also holds a view (reshape) or an in-place operator's output
+  Scratch,       // an operator function's working memory, alive during its step
+};
+
+struct PlannedBuffer {
+  QString name;         // the owning tensor's name, or "#N scratch"
+  QString label;        // short, for inside the rectangle: "%24 op 2", "scratch op 3"
+  QStringList tensors;  // every tensor stored in it (owner first, then aliases)
+  PlannedBufferKind kind = PlannedBufferKind::Intermediate;
+  qint64 size = 0;
+  qint64 offset = 0;
+  int pool = -1;  // index into MemoryPlanLayout::pools; -1 when it fitted nowhere
+  int firstStep = 0;
+  int lastStep = 0;
+  QList<int> modelOperators;  // imported operators that write, read or own it
+};
+
+struct PlannedPool {
+  QString name;
+  qint64 limit = 0;  // bytes; 0 for unbounded
+  qint64 usedBytes = 0;
+};
+
+struct MemoryPlanLayout {
+  QString planner;
+  QList<PlannedBuffer> buffers;
+  QList<PlannedPool> pools;
+  QList<QList<int>> stepOperators;  // per step: the imported operators it runs
+  QStringList stepLabels;           // per step: "3 CONV_2D"
+  qint64 totalBytes = 0;
+  qint64 lowerBound = 0;
+  bool fits = true;
+  double milliseconds = 0;
+
+  bool isEmpty() const { return planner.isEmpty(); }
+  int stepCount() const { return static_cast<int>(stepOperators.size()); }
+  // The buffers that operator `modelOperator` of the imported model touches.
+  QList<int> buffersOfOperator(int modelOperator) const;
+};
+
+// `graph` is the graph the plan was made for (after the graph passes).
+MemoryPlanLayout memoryPlanLayout(const ir::Graph& graph, const memory::MemoryPlan& plan);
+
+QString plannedBufferKindName(PlannedBufferKind kind);
+
+}  // namespace loupe::models

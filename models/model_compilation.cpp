@@ -1,0 +1,270 @@
+#include "models/model_compilation.h"
+
+#include <QDeadlineTimer>
+#include <QEventLoop>
+#include <QTimer>
+#include <QtConcurrent/QtConcurrentRun>
+#include <algorithm>
+#include <exception>
+
+#include "codegen/c_function_printer.h"
+#include "codegen/model_compiler.h"
+#include "memory/memory_plan.h"
+#include "memory/planner_registry.h"
+#include "models/model_document.h"
+#include "passes/pass_manager.h"
+#include "tir/tir_printer.h"
+
+namespace loupe::models {
+
+// One compilation's outcome, built on the worker thread and read-only after.
+struct ModelCompilation::Result {
+  int generation = 0;
+  QString error;    // non-empty: it failed
+  ir::Graph graph;  // after the graph passes
+  std::map<int, std::int64_t> scratchBytes;
+  FunctionListing tir;
+  FunctionListing c;
+  MemoryPlanLayout plan;
+};
+
+struct ModelCompilation::Replan {
+  int generation = 0;
+  QString error;
+  MemoryPlanLayout plan;
+  MemoryPlanLayout comparison;  // empty when no comparison planner is set
+};
+
+namespace {
+
+QList<int> modelOperatorsOf(const ir::Graph& graph, int operatorIndex) {
+  QList<int> result;
+  for (int m : graph.operators.at(static_cast<std::size_t>(operatorIndex)).modelOperators()) {
+    result.append(m);
+  }
+  return result;
+}
+
+memory::MemoryPlanOptions planOptions(const QString& planner,
+                                      const std::map<int, std::int64_t>& scratchBytes) {
+  memory::MemoryPlanOptions options;
+  options.planner = planner.toStdString();
+  options.scratchBytes = scratchBytes;
+  return options;
+}
+
+}  // namespace
+
+ModelCompilation::ModelCompilation(ModelDocument* document, QObject* parent)
+    : QObject(parent), document_(document), planner_(QString::fromUtf8(memory::kDefaultPlanner)) {
+  connect(document_, &ModelDocument::modelLoaded, this, &ModelCompilation::startCompilation);
+  connect(&compileWatcher_, &QFutureWatcherBase::finished, this,
+          &ModelCompilation::onCompilationDone);
+  connect(&replanWatcher_, &QFutureWatcherBase::finished, this, &ModelCompilation::onReplanDone);
+  if (document_->isLoaded()) startCompilation();
+}
+
+ModelCompilation::~ModelCompilation() {
+  // The jobs hold copies of what they read; waiting keeps their results from
+  // landing on a destroyed object.
+  compileWatcher_.waitForFinished();
+  replanWatcher_.waitForFinished();
+}
+
+bool ModelCompilation::isBusy() const {
+  return compiling_ || replanning_ || replanPending_ || state_ == State::Compiling;
+}
+
+const FunctionListing& ModelCompilation::tirListing() const {
+  static const FunctionListing empty;
+  return result_ ? result_->tir : empty;
+}
+
+const FunctionListing& ModelCompilation::cListing() const {
+  static const FunctionListing empty;
+  return result_ ? result_->c : empty;
+}
+
+const MemoryPlanLayout& ModelCompilation::memoryPlan() const {
+  return memoryPlan_;
+}
+
+QStringList ModelCompilation::plannerNames() {
+  QStringList names;
+  for (const memory::PlannerInfo& p : memory::planners()) {
+    names.append(QString::fromUtf8(p.name.data(), static_cast<qsizetype>(p.name.size())));
+  }
+  return names;
+}
+
+QString ModelCompilation::plannerSummary(const QString& name) {
+  const memory::PlannerInfo* info = memory::findPlanner(name.toStdString());
+  return info
+             ? QString::fromUtf8(info->summary.data(), static_cast<qsizetype>(info->summary.size()))
+             : QString();
+}
+
+void ModelCompilation::startCompilation() {
+  ++generation_;
+  state_ = State::Compiling;
+  errorMessage_.clear();
+  emit busyChanged(true);
+  emit compilationStarted();
+  // A job already running finishes into a result that onCompilationDone drops
+  // (its generation is old); this one starts when it is done.
+  if (compiling_) return;
+
+  compiling_ = true;
+  const int generation = generation_;
+  ir::Graph imported = document_->graph();
+  const QString planner = planner_;
+  compileWatcher_.setFuture(QtConcurrent::run(
+      [imported = std::move(imported), planner, generation]() -> std::shared_ptr<const Result> {
+        auto result = std::make_shared<Result>();
+        result->generation = generation;
+        try {
+          passes::StageTimeline timeline;
+          result->graph = passes::runGraphPipeline(imported, timeline);
+          codegen::CompileOptions options;
+          options.memory.planner = planner.toStdString();
+          const codegen::CompiledModel model = codegen::compileToC(result->graph, options);
+          result->scratchBytes = model.memoryPlan.scratchBytes;
+          for (const codegen::OperatorCall& call : model.calls) {
+            const tir::PrimFunc& f = model.functions[call.function];
+            const QList<int> modelOps = modelOperatorsOf(result->graph, call.operatorIndex);
+            const QString name = QString::fromStdString(f.name);
+            result->tir.append(name, modelOps, QString::fromStdString(tir::printPrimFunc(f)));
+            result->c.append(name, modelOps, QString::fromStdString(codegen::printCSource(f)));
+          }
+          // The rest of the generated code (AOT executor, registry, header)
+          // follows the operators, so the C view holds everything that is built.
+          for (const auto* files : {&model.sources, &model.headers}) {
+            for (const codegen::GeneratedFile& file : *files) {
+              const bool operatorSource =
+                  std::any_of(model.functions.begin(), model.functions.end(),
+                              [&](const tir::PrimFunc& f) { return file.name == f.name + ".c"; });
+              if (operatorSource) continue;
+              result->c.append(
+                  {}, {},
+                  QStringLiteral("// ---- %1 ----\n").arg(QString::fromStdString(file.name)) +
+                      QString::fromStdString(file.text));
+            }
+          }
+          result->plan = memoryPlanLayout(model.graph, model.memoryPlan);
+        } catch (const std::exception& error) {
+          result->error = QString::fromUtf8(error.what());
+        }
+        return result;
+      }));
+}
+
+void ModelCompilation::onCompilationDone() {
+  std::shared_ptr<const Result> result = compileWatcher_.result();
+  compiling_ = false;
+  if (result->generation != generation_) {
+    startCompilation();  // the model changed while this one compiled
+    return;
+  }
+  if (!result->error.isEmpty()) {
+    result_.reset();
+    memoryPlan_ = {};
+    comparisonPlan_ = {};
+    state_ = State::Failed;
+    errorMessage_ = result->error;
+    emit compilationFailed(errorMessage_);
+  } else {
+    result_ = result;
+    memoryPlan_ = result->plan;
+    comparisonPlan_ = {};  // planned next, when one is chosen
+    state_ = State::Compiled;
+    emit compiled();
+    emit memoryPlanChanged();
+  }
+  // The user may have picked another planner while it compiled.
+  if (state_ == State::Compiled &&
+      (memoryPlan_.planner != planner_ || comparisonPlan_.planner != comparisonPlanner_)) {
+    startReplan();
+    return;
+  }
+  emit busyChanged(isBusy());
+}
+
+void ModelCompilation::setPlanner(const QString& name) {
+  if (memory::findPlanner(name.toStdString()) == nullptr || name == planner_) return;
+  planner_ = name;
+  if (state_ == State::Compiled) startReplan();
+}
+
+void ModelCompilation::setComparisonPlanner(const QString& name) {
+  if (!name.isEmpty() && memory::findPlanner(name.toStdString()) == nullptr) return;
+  if (name == comparisonPlanner_) return;
+  comparisonPlanner_ = name;
+  if (state_ == State::Compiled) startReplan();
+}
+
+void ModelCompilation::startReplan() {
+  if (replanning_) {
+    replanPending_ = true;  // run again with the newest choice once it is done
+    return;
+  }
+  replanPending_ = false;
+  replanning_ = true;
+  emit busyChanged(true);
+  std::shared_ptr<const Result> compiledResult = result_;
+  const QString planner = planner_;
+  const QString comparison = comparisonPlanner_;
+  const int generation = generation_;
+  replanWatcher_.setFuture(QtConcurrent::run(
+      [compiledResult, planner, comparison, generation]() -> std::shared_ptr<const Replan> {
+        auto replan = std::make_shared<Replan>();
+        replan->generation = generation;
+        try {
+          if (!comparison.isEmpty()) {
+            const memory::MemoryPlan other = memory::planMemoryUnchecked(
+                compiledResult->graph, planOptions(comparison, compiledResult->scratchBytes));
+            replan->comparison = memoryPlanLayout(compiledResult->graph, other);
+          }
+          const memory::MemoryPlan plan = memory::planMemoryUnchecked(
+              compiledResult->graph, planOptions(planner, compiledResult->scratchBytes));
+          replan->plan = memoryPlanLayout(compiledResult->graph, plan);
+        } catch (const std::exception& error) {
+          replan->error = QString::fromUtf8(error.what());
+        }
+        return replan;
+      }));
+}
+
+void ModelCompilation::onReplanDone() {
+  std::shared_ptr<const Replan> replan = replanWatcher_.result();
+  replanning_ = false;
+  if (replan->generation == generation_ && state_ == State::Compiled) {
+    if (replan->error.isEmpty()) {
+      memoryPlan_ = replan->plan;
+      comparisonPlan_ = replan->comparison;
+      emit memoryPlanChanged();
+    } else {
+      emit compilationFailed(replan->error);
+    }
+  }
+  if (replanPending_ && state_ == State::Compiled) {
+    startReplan();
+    return;
+  }
+  replanPending_ = false;
+  emit busyChanged(isBusy());
+}
+
+bool ModelCompilation::waitUntilIdle(int timeoutMs) {
+  QDeadlineTimer deadline(timeoutMs);
+  while (isBusy() && !deadline.hasExpired()) {
+    // Sleep in the event loop until something changes, waking now and then
+    // to check the deadline.
+    QEventLoop loop;
+    QTimer::singleShot(50, &loop, &QEventLoop::quit);
+    connect(this, &ModelCompilation::busyChanged, &loop, &QEventLoop::quit);
+    loop.exec();
+  }
+  return !isBusy();
+}
+
+}  // namespace loupe::models

@@ -1,0 +1,93 @@
+// Compiles the document's model the way `loupec compile` does (graph passes,
+// lowering to TIR, C, memory plan) on a worker thread, and keeps what the TIR,
+// C and Memory Plan views show. The window never waits: results arrive by
+// signal, a failure becomes a message (Problems shows it), and a result that
+// belongs to a model no longer open is dropped. Re-planning with another
+// algorithm reuses the compiled graph and runs only the planner.
+#pragma once
+
+#include <QFutureWatcher>
+#include <QObject>
+#include <QStringList>
+#include <memory>
+
+#include "models/function_listing.h"
+#include "models/memory_plan_layout.h"
+
+namespace loupe::models {
+
+class ModelDocument;
+
+class ModelCompilation : public QObject {
+  Q_OBJECT
+
+ public:
+  enum class State { NoModel, Compiling, Compiled, Failed };
+
+  explicit ModelCompilation(ModelDocument* document, QObject* parent = nullptr);
+  ~ModelCompilation() override;
+
+  State state() const { return state_; }
+  // Compiling or re-planning.
+  bool isBusy() const;
+  // Why the last compilation failed (state() == Failed).
+  QString errorMessage() const { return errorMessage_; }
+
+  // Valid once compiled; empty otherwise.
+  const FunctionListing& tirListing() const;
+  const FunctionListing& cListing() const;
+  const MemoryPlanLayout& memoryPlan() const;
+
+  // The planning algorithms by name, in the registry's order, and a sentence each.
+  static QStringList plannerNames();
+  static QString plannerSummary(const QString& name);
+  QString planner() const { return planner_; }
+  // Re-plans the compiled model with `name` (asynchronously when a model is
+  // compiled) and emits memoryPlanChanged().
+  void setPlanner(const QString& name);
+
+  // A second algorithm to show beside the first (empty: none). Planned with
+  // the first, on the same buffers; memoryPlanChanged() covers both.
+  QString comparisonPlanner() const { return comparisonPlanner_; }
+  void setComparisonPlanner(const QString& name);
+  const MemoryPlanLayout& comparisonPlan() const { return comparisonPlan_; }
+
+  // Blocks (running the event loop) until nothing is in flight or `timeoutMs`
+  // passed; for screenshots and tests. Returns !isBusy().
+  bool waitUntilIdle(int timeoutMs = 60000);
+
+ signals:
+  void compilationStarted();
+  void compiled();
+  void compilationFailed(const QString& message);
+  void memoryPlanChanged();
+  void busyChanged(bool busy);
+
+ private:
+  struct Result;
+  struct Replan;
+  void startCompilation();
+  void onCompilationDone();
+  void onReplanDone();
+  void startReplan();
+
+  ModelDocument* document_;
+  QString planner_;
+  QString comparisonPlanner_;
+  State state_ = State::NoModel;
+  QString errorMessage_;
+  std::shared_ptr<const Result> result_;
+  MemoryPlanLayout memoryPlan_;
+  MemoryPlanLayout comparisonPlan_;
+  // Bumped on every new model; a finished job from an older one is dropped.
+  int generation_ = 0;
+  bool replanPending_ = false;
+  // Set when a job starts, cleared when its result has been taken: the
+  // watchers' isRunning() turns false before their finished() is delivered.
+  bool compiling_ = false;
+  bool replanning_ = false;
+  QFutureWatcher<std::shared_ptr<const Result>> compileWatcher_;
+  QFutureWatcher<std::shared_ptr<const Replan>> replanWatcher_;
+};
+
+}  // namespace loupe::models

@@ -1,0 +1,274 @@
+// The compiled views driven as a user drives them: every shared model opens,
+// compiles and lays out in the background; a click in the graph selects the
+// operator in the TIR, C and Memory Plan views; another planner changes the
+// plan to exactly what the memory planning API (`loupec memplan`) gives; a
+// corrupt file leaves the compiled model in place.
+#include <Qsci/qsciscintilla.h>
+
+#include <QComboBox>
+#include <QDir>
+#include <QGraphicsView>
+#include <QLineEdit>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "codegen/model_compiler.h"
+#include "frontend/tflite_importer.h"
+#include "gui/main_window.h"
+#include "gui_test_files.h"
+#include "memory/memory_plan.h"
+#include "models/document_graph_layout.h"
+#include "models/model_compilation.h"
+#include "models/model_document.h"
+#include "models/problem_list_model.h"
+#include "passes/pass_manager.h"
+#include "test_data.h"
+#include "views/find_bar.h"
+#include "views/function_listing_view.h"
+#include "views/graph_node_item.h"
+#include "views/graph_view.h"
+#include "views/memory_plan_view.h"
+#include "views/memory_timeline_chart.h"
+
+using loupe::gui::MainWindow;
+using loupe::models::ModelCompilation;
+
+namespace {
+
+MainWindow::Options quietOptions() {
+  return MainWindow::Options{.interactive = false, .persistSettings = false};
+}
+
+QString modelPath(const char* name) {
+  return QString::fromStdString((loupe::test::modelsDir() / name / "model.tflite").string());
+}
+
+// What `loupec memplan MODEL --planner NAME` reports as the plan's bytes.
+qint64 memplanTotal(const QString& path, const QString& planner) {
+  const loupe::ir::Graph imported = loupe::frontend::importTfliteFile(path.toStdString());
+  loupe::passes::StageTimeline timeline;
+  const loupe::ir::Graph graph = loupe::passes::runGraphPipeline(imported, timeline);
+  loupe::memory::MemoryPlanOptions options;
+  options.planner = planner.toStdString();
+  options.scratchBytes = loupe::codegen::operatorScratch(graph);
+  return loupe::memory::planMemoryUnchecked(graph, options).result.totalBytes;
+}
+
+// Clicks the centre of operator `op`'s node as a user would.
+void clickOperatorNode(loupe::views::GraphView* view, int op) {
+  loupe::views::GraphNodeItem* node = view->nodeOfOperator(op);
+  QVERIFY(node);
+  view->canvas()->centerOn(node);
+  const QPoint at = view->canvas()->mapFromScene(node->sceneBoundingRect().center());
+  QTest::mouseClick(view->canvas()->viewport(), Qt::LeftButton, {}, at);
+}
+
+}  // namespace
+
+class CompiledViewsTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void everySharedModelCompilesAndLaysOut_data() {
+    QTest::addColumn<QString>("path");
+    const QDir models(QString::fromStdString(loupe::test::modelsDir().string()));
+    for (const QString& name : models.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+      const QString path = models.filePath(name + "/model.tflite");
+      if (QFileInfo::exists(path)) QTest::newRow(qPrintable(name)) << path;
+    }
+    QTest::newRow("vela") << loupe::test::velaModelPath();
+  }
+
+  void everySharedModelCompilesAndLaysOut() {
+    QFETCH(QString, path);
+    MainWindow window(quietOptions());
+    window.resize(1200, 800);
+    window.show();
+    QVERIFY(window.openModel(path));
+    QVERIFY(window.waitUntilIdle());
+    auto* document = window.document();
+    // One node per operator plus the model's inputs and outputs, all placed.
+    const auto& layout = window.graphLayout()->layout();
+    QVERIFY2(layout.error.isEmpty(), qPrintable(layout.error));
+    QCOMPARE(window.graphView()->nodeCount(),
+             document->operatorCount() + static_cast<int>(document->graph().inputs.size()) +
+                 static_cast<int>(document->graph().outputs.size()));
+    for (const auto& node : layout.nodes) QVERIFY(node.rect.width() > 0);
+
+    auto* compilation = window.compilation();
+    if (compilation->state() == ModelCompilation::State::Failed) {
+      // A model Loupe cannot compile says why in Problems and leaves the views empty.
+      bool listed = false;
+      for (const auto& problem : window.findChild<loupe::models::ProblemListModel*>()->problems()) {
+        listed = listed || problem.description.contains(compilation->errorMessage());
+      }
+      QVERIFY2(listed, qPrintable(compilation->errorMessage()));
+      QVERIFY(compilation->tirListing().functions.isEmpty());
+      QCOMPARE(window.memoryPlanView()->shownTotalBytes(), -1);
+      QVERIFY(path.contains("vela"));  // every other shared model compiles
+      return;
+    }
+    QCOMPARE(compilation->state(), ModelCompilation::State::Compiled);
+    QVERIFY(!compilation->tirListing().functions.isEmpty());
+    QCOMPARE(compilation->cListing().functions.size(), compilation->tirListing().functions.size());
+    QCOMPARE(window.memoryPlanView()->shownTotalBytes(),
+             memplanTotal(path, compilation->planner()));
+  }
+
+  void aClickInTheGraphSelectsTheOperatorInTirCAndMemory() {
+    MainWindow window(quietOptions());
+    window.resize(1400, 900);
+    window.show();
+    QVERIFY(window.openModel(loupe::test::kwsModelPath()));
+    QVERIFY(window.waitUntilIdle());
+    QVERIFY(window.showView("graph"));
+
+    clickOperatorNode(window.graphView(), 3);  // DEPTHWISE_CONV_2D
+    QCOMPARE(window.document()->currentOperator(), 3);
+    QVERIFY(window.graphView()->nodeOfOperator(3)->isCurrent());
+    QVERIFY(!window.graphView()->nodeOfOperator(2)->isCurrent());
+
+    auto* tir = window.tirView();
+    QVERIFY2(tir->currentFunctionName().contains("depthwise_conv_2d"),
+             qPrintable(tir->currentFunctionName()));
+    QVERIFY(tir->currentFunctionText().startsWith("@T.prim_func"));
+    QVERIFY2(tir->currentFunctionText().contains("\"operator\": \"#3 DEPTHWISE_CONV_2D\""),
+             qPrintable(tir->currentFunctionText().left(400)));
+    // Scrolled to it: its first line is the first one shown.
+    const int tirLine =
+        window.compilation()
+            ->tirListing()
+            .functions.value(window.compilation()->tirListing().functionOfOperator(3))
+            .firstLine;
+    QCOMPARE(tir->editor()->firstVisibleLine(), tirLine);
+
+    auto* c = window.cView();
+    QCOMPARE(c->currentFunctionName(), tir->currentFunctionName());
+    QVERIFY(c->currentFunctionText().contains(c->currentFunctionName() + "("));
+    QVERIFY(!c->currentFunctionText().contains("@T.prim_func"));
+
+    // The memory view highlights exactly the buffers operator 3 reads or writes:
+    // its input (op 2's output), its output, and its scratch if it has one.
+    const auto* chart = window.memoryPlanView()->chart();
+    const auto& plan = chart->planLayout();
+    QVERIFY(!chart->highlightedBuffers().isEmpty());
+    const auto& graph = window.document()->graph();
+    const QString input = QString::fromStdString(graph.tensor(graph.operators[3].inputs[0]).name);
+    const QString output = QString::fromStdString(graph.tensor(graph.operators[3].outputs[0]).name);
+    bool hasInput = false;
+    bool hasOutput = false;
+    for (int i : chart->highlightedBuffers()) {
+      QVERIFY(plan.buffers[i].modelOperators.contains(3));
+      hasInput = hasInput || plan.buffers[i].tensors.contains(input);
+      hasOutput = hasOutput || plan.buffers[i].tensors.contains(output);
+    }
+    QVERIFY(hasInput);
+    QVERIFY(hasOutput);
+    for (int i = 0; i < plan.buffers.size(); ++i) {
+      if (!chart->highlightedBuffers().contains(i)) {
+        QVERIFY(!plan.buffers[i].modelOperators.contains(3));
+      }
+    }
+
+    // A no-copy RESHAPE has no function of its own; the views say so.
+    window.document()->setCurrentOperator(10);
+    QVERIFY(tir->currentFunctionName().isEmpty());
+    QVERIFY2(tir->headerText().contains("no function"), qPrintable(tir->headerText()));
+  }
+
+  void anotherPlannerChangesTheTotalToWhatMemplanGives() {
+    const QString path = modelPath("ad01_int8");
+    MainWindow window(quietOptions());
+    window.show();
+    QVERIFY(window.openModel(path));
+    QVERIFY(window.waitUntilIdle());
+    QVERIFY(window.showView("memory"));
+    auto* view = window.memoryPlanView();
+    QComboBox* selector = view->plannerSelector();
+    QCOMPARE(selector->count(), ModelCompilation::plannerNames().size());
+    QSet<qint64> totals;
+    for (int i = 0; i < selector->count(); ++i) {
+      const QString planner = selector->itemText(i);
+      selector->setCurrentIndex(i);
+      QVERIFY(window.waitUntilIdle());
+      QCOMPARE(view->chart()->planLayout().planner, planner);
+      QCOMPARE(view->shownTotalBytes(), memplanTotal(path, planner));
+      QVERIFY2(view->summaryText().contains(QLocale::system().toString(view->shownTotalBytes())),
+               qPrintable(view->summaryText()));
+      totals.insert(view->shownTotalBytes());
+    }
+    // ad01's greedy plans are bigger than the searches': the total did change.
+    QVERIFY(totals.size() > 1);
+
+    // Two algorithms side by side, on the same buffers and one scale.
+    QVERIFY(view->comparisonChart()->isHidden());
+    selector->setCurrentText("branch_and_bound");
+    view->comparisonSelector()->setCurrentText("greedy_by_size");
+    QVERIFY(window.waitUntilIdle());
+    QVERIFY(view->comparisonChart()->isVisible());
+    const auto& other = view->comparisonChart()->planLayout();
+    QCOMPARE(other.planner, "greedy_by_size");
+    QCOMPARE(other.totalBytes, memplanTotal(path, "greedy_by_size"));
+    QCOMPARE(view->shownTotalBytes(), memplanTotal(path, "branch_and_bound"));
+    QCOMPARE(other.buffers.size(), view->chart()->planLayout().buffers.size());
+    view->comparisonSelector()->setCurrentIndex(0);
+    QVERIFY(window.waitUntilIdle());
+    QVERIFY(view->comparisonChart()->isHidden());
+  }
+
+  void aCorruptFileLeavesTheCompiledModelOpen() {
+    MainWindow window(quietOptions());
+    window.show();
+    QVERIFY(window.openModel(loupe::test::kwsModelPath()));
+    QVERIFY(window.waitUntilIdle());
+    const QString tirBefore = window.tirView()->editor()->text();
+    const qint64 totalBefore = window.memoryPlanView()->shownTotalBytes();
+    QVERIFY(!tirBefore.isEmpty());
+
+    QTemporaryDir dir;
+    QVERIFY(!window.openModel(loupe::test::writeCorruptModel(dir)));
+    QVERIFY(window.waitUntilIdle());
+    const auto& problems = window.findChild<loupe::models::ProblemListModel*>()->problems();
+    QVERIFY(!problems.isEmpty());
+    QCOMPARE(problems.front().severity, loupe::models::ProblemListModel::Severity::Error);
+    QVERIFY2(problems.front().description.startsWith("corrupt.tflite: "),
+             qPrintable(problems.front().description));
+    QCOMPARE(window.document()->modelName(), "model");
+    QCOMPARE(window.document()->operatorCount(), 13);
+    QCOMPARE(window.compilation()->state(), ModelCompilation::State::Compiled);
+    QCOMPARE(window.tirView()->editor()->text(), tirBefore);
+    QCOMPARE(window.memoryPlanView()->shownTotalBytes(), totalBefore);
+  }
+
+  void findWorksInTheCodeViewsAndTheGraph() {
+    MainWindow window(quietOptions());
+    window.show();
+    QVERIFY(window.openModel(loupe::test::kwsModelPath()));
+    QVERIFY(window.waitUntilIdle());
+    QVERIFY(window.showView("tir"));
+    auto* find = window.tirView()->findBar();
+    QVERIFY(find->isHidden());
+    window.tirView()->editor()->setFocus();
+    QTest::keyClick(window.tirView()->editor(), Qt::Key_F, Qt::ControlModifier);
+    QVERIFY(find->isVisible());
+    find->lineEdit()->setText("requantize_i32");
+    QVERIFY(find->findNext());
+    QCOMPARE(window.tirView()->editor()->selectedText(), "requantize_i32");
+    find->lineEdit()->setText("no such text anywhere");
+    QVERIFY(!find->findNext());
+
+    QVERIFY(window.showView("graph"));
+    window.graphView()->searchBox()->setText("SOFTMAX");
+    QVERIFY(window.graphView()->findNext());
+    QCOMPARE(window.document()->currentOperator(), 12);
+    window.graphView()->searchBox()->setText("op 5");
+    QVERIFY(window.graphView()->findNext());
+    QCOMPARE(window.document()->currentOperator(), 5);
+    window.graphView()->searchBox()->setText("no such tensor");
+    QVERIFY(!window.graphView()->findNext());
+    QCOMPARE(window.document()->currentOperator(), 5);
+  }
+};
+
+QTEST_MAIN(CompiledViewsTest)
+#include "compiled_views_test.moc"

@@ -1,0 +1,77 @@
+#include "views/graph_node_item.h"
+
+#include <QCursor>
+#include <QPainter>
+
+namespace loupe::views {
+
+GraphNodeItem::GraphNodeItem(const models::LaidOutNode& node) : node_(node) {
+  setPos(node.rect.topLeft());
+  setToolTip(node.operatorIndex >= 0
+                 ? QStringLiteral("op %1 %2\noutput %3\ntarget %4%5")
+                       .arg(node.operatorIndex)
+                       .arg(node.title, node.detail, node.target,
+                            node.supported ? QString() : QStringLiteral("\nLoupe cannot run it"))
+                 : QStringLiteral("%1\n%2").arg(node.title, node.detail));
+  setCursor(Qt::PointingHandCursor);
+  setZValue(1);
+}
+
+QColor GraphNodeItem::targetColor(const QString& target) {
+  if (target == QStringLiteral("c")) return QColor(0xd6, 0xe6, 0xfa);
+  if (target.isEmpty()) return QColor(0xee, 0xee, 0xee);
+  return QColor(0xe6, 0xd8, 0xf5);  // any other target, until there are more
+}
+
+QFont GraphNodeItem::titleFont() {
+  QFont font;
+  font.setPixelSize(12);
+  font.setBold(true);
+  return font;
+}
+
+QFont GraphNodeItem::detailFont() {
+  QFont font;
+  font.setPixelSize(11);
+  return font;
+}
+
+void GraphNodeItem::setCurrent(bool current) {
+  current_ = current;
+  setZValue(current ? 2 : 1);
+  update();
+}
+
+QRectF GraphNodeItem::boundingRect() const {
+  return QRectF(QPointF(0, 0), node_.rect.size()).adjusted(-3, -3, 3, 3);
+}
+
+void GraphNodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*) {
+  const QRectF r(QPointF(0, 0), node_.rect.size());
+  painter->setRenderHint(QPainter::Antialiasing);
+  QColor fill = targetColor(node_.operatorIndex >= 0 ? node_.target : QString());
+  if (current_) fill = QColor(0xff, 0xd8, 0x6b);
+  QPen pen(current_ ? QColor(0xb0, 0x60, 0x00) : QColor(0x50, 0x60, 0x78), current_ ? 2.5 : 1);
+  if (!node_.supported) {
+    pen.setColor(QColor(0xc0, 0x20, 0x20));
+    pen.setStyle(Qt::DashLine);
+    pen.setWidthF(2);
+  }
+  painter->setPen(pen);
+  painter->setBrush(fill);
+  if (node_.operatorIndex >= 0) {
+    painter->drawRoundedRect(r.adjusted(1, 1, -1, -1), 4, 4);
+  } else {
+    painter->drawEllipse(r.adjusted(1, 1, -1, -1));
+  }
+  const QRectF top(r.left(), r.top() + 4, r.width(), r.height() / 2 - 2);
+  const QRectF bottom(r.left(), r.center().y(), r.width(), r.height() / 2 - 4);
+  painter->setPen(QColor(0x10, 0x10, 0x10));
+  painter->setFont(titleFont());
+  painter->drawText(top, Qt::AlignHCenter | Qt::AlignBottom, node_.title);
+  painter->setFont(detailFont());
+  painter->setPen(QColor(0x30, 0x30, 0x30));
+  painter->drawText(bottom, Qt::AlignHCenter | Qt::AlignTop, node_.detail);
+}
+
+}  // namespace loupe::views

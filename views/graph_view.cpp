@@ -1,0 +1,288 @@
+#include "views/graph_view.h"
+
+#include <QGraphicsPathItem>
+#include <QGraphicsScene>
+#include <QGraphicsSimpleTextItem>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QPainterPath>
+#include <QPixmap>
+#include <QToolButton>
+#include <QVBoxLayout>
+#include <QWheelEvent>
+#include <QtMath>
+
+#include "models/document_graph_layout.h"
+#include "models/model_document.h"
+#include "views/graph_node_item.h"
+
+namespace loupe::views {
+
+namespace {
+
+QFont edgeLabelFont() {
+  QFont font;
+  font.setPixelSize(10);
+  return font;
+}
+
+// A legend entry: the node's shape as drawn, then what it means.
+void addLegendEntry(QHBoxLayout* layout, const QColor& fill, const QPen& border, bool ellipse,
+                    const QString& text) {
+  QPixmap swatch(26, 16);
+  swatch.fill(Qt::transparent);
+  QPainter painter(&swatch);
+  painter.setRenderHint(QPainter::Antialiasing);
+  painter.setPen(border);
+  painter.setBrush(fill);
+  const QRectF box(1.5, 1.5, 23, 13);
+  if (ellipse) {
+    painter.drawEllipse(box);
+  } else {
+    painter.drawRoundedRect(box, 3, 3);
+  }
+  painter.end();
+  auto* icon = new QLabel;
+  icon->setPixmap(swatch);
+  layout->addWidget(icon);
+  layout->addSpacing(3);
+  layout->addWidget(new QLabel(text));
+  layout->addSpacing(12);
+}
+
+// The zoom the graph opens at: everything when it fits legibly, otherwise
+// legible text around the selection (Fit still shows it all).
+constexpr double kMinimumInitialZoom = 0.8;
+
+}  // namespace
+
+GraphCanvas::GraphCanvas(QWidget* parent) : QGraphicsView(parent) {
+  setDragMode(ScrollHandDrag);
+  setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
+  setTransformationAnchor(AnchorUnderMouse);
+  setBackgroundBrush(Qt::white);
+}
+
+void GraphCanvas::zoomBy(double factor) {
+  // Between "the whole of a 2,000-operator graph" and "a few nodes fill the view".
+  const double next = zoom() * factor;
+  if (next < 0.02 || next > 8) return;
+  scale(factor, factor);
+}
+
+void GraphCanvas::fitAll() {
+  if (!scene() || scene()->itemsBoundingRect().isEmpty()) return;
+  fitInView(scene()->itemsBoundingRect().adjusted(-10, -10, 10, 10), Qt::KeepAspectRatio);
+  // Small graphs would be blown up past legibility; keep them at 100 %.
+  if (zoom() > 1.0) setTransform(QTransform());
+}
+
+void GraphCanvas::wheelEvent(QWheelEvent* event) {
+  zoomBy(qPow(1.0015, event->angleDelta().y()));
+  event->accept();
+}
+
+void GraphCanvas::mousePressEvent(QMouseEvent* event) {
+  // A click on an operator selects it; anywhere else starts panning.
+  if (event->button() == Qt::LeftButton) {
+    for (QGraphicsItem* item : items(event->pos())) {
+      if (auto* node = dynamic_cast<GraphNodeItem*>(item)) {
+        if (node->node().operatorIndex >= 0) emit operatorClicked(node->node().operatorIndex);
+        event->accept();
+        return;
+      }
+    }
+  }
+  QGraphicsView::mousePressEvent(event);
+}
+
+GraphView::GraphView(models::ModelDocument* document, models::DocumentGraphLayout* layout,
+                     QWidget* parent)
+    : QWidget(parent),
+      document_(document),
+      layout_(layout),
+      canvas_(new GraphCanvas(this)),
+      search_(new QLineEdit(this)),
+      status_(new QLabel(this)) {
+  canvas_->setScene(new QGraphicsScene(this));
+  auto* bar = new QHBoxLayout;
+  bar->setContentsMargins(8, 4, 8, 4);
+  search_->setPlaceholderText(tr("Find operator or tensor (name, type or op number)"));
+  search_->setClearButtonEnabled(true);
+  search_->setMinimumWidth(160);
+  // Long status text must not force the window wider.
+  status_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+  bar->addWidget(search_);
+  auto addButton = [&](const QString& text, const QString& tip, auto slot) {
+    auto* button = new QToolButton(this);
+    button->setText(text);
+    button->setToolTip(tip);
+    connect(button, &QToolButton::clicked, this, slot);
+    bar->addWidget(button);
+  };
+  addButton(tr("Fit"), tr("Show the whole graph"), [this] { canvas_->fitAll(); });
+  addButton(tr("Zoom in"), tr("Zoom in (or use the wheel)"), [this] { canvas_->zoomBy(1.25); });
+  addButton(tr("Zoom out"), tr("Zoom out (or use the wheel)"), [this] { canvas_->zoomBy(0.8); });
+  bar->addWidget(status_, 1);
+  // The legend on a line of its own, so the toolbar never forces the window wide.
+  auto* legend = new QHBoxLayout;
+  legend->setContentsMargins(8, 0, 8, 4);
+  const QPen nodeBorder(QColor(0x50, 0x60, 0x78), 1);
+  addLegendEntry(legend, GraphNodeItem::targetColor(QStringLiteral("c")), nodeBorder, false,
+                 tr("target c (CPU)"));
+  addLegendEntry(legend, GraphNodeItem::targetColor(QString()), nodeBorder, true,
+                 tr("model input / output"));
+  addLegendEntry(legend, QColor(0xff, 0xd8, 0x6b), QPen(QColor(0xb0, 0x60, 0x00), 2), false,
+                 tr("selected"));
+  addLegendEntry(legend, Qt::white, QPen(QColor(0xc0, 0x20, 0x20), 2, Qt::DashLine), false,
+                 tr("cannot run"));
+  auto* column = new QVBoxLayout(this);
+  column->setContentsMargins(0, 0, 0, 0);
+  column->setSpacing(0);
+  legend->addStretch(1);
+  column->addLayout(bar);
+  column->addLayout(legend);
+  column->addWidget(canvas_, 1);
+
+  // Tell the layout how big our text is before it sizes any box.
+  const QFontMetricsF title(GraphNodeItem::titleFont());
+  const QFontMetricsF detail(GraphNodeItem::detailFont());
+  models::GraphTextMetrics metrics;
+  metrics.charWidth =
+      std::max(title.horizontalAdvance(QStringLiteral("DEPTHWISE_CONV_2D")) / 17.0,
+               detail.horizontalAdvance(QStringLiteral("float32[1,49,10,64]")) / 19.0);
+  metrics.lineHeight = std::max(title.height(), detail.height());
+  metrics.labelFontSize = edgeLabelFont().pixelSize();
+  layout_->setTextMetrics(metrics);
+
+  connect(layout_, &models::DocumentGraphLayout::layoutStarted, this,
+          [this] { status_->setText(tr("laying out\u2026")); });
+  connect(layout_, &models::DocumentGraphLayout::layoutReady, this, &GraphView::buildScene);
+  connect(document_, &models::ModelDocument::currentOperatorChanged, this,
+          &GraphView::showOperator);
+  connect(canvas_, &GraphCanvas::operatorClicked, document_,
+          &models::ModelDocument::setCurrentOperator);
+  connect(search_, &QLineEdit::returnPressed, this, &GraphView::findNext);
+  connect(search_, &QLineEdit::textEdited, this, [this] { lastFound_ = -1; });
+  if (!layout_->layout().nodes.isEmpty()) buildScene();
+}
+
+GraphNodeItem* GraphView::nodeOfOperator(int operatorIndex) const {
+  for (GraphNodeItem* item : nodes_) {
+    if (item->node().operatorIndex == operatorIndex) return item;
+  }
+  return nullptr;
+}
+
+void GraphView::buildScene() {
+  QGraphicsScene* scene = canvas_->scene();
+  scene->clear();
+  nodes_.clear();
+  const models::GraphLayout& layout = layout_->layout();
+  if (!layout.error.isEmpty()) {
+    status_->setText(layout.error);
+    return;
+  }
+  const QPen edgePen(QColor(0x70, 0x70, 0x70), 1.2);
+  for (const models::LaidOutEdge& edge : layout.edges) {
+    if (edge.spline.isEmpty()) continue;
+    QPainterPath path(edge.spline.front());
+    for (int i = 1; i + 2 < edge.spline.size(); i += 3) {
+      path.cubicTo(edge.spline[i], edge.spline[i + 1], edge.spline[i + 2]);
+    }
+    if (edge.spline.size() == 2) path.lineTo(edge.spline.back());
+    scene->addPath(path, edgePen);
+    // The arrowhead: from the spline's end to the tip Graphviz left room for.
+    const QPointF end = edge.spline.back();
+    QLineF shaft(end, edge.arrowTip);
+    if (shaft.length() < 1) shaft = QLineF(edge.spline.value(edge.spline.size() - 2), end);
+    if (shaft.length() >= 1) {
+      QLineF side = shaft.unitVector();
+      side.setLength(7);
+      const QPointF tip = edge.arrowTip == end ? end : edge.arrowTip;
+      const QPointF back = tip - (side.p2() - side.p1());
+      const QPointF normal(-(side.dy()) * 0.5, side.dx() * 0.5);
+      scene->addPolygon(QPolygonF({tip, back + normal, back - normal}), edgePen,
+                        QColor(0x70, 0x70, 0x70));
+    }
+    if (!edge.label.isEmpty()) {
+      auto* label = scene->addSimpleText(edge.label, edgeLabelFont());
+      label->setBrush(QColor(0x40, 0x40, 0x40));
+      const QRectF box = label->boundingRect();
+      // A little air between the edge and its label (Graphviz puts them flush).
+      label->setPos(edge.labelCentre - QPointF(box.width() / 2 - 4, box.height() / 2));
+    }
+  }
+  for (const models::LaidOutNode& node : layout.nodes) {
+    auto* item = new GraphNodeItem(node);
+    scene->addItem(item);
+    nodes_.append(item);
+  }
+  scene->setSceneRect(layout.bounds.adjusted(-20, -20, 20, 20));
+  status_->setText(tr("%1 operators \u00b7 laid out in %2 ms")
+                       .arg(document_->operatorCount())
+                       .arg(layout.milliseconds, 0, 'f', 0));
+  fitPending_ = !isVisible();
+  showInitialView();
+}
+
+void GraphView::showInitialView() {
+  canvas_->resetTransform();
+  canvas_->fitAll();
+  if (canvas_->zoom() < kMinimumInitialZoom) {
+    canvas_->setTransform(QTransform::fromScale(kMinimumInitialZoom, kMinimumInitialZoom));
+    // Start at the top (the model's inputs) unless an operator is selected.
+    GraphNodeItem* top = nullptr;
+    for (GraphNodeItem* item : nodes_) {
+      if (!top || item->y() < top->y()) top = item;
+    }
+    if (top) canvas_->ensureVisible(top, 20, 20);
+  }
+  showOperator(document_->currentOperator());
+  if (GraphNodeItem* item = nodeOfOperator(document_->currentOperator())) canvas_->centerOn(item);
+}
+
+void GraphView::showEvent(QShowEvent* event) {
+  QWidget::showEvent(event);
+  if (fitPending_ && !nodes_.isEmpty()) {
+    fitPending_ = false;
+    showInitialView();
+  }
+}
+
+void GraphView::showOperator(int operatorIndex) {
+  for (GraphNodeItem* item : nodes_) {
+    const bool current =
+        item->node().operatorIndex >= 0 && item->node().operatorIndex == operatorIndex;
+    if (item->isCurrent() != current) item->setCurrent(current);
+    if (current) canvas_->ensureVisible(item, 40, 40);
+  }
+}
+
+bool GraphView::findNext() {
+  const QList<int> found = layout_->findNodes(search_->text());
+  if (found.isEmpty()) {
+    status_->setText(tr("nothing named \u201c%1\u201d").arg(search_->text()));
+    return false;
+  }
+  // The first match after the last one found, wrapping around.
+  int next = found.front();
+  for (int i : found) {
+    if (i > lastFound_) {
+      next = i;
+      break;
+    }
+  }
+  lastFound_ = next;
+  GraphNodeItem* item = nodes_.value(next);
+  if (!item) return false;
+  status_->setText(tr("match %1 of %2").arg(found.indexOf(next) + 1).arg(found.size()));
+  if (item->node().operatorIndex >= 0) document_->setCurrentOperator(item->node().operatorIndex);
+  canvas_->centerOn(item);
+  return true;
+}
+
+}  // namespace loupe::views

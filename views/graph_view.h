@@ -1,0 +1,76 @@
+// The Graph tab: the imported model as Graphviz `dot` lays it out (off the
+// GUI thread, see DocumentGraphLayout), drawn in a QGraphicsView. Operators
+// are boxes with their type and output type/shape, coloured by target (the
+// legend says which); edges carry their tensor's shape. Wheel zooms, dragging
+// pans, Fit shows everything; clicking a node selects the operator in every
+// view, and the search box finds an operator or tensor by name.
+#pragma once
+
+#include <QGraphicsView>
+#include <QList>
+#include <QWidget>
+
+class QLabel;
+class QLineEdit;
+
+namespace loupe::models {
+class DocumentGraphLayout;
+class ModelDocument;
+}  // namespace loupe::models
+
+namespace loupe::views {
+
+class GraphNodeItem;
+
+// Zoom with the wheel (around the cursor), pan by dragging.
+class GraphCanvas : public QGraphicsView {
+  Q_OBJECT
+
+ public:
+  explicit GraphCanvas(QWidget* parent = nullptr);
+  void zoomBy(double factor);
+  void fitAll();
+  double zoom() const { return transform().m11(); }
+
+ signals:
+  void operatorClicked(int operatorIndex);
+
+ protected:
+  void wheelEvent(QWheelEvent* event) override;
+  void mousePressEvent(QMouseEvent* event) override;
+};
+
+class GraphView : public QWidget {
+  Q_OBJECT
+
+ public:
+  GraphView(models::ModelDocument* document, models::DocumentGraphLayout* layout,
+            QWidget* parent = nullptr);
+
+  GraphCanvas* canvas() const { return canvas_; }
+  QLineEdit* searchBox() const { return search_; }
+  // The node drawn for operator `operatorIndex`, or nullptr.
+  GraphNodeItem* nodeOfOperator(int operatorIndex) const;
+  // Selects the next node matching the search box's text; returns whether any matched.
+  bool findNext();
+  int nodeCount() const { return static_cast<int>(nodes_.size()); }
+
+ protected:
+  void showEvent(QShowEvent* event) override;
+
+ private:
+  void buildScene();
+  void showInitialView();
+  void showOperator(int operatorIndex);
+
+  models::ModelDocument* document_;
+  models::DocumentGraphLayout* layout_;
+  GraphCanvas* canvas_;
+  QLineEdit* search_;
+  QLabel* status_;
+  QList<GraphNodeItem*> nodes_;
+  bool fitPending_ = true;  // fit once the view has its real size
+  int lastFound_ = -1;
+};
+
+}  // namespace loupe::views

@@ -1,0 +1,130 @@
+#include "views/memory_plan_view.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLocale>
+#include <QSplitter>
+#include <QVBoxLayout>
+#include <algorithm>
+
+#include "models/model_compilation.h"
+#include "models/model_document.h"
+#include "views/memory_timeline_chart.h"
+
+namespace loupe::views {
+
+MemoryPlanView::MemoryPlanView(models::ModelDocument* document,
+                               models::ModelCompilation* compilation, QWidget* parent)
+    : QWidget(parent),
+      document_(document),
+      compilation_(compilation),
+      planner_(new QComboBox(this)),
+      comparison_(new QComboBox(this)),
+      summary_(new QLabel(this)),
+      chart_(new MemoryTimelineChart(this)),
+      comparisonChart_(new MemoryTimelineChart(this)) {
+  auto* bar = new QHBoxLayout;
+  bar->setContentsMargins(8, 4, 8, 4);
+  bar->addWidget(new QLabel(tr("Algorithm:"), this));
+  for (const QString& name : models::ModelCompilation::plannerNames()) {
+    planner_->addItem(name);
+    planner_->setItemData(planner_->count() - 1, models::ModelCompilation::plannerSummary(name),
+                          Qt::ToolTipRole);
+  }
+  planner_->setCurrentText(compilation_->planner());
+  bar->addWidget(planner_);
+  bar->addWidget(new QLabel(tr("Compare with:"), this));
+  comparison_->addItem(tr("nothing"), QString());
+  for (const QString& name : models::ModelCompilation::plannerNames()) {
+    comparison_->addItem(name, name);
+  }
+  bar->addWidget(comparison_);
+  summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  summary_->setWordWrap(true);  // a narrow window wraps it instead of growing
+  bar->addWidget(summary_, 1);
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->addLayout(bar);
+  auto* charts = new QSplitter(Qt::Vertical, this);
+  charts->addWidget(chart_);
+  charts->addWidget(comparisonChart_);
+  charts->setChildrenCollapsible(false);
+  comparisonChart_->hide();
+  layout->addWidget(charts, 1);
+
+  connect(planner_, &QComboBox::currentTextChanged, compilation_,
+          &models::ModelCompilation::setPlanner);
+  connect(comparison_, &QComboBox::currentIndexChanged, this,
+          [this] { compilation_->setComparisonPlanner(comparison_->currentData().toString()); });
+  connect(comparisonChart_, &MemoryTimelineChart::operatorClicked, document_,
+          &models::ModelDocument::setCurrentOperator);
+  connect(document_, &models::ModelDocument::currentOperatorChanged, comparisonChart_,
+          &MemoryTimelineChart::setSelectedOperator);
+  connect(compilation_, &models::ModelCompilation::memoryPlanChanged, this,
+          &MemoryPlanView::showPlan);
+  connect(compilation_, &models::ModelCompilation::busyChanged, this, &MemoryPlanView::showState);
+  connect(compilation_, &models::ModelCompilation::compilationFailed, this,
+          &MemoryPlanView::showPlan);
+  connect(chart_, &MemoryTimelineChart::operatorClicked, document_,
+          &models::ModelDocument::setCurrentOperator);
+  connect(document_, &models::ModelDocument::currentOperatorChanged, chart_,
+          &MemoryTimelineChart::setSelectedOperator);
+  showPlan();
+}
+
+qint64 MemoryPlanView::shownTotalBytes() const {
+  return chart_->planLayout().isEmpty() ? -1 : chart_->planLayout().totalBytes;
+}
+
+QString MemoryPlanView::summaryText() const {
+  return summary_->text();
+}
+
+void MemoryPlanView::showPlan() {
+  const models::MemoryPlanLayout& plan = compilation_->memoryPlan();
+  const models::MemoryPlanLayout& other = compilation_->comparisonPlan();
+  // One byte scale for both, so the taller plan looks taller.
+  const qint64 scale = std::max(plan.totalBytes, other.totalBytes);
+  chart_->setMinimumScaleBytes(other.isEmpty() ? 0 : scale);
+  chart_->setPlanLayout(plan);
+  chart_->setSelectedOperator(document_->currentOperator());
+  comparisonChart_->setVisible(!other.isEmpty());
+  comparisonChart_->setMinimumScaleBytes(scale);
+  comparisonChart_->setPlanLayout(other);
+  comparisonChart_->setSelectedOperator(document_->currentOperator());
+  if (!other.isEmpty()) {
+    const QLocale locale = QLocale::system();
+    comparisonChart_->setTitle(
+        tr("compared: %1 bytes with %2 (%3 bytes %4 than %5)")
+            .arg(locale.toString(other.totalBytes), other.planner,
+                 locale.toString(std::abs(other.totalBytes - plan.totalBytes)),
+                 other.totalBytes >= plan.totalBytes ? tr("more") : tr("fewer"), plan.planner));
+  }
+  showState();
+}
+
+void MemoryPlanView::showState() {
+  const models::MemoryPlanLayout& plan = chart_->planLayout();
+  const QLocale locale = QLocale::system();
+  QString text;
+  if (compilation_->state() == models::ModelCompilation::State::Failed) {
+    text = tr("no plan: compilation failed (see Problems)");
+  } else if (plan.isEmpty()) {
+    text = compilation_->isBusy() ? tr("compiling\u2026") : tr("no plan");
+  } else {
+    text =
+        tr("<b>%1 bytes</b> with %2 \u00b7 lower bound %3 \u00b7 gap %4 \u00b7 %5 buffers over "
+           "%6 steps \u00b7 %7 ms")
+            .arg(locale.toString(plan.totalBytes), plan.planner, locale.toString(plan.lowerBound),
+                 locale.toString(plan.totalBytes - plan.lowerBound))
+            .arg(plan.buffers.size())
+            .arg(plan.stepCount())
+            .arg(plan.milliseconds, 0, 'f', 2);
+    if (!plan.fits) text += tr(" \u00b7 <b>does not fit</b>");
+    if (compilation_->isBusy()) text += tr(" \u00b7 planning\u2026");
+  }
+  summary_->setText(text);
+}
+
+}  // namespace loupe::views

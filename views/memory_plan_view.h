@@ -1,0 +1,51 @@
+// The Memory Plan tab: the algorithm selector (every planner of the registry;
+// choosing one re-plans at once, off the GUI thread), the plan's total, lower
+// bound and gap, and the timeline chart with the current operator's buffers
+// highlighted; optionally a second algorithm's plan under it, on the same
+// scale, to compare.
+#pragma once
+
+#include <QWidget>
+
+class QComboBox;
+class QLabel;
+
+namespace loupe::models {
+class ModelCompilation;
+class ModelDocument;
+}  // namespace loupe::models
+
+namespace loupe::views {
+
+class MemoryTimelineChart;
+
+class MemoryPlanView : public QWidget {
+  Q_OBJECT
+
+ public:
+  MemoryPlanView(models::ModelDocument* document, models::ModelCompilation* compilation,
+                 QWidget* parent = nullptr);
+
+  QComboBox* plannerSelector() const { return planner_; }
+  // "nothing" first, then every planner: the plan drawn under the first.
+  QComboBox* comparisonSelector() const { return comparison_; }
+  MemoryTimelineChart* chart() const { return chart_; }
+  MemoryTimelineChart* comparisonChart() const { return comparisonChart_; }
+  // The total the view states, in bytes (-1 when there is no plan).
+  qint64 shownTotalBytes() const;
+  QString summaryText() const;
+
+ private:
+  void showPlan();
+  void showState();
+
+  models::ModelDocument* document_;
+  models::ModelCompilation* compilation_;
+  QComboBox* planner_;
+  QComboBox* comparison_;
+  QLabel* summary_;
+  MemoryTimelineChart* chart_;
+  MemoryTimelineChart* comparisonChart_;
+};
+
+}  // namespace loupe::views

@@ -1,0 +1,290 @@
+#include "views/memory_timeline_chart.h"
+
+#include <QHelpEvent>
+#include <QLocale>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QToolTip>
+#include <algorithm>
+#include <cmath>
+
+namespace loupe::views {
+
+namespace {
+
+constexpr qreal kLeftMargin = 86;
+constexpr qreal kRightMargin = 150;  // room for the lines' labels
+constexpr qreal kTopMargin = 34;     // the legend
+constexpr qreal kBottomMargin = 40;  // step numbers and axis title
+
+QString bytesText(qint64 bytes) {
+  return QLocale::system().toString(bytes) + QStringLiteral(" B");
+}
+
+// A round tick spacing (1, 2 or 5 times a power of ten) giving about `ticks` ticks.
+qint64 tickStep(qint64 range, int ticks) {
+  const double raw = static_cast<double>(range) / std::max(ticks, 1);
+  const double power = std::pow(10.0, std::floor(std::log10(std::max(raw, 1.0))));
+  for (double m : {1.0, 2.0, 5.0, 10.0}) {
+    if (m * power >= raw) return std::max<qint64>(1, static_cast<qint64>(m * power));
+  }
+  return static_cast<qint64>(10 * power);
+}
+
+}  // namespace
+
+MemoryTimelineChart::MemoryTimelineChart(QWidget* parent) : QWidget(parent) {
+  setMouseTracking(true);
+  setBackgroundRole(QPalette::Base);
+  setAutoFillBackground(true);
+}
+
+QColor MemoryTimelineChart::kindColor(models::PlannedBufferKind kind) {
+  switch (kind) {
+    case models::PlannedBufferKind::Intermediate:
+      return QColor(0x4c, 0x8b, 0xd6);
+    case models::PlannedBufferKind::Shared:
+      return QColor(0x3a, 0xa8, 0x7a);
+    case models::PlannedBufferKind::Scratch:
+      return QColor(0xe0, 0x8e, 0x2b);
+  }
+  return Qt::gray;
+}
+
+void MemoryTimelineChart::setPlanLayout(const models::MemoryPlanLayout& layout) {
+  layout_ = layout;
+  setSelectedOperator(selectedOperator_);
+}
+
+void MemoryTimelineChart::setTitle(const QString& title) {
+  title_ = title;
+  update();
+}
+
+void MemoryTimelineChart::setMinimumScaleBytes(qint64 bytes) {
+  minimumScaleBytes_ = bytes;
+  update();
+}
+
+void MemoryTimelineChart::setSelectedOperator(int modelOperator) {
+  selectedOperator_ = modelOperator;
+  highlighted_ = modelOperator >= 0 ? layout_.buffersOfOperator(modelOperator) : QList<int>();
+  update();
+}
+
+qint64 MemoryTimelineChart::poolBase(int pool) const {
+  // Pools stack bottom up; a bounded pool takes its limit, an unbounded one
+  // what it uses.
+  qint64 base = 0;
+  for (int p = 0; p < pool && p < layout_.pools.size(); ++p) {
+    const auto& info = layout_.pools[p];
+    base += info.limit > 0 ? info.limit : info.usedBytes;
+  }
+  return base;
+}
+
+qint64 MemoryTimelineChart::chartBytes() const {
+  qint64 top = std::max(
+      {layout_.lowerBound, poolBase(static_cast<int>(layout_.pools.size())), minimumScaleBytes_});
+  for (int i = 0; i < layout_.buffers.size(); ++i) {
+    const auto& b = layout_.buffers[i];
+    if (b.pool >= 0) top = std::max(top, poolBase(b.pool) + b.offset + b.size);
+  }
+  return std::max<qint64>(top + top / 20, 1);
+}
+
+QRectF MemoryTimelineChart::plotArea() const {
+  return QRectF(kLeftMargin, kTopMargin, std::max<qreal>(width() - kLeftMargin - kRightMargin, 10),
+                std::max<qreal>(height() - kTopMargin - kBottomMargin, 10));
+}
+
+QRectF MemoryTimelineChart::bufferRect(int buffer) const {
+  const auto& b = layout_.buffers[buffer];
+  if (b.pool < 0 || layout_.stepCount() == 0) return {};
+  const QRectF area = plotArea();
+  const qreal stepWidth = area.width() / layout_.stepCount();
+  const qreal scale = area.height() / static_cast<qreal>(chartBytes());
+  const qint64 start = poolBase(b.pool) + b.offset;
+  const qreal x = area.left() + b.firstStep * stepWidth;
+  const qreal w = (b.lastStep - b.firstStep + 1) * stepWidth;
+  const qreal bottom = area.bottom() - start * scale;
+  const qreal h = std::max<qreal>(b.size * scale, 1.5);
+  return QRectF(x, bottom - h, w, h);
+}
+
+int MemoryTimelineChart::bufferAt(const QPointF& point) const {
+  // Highlighted buffers are drawn last, so they win where rectangles touch.
+  for (int i = static_cast<int>(layout_.buffers.size()) - 1; i >= 0; --i) {
+    if (bufferRect(i).contains(point)) return i;
+  }
+  return -1;
+}
+
+void MemoryTimelineChart::paintEvent(QPaintEvent*) {
+  QPainter painter(this);
+  painter.setRenderHint(QPainter::Antialiasing, false);
+  const QPalette& pal = palette();
+  const QFontMetrics metrics(font());
+  if (layout_.isEmpty()) {
+    painter.setPen(pal.color(QPalette::PlaceholderText));
+    painter.drawText(rect(), Qt::AlignCenter, tr("No memory plan yet"));
+    return;
+  }
+  const QRectF area = plotArea();
+  const qint64 maxBytes = chartBytes();
+  const qreal scale = area.height() / static_cast<qreal>(maxBytes);
+  const int steps = std::max(layout_.stepCount(), 1);
+  const qreal stepWidth = area.width() / steps;
+
+  // The selected operator's steps, shaded behind everything.
+  if (selectedOperator_ >= 0) {
+    for (int s = 0; s < layout_.stepCount(); ++s) {
+      if (!layout_.stepOperators[s].contains(selectedOperator_)) continue;
+      painter.fillRect(QRectF(area.left() + s * stepWidth, area.top(), stepWidth, area.height()),
+                       QColor(0xff, 0xf2, 0xb3));
+    }
+  }
+
+  // Axes, horizontal grid and byte labels.
+  painter.setPen(QColor(0xe4, 0xe4, 0xe4));
+  const qint64 step = tickStep(maxBytes, std::max(2, static_cast<int>(area.height() / 60)));
+  for (qint64 bytes = 0; bytes <= maxBytes; bytes += step) {
+    const qreal y = area.bottom() - bytes * scale;
+    painter.setPen(QColor(0xe4, 0xe4, 0xe4));
+    painter.drawLine(QPointF(area.left(), y), QPointF(area.right(), y));
+    painter.setPen(pal.color(QPalette::Text));
+    painter.drawText(QRectF(0, y - 8, kLeftMargin - 6, 16), Qt::AlignRight | Qt::AlignVCenter,
+                     QLocale::system().toString(bytes));
+  }
+  painter.setPen(pal.color(QPalette::Text));
+  painter.drawRect(area);
+  // Step numbers: as many as fit without touching.
+  const int labelWidth = metrics.horizontalAdvance(QStringLiteral("000")) + 6;
+  const int every = std::max(1, static_cast<int>(std::ceil(labelWidth / stepWidth)));
+  for (int s = 0; s < layout_.stepCount(); s += every) {
+    painter.drawText(QRectF(area.left() + s * stepWidth, area.bottom() + 2, stepWidth, 16),
+                     Qt::AlignHCenter | Qt::AlignTop | Qt::TextDontClip, QString::number(s));
+  }
+  painter.drawText(QRectF(area.left(), area.bottom() + 18, area.width(), 18), Qt::AlignCenter,
+                   tr("execution step (operator) \u2192"));
+  painter.save();
+  painter.translate(14, area.center().y());
+  painter.rotate(-90);
+  painter.drawText(QRectF(-80, -10, 160, 20), Qt::AlignCenter, tr("offset in pool \u2192"));
+  painter.restore();
+
+  // The buffers: dimmed when another operator is selected, strong when its own.
+  auto drawBuffer = [&](int i, bool strong) {
+    const QRectF r = bufferRect(i);
+    if (r.isEmpty()) return;
+    QColor fill = kindColor(layout_.buffers[i].kind);
+    if (!strong && selectedOperator_ >= 0) fill = fill.lighter(150);
+    painter.fillRect(r, fill);
+    painter.setPen(strong ? QPen(QColor(0x10, 0x10, 0x10), 2) : QPen(fill.darker(140), 1));
+    painter.drawRect(r.adjusted(0.5, 0.5, -0.5, -0.5));
+    const QString name = layout_.buffers[i].label;
+    if (r.height() >= metrics.height() + 2 &&
+        r.width() >= metrics.horizontalAdvance(name.left(6)) + 6) {
+      painter.setPen(strong ? Qt::white : QColor(0x10, 0x10, 0x10));
+      painter.drawText(r.adjusted(3, 1, -3, -1), Qt::AlignLeft | Qt::AlignTop,
+                       metrics.elidedText(name, Qt::ElideRight, static_cast<int>(r.width() - 6)));
+    }
+  };
+  for (int i = 0; i < layout_.buffers.size(); ++i) {
+    if (!highlighted_.contains(i)) drawBuffer(i, false);
+  }
+  for (int i : highlighted_) drawBuffer(i, true);
+
+  // Lines with their labels in the right margin.
+  auto drawLine = [&](qint64 bytes, const QColor& color, Qt::PenStyle style, const QString& label) {
+    const qreal y = area.bottom() - bytes * scale;
+    painter.setPen(QPen(color, 1.5, style));
+    painter.drawLine(QPointF(area.left(), y), QPointF(area.right() + 4, y));
+    painter.setPen(color);
+    painter.drawText(QRectF(area.right() + 6, y - 9, kRightMargin - 8, 18),
+                     Qt::AlignLeft | Qt::AlignVCenter, label);
+  };
+  drawLine(layout_.lowerBound, QColor(0xc0, 0x20, 0x20), Qt::DashLine,
+           tr("lower bound %1").arg(bytesText(layout_.lowerBound)));
+  qint64 usedTop = 0;
+  for (int p = 0; p < layout_.pools.size(); ++p) {
+    const auto& pool = layout_.pools[p];
+    usedTop = std::max(usedTop, poolBase(p) + pool.usedBytes);
+    if (pool.limit > 0) {
+      drawLine(poolBase(p) + pool.limit, QColor(0x30, 0x30, 0x30), Qt::SolidLine,
+               tr("%1 limit %2").arg(pool.name, bytesText(pool.limit)));
+    }
+  }
+  // The plan's size, unless it sits on the lower bound's line.
+  if (std::abs((usedTop - layout_.lowerBound) * scale) > 16) {
+    drawLine(usedTop, QColor(0x20, 0x50, 0xa0), Qt::DotLine, tr("plan %1").arg(bytesText(usedTop)));
+  }
+
+  if (!title_.isEmpty()) {
+    QFont bold = font();
+    bold.setBold(true);
+    painter.setFont(bold);
+    painter.setPen(pal.color(QPalette::Text));
+    painter.drawText(QRectF(area.left(), 8, area.width(), 18), Qt::AlignLeft | Qt::AlignVCenter,
+                     title_);
+    return;
+  }
+  // Legend across the top.
+  qreal x = area.left();
+  const qreal y = 8;
+  auto legendItem = [&](const QColor& fill, const QPen& border, const QString& text) {
+    painter.fillRect(QRectF(x, y + 2, 14, 12), fill);
+    painter.setPen(border);
+    painter.drawRect(QRectF(x, y + 2, 14, 12));
+    painter.setPen(pal.color(QPalette::Text));
+    const int w = metrics.horizontalAdvance(text);
+    painter.drawText(QRectF(x + 18, y, w + 4, 16), Qt::AlignLeft | Qt::AlignVCenter, text);
+    x += 18 + w + 16;
+  };
+  for (auto kind : {models::PlannedBufferKind::Intermediate, models::PlannedBufferKind::Shared,
+                    models::PlannedBufferKind::Scratch}) {
+    legendItem(kindColor(kind), QPen(kindColor(kind).darker(140)),
+               models::plannedBufferKindName(kind));
+  }
+  legendItem(kindColor(models::PlannedBufferKind::Intermediate), QPen(Qt::black, 2),
+             tr("selected operator's buffers"));
+  legendItem(QColor(0xff, 0xf2, 0xb3), QPen(QColor(0xe0, 0xd0, 0x90)), tr("its step"));
+}
+
+bool MemoryTimelineChart::event(QEvent* event) {
+  if (event->type() == QEvent::ToolTip) {
+    auto* help = static_cast<QHelpEvent*>(event);
+    const int i = bufferAt(help->pos());
+    if (i < 0) {
+      QToolTip::hideText();
+      event->ignore();
+      return true;
+    }
+    const auto& b = layout_.buffers[i];
+    QString text = QStringLiteral("<b>%1</b> (%2)<br>").arg(b.name.toHtmlEscaped(), b.label);
+    if (b.tensors.size() > 1) {
+      text += tr("shared by: %1<br>").arg(b.tensors.join(QStringLiteral(", ")).toHtmlEscaped());
+    }
+    text += tr("%1<br>size %2, offset %3 in %4<br>alive steps %5\u2013%6")
+                .arg(models::plannedBufferKindName(b.kind), bytesText(b.size), bytesText(b.offset),
+                     b.pool >= 0 ? layout_.pools[b.pool].name : tr("no pool"))
+                .arg(b.firstStep)
+                .arg(b.lastStep);
+    QToolTip::showText(help->globalPos(), text, this);
+    return true;
+  }
+  return QWidget::event(event);
+}
+
+void MemoryTimelineChart::mousePressEvent(QMouseEvent* event) {
+  const int i = bufferAt(event->position());
+  if (i < 0) return;
+  // The step that writes the buffer names its producer.
+  const auto& b = layout_.buffers[i];
+  if (b.firstStep >= 0 && b.firstStep < layout_.stepCount() &&
+      !layout_.stepOperators[b.firstStep].isEmpty()) {
+    emit operatorClicked(layout_.stepOperators[b.firstStep].front());
+  }
+}
+
+}  // namespace loupe::views
