@@ -101,9 +101,9 @@ std::vector<std::string> QemuPlatform::qemuArguments(const std::filesystem::path
 std::unique_ptr<host::Transport> QemuPlatform::start(const std::filesystem::path& firmware,
                                                      const project::StartOptions& options) const {
   if (!std::filesystem::is_regular_file(firmware)) {
-    throw project::DeployError(project::DeployError::Kind::StartFailed,
-                               "cannot start " + name() + ": the firmware " + firmware.string() +
-                                   " does not exist");
+    throw project::DeployError(
+        project::DeployError::Kind::StartFailed,
+        "cannot start " + name() + ": the firmware " + firmware.string() + " does not exist");
   }
   return std::make_unique<QemuLink>(board_.qemuExecutable, qemuArguments(firmware),
                                     options.startTimeout);

@@ -42,7 +42,8 @@ class SmallDataBoard : public platforms::QemuPlatform {
   SmallDataBoard(const platforms::QemuPlatform& board, std::uint64_t dtcmBytes)
       : QemuPlatform(shrunk(board.board(), dtcmBytes), "qemu_mps3_an547"), bytes_(dtcmBytes) {}
 
-  std::vector<project::ProjectFile> projectFiles(const codegen::CompiledModel& model) const override {
+  std::vector<project::ProjectFile> projectFiles(
+      const codegen::CompiledModel& model) const override {
     auto files = QemuPlatform::projectFiles(model);
     for (auto& file : files) {
       if (file.path != "platform/linker.ld") continue;
@@ -69,7 +70,8 @@ class BrokenBuildBoard : public platforms::QemuPlatform {
  public:
   explicit BrokenBuildBoard(const platforms::QemuPlatform& board)
       : QemuPlatform(board.board(), "qemu_mps3_an547") {}
-  std::vector<project::ProjectFile> projectFiles(const codegen::CompiledModel& model) const override {
+  std::vector<project::ProjectFile> projectFiles(
+      const codegen::CompiledModel& model) const override {
     auto files = QemuPlatform::projectFiles(model);
     files.push_back({"platform/broken.c", "#error this file is deliberately broken\n"});
     return files;
@@ -140,11 +142,12 @@ class DeployErrors : public QObject {
     });
     qputenv("PATH", path);
     QCOMPARE(error.kind(), DeployError::Kind::ToolMissing);
-    QVERIFY2(QString(error.what()).contains(
-                 "arm-none-eabi-gcc (install the Debian package gcc-arm-none-eabi)"),
+    QVERIFY2(QString(error.what())
+                 .contains("arm-none-eabi-gcc (install the Debian package gcc-arm-none-eabi)"),
              error.what());
-    QVERIFY2(QString(error.what()).contains("qemu-system-arm (install the Debian package "
-                                            "qemu-system-arm)"),
+    QVERIFY2(QString(error.what())
+                 .contains("qemu-system-arm (install the Debian package "
+                           "qemu-system-arm)"),
              error.what());
   }
 
@@ -192,10 +195,11 @@ class DeployErrors : public QObject {
     } catch (const host::SessionError& e) {
       QVERIFY2(e.kind() == host::SessionErrorKind::LinkClosed, e.what());
       // QEMU either refuses the file or aborts on the garbage it ran.
-      QVERIFY2(QRegularExpression("qemu-system-arm (exited with status|was killed by signal) \\d+: ")
-                   .match(e.what())
-                   .hasMatch(),
-               e.what());
+      QVERIFY2(
+          QRegularExpression("qemu-system-arm (exited with status|was killed by signal) \\d+: ")
+              .match(e.what())
+              .hasMatch(),
+          e.what());
     }
   }
 
