@@ -15,7 +15,8 @@ class DeployError : public std::runtime_error {
     BuildFailed,      // the compiler or linker failed (message holds its output)
     DoesNotFit,       // the model is too large for the board (which memory, by how much)
     StartFailed,      // the firmware could not be started or reached
-    Mismatch,         // the firmware on the board is not the model being run
+    Mismatch,         // the firmware on the board is not the model, or inputs of wrong sizes
+    RunFailed,        // the model's run function returned an error on the board
   };
 
   DeployError(Kind kind, const std::string& message) : std::runtime_error(message), kind_(kind) {}

@@ -96,7 +96,7 @@ std::vector<Deployment::Bytes> Deployment::run(const std::vector<Bytes>& inputs)
     std::ostringstream message;
     message << "tvmgen_" << model_.modelName << "_run failed on the board with error 0x" << std::hex
             << result.modelStatus;
-    throw DeployError(DeployError::Kind::StartFailed, message.str());
+    throw DeployError(DeployError::Kind::RunFailed, message.str());
   }
   std::vector<Bytes> outputs;
   for (std::size_t i = 0; i < modelInfo_.outputBytes.size(); ++i) {
