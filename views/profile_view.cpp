@@ -64,7 +64,7 @@ ProfileView::ProfileView(models::ModelDocument* document, models::BoardRun* run,
   splitter->addWidget(chartView_);
   splitter->setStretchFactor(0, 5);
   splitter->setStretchFactor(1, 4);
-  splitter->setSizes({540, 360});
+  splitter->setSizes({590, 330});
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(4, 4, 4, 4);
   layout->addWidget(summary_);
@@ -134,10 +134,10 @@ void ProfileView::rebuildChart() {
     }
   } else if (peak >= 1e6) {
     scale = 1e6;
-    unit = tr("million %1").arg(unit);
+    unit = unit == QStringLiteral("instructions") ? tr("M instr.") : tr("M %1").arg(unit);
   } else if (peak >= 1e3) {
     scale = 1e3;
-    unit = tr("thousand %1").arg(unit);
+    unit = unit == QStringLiteral("instructions") ? tr("k instr.") : tr("k %1").arg(unit);
   }
 
   auto* set = new QBarSet(tr("time"));
@@ -170,7 +170,8 @@ void ProfileView::rebuildChart() {
   axisX->setRange(0, maximum > 0 ? maximum * 1.05 : 1);
   axisX->setLabelFormat(QStringLiteral("%.3g"));
   axisX->setTickCount(4);
-  axisX->setTitleText(unit.isEmpty() ? tr("time") : tr("time per operator call (%1)").arg(unit));
+  axisX->setTruncateLabels(false);
+  axisX->setTitleText(unit.isEmpty() ? tr("time") : tr("time per call (%1)").arg(unit));
   chart->addAxis(axisX, Qt::AlignBottom);
   series->attachAxis(axisX);
   if (rows.size() > kMaxBars) {

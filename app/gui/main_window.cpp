@@ -345,7 +345,7 @@ bool MainWindow::showView(const QString& name) {
     dock->show();
     dock->raise();
     resizeDocks({dock}, {height() * 2 / 5}, Qt::Vertical);
-    resizeDocks({deployDock_}, {330}, Qt::Horizontal);
+    resizeDocks({deployDock_}, {300}, Qt::Horizontal);
     return true;
   }
   for (const StageTab& tab : stageTabs_) {
