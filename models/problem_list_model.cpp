@@ -3,6 +3,7 @@
 #include <QFileInfo>
 #include <algorithm>
 
+#include "models/board_run.h"
 #include "models/model_compilation.h"
 #include "models/model_document.h"
 
@@ -22,6 +23,13 @@ void ProblemListModel::attachCompilation(const ModelCompilation* compilation) {
   rebuild();
 }
 
+void ProblemListModel::attachBoardRun(const BoardRun* run) {
+  boardRun_ = run;
+  connect(boardRun_, &BoardRun::finished, this, &ProblemListModel::rebuild);
+  connect(boardRun_, &BoardRun::started, this, &ProblemListModel::rebuild);
+  rebuild();
+}
+
 void ProblemListModel::rebuild() {
   beginResetModel();
   problems_.clear();
@@ -33,6 +41,13 @@ void ProblemListModel::rebuild() {
     problems_.append({Severity::Error,
                       tr("Compilation failed: %1").arg(compilation_->errorMessage()), tr("compile"),
                       -1});
+  }
+  if (boardRun_ && boardRun_->state() == BoardRun::State::Failed &&
+      boardRun_->errorMessage() != BoardRun::tr("cancelled")) {
+    problems_.append(
+        {Severity::Error,
+         tr("Run on %1 failed: %2").arg(boardRun_->platform(), boardRun_->errorMessage()),
+         tr("deploy"), -1});
   }
   if (document_->isLoaded()) {
     const auto& graph = document_->graph();

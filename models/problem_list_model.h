@@ -2,7 +2,8 @@
 // (errors, newest first) and operators of the open model that Loupe cannot
 // run yet (warnings, with the reason). An entry that names an operator carries
 // its index so a view can select it. Once attached to a ModelCompilation, a
-// compilation that fails is listed too (an error, located at "compile").
+// compilation that fails is listed too (an error, located at "compile"),
+// and so is a failed board run (at "deploy").
 #pragma once
 
 #include <QAbstractTableModel>
@@ -10,6 +11,7 @@
 
 namespace loupe::models {
 
+class BoardRun;
 class ModelCompilation;
 class ModelDocument;
 
@@ -39,6 +41,8 @@ class ProblemListModel : public QAbstractTableModel {
 
   // Lists the failures of `compilation` from now on.
   void attachCompilation(const ModelCompilation* compilation);
+  // Lists the failure of the last board run of `run` (an error at "deploy").
+  void attachBoardRun(const BoardRun* run);
 
   const QList<Problem>& problems() const { return problems_; }
   int count(Severity severity) const;
@@ -48,6 +52,7 @@ class ProblemListModel : public QAbstractTableModel {
 
   const ModelDocument* document_;
   const ModelCompilation* compilation_ = nullptr;
+  const BoardRun* boardRun_ = nullptr;
   QList<Problem> problems_;
 };
 

@@ -2,6 +2,7 @@
 
 #include <QCursor>
 #include <QPainter>
+#include <algorithm>
 
 namespace loupe::views {
 
@@ -42,6 +43,18 @@ void GraphNodeItem::setCurrent(bool current) {
   update();
 }
 
+void GraphNodeItem::setHeat(double heat) {
+  heat_ = heat;
+  update();
+}
+
+QColor GraphNodeItem::heatColor(double heat) {
+  // Pale yellow (no time) to deep orange-red (the slowest operator).
+  const double h = std::clamp(heat, 0.0, 1.0);
+  auto mix = [h](int from, int to) { return static_cast<int>(from + (to - from) * h); };
+  return QColor(mix(0xff, 0xe0), mix(0xf6, 0x45), mix(0xd5, 0x20));
+}
+
 QRectF GraphNodeItem::boundingRect() const {
   return QRectF(QPointF(0, 0), node_.rect.size()).adjusted(-3, -3, 3, 3);
 }
@@ -50,6 +63,7 @@ void GraphNodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QW
   const QRectF r(QPointF(0, 0), node_.rect.size());
   painter->setRenderHint(QPainter::Antialiasing);
   QColor fill = targetColor(node_.operatorIndex >= 0 ? node_.target : QString());
+  if (heat_ >= 0 && node_.operatorIndex >= 0) fill = heatColor(heat_);
   if (current_) fill = QColor(0xff, 0xd8, 0x6b);
   QPen pen(current_ ? QColor(0xb0, 0x60, 0x00) : QColor(0x50, 0x60, 0x78), current_ ? 2.5 : 1);
   if (!node_.supported) {
@@ -66,11 +80,13 @@ void GraphNodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QW
   }
   const QRectF top(r.left(), r.top() + 4, r.width(), r.height() / 2 - 2);
   const QRectF bottom(r.left(), r.center().y(), r.width(), r.height() / 2 - 4);
-  painter->setPen(QColor(0x10, 0x10, 0x10));
+  // Dark text on pale fills, white on the hottest ones.
+  const bool darkFill = !current_ && heat_ > 0.6 && node_.operatorIndex >= 0;
+  painter->setPen(darkFill ? QColor(Qt::white) : QColor(0x10, 0x10, 0x10));
   painter->setFont(titleFont());
   painter->drawText(top, Qt::AlignHCenter | Qt::AlignBottom, node_.title);
   painter->setFont(detailFont());
-  painter->setPen(QColor(0x30, 0x30, 0x30));
+  painter->setPen(darkFill ? QColor(0xf0, 0xf0, 0xf0) : QColor(0x30, 0x30, 0x30));
   painter->drawText(bottom, Qt::AlignHCenter | Qt::AlignTop, node_.detail);
 }
 

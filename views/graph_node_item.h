@@ -1,5 +1,5 @@
 // One node of the Graph view: an operator box (type in bold, output type and
-// shape below, fill by target, a red dashed border when Loupe cannot run it)
+// shape below, fill by target or by board time, a red dashed border when Loupe cannot run it)
 // or a model input/output ellipse. Clicking it selects its operator.
 #pragma once
 
@@ -16,18 +16,24 @@ class GraphNodeItem : public QGraphicsItem {
   const models::LaidOutNode& node() const { return node_; }
   void setCurrent(bool current);
   bool isCurrent() const { return current_; }
+  // Colour by time: 0..1 of the slowest operator's time; negative: by target.
+  void setHeat(double heat);
+  double heat() const { return heat_; }
 
   QRectF boundingRect() const override;
   void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
 
   // The fill of nodes running on `target`, and of model inputs/outputs (empty target).
   static QColor targetColor(const QString& target);
+  // The fill of an operator taking `heat` (0..1) of the slowest one's time.
+  static QColor heatColor(double heat);
   static QFont titleFont();
   static QFont detailFont();
 
  private:
   models::LaidOutNode node_;
   bool current_ = false;
+  double heat_ = -1;
 };
 
 }  // namespace loupe::views

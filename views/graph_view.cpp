@@ -1,5 +1,6 @@
 #include "views/graph_view.h"
 
+#include <QComboBox>
 #include <QGraphicsPathItem>
 #include <QGraphicsScene>
 #include <QGraphicsSimpleTextItem>
@@ -106,7 +107,11 @@ GraphView::GraphView(models::ModelDocument* document, models::DocumentGraphLayou
       layout_(layout),
       canvas_(new GraphCanvas(this)),
       search_(new QLineEdit(this)),
-      status_(new QLabel(this)) {
+      status_(new QLabel(this)),
+      colourBox_(new QComboBox(this)),
+      targetLegend_(new QWidget(this)),
+      timeLegend_(new QWidget(this)),
+      timeLegendMax_(new QLabel(this)) {
   canvas_->setScene(new QGraphicsScene(this));
   auto* bar = new QHBoxLayout;
   bar->setContentsMargins(8, 4, 8, 4);
@@ -126,9 +131,19 @@ GraphView::GraphView(models::ModelDocument* document, models::DocumentGraphLayou
   addButton(tr("Fit"), tr("Show the whole graph"), [this] { canvas_->fitAll(); });
   addButton(tr("Zoom in"), tr("Zoom in (or use the wheel)"), [this] { canvas_->zoomBy(1.25); });
   addButton(tr("Zoom out"), tr("Zoom out (or use the wheel)"), [this] { canvas_->zoomBy(0.8); });
+  colourBox_->setObjectName(QStringLiteral("colourByBox"));
+  colourBox_->addItem(tr("Colour by target"));
+  colourBox_->addItem(tr("Colour by time"));
+  colourBox_->setToolTip(tr("Colour by time needs a profile: Run on board (Ctrl+R)"));
+  connect(colourBox_, &QComboBox::activated, this, [this](int index) {
+    if (!setColourBy(index == 1 ? ColourBy::Time : ColourBy::Target)) {
+      colourBox_->setCurrentIndex(0);
+    }
+  });
+  bar->addWidget(colourBox_);
   bar->addWidget(status_, 1);
   // The legend on a line of its own, so the toolbar never forces the window wide.
-  auto* legend = new QHBoxLayout;
+  auto* legend = new QHBoxLayout(targetLegend_);
   legend->setContentsMargins(8, 0, 8, 4);
   const QPen nodeBorder(QColor(0x50, 0x60, 0x78), 1);
   addLegendEntry(legend, GraphNodeItem::targetColor(QStringLiteral("c")), nodeBorder, false,
@@ -139,12 +154,38 @@ GraphView::GraphView(models::ModelDocument* document, models::DocumentGraphLayou
                  tr("selected"));
   addLegendEntry(legend, Qt::white, QPen(QColor(0xc0, 0x20, 0x20), 2, Qt::DashLine), false,
                  tr("cannot run"));
+  legend->addStretch(1);
+  // The time legend: the heat scale from no time to the slowest operator.
+  auto* heat = new QHBoxLayout(timeLegend_);
+  heat->setContentsMargins(8, 0, 8, 4);
+  auto* zero = new QLabel(tr("0"));
+  heat->addWidget(zero);
+  QPixmap scale(160, 14);
+  {
+    QPainter painter(&scale);
+    for (int x = 0; x < scale.width(); ++x) {
+      painter.setPen(GraphNodeItem::heatColor(x / double(scale.width() - 1)));
+      painter.drawLine(x, 0, x, scale.height());
+    }
+    painter.setPen(QColor(0x50, 0x60, 0x78));
+    painter.setBrush(Qt::NoBrush);
+    painter.drawRect(scale.rect().adjusted(0, 0, -1, -1));
+  }
+  auto* scaleLabel = new QLabel;
+  scaleLabel->setPixmap(scale);
+  heat->addWidget(scaleLabel);
+  timeLegendMax_->setParent(timeLegend_);
+  heat->addWidget(timeLegendMax_);
+  heat->addSpacing(12);
+  heat->addWidget(new QLabel(tr("board time per operator (last run)")));
+  heat->addStretch(1);
+  timeLegend_->hide();
   auto* column = new QVBoxLayout(this);
   column->setContentsMargins(0, 0, 0, 0);
   column->setSpacing(0);
-  legend->addStretch(1);
   column->addLayout(bar);
-  column->addLayout(legend);
+  column->addWidget(targetLegend_);
+  column->addWidget(timeLegend_);
   column->addWidget(canvas_, 1);
 
   // Tell the layout how big our text is before it sizes any box.
@@ -168,6 +209,36 @@ GraphView::GraphView(models::ModelDocument* document, models::DocumentGraphLayou
   connect(search_, &QLineEdit::returnPressed, this, &GraphView::findNext);
   connect(search_, &QLineEdit::textEdited, this, [this] { lastFound_ = -1; });
   if (!layout_->layout().nodes.isEmpty()) buildScene();
+}
+
+void GraphView::setOperatorTimes(const std::vector<double>& times, const QString& unit) {
+  operatorTimes_ = times;
+  double maximum = 0;
+  for (double t : times) maximum = std::max(maximum, t);
+  timeLegendMax_->setText(tr("%L1 %2").arg(static_cast<qlonglong>(maximum)).arg(unit));
+  if (times.empty()) setColourBy(ColourBy::Target);
+  applyColours();
+}
+
+bool GraphView::setColourBy(ColourBy colourBy) {
+  if (colourBy == ColourBy::Time && operatorTimes_.empty()) return false;
+  colourBy_ = colourBy;
+  colourBox_->setCurrentIndex(colourBy == ColourBy::Time ? 1 : 0);
+  targetLegend_->setVisible(colourBy == ColourBy::Target);
+  timeLegend_->setVisible(colourBy == ColourBy::Time);
+  applyColours();
+  return true;
+}
+
+void GraphView::applyColours() {
+  double maximum = 0;
+  for (double t : operatorTimes_) maximum = std::max(maximum, t);
+  for (GraphNodeItem* item : nodes_) {
+    const int op = item->node().operatorIndex;
+    const bool timed = colourBy_ == ColourBy::Time && op >= 0 && maximum > 0 &&
+                       static_cast<std::size_t>(op) < operatorTimes_.size();
+    item->setHeat(timed ? operatorTimes_[static_cast<std::size_t>(op)] / maximum : -1);
+  }
 }
 
 GraphNodeItem* GraphView::nodeOfOperator(int operatorIndex) const {
@@ -221,6 +292,7 @@ void GraphView::buildScene() {
     scene->addItem(item);
     nodes_.append(item);
   }
+  applyColours();
   scene->setSceneRect(layout.bounds.adjusted(-20, -20, 20, 20));
   status_->setText(tr("%1 operators \u00b7 laid out in %2 ms")
                        .arg(document_->operatorCount())

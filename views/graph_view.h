@@ -1,7 +1,8 @@
 // The Graph tab: the imported model as Graphviz `dot` lays it out (off the
 // GUI thread, see DocumentGraphLayout), drawn in a QGraphicsView. Operators
 // are boxes with their type and output type/shape, coloured by target (the
-// legend says which); edges carry their tensor's shape. Wheel zooms, dragging
+// legend says which) or, once the model ran on a board, by time as a heat
+// map; edges carry their tensor's shape. Wheel zooms, dragging
 // pans, Fit shows everything; clicking a node selects the operator in every
 // view, and the search box finds an operator or tensor by name.
 #pragma once
@@ -9,7 +10,9 @@
 #include <QGraphicsView>
 #include <QList>
 #include <QWidget>
+#include <vector>
 
+class QComboBox;
 class QLabel;
 class QLineEdit;
 
@@ -55,6 +58,15 @@ class GraphView : public QWidget {
   bool findNext();
   int nodeCount() const { return static_cast<int>(nodes_.size()); }
 
+  // Board time per operator (index = operator), for colouring by time; empty
+  // clears it. `unit` is the profile's ("ns", "instructions").
+  void setOperatorTimes(const std::vector<double>& times, const QString& unit);
+  enum class ColourBy { Target, Time };
+  // Time only once there are operator times; returns whether it applied.
+  bool setColourBy(ColourBy colourBy);
+  ColourBy colourBy() const { return colourBy_; }
+  QComboBox* colourByBox() const { return colourBox_; }
+
  protected:
   void showEvent(QShowEvent* event) override;
 
@@ -62,12 +74,19 @@ class GraphView : public QWidget {
   void buildScene();
   void showInitialView();
   void showOperator(int operatorIndex);
+  void applyColours();
 
   models::ModelDocument* document_;
   models::DocumentGraphLayout* layout_;
   GraphCanvas* canvas_;
   QLineEdit* search_;
   QLabel* status_;
+  QComboBox* colourBox_;
+  QWidget* targetLegend_;
+  QWidget* timeLegend_;
+  QLabel* timeLegendMax_;
+  std::vector<double> operatorTimes_;
+  ColourBy colourBy_ = ColourBy::Target;
   QList<GraphNodeItem*> nodes_;
   bool fitPending_ = true;  // fit once the view has its real size
   int lastFound_ = -1;

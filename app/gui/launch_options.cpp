@@ -15,8 +15,12 @@ QString launchUsage() {
       "options:\n"
       "  --screenshot FILE.png   render the window (offscreen when there is no display),\n"
       "                          save it as PNG and exit; non-zero exit on failure\n"
-      "  --view VIEW             the tab to show: graph, operators, ir, tir, c or memory\n"
-      "                          (default: operators)\n"
+      "  --view VIEW             the tab to show: graph, operators, ir, tir, c or memory,\n"
+      "                          or deploy / profile (the Deploy panel with the build log\n"
+      "                          or the Profile dock; default: operators)\n"
+      "  --run-on PLATFORM       run the model on PLATFORM (host, qemu-mps2-an385,\n"
+      "                          qemu-mps3-an547) before showing it, as Run on board does;\n"
+      "                          a failed run is listed in Problems\n"
       "  --size WxH              window size for the screenshot (default: 1400x900)\n"
       "  --select N, --operator N  select operator N (default: the first)\n"
       "  --version               print the version and exit\n"
@@ -31,7 +35,8 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments, const QStringList
   const QCommandLineOption size(QStringLiteral("size"), {}, QStringLiteral("WxH"));
   const QCommandLineOption op(QStringList{QStringLiteral("select"), QStringLiteral("operator")}, {},
                               QStringLiteral("N"));
-  parser.addOptions({screenshot, view, size, op});
+  const QCommandLineOption runOn(QStringLiteral("run-on"), {}, QStringLiteral("PLATFORM"));
+  parser.addOptions({screenshot, view, size, op, runOn});
   if (!parser.parse(arguments)) {
     options.error = parser.errorText();
     return options;
@@ -56,6 +61,11 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments, const QStringList
                           .arg(options.view, viewNames.join(QStringLiteral(", ")));
       return options;
     }
+  }
+  options.runOn = parser.value(runOn);
+  if (parser.isSet(runOn) && options.runOn.isEmpty()) {
+    options.error = QStringLiteral("--run-on needs a platform name");
+    return options;
   }
   if (parser.isSet(size)) {
     static const QRegularExpression pattern(QStringLiteral("^(\\d{2,5})x(\\d{2,5})$"));

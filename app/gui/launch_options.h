@@ -14,6 +14,7 @@ struct LaunchOptions {
   QString view = QStringLiteral("operators");
   QSize windowSize{1400, 900};
   int operatorIndex = -1;  // the operator to select, -1 to keep the default
+  QString runOn;           // non-empty: run the model on this platform first
   QString error;           // non-empty when the arguments are wrong
 
   bool screenshot() const { return !screenshotPath.isEmpty(); }

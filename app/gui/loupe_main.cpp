@@ -12,7 +12,9 @@
 #include "gui/launch_options.h"
 #include "gui/main_window.h"
 #include "gui/window_screenshot.h"
+#include "models/board_run.h"
 #include "models/model_document.h"
+#include "views/deploy_panel.h"
 
 namespace {
 
@@ -62,12 +64,25 @@ int takeScreenshot(const loupe::gui::LaunchOptions& options) {
     }
     window.document()->setCurrentOperator(options.operatorIndex);
   }
+  if (!options.runOn.isEmpty()) {
+    if (!window.deployPanel()->selectPlatform(options.runOn)) {
+      printError(QStringLiteral("--run-on %1: no such platform, or its tools are not installed")
+                     .arg(options.runOn));
+      return 2;
+    }
+    window.deployPanel()->runOnBoard();
+  }
   window.showView(options.view);
   // Compilation and graph layout run in the background; the picture must
   // show their results, not "compiling...".
   if (!window.waitUntilIdle()) {
     printError(QStringLiteral("compilation or layout did not finish in time"));
     return 1;
+  }
+  if (!options.runOn.isEmpty() &&
+      window.boardRun()->state() == loupe::models::BoardRun::State::Failed) {
+    printError(QStringLiteral("run on %1 failed: %2")
+                   .arg(options.runOn, window.boardRun()->errorMessage()));
   }
   QString error;
   if (!loupe::gui::saveWindowScreenshot(&window, options.screenshotPath, &error)) {
@@ -127,6 +142,9 @@ int main(int argc, char** argv) {
     window.openModel(options.modelPath.isEmpty() ? loupe::gui::bundledModelPath()
                                                  : options.modelPath);
     if (options.operatorIndex >= 0) window.document()->setCurrentOperator(options.operatorIndex);
+    if (!options.runOn.isEmpty() && window.deployPanel()->selectPlatform(options.runOn)) {
+      window.deployPanel()->runOnBoard();
+    }
     window.showView(options.view);
   });
   return app.exec();

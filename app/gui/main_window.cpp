@@ -10,17 +10,20 @@
 #include <QElapsedTimer>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFontDatabase>
 #include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QPlainTextEdit>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTimer>
 
 #include "gui/bundled_model.h"
+#include "models/board_run.h"
 #include "models/display_text.h"
 #include "models/document_graph_layout.h"
 #include "models/model_compilation.h"
@@ -28,13 +31,16 @@
 #include "models/operator_properties_model.h"
 #include "models/operator_table_model.h"
 #include "models/problem_list_model.h"
+#include "models/profile_table_model.h"
 #include "models/stage_tree_model.h"
+#include "views/deploy_panel.h"
 #include "views/function_listing_view.h"
 #include "views/graph_ir_view.h"
 #include "views/graph_view.h"
 #include "views/memory_plan_view.h"
 #include "views/operator_table_view.h"
 #include "views/problems_view.h"
+#include "views/profile_view.h"
 #include "views/properties_view.h"
 #include "views/stage_navigator.h"
 
@@ -72,7 +78,9 @@ MainWindow::MainWindow(Options options, QWidget* parent)
       operatorTableModel_(new models::OperatorTableModel(document_, this)),
       propertiesModel_(new models::OperatorPropertiesModel(document_, this)),
       problemListModel_(new models::ProblemListModel(document_, this)),
-      stageTreeModel_(new models::StageTreeModel(document_, this)) {
+      stageTreeModel_(new models::StageTreeModel(document_, this)),
+      boardRun_(new models::BoardRun(document_, this)),
+      profileTableModel_(new models::ProfileTableModel(boardRun_, this)) {
   setWindowTitle(QStringLiteral("Loupe"));
   setAcceptDrops(true);
   // IDE layout: the side docks run the full height, Problems sits under the
@@ -87,6 +95,7 @@ MainWindow::MainWindow(Options options, QWidget* parent)
 
   problemListModel_->attachCompilation(compilation_);
   stageTreeModel_->attachCompilation(compilation_);
+  problemListModel_->attachBoardRun(boardRun_);
 
   totalsLabel_ = new QLabel(this);
   fileLabel_ = new QLabel(this);
@@ -107,13 +116,22 @@ MainWindow::MainWindow(Options options, QWidget* parent)
           &MainWindow::updateCompileStatus);
   connect(compilation_, &models::ModelCompilation::compilationFailed, this,
           &MainWindow::updateCompileStatus);
+  connect(boardRun_, &models::BoardRun::started, this, &MainWindow::onBoardRunStarted);
+  connect(boardRun_, &models::BoardRun::finished, this, &MainWindow::onBoardRunFinished);
+  connect(boardRun_, &models::BoardRun::progress, buildLog_, &QPlainTextEdit::appendPlainText);
+  // Once there is a profile, the graph shows where the time goes.
+  connect(boardRun_, &models::BoardRun::profileChanged, this, [this] {
+    graphView_->setOperatorTimes(boardRun_->operatorTimes(), boardRun_->profileUnit());
+    if (!boardRun_->operatorTimes().empty())
+      graphView_->setColourBy(views::GraphView::ColourBy::Time);
+  });
   connect(problemListModel_, &QAbstractItemModel::modelReset, this,
           &MainWindow::updateProblemsTitle);
   updateProblemsTitle();
 
   resize(1400, 900);
   resizeDocks({stagesDock_, propertiesDock_}, {160, 400}, Qt::Horizontal);
-  resizeDocks({problemsDock_}, {170}, Qt::Vertical);
+  resizeDocks({problemsDock_}, {250}, Qt::Vertical);
   if (options_.persistSettings) restoreSettings();
 }
 
@@ -188,6 +206,36 @@ void MainWindow::createDocks() {
   problemsDock_->setObjectName(QStringLiteral("problemsDock"));
   problemsDock_->setWidget(problemsView_);
   addDockWidget(Qt::BottomDockWidgetArea, problemsDock_);
+
+  deployPanel_ = new views::DeployPanel(document_, boardRun_, this);
+  deployPanel_->setObjectName(QStringLiteral("deployPanel"));
+  deployDock_ = new QDockWidget(tr("Deploy"), this);
+  deployDock_->setObjectName(QStringLiteral("deployDock"));
+  deployDock_->setWidget(deployPanel_);
+  addDockWidget(Qt::RightDockWidgetArea, deployDock_);
+  tabifyDockWidget(propertiesDock_, deployDock_);
+  propertiesDock_->raise();
+
+  buildLog_ = new QPlainTextEdit(this);
+  buildLog_->setObjectName(QStringLiteral("buildLog"));
+  buildLog_->setReadOnly(true);
+  buildLog_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+  buildLog_->setPlaceholderText(
+      tr("Run on board (Ctrl+R) to see the build and deploy steps here."));
+  buildLogDock_ = new QDockWidget(tr("Build Log"), this);
+  buildLogDock_->setObjectName(QStringLiteral("buildLogDock"));
+  buildLogDock_->setWidget(buildLog_);
+  addDockWidget(Qt::BottomDockWidgetArea, buildLogDock_);
+  tabifyDockWidget(problemsDock_, buildLogDock_);
+
+  profileView_ = new views::ProfileView(document_, boardRun_, profileTableModel_, this);
+  profileView_->setObjectName(QStringLiteral("profileView"));
+  profileDock_ = new QDockWidget(tr("Profile"), this);
+  profileDock_->setObjectName(QStringLiteral("profileDock"));
+  profileDock_->setWidget(profileView_);
+  addDockWidget(Qt::BottomDockWidgetArea, profileDock_);
+  tabifyDockWidget(problemsDock_, profileDock_);
+  problemsDock_->raise();
 }
 
 // Every action of the window, with its shortcut, in one place.
@@ -218,6 +266,25 @@ void MainWindow::createActions() {
     viewMenu->addAction(dock->toggleViewAction());
   }
 
+  QMenu* runMenu = menuBar()->addMenu(tr("&Run"));
+  runOnBoardAction_ =
+      runMenu->addAction(tr("Run on &Board"), deployPanel_, &views::DeployPanel::runOnBoard);
+  runOnBoardAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
+  runOnBoardAction_->setStatusTip(
+      tr("Build, flash and run the model on the platform chosen in the Deploy panel"));
+  cancelRunAction_ = runMenu->addAction(tr("&Cancel Run"), boardRun_, &models::BoardRun::cancel);
+  cancelRunAction_->setEnabled(false);
+  runMenu->addSeparator();
+  runMenu->addAction(tr("Show &Deploy Panel"), this,
+                     [this] { showView(QStringLiteral("deploy")); });
+  connect(boardRun_, &models::BoardRun::runningChanged, this, [this](bool running) {
+    runOnBoardAction_->setEnabled(!running);
+    cancelRunAction_->setEnabled(running);
+  });
+  for (QDockWidget* dock : {deployDock_, profileDock_, buildLogDock_}) {
+    viewMenu->addAction(dock->toggleViewAction());
+  }
+
   QMenu* helpMenu = menuBar()->addMenu(tr("&Help"));
   QAction* about = helpMenu->addAction(tr("&About Loupe"), this, &MainWindow::showAbout);
   about->setMenuRole(QAction::AboutRole);
@@ -225,12 +292,13 @@ void MainWindow::createActions() {
 }
 
 QStringList MainWindow::viewNames() {
-  return {QStringLiteral("graph"), QStringLiteral("operators"), QStringLiteral("ir"),
-          QStringLiteral("tir"),   QStringLiteral("c"),         QStringLiteral("memory")};
+  return {QStringLiteral("graph"),  QStringLiteral("operators"), QStringLiteral("ir"),
+          QStringLiteral("tir"),    QStringLiteral("c"),         QStringLiteral("memory"),
+          QStringLiteral("deploy"), QStringLiteral("profile")};
 }
 
 bool MainWindow::isBusy() const {
-  return compilation_->isBusy() || graphLayout_->isBusy();
+  return compilation_->isBusy() || graphLayout_->isBusy() || boardRun_->isRunning();
 }
 
 bool MainWindow::waitUntilIdle(int timeoutMs) {
@@ -240,6 +308,7 @@ bool MainWindow::waitUntilIdle(int timeoutMs) {
     const int left = static_cast<int>(timeoutMs - timer.elapsed());
     compilation_->waitUntilIdle(left);
     graphLayout_->waitUntilIdle(std::max(0, static_cast<int>(timeoutMs - timer.elapsed())));
+    boardRun_->waitUntilIdle(std::max(0, static_cast<int>(timeoutMs - timer.elapsed())));
   }
   return !isBusy();
 }
@@ -267,6 +336,18 @@ void MainWindow::updateCompileStatus() {
 }
 
 bool MainWindow::showView(const QString& name) {
+  if (name == QStringLiteral("deploy") || name == QStringLiteral("profile")) {
+    // The Deploy panel and the Profile beside the graph they explain.
+    showView(QStringLiteral("graph"));
+    deployDock_->show();
+    deployDock_->raise();
+    QDockWidget* dock = name == QStringLiteral("profile") ? profileDock_ : buildLogDock_;
+    dock->show();
+    dock->raise();
+    resizeDocks({dock}, {height() * 2 / 5}, Qt::Vertical);
+    resizeDocks({deployDock_}, {300}, Qt::Horizontal);
+    return true;
+  }
   for (const StageTab& tab : stageTabs_) {
     if (tab.viewName == name) {
       tabs_->setCurrentWidget(tab.widget);
@@ -366,6 +447,26 @@ void MainWindow::onModelLoaded() {
   fileLabel_->setText(bundled ? tr("bundled example: %1").arg(QFileInfo(path).fileName())
                               : QDir::toNativeSeparators(path));
   setWindowTitle(tr("%1 \u2014 Loupe").arg(document_->modelName()));
+}
+
+void MainWindow::onBoardRunStarted(const QString& platform) {
+  buildLog_->clear();
+  buildLog_->appendPlainText(
+      tr("Run %1 on %2 with inputs: %3")
+          .arg(document_->modelName(), platform, boardRun_->inputsDescription()));
+  buildLogDock_->show();
+  buildLogDock_->raise();
+}
+
+void MainWindow::onBoardRunFinished() {
+  using State = models::BoardRun::State;
+  if (boardRun_->state() == State::Failed) {
+    problemsDock_->show();
+    problemsDock_->raise();
+  } else if (boardRun_->state() == State::Succeeded) {
+    profileDock_->show();
+    profileDock_->raise();
+  }
 }
 
 void MainWindow::onLoadFailed(const QString& path, const QString& message) {

@@ -15,25 +15,30 @@ class QAction;
 class QDockWidget;
 class QLabel;
 class QMenu;
+class QPlainTextEdit;
 class QTabWidget;
 
 namespace loupe::models {
+class BoardRun;
 class DocumentGraphLayout;
 class ModelCompilation;
 class ModelDocument;
 class OperatorPropertiesModel;
 class OperatorTableModel;
+class ProfileTableModel;
 class ProblemListModel;
 class StageTreeModel;
 }  // namespace loupe::models
 
 namespace loupe::views {
+class DeployPanel;
 class FunctionListingView;
 class GraphIrView;
 class GraphView;
 class MemoryPlanView;
 class OperatorTableView;
 class ProblemsView;
+class ProfileView;
 class PropertiesView;
 class StageNavigator;
 }  // namespace loupe::views
@@ -66,15 +71,21 @@ class MainWindow : public QMainWindow {
   views::FunctionListingView* tirView() const { return tirView_; }
   views::FunctionListingView* cView() const { return cView_; }
   views::MemoryPlanView* memoryPlanView() const { return memoryPlanView_; }
+  models::BoardRun* boardRun() const { return boardRun_; }
+  models::ProblemListModel* problemListModel() const { return problemListModel_; }
+  views::DeployPanel* deployPanel() const { return deployPanel_; }
+  views::ProfileView* profileView() const { return profileView_; }
+  QPlainTextEdit* buildLog() const { return buildLog_; }
+  QAction* runOnBoardAction() const { return runOnBoardAction_; }
 
-  // Whether compilation or graph layout is still running in the background.
+  // Whether compilation, graph layout or a board run is still running in the background.
   bool isBusy() const;
   // Runs the event loop until nothing runs in the background (for
   // screenshots and tests); returns false when `timeoutMs` passed first.
   bool waitUntilIdle(int timeoutMs = 120000);
 
-  // The central views by name, for --view: "graph", "operators", "ir", "tir",
-  // "c", "memory".
+  // The views by name, for --view: the central "graph", "operators", "ir",
+  // "tir", "c", "memory", and the docks "deploy" and "profile".
   static QStringList viewNames();
   bool showView(const QString& name);
   QString currentViewName() const;
@@ -101,6 +112,8 @@ class MainWindow : public QMainWindow {
   void rebuildRecentMenu();
   void showAbout();
   void onModelLoaded();
+  void onBoardRunStarted(const QString& platform);
+  void onBoardRunFinished();
   void onLoadFailed(const QString& path, const QString& message);
   void updateProblemsTitle();
   void updatePropertiesTitle();
@@ -118,6 +131,8 @@ class MainWindow : public QMainWindow {
   models::OperatorPropertiesModel* propertiesModel_;
   models::ProblemListModel* problemListModel_;
   models::StageTreeModel* stageTreeModel_;
+  models::BoardRun* boardRun_;
+  models::ProfileTableModel* profileTableModel_;
 
   QTabWidget* tabs_ = nullptr;
   QList<StageTab> stageTabs_;
@@ -133,6 +148,14 @@ class MainWindow : public QMainWindow {
   QDockWidget* stagesDock_ = nullptr;
   QDockWidget* propertiesDock_ = nullptr;
   QDockWidget* problemsDock_ = nullptr;
+  views::DeployPanel* deployPanel_ = nullptr;
+  views::ProfileView* profileView_ = nullptr;
+  QPlainTextEdit* buildLog_ = nullptr;
+  QDockWidget* deployDock_ = nullptr;
+  QDockWidget* profileDock_ = nullptr;
+  QDockWidget* buildLogDock_ = nullptr;
+  QAction* runOnBoardAction_ = nullptr;
+  QAction* cancelRunAction_ = nullptr;
   QLabel* totalsLabel_ = nullptr;
   QLabel* fileLabel_ = nullptr;
   QLabel* compileLabel_ = nullptr;

@@ -30,6 +30,15 @@ class LaunchOptionsTest : public QObject {
     QCOMPARE(options.view, "ir");
     QCOMPARE(options.windowSize, QSize(800, 600));
     QCOMPARE(options.modelPath, "m.tflite");
+    QVERIFY(options.runOn.isEmpty());
+  }
+
+  void aRunOnAPlatformBeforeTheScreenshot() {
+    const auto options =
+        parseLaunchOptions({"loupe", "--run-on", "host", "--screenshot", "p.png"}, kViews);
+    QVERIFY2(options.error.isEmpty(), qPrintable(options.error));
+    QCOMPARE(options.runOn, "host");
+    QVERIFY(parseLaunchOptions({"loupe", "--run-on"}, kViews).error.contains("run-on"));
   }
 
   void wrongArgumentsSayWhatIsWrong() {
@@ -46,7 +55,7 @@ class LaunchOptionsTest : public QObject {
   void theUsageNamesEveryOption() {
     const QString usage = loupe::gui::launchUsage();
     for (const char* option :
-         {"--screenshot", "--view", "--size", "--operator", "--version", "--help"}) {
+         {"--screenshot", "--view", "--size", "--operator", "--run-on", "--version", "--help"}) {
       QVERIFY2(usage.contains(option), option);
     }
   }

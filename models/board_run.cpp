@@ -1,0 +1,311 @@
+#include "models/board_run.h"
+
+#include <QDeadlineTimer>
+#include <QEventLoop>
+#include <QFile>
+#include <QFileInfo>
+#include <QPointer>
+#include <QTimer>
+#include <QtConcurrent/QtConcurrentRun>
+#include <exception>
+#include <random>
+
+#include "codegen/model_compiler.h"
+#include "models/model_document.h"
+#include "passes/pass_manager.h"
+#include "platforms/builtin_platforms.h"
+#include "project/deploy_error.h"
+#include "reference/reference_interpreter.h"
+#include "session_error.h"
+
+namespace loupe::models {
+
+using Bytes = std::vector<std::uint8_t>;
+
+// A run's outcome, built on the worker thread and read-only after.
+struct BoardRun::Result {
+  int generation = 0;
+  QString error;
+  QString boardName;
+  QList<OutputCheck> outputs;
+  project::DeploymentTimes times;
+  project::RunProfile profile;
+  QList<QList<int>> modelOperators;  // per profile row
+};
+
+namespace {
+
+QString describeDifference(std::size_t index, const Bytes& board, const Bytes& reference) {
+  if (board.size() != reference.size()) {
+    return BoardRun::tr("output %1 has %2 bytes, the reference %3")
+        .arg(index)
+        .arg(board.size())
+        .arg(reference.size());
+  }
+  std::size_t differing = 0, first = 0;
+  for (std::size_t i = board.size(); i-- > 0;) {
+    if (board[i] != reference[i]) {
+      ++differing;
+      first = i;
+    }
+  }
+  if (differing == 0) return {};
+  return BoardRun::tr(
+             "output %1 differs from the reference: %2 of %3 bytes (first at byte %4: "
+             "%5 vs %6)")
+      .arg(index)
+      .arg(differing)
+      .arg(board.size())
+      .arg(first)
+      .arg(board[first])
+      .arg(reference[first]);
+}
+
+Bytes readInput(const QString& path, const ir::Tensor& tensor, std::size_t index) {
+  QFile file(path);
+  if (!file.open(QIODevice::ReadOnly)) {
+    throw std::runtime_error("cannot read input file " + path.toStdString());
+  }
+  const QByteArray data = file.readAll();
+  if (data.size() != tensor.byteSize()) {
+    throw std::runtime_error(QFileInfo(path).fileName().toStdString() + ": " +
+                             std::to_string(data.size()) + " bytes, but input " +
+                             std::to_string(index) + " '" + tensor.name + "' needs " +
+                             std::to_string(tensor.byteSize()));
+  }
+  return Bytes(data.begin(), data.end());
+}
+
+}  // namespace
+
+BoardRun::BoardRun(ModelDocument* document, QObject* parent)
+    : QObject(parent), document_(document) {
+  connect(&watcher_, &QFutureWatcherBase::finished, this, &BoardRun::onDone);
+  connect(document_, &ModelDocument::modelLoaded, this, [this] {
+    cancel();
+    inputFiles_.clear();
+    state_ = State::Idle;
+    error_.clear();
+    outputs_.clear();
+    clearProfile();
+  });
+}
+
+BoardRun::~BoardRun() {
+  watcher_.waitForFinished();
+}
+
+QList<PlatformChoice> BoardRun::platforms() {
+  QList<PlatformChoice> choices;
+  for (const auto& platform : platforms::builtinPlatformRegistry().all()) {
+    PlatformChoice choice;
+    choice.name = QString::fromStdString(platform->name());
+    choice.description = QString::fromStdString(platform->description());
+    for (const auto& tool : project::missingTools(*platform)) {
+      const QString package = QString::fromStdString(tool.debianPackage);
+      if (!choice.missingPackages.contains(package)) choice.missingPackages << package;
+    }
+    choice.available = choice.missingPackages.isEmpty();
+    choice.needsPort = choice.name == QStringLiteral("serial");
+    choices << choice;
+  }
+  return choices;
+}
+
+QString BoardRun::inputsDescription() const {
+  if (inputFiles_.isEmpty()) return tr("random bytes (seed 1)");
+  QStringList names;
+  for (const QString& file : inputFiles_) names << QFileInfo(file).fileName();
+  return names.join(QStringLiteral(", "));
+}
+
+bool BoardRun::outputsAgree() const {
+  if (outputs_.isEmpty()) return false;
+  for (const OutputCheck& check : outputs_) {
+    if (!check.agrees) return false;
+  }
+  return true;
+}
+
+void BoardRun::clearProfile() {
+  const bool had = !rows_.isEmpty();
+  rows_.clear();
+  operatorTimes_.clear();
+  unit_.clear();
+  total_ = 0;
+  if (had) emit profileChanged();
+}
+
+bool BoardRun::start(const Request& request) {
+  if (running_ || !document_->isLoaded()) return false;
+  const int generation = ++generation_;
+  runningGeneration_ = generation;
+  running_ = true;
+  state_ = State::Running;
+  error_.clear();
+  outputs_.clear();
+  platform_ = request.platform;
+  emit runningChanged(true);
+  emit started(platform_);
+
+  ir::Graph graph = document_->graph();
+  const QStringList files = inputFiles_;
+  // Progress is reported from the worker; the lines are delivered on this
+  // object's thread and dropped once the run has been cancelled.
+  QPointer<BoardRun> self(this);
+  auto report = [self, generation](const QString& line) {
+    QMetaObject::invokeMethod(
+        self.data(),
+        [self, generation, line] {
+          if (self && self->generation_ == generation) emit self->progress(line);
+        },
+        Qt::QueuedConnection);
+  };
+  watcher_.setFuture(QtConcurrent::run([graph = std::move(graph), files, request, generation,
+                                        report]() -> std::shared_ptr<const Result> {
+    auto result = std::make_shared<Result>();
+    result->generation = generation;
+    try {
+      std::vector<Bytes> inputs;
+      if (!files.isEmpty() && static_cast<std::size_t>(files.size()) != graph.inputs.size()) {
+        throw std::runtime_error("the model has " + std::to_string(graph.inputs.size()) +
+                                 " input(s) but " + std::to_string(files.size()) +
+                                 " input file(s) were loaded");
+      }
+      std::mt19937 random(1);
+      for (std::size_t i = 0; i < graph.inputs.size(); ++i) {
+        const ir::Tensor& tensor = graph.tensor(graph.inputs[i]);
+        if (!files.isEmpty()) {
+          inputs.push_back(readInput(files[static_cast<qsizetype>(i)], tensor, i));
+        } else {
+          Bytes bytes(static_cast<std::size_t>(tensor.byteSize()));
+          for (auto& byte : bytes) byte = static_cast<std::uint8_t>(random() & 0xff);
+          inputs.push_back(std::move(bytes));
+        }
+      }
+      const auto registry = platforms::builtinPlatformRegistry();
+      const auto platform = registry.find(request.platform.toStdString());
+      project::DeploymentOptions options;
+      options.start.port = request.port.toStdString();
+      options.start.baud = request.baud;
+
+      report(QStringLiteral("[compile] compiling %1 to C").arg(QString::fromStdString(graph.name)));
+      passes::StageTimeline timeline;
+      const codegen::CompiledModel model =
+          codegen::compileToC(passes::runGraphPipeline(graph, timeline), {});
+      project::Deployment deployment(
+          *platform, model, options,
+          [&report](const std::string& stage, const std::string& detail) {
+            report(QStringLiteral("[%1] %2").arg(QString::fromStdString(stage),
+                                                 QString::fromStdString(detail)));
+          });
+      const auto outputs = deployment.run(inputs);
+      result->boardName = QString::fromStdString(deployment.board().name);
+      result->times = deployment.times();
+      result->profile = deployment.profile();
+      for (const auto& op : result->profile.operators) {
+        QList<int> modelOps;
+        if (op.operatorIndex >= 0 &&
+            static_cast<std::size_t>(op.operatorIndex) < model.graph.operators.size()) {
+          for (int m :
+               model.graph.operators[static_cast<std::size_t>(op.operatorIndex)].modelOperators()) {
+            modelOps << m;
+          }
+        }
+        result->modelOperators << modelOps;
+      }
+      report(QStringLiteral("[reference] running the reference interpreter"));
+      reference::ReferenceInterpreter interpreter(graph);
+      for (std::size_t i = 0; i < inputs.size(); ++i) interpreter.setInput(i, inputs[i]);
+      interpreter.invoke();
+      for (std::size_t i = 0; i < outputs.size(); ++i) {
+        const auto reference = interpreter.output(i);
+        const QString difference =
+            describeDifference(i, outputs[i], Bytes(reference.begin(), reference.end()));
+        OutputCheck check;
+        check.index = static_cast<int>(i);
+        check.agrees = difference.isEmpty();
+        check.message =
+            check.agrees
+                ? BoardRun::tr("output %1 agrees with the reference interpreter (bit-exact)").arg(i)
+                : difference;
+        result->outputs << check;
+      }
+    } catch (const project::DeployError& error) {
+      result->error = QString::fromUtf8(error.what());
+    } catch (const host::SessionError& error) {
+      result->error = BoardRun::tr("session: %1").arg(QString::fromUtf8(error.what()));
+    } catch (const std::exception& error) {
+      result->error = QString::fromUtf8(error.what());
+    }
+    return result;
+  }));
+  return true;
+}
+
+void BoardRun::cancel() {
+  if (!running_) return;
+  ++generation_;  // the result and progress of the run in flight are dropped
+  running_ = false;
+  state_ = State::Failed;
+  error_ = tr("cancelled");
+  emit progress(tr("[cancel] the run was cancelled; its result will be ignored"));
+  emit runningChanged(false);
+  emit finished();
+}
+
+void BoardRun::onDone() {
+  std::shared_ptr<const Result> result = watcher_.result();
+  if (result->generation != generation_) return;  // cancelled
+  running_ = false;
+  if (!result->error.isEmpty()) {
+    state_ = State::Failed;
+    error_ = result->error;
+    emit progress(tr("[error] %1").arg(error_));
+    emit runningChanged(false);
+    emit failed(error_);
+    emit finished();
+    return;
+  }
+  state_ = State::Succeeded;
+  boardName_ = result->boardName;
+  outputs_ = result->outputs;
+  times_ = result->times;
+  unit_ = QString::fromStdString(result->profile.unit);
+  total_ = result->profile.total;
+  rows_.clear();
+  operatorTimes_.assign(static_cast<std::size_t>(document_->operatorCount()), 0.0);
+  for (qsizetype i = 0; i < result->modelOperators.size(); ++i) {
+    const auto& op = result->profile.operators[static_cast<std::size_t>(i)];
+    rows_.append({op, result->modelOperators[i]});
+    const auto& modelOps = result->modelOperators[i];
+    for (int m : modelOps) {
+      if (m >= 0 && static_cast<std::size_t>(m) < operatorTimes_.size()) {
+        operatorTimes_[static_cast<std::size_t>(m)] += op.time / modelOps.size();
+      }
+    }
+  }
+  for (const OutputCheck& check : outputs_) emit progress(check.message);
+  emit progress(tr("[done] generate %1 s, build %2 s, flash %3 s, run %4 s")
+                    .arg(times_.generate, 0, 'f', 2)
+                    .arg(times_.build, 0, 'f', 2)
+                    .arg(times_.flash, 0, 'f', 2)
+                    .arg(times_.run, 0, 'f', 3));
+  emit runningChanged(false);
+  emit profileChanged();
+  emit finished();
+}
+
+bool BoardRun::waitUntilIdle(int timeoutMs) {
+  QDeadlineTimer deadline(timeoutMs);
+  while (running_ && !deadline.hasExpired()) {
+    QEventLoop loop;
+    connect(this, &BoardRun::runningChanged, &loop, &QEventLoop::quit);
+    QTimer::singleShot(std::min<qint64>(200, std::max<qint64>(1, deadline.remainingTime())), &loop,
+                       &QEventLoop::quit);
+    loop.exec();
+  }
+  return !running_;
+}
+
+}  // namespace loupe::models

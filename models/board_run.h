@@ -1,0 +1,122 @@
+// "Run on board" for the GUI: compiles the document's model, deploys it to a
+// platform (generate, build, start, connect - project::Deployment), runs it
+// once and checks every output against the reference interpreter, all on a
+// worker thread. Progress lines arrive by signal; a failure (DeployError,
+// SessionError, anything) becomes a message, never an exception in the
+// window. Cancel drops the result of the run in flight.
+#pragma once
+
+#include <QFutureWatcher>
+#include <QList>
+#include <QObject>
+#include <QString>
+#include <QStringList>
+#include <memory>
+#include <vector>
+
+#include "project/deployment.h"
+#include "project/run_profile.h"
+
+namespace loupe::models {
+
+class ModelDocument;
+
+// A platform of the registry as the Deploy panel lists it.
+struct PlatformChoice {
+  QString name;
+  QString description;
+  bool available = true;
+  QStringList missingPackages;  // the Debian packages that would make it available
+  bool needsPort = false;       // serial: a port and a baud rate
+};
+
+// How one output of the board compares with the reference interpreter.
+struct OutputCheck {
+  int index = 0;
+  bool agrees = false;
+  QString message;  // "agrees ... (bit-exact)" or where it differs
+};
+
+// One profile row: an operator call of the compiled model and the operators
+// of the imported model it implements (what selecting it selects).
+struct ProfileRow {
+  project::OperatorTime time;
+  QList<int> modelOperators;
+};
+
+class BoardRun : public QObject {
+  Q_OBJECT
+
+ public:
+  enum class State { Idle, Running, Succeeded, Failed };
+
+  struct Request {
+    QString platform = QStringLiteral("host");
+    QString port;  // serial only
+    quint32 baud = 115200;
+  };
+
+  explicit BoardRun(ModelDocument* document, QObject* parent = nullptr);
+  ~BoardRun() override;  // waits for a run in flight
+
+  static QList<PlatformChoice> platforms();
+
+  // Inputs: raw files in model input order, or none for random bytes (seed 1).
+  void setInputFiles(const QStringList& files) { inputFiles_ = files; }
+  const QStringList& inputFiles() const { return inputFiles_; }
+  QString inputsDescription() const;
+
+  // Starts a run; false when one is running or no model is open.
+  bool start(const Request& request);
+  // Forgets the run in flight: its result is ignored when it arrives.
+  void cancel();
+
+  State state() const { return state_; }
+  bool isRunning() const { return running_; }
+  QString errorMessage() const { return error_; }
+  QString platform() const { return platform_; }
+  QString boardName() const { return boardName_; }
+  const QList<OutputCheck>& outputChecks() const { return outputs_; }
+  bool outputsAgree() const;
+  const project::DeploymentTimes& times() const { return times_; }
+  // The profile of the last successful run (empty rows before).
+  const QString& profileUnit() const { return unit_; }
+  double profileTotal() const { return total_; }
+  const QList<ProfileRow>& profileRows() const { return rows_; }
+  // Board time per imported-model operator (fused calls split evenly).
+  const std::vector<double>& operatorTimes() const { return operatorTimes_; }
+
+  bool waitUntilIdle(int timeoutMs = 300000);
+
+ signals:
+  void started(const QString& platform);
+  void progress(const QString& line);
+  void finished();  // succeeded or failed; state() says which
+  void failed(const QString& message);
+  void profileChanged();
+  void runningChanged(bool running);
+
+ private:
+  struct Result;
+  void onDone();
+  void clearProfile();
+
+  ModelDocument* document_;
+  QStringList inputFiles_;
+  State state_ = State::Idle;
+  bool running_ = false;
+  int generation_ = 0;
+  int runningGeneration_ = 0;
+  QString error_;
+  QString platform_;
+  QString boardName_;
+  QList<OutputCheck> outputs_;
+  project::DeploymentTimes times_;
+  QString unit_;
+  double total_ = 0;
+  QList<ProfileRow> rows_;
+  std::vector<double> operatorTimes_;
+  QFutureWatcher<std::shared_ptr<const Result>> watcher_;
+};
+
+}  // namespace loupe::models

@@ -1,0 +1,34 @@
+// The profile of the last board run as a table: one row per operator call
+// (in call order) with its type, time, MACs and share of the run.
+#pragma once
+
+#include <QAbstractTableModel>
+
+namespace loupe::models {
+
+class BoardRun;
+
+class ProfileTableModel : public QAbstractTableModel {
+  Q_OBJECT
+
+ public:
+  enum Column { OperatorColumn, TypeColumn, TimeColumn, MacsColumn, PercentColumn, ColumnCount };
+  // The first imported-model operator of the row (what selecting it selects).
+  enum Role { OperatorIndexRole = Qt::UserRole + 1, SortRole };
+
+  explicit ProfileTableModel(const BoardRun* run, QObject* parent = nullptr);
+
+  int rowCount(const QModelIndex& parent = {}) const override;
+  int columnCount(const QModelIndex& parent = {}) const override;
+  QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+  QVariant headerData(int section, Qt::Orientation orientation,
+                      int role = Qt::DisplayRole) const override;
+
+  // The first row that implements imported operator `operatorIndex`, or -1.
+  int rowOfOperator(int operatorIndex) const;
+
+ private:
+  const BoardRun* run_;
+};
+
+}  // namespace loupe::models

@@ -1,0 +1,226 @@
+// Run on board from the GUI: kws_ref_model on the host platform through the
+// model layer (outputs checked against the reference interpreter, one profile
+// row per operator call), the Profile dock selecting operators, and a
+// deployment that fails (a serial port that does not exist) reported in
+// Problems with the model still open and the window still usable.
+#include <QComboBox>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QTableView>
+#include <QtTest>
+
+#include "codegen/model_compiler.h"
+#include "gui/main_window.h"
+#include "gui_test_files.h"
+#include "models/board_run.h"
+#include "models/model_document.h"
+#include "models/problem_list_model.h"
+#include "models/profile_table_model.h"
+#include "passes/pass_manager.h"
+#include "views/deploy_panel.h"
+#include "views/graph_node_item.h"
+#include "views/graph_view.h"
+#include "views/profile_view.h"
+
+using loupe::gui::MainWindow;
+using loupe::models::BoardRun;
+using loupe::models::ModelDocument;
+using loupe::models::ProblemListModel;
+using loupe::models::ProfileTableModel;
+
+namespace {
+
+constexpr int kRunTimeoutMs = 600000;  // a cold firmware build on a busy machine
+
+MainWindow::Options quietOptions() {
+  return MainWindow::Options{.interactive = false, .persistSettings = false};
+}
+
+// The operator calls of the compiled model, counted without the GUI.
+int compiledCallCount(const ModelDocument& document) {
+  loupe::passes::StageTimeline timeline;
+  const auto model =
+      loupe::codegen::compileToC(loupe::passes::runGraphPipeline(document.graph(), timeline), {});
+  return static_cast<int>(model.calls.size());
+}
+
+}  // namespace
+
+class BoardRunTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void kwsOnHostAgreesWithTheReference() {
+    ModelDocument document;
+    QVERIFY(document.open(loupe::test::kwsModelPath()));
+    BoardRun run(&document);
+    ProfileTableModel table(&run);
+    QStringList lines;
+    connect(&run, &BoardRun::progress, this, [&lines](const QString& line) { lines << line; });
+    QCOMPARE(run.inputsDescription(), "random bytes (seed 1)");
+
+    QVERIFY(run.start({}));  // host by default
+    QVERIFY(run.isRunning());
+    QVERIFY(!run.start({}));  // one run at a time
+    QVERIFY(run.waitUntilIdle(kRunTimeoutMs));
+    QVERIFY2(run.state() == BoardRun::State::Succeeded, qPrintable(run.errorMessage()));
+    QCOMPARE(run.platform(), "host");
+
+    QCOMPARE(run.outputChecks().size(), static_cast<qsizetype>(document.graph().outputs.size()));
+    QVERIFY(run.outputsAgree());
+    QVERIFY(run.outputChecks().front().message.contains("bit-exact"));
+
+    const int calls = compiledCallCount(document);
+    QVERIFY(calls > 0);
+    QCOMPARE(run.profileRows().size(), calls);
+    QCOMPARE(table.rowCount(), calls);
+    QCOMPARE(run.profileUnit(), "ns");
+    QVERIFY(run.profileTotal() > 0);
+    double percent = 0;
+    for (const auto& row : run.profileRows()) {
+      QVERIFY(!row.modelOperators.isEmpty());
+      for (int op : row.modelOperators) QVERIFY(op >= 0 && op < document.operatorCount());
+      percent += 100.0 * row.time.time / run.profileTotal();
+    }
+    QVERIFY(percent > 0 && percent <= 100.0 + 1e-6);
+    QCOMPARE(table.headerData(ProfileTableModel::TimeColumn, Qt::Horizontal).toString(),
+             "Time (ns)");
+    QCOMPARE(table.index(0, ProfileTableModel::TypeColumn).data().toString(),
+             QString::fromStdString(run.profileRows().front().time.type));
+    QCOMPARE(run.operatorTimes().size(), static_cast<std::size_t>(document.operatorCount()));
+
+    // The stages were reported as they happened.
+    QVERIFY(lines.filter("[compile]").size() == 1);
+    QVERIFY(!lines.filter("[connect]").isEmpty() || !lines.filter("[flash]").isEmpty());
+    QVERIFY(!lines.filter("bit-exact").isEmpty());
+  }
+
+  void wrongInputFilesFailWithAMessage() {
+    ModelDocument document;
+    QVERIFY(document.open(loupe::test::kwsModelPath()));
+    BoardRun run(&document);
+    QTemporaryDir dir;
+    QFile file(dir.filePath("short.bin"));
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("abc");
+    file.close();
+    run.setInputFiles({file.fileName()});
+    QCOMPARE(run.inputsDescription(), "short.bin");
+    QVERIFY(run.start({}));
+    QVERIFY(run.waitUntilIdle(kRunTimeoutMs));
+    QCOMPARE(run.state(), BoardRun::State::Failed);
+    QVERIFY2(run.errorMessage().contains("3 bytes"), qPrintable(run.errorMessage()));
+    QVERIFY(run.profileRows().isEmpty());
+  }
+
+  void cancelIgnoresTheResult() {
+    ModelDocument document;
+    QVERIFY(document.open(loupe::test::kwsModelPath()));
+    BoardRun run(&document);
+    QVERIFY(run.start({}));
+    run.cancel();
+    QVERIFY(!run.isRunning());
+    QCOMPARE(run.state(), BoardRun::State::Failed);
+    QCOMPARE(run.errorMessage(), "cancelled");
+    // Long enough for the host run to have finished; its result is dropped.
+    QTest::qWait(3000);
+    QCOMPARE(run.state(), BoardRun::State::Failed);
+    QVERIFY(run.profileRows().isEmpty());
+  }
+
+  void theProfileSelectsOperatorsEverywhere() {
+    MainWindow window(quietOptions());
+    window.resize(1400, 900);
+    window.show();
+    QVERIFY(window.openModel(loupe::test::kwsModelPath()));
+    QVERIFY(window.waitUntilIdle());
+    auto* graph = window.graphView();
+    QCOMPARE(graph->colourBy(), loupe::views::GraphView::ColourBy::Target);
+    QVERIFY(!graph->setColourBy(loupe::views::GraphView::ColourBy::Time));  // no profile yet
+
+    QVERIFY(window.deployPanel()->selectPlatform("host"));
+    QVERIFY(window.runOnBoardAction()->isEnabled());
+    window.runOnBoardAction()->trigger();
+    QVERIFY(window.boardRun()->isRunning());
+    QVERIFY(window.deployPanel()->cancelButton()->isEnabled());
+    QVERIFY(window.waitUntilIdle(kRunTimeoutMs));
+    QVERIFY2(window.boardRun()->state() == BoardRun::State::Succeeded,
+             qPrintable(window.boardRun()->errorMessage()));
+    QVERIFY(window.deployPanel()->resultLabel()->text().contains("bit-exact"));
+    QVERIFY(window.buildLog()->toPlainText().contains("[compile]"));
+
+    QTableView* table = window.profileView()->table();
+    QCOMPARE(table->model()->rowCount(), static_cast<int>(window.boardRun()->profileRows().size()));
+    // Pick a row whose operator is not the current one.
+    const int before = window.document()->currentOperator();
+    int row = 0;
+    while (row < table->model()->rowCount() &&
+           table->model()->index(row, 0).data(ProfileTableModel::OperatorIndexRole).toInt() ==
+               before) {
+      ++row;
+    }
+    QVERIFY(row < table->model()->rowCount());
+    const int wanted =
+        table->model()->index(row, 0).data(ProfileTableModel::OperatorIndexRole).toInt();
+    table->setCurrentIndex(table->model()->index(row, 0));
+    QCOMPARE(window.document()->currentOperator(), wanted);
+    QVERIFY(graph->nodeOfOperator(wanted)->isCurrent());
+
+    // A bar selects its operator too; the slowest call is the top bar.
+    QVERIFY(window.profileView()->barCount() > 0);
+    window.profileView()->activateBar(window.profileView()->barCount() - 1);
+    int slowest = -1;
+    double slowestTime = -1;
+    for (const auto& r : window.boardRun()->profileRows()) {
+      if (r.time.time > slowestTime) {
+        slowestTime = r.time.time;
+        slowest = r.modelOperators.front();
+      }
+    }
+    QCOMPARE(window.document()->currentOperator(), slowest);
+
+    // The graph turned to colour by time: the slowest node is the hottest.
+    QCOMPARE(graph->colourBy(), loupe::views::GraphView::ColourBy::Time);
+    QCOMPARE(graph->nodeOfOperator(slowest)->heat(), 1.0);
+    QVERIFY(graph->setColourBy(loupe::views::GraphView::ColourBy::Target));
+    QVERIFY(graph->nodeOfOperator(slowest)->heat() < 0);
+  }
+
+  void aFailingDeploymentIsAProblemAndTheModelStaysOpen() {
+    MainWindow window(quietOptions());
+    window.show();
+    QVERIFY(window.openModel(loupe::test::kwsModelPath()));
+    QVERIFY(window.waitUntilIdle());
+    auto* panel = window.deployPanel();
+    if (!panel->selectPlatform("serial")) QSKIP("the serial platform's tools are not installed");
+    panel->portBox()->setCurrentText("/nonexistent/ttyLOUPE0");
+    panel->runOnBoard();
+    QVERIFY(window.waitUntilIdle(kRunTimeoutMs));
+    QCOMPARE(window.boardRun()->state(), BoardRun::State::Failed);
+
+    const ProblemListModel* problems = window.problemListModel();
+    QString deployProblem;
+    for (const auto& problem : problems->problems()) {
+      if (problem.location == "deploy") deployProblem = problem.description;
+    }
+    QVERIFY2(deployProblem.contains("serial"), qPrintable(deployProblem));
+    QVERIFY2(deployProblem.contains("ttyLOUPE0"), qPrintable(deployProblem));
+    QVERIFY(problems->count(ProblemListModel::Severity::Error) >= 1);
+    QVERIFY(window.buildLog()->toPlainText().contains("[error]"));
+    QVERIFY(panel->resultLabel()->text().contains("failed"));
+
+    // Still usable: the model is open, and a run on the host now succeeds
+    // and clears the problem.
+    QVERIFY(window.document()->isLoaded());
+    QCOMPARE(window.document()->operatorCount(), loupe::test::kwsOperatorTypes().size());
+    QVERIFY(panel->selectPlatform("host"));
+    panel->runOnBoard();
+    QVERIFY(window.waitUntilIdle(kRunTimeoutMs));
+    QCOMPARE(window.boardRun()->state(), BoardRun::State::Succeeded);
+    for (const auto& problem : problems->problems()) QVERIFY(problem.location != "deploy");
+  }
+};
+
+QTEST_MAIN(BoardRunTest)
+#include "board_run_test.moc"

@@ -1,0 +1,222 @@
+#include "views/deploy_panel.h"
+
+#include <QComboBox>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSerialPortInfo>
+#include <QSpinBox>
+#include <QStandardItemModel>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include "models/board_run.h"
+#include "models/model_document.h"
+
+namespace loupe::views {
+
+DeployPanel::DeployPanel(models::ModelDocument* document, models::BoardRun* run, QWidget* parent)
+    : QWidget(parent),
+      document_(document),
+      run_(run),
+      platform_(new QComboBox(this)),
+      description_(new QLabel(this)),
+      serialRow_(new QWidget(this)),
+      port_(new QComboBox(serialRow_)),
+      baud_(new QSpinBox(serialRow_)),
+      inputs_(new QLabel(this)),
+      runButton_(new QPushButton(tr("Run on board"), this)),
+      cancelButton_(new QPushButton(tr("Cancel"), this)),
+      result_(new QLabel(this)) {
+  platform_->setObjectName(QStringLiteral("platformBox"));
+  port_->setObjectName(QStringLiteral("portBox"));
+  runButton_->setObjectName(QStringLiteral("runOnBoardButton"));
+  cancelButton_->setObjectName(QStringLiteral("cancelRunButton"));
+  result_->setObjectName(QStringLiteral("deployResult"));
+
+  // Unavailable platforms stay listed, disabled, with what to install.
+  auto* items = new QStandardItemModel(platform_);
+  for (const models::PlatformChoice& choice : models::BoardRun::platforms()) {
+    auto* item = new QStandardItem(choice.name);
+    item->setData(choice.description, Qt::UserRole);
+    if (choice.available) {
+      item->setToolTip(choice.description);
+    } else {
+      item->setFlags(item->flags() & ~Qt::ItemIsEnabled);
+      item->setText(tr("%1 (not installed)").arg(choice.name));
+      item->setToolTip(tr("%1\nInstall: apt install %2")
+                           .arg(choice.description, choice.missingPackages.join(u' ')));
+    }
+    item->setData(choice.name, Qt::UserRole + 1);
+    item->setData(choice.needsPort, Qt::UserRole + 2);
+    items->appendRow(item);
+  }
+  platform_->setModel(items);
+  description_->setWordWrap(true);
+  description_->setStyleSheet(QStringLiteral("color: palette(mid)"));
+
+  port_->setEditable(true);
+  port_->setMinimumContentsLength(12);
+  port_->lineEdit()->setPlaceholderText(QStringLiteral("/dev/ttyACM0"));
+  baud_->setRange(1200, 4000000);
+  baud_->setValue(115200);
+  auto* refresh = new QToolButton(serialRow_);
+  refresh->setText(tr("\u21bb"));
+  refresh->setToolTip(tr("Look for serial ports again"));
+  connect(refresh, &QToolButton::clicked, this, &DeployPanel::refreshPorts);
+  auto* serialLayout = new QHBoxLayout(serialRow_);
+  serialLayout->setContentsMargins(0, 0, 0, 0);
+  serialLayout->addWidget(new QLabel(tr("Port"), serialRow_));
+  serialLayout->addWidget(port_, 1);
+  serialLayout->addWidget(refresh);
+  serialLayout->addWidget(new QLabel(tr("Baud"), serialRow_));
+  serialLayout->addWidget(baud_);
+
+  auto* loadInputs = new QPushButton(tr("Load inputs\u2026"), this);
+  loadInputs->setToolTip(tr("Raw little-endian .bin files, one per model input, in order"));
+  connect(loadInputs, &QPushButton::clicked, this, &DeployPanel::loadInputs);
+  auto* randomInputs = new QPushButton(tr("Random"), this);
+  randomInputs->setToolTip(tr("Random bytes with seed 1"));
+  connect(randomInputs, &QPushButton::clicked, this, [this] {
+    run_->setInputFiles({});
+    updateControls();
+  });
+  inputs_->setWordWrap(true);
+  auto* inputButtons = new QHBoxLayout;
+  inputButtons->addWidget(loadInputs);
+  inputButtons->addWidget(randomInputs);
+  inputButtons->addStretch(1);
+
+  runButton_->setToolTip(tr("Build, flash and run the model on the platform (Ctrl+R)"));
+  connect(runButton_, &QPushButton::clicked, this, &DeployPanel::runOnBoard);
+  connect(cancelButton_, &QPushButton::clicked, run_, &models::BoardRun::cancel);
+  auto* runButtons = new QHBoxLayout;
+  runButtons->addWidget(runButton_);
+  runButtons->addWidget(cancelButton_);
+  runButtons->addStretch(1);
+
+  result_->setWordWrap(true);
+  result_->setTextFormat(Qt::RichText);
+  result_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  result_->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+
+  form_ = new QFormLayout;
+  auto* form = form_;
+  form->addRow(tr("Platform"), platform_);
+  form->addRow(QString(), description_);
+  form->addRow(tr("Serial"), serialRow_);
+  form->addRow(tr("Inputs"), inputs_);
+  form->addRow(QString(), inputButtons);
+  auto* layout = new QVBoxLayout(this);
+  layout->addLayout(form);
+  layout->addLayout(runButtons);
+  layout->addWidget(result_, 1);
+
+  connect(platform_, &QComboBox::currentIndexChanged, this, &DeployPanel::updateControls);
+  connect(run_, &models::BoardRun::runningChanged, this, &DeployPanel::updateControls);
+  connect(run_, &models::BoardRun::finished, this, &DeployPanel::updateResult);
+  connect(run_, &models::BoardRun::started, this, &DeployPanel::updateResult);
+  connect(document_, &models::ModelDocument::modelLoaded, this, [this] {
+    updateControls();
+    updateResult();
+  });
+  refreshPorts();
+  selectPlatform(QStringLiteral("host"));
+  updateControls();
+  updateResult();
+}
+
+bool DeployPanel::selectPlatform(const QString& name) {
+  const auto* items = static_cast<QStandardItemModel*>(platform_->model());
+  for (int row = 0; row < items->rowCount(); ++row) {
+    const QStandardItem* item = items->item(row);
+    if (item->data(Qt::UserRole + 1).toString() == name && item->isEnabled()) {
+      platform_->setCurrentIndex(row);
+      return true;
+    }
+  }
+  return false;
+}
+
+QString DeployPanel::selectedPlatform() const {
+  return platform_->currentData(Qt::UserRole + 1).toString();
+}
+
+void DeployPanel::refreshPorts() {
+  const QString current = port_->currentText();
+  port_->clear();
+  for (const QSerialPortInfo& info : QSerialPortInfo::availablePorts()) {
+    port_->addItem(info.systemLocation());
+    port_->setItemData(port_->count() - 1, info.description(), Qt::ToolTipRole);
+  }
+  if (!current.isEmpty()) port_->setCurrentText(current);
+}
+
+void DeployPanel::loadInputs() {
+  const QStringList files = QFileDialog::getOpenFileNames(this, tr("Load Inputs"), QString(),
+                                                          tr("Raw tensors (*.bin);;All files (*)"));
+  if (files.isEmpty()) return;
+  run_->setInputFiles(files);
+  updateControls();
+}
+
+void DeployPanel::runOnBoard() {
+  models::BoardRun::Request request;
+  request.platform = selectedPlatform();
+  request.port = port_->currentText().trimmed();
+  request.baud = static_cast<quint32>(baud_->value());
+  run_->start(request);
+}
+
+void DeployPanel::updateControls() {
+  const bool running = run_->isRunning();
+  form_->setRowVisible(serialRow_, platform_->currentData(Qt::UserRole + 2).toBool());
+  description_->setText(platform_->currentData(Qt::UserRole).toString());
+  inputs_->setText(run_->inputsDescription());
+  platform_->setEnabled(!running);
+  runButton_->setEnabled(!running && document_->isLoaded() && !selectedPlatform().isEmpty());
+  cancelButton_->setEnabled(running);
+}
+
+void DeployPanel::updateResult() {
+  using State = models::BoardRun::State;
+  QString html;
+  switch (run_->state()) {
+    case State::Idle:
+      html = tr("Not run yet. Choose a platform and press <b>Run on board</b>.");
+      break;
+    case State::Running:
+      html = tr("Running on <b>%1</b>\u2026 (progress in the Build Log)")
+                 .arg(run_->platform().toHtmlEscaped());
+      break;
+    case State::Failed:
+      html = tr("<b style='color:#b00020'>Run on %1 failed:</b> %2")
+                 .arg(run_->platform().toHtmlEscaped(), run_->errorMessage().toHtmlEscaped());
+      break;
+    case State::Succeeded: {
+      html = tr("Ran on <b>%1</b> (%2):")
+                 .arg(run_->platform().toHtmlEscaped(), run_->boardName().toHtmlEscaped());
+      html += QStringLiteral("<ul style='margin-left:-20px'>");
+      for (const models::OutputCheck& check : run_->outputChecks()) {
+        html += QStringLiteral("<li style='color:%1'>%2 %3</li>")
+                    .arg(check.agrees ? QStringLiteral("#1b7a1b") : QStringLiteral("#b00020"),
+                         check.agrees ? QStringLiteral("\u2714") : QStringLiteral("\u2718"),
+                         check.message.toHtmlEscaped());
+      }
+      html += QStringLiteral("</ul>");
+      const auto& t = run_->times();
+      html += tr("generate %1 s \u00b7 build %2 s \u00b7 flash %3 s \u00b7 run %4 s")
+                  .arg(t.generate, 0, 'f', 2)
+                  .arg(t.build, 0, 'f', 2)
+                  .arg(t.flash, 0, 'f', 2)
+                  .arg(t.run, 0, 'f', 3);
+      break;
+    }
+  }
+  result_->setText(html);
+}
+
+}  // namespace loupe::views

@@ -1,0 +1,64 @@
+// The Deploy panel: choose a platform (those whose tools are missing are
+// greyed out, the tooltip names the Debian package), a serial port and baud
+// rate for `serial`, the inputs (raw .bin files or random bytes with seed 1),
+// and Run on board / Cancel. Below: how the outputs compare with the
+// reference interpreter, the stage times, or why the run failed.
+#pragma once
+
+#include <QWidget>
+
+class QComboBox;
+class QFormLayout;
+class QLabel;
+class QPushButton;
+class QSpinBox;
+class QWidget;
+
+namespace loupe::models {
+class BoardRun;
+class ModelDocument;
+}  // namespace loupe::models
+
+namespace loupe::views {
+
+class DeployPanel : public QWidget {
+  Q_OBJECT
+
+ public:
+  DeployPanel(models::ModelDocument* document, models::BoardRun* run, QWidget* parent = nullptr);
+
+  QComboBox* platformBox() const { return platform_; }
+  QComboBox* portBox() const { return port_; }
+  QPushButton* runButton() const { return runButton_; }
+  QPushButton* cancelButton() const { return cancelButton_; }
+  QLabel* resultLabel() const { return result_; }
+
+  // Selects `name` when it is listed and available; returns whether it did.
+  bool selectPlatform(const QString& name);
+  QString selectedPlatform() const;
+
+ public slots:
+  // Starts a run with the panel's settings (the Run on board action).
+  void runOnBoard();
+  void refreshPorts();
+
+ private:
+  void updateControls();
+  void updateResult();
+  void loadInputs();
+
+  models::ModelDocument* document_;
+  models::BoardRun* run_;
+  QComboBox* platform_;
+  QLabel* description_;
+  QFormLayout* form_ = nullptr;
+  QWidget* serialRow_;
+  QComboBox* port_;
+  QSpinBox* baud_;
+  QLabel* inputs_;
+  QPushButton* runButton_;
+  QPushButton* cancelButton_;
+  QLabel* result_;
+};
+
+}  // namespace loupe::views
