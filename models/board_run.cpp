@@ -15,7 +15,7 @@
 #include "passes/pass_manager.h"
 #include "platforms/builtin_platforms.h"
 #include "project/deploy_error.h"
-#include "reference/reference_interpreter.h"
+#include "project/reference_check.h"
 #include "session_error.h"
 
 namespace loupe::models {
@@ -34,32 +34,6 @@ struct BoardRun::Result {
 };
 
 namespace {
-
-QString describeDifference(std::size_t index, const Bytes& board, const Bytes& reference) {
-  if (board.size() != reference.size()) {
-    return BoardRun::tr("output %1 has %2 bytes, the reference %3")
-        .arg(index)
-        .arg(board.size())
-        .arg(reference.size());
-  }
-  std::size_t differing = 0, first = 0;
-  for (std::size_t i = board.size(); i-- > 0;) {
-    if (board[i] != reference[i]) {
-      ++differing;
-      first = i;
-    }
-  }
-  if (differing == 0) return {};
-  return BoardRun::tr(
-             "output %1 differs from the reference: %2 of %3 bytes (first at byte %4: "
-             "%5 vs %6)")
-      .arg(index)
-      .arg(differing)
-      .arg(board.size())
-      .arg(first)
-      .arg(board[first])
-      .arg(reference[first]);
-}
 
 Bytes readInput(const QString& path, const ir::Tensor& tensor, std::size_t index) {
   QFile file(path);
@@ -215,20 +189,11 @@ bool BoardRun::start(const Request& request) {
         result->modelOperators << modelOps;
       }
       report(QStringLiteral("[reference] running the reference interpreter"));
-      reference::ReferenceInterpreter interpreter(graph);
-      for (std::size_t i = 0; i < inputs.size(); ++i) interpreter.setInput(i, inputs[i]);
-      interpreter.invoke();
-      for (std::size_t i = 0; i < outputs.size(); ++i) {
-        const auto reference = interpreter.output(i);
-        const QString difference =
-            describeDifference(i, outputs[i], Bytes(reference.begin(), reference.end()));
+      for (const auto& checked : project::checkAgainstReference(graph, inputs, outputs)) {
         OutputCheck check;
-        check.index = static_cast<int>(i);
-        check.agrees = difference.isEmpty();
-        check.message =
-            check.agrees
-                ? BoardRun::tr("output %1 agrees with the reference interpreter (bit-exact)").arg(i)
-                : difference;
+        check.index = static_cast<int>(checked.index);
+        check.agrees = checked.agrees;
+        check.message = QString::fromStdString(checked.message);
         result->outputs << check;
       }
     } catch (const project::DeployError& error) {

@@ -16,6 +16,7 @@
 #include "platforms/builtin_platforms.h"
 #include "project/deploy_error.h"
 #include "project/deployment.h"
+#include "project/reference_check.h"
 #include "project/run_profile.h"
 #include "reference/reference_interpreter.h"
 
@@ -96,27 +97,6 @@ std::vector<std::vector<std::uint8_t>> readInputs(const ir::Graph& graph,
   return inputs;
 }
 
-// "output 0 differs from the reference: 3 of 12 bytes (first at byte 4: 17 vs 18)"
-std::string describeDifference(std::size_t index, std::span<const std::uint8_t> board,
-                               std::span<const std::uint8_t> reference) {
-  if (board.size() != reference.size()) {
-    return "output " + std::to_string(index) + " has " + std::to_string(board.size()) +
-           " bytes, the reference " + std::to_string(reference.size());
-  }
-  std::size_t differing = 0, first = 0;
-  for (std::size_t i = board.size(); i-- > 0;) {
-    if (board[i] != reference[i]) {
-      ++differing;
-      first = i;
-    }
-  }
-  if (differing == 0) return {};
-  return "output " + std::to_string(index) +
-         " differs from the reference: " + std::to_string(differing) + " of " +
-         std::to_string(board.size()) + " bytes (first at byte " + std::to_string(first) + ": " +
-         std::to_string(board[first]) + " vs " + std::to_string(reference[first]) + ")";
-}
-
 void writeProfile(const project::RunProfile& profile, const std::string& modelName,
                   const fs::path& file) {
   std::ofstream(file) << project::runProfileJson(profile);
@@ -178,19 +158,15 @@ int runOnPlatform(const ir::Graph& graph, const ParsedArguments& parsed, const f
             << profile.operators.size() << " operator calls\n";
   if (const auto file = parsed.value("--profile")) writeProfile(profile, graph.name, *file);
 
-  reference::ReferenceInterpreter interpreter(graph);
-  for (std::size_t i = 0; i < inputs.size(); ++i) interpreter.setInput(i, inputs[i]);
-  interpreter.invoke();
-  std::vector<std::string> differences;
-  for (std::size_t i = 0; i < outputs.size(); ++i) {
-    const auto difference = describeDifference(i, outputs[i], interpreter.output(i));
-    if (!difference.empty()) differences.push_back(difference);
+  bool agree = true;
+  for (const auto& check : project::checkAgainstReference(graph, inputs, outputs)) {
+    if (!check.agrees) std::cout << check.message << "\n";
+    agree = agree && check.agrees;
   }
-  if (differences.empty()) {
+  if (agree) {
     std::cout << "outputs agree with the reference interpreter (bit-exact)\n";
     return 0;
   }
-  for (const auto& difference : differences) std::cout << difference << "\n";
   return 3;
 }
 
