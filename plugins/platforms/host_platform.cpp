@@ -24,6 +24,7 @@ std::vector<project::ProjectFile> HostPlatform::projectFiles(
   for (const EmbeddedFile& file : platformFiles()) {
     const std::string_view path = file.path;
     if (path.starts_with("templates/model_rpc/stdio_") ||
+        path.starts_with("templates/model_rpc/rpc_firmware.") ||
         path == "templates/model_rpc/model_descriptor.h") {
       files.push_back(
           {"platform/" + std::string(path.substr(path.rfind('/') + 1)), std::string(file.bytes)});

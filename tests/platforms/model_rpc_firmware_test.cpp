@@ -220,6 +220,7 @@ class ModelRpcFirmware : public QObject {
                                         "-I" + (crt / "include").string(),
                                         "-I" + (crt / "config").string(),
                                         (rpc / "board_main.c").string(),
+                                        (rpc / "rpc_firmware.c").string(),
                                         LOUPE_MODEL_RPC_TEST_DESCRIPTOR};
     for (const char* file :
          {"cortex_m_vectors.c", "cortex_m_startup.c", "cmsdk_uart.c", "semihosting.c"}) {

@@ -9,15 +9,13 @@
  * model with -DTVM_CRT_PROFILING=1 for per-operator ticks. */
 #include <stddef.h>
 #include <stdint.h>
-#include <tvm/runtime/crt/crt.h>
-#include <tvm/runtime/crt/module.h>
 #include <tvm/runtime/crt/platform.h>
 #include <tvm/runtime/crt/rpc_server.h>
 
 #include "board.h"
 #include "cmsdk_uart.h"
 #include "cortex_m_startup.h"
-#include "model_descriptor.h"
+#include "rpc_firmware.h"
 #include "semihosting.h"
 
 /* Device memory for ALLOC (TVMPlatformMemoryAllocate's default page
@@ -103,21 +101,10 @@ static tvm_crt_error_t uart_write(void* context, uint8_t byte) {
   return kTvmErrorNoError;
 }
 
-/* An AOT model has no system lib; a model that has one replaces this. */
-static const char kNoFunctionNames[] = {0, 0};
-static const TVMFuncRegistry kNoFunctions = {kNoFunctionNames, NULL};
-static const TVMModule kEmptySystemLib = {&kNoFunctions};
-
-__attribute__((weak)) const TVMModule* TVMSystemLibEntryPoint(void) {
-  return &kEmptySystemLib;
-}
-
 /* Tells the host why (a LOG "abort 0x...") before QEMU exits with status 71. */
 void TVMPlatformAbort(tvm_crt_error_t error_code) {
-  static const char kHex[] = "0123456789abcdef";
-  char text[] = "abort 0x00000000";
-  int i;
-  for (i = 0; i < 8; ++i) text[8 + i] = kHex[((uint32_t)error_code >> (28 - 4 * i)) & 0xFu];
+  char text[LOUPE_RPC_ABORT_TEXT_BYTES];
+  loupe_rpc_abort_text(error_code, text);
   if (server_ready) TVMRpcServerLog(&server, text);
   semihosting_exit(kAbortExitStatus);
 }
@@ -127,11 +114,8 @@ int main(void) {
   uint8_t byte;
   cmsdk_uart_init(uart, LOUPE_BOARD_CPU_CLOCK_HZ, kBaudRate);
   systick_start();
-  if (TVMInitializeRuntime() != kTvmErrorNoError) TVMPlatformAbort(kTvmErrorRuntimeNotInitialized);
-  if (TVMPlatformMemoryInit(arena.bytes, sizeof(arena.bytes)) != kTvmErrorNoError) {
-    TVMPlatformAbort(kTvmErrorPlatformMemoryNotInitialized);
-  }
-  TVMRpcServerInit(&server, LOUPE_BOARD_NAME, loupe_model_descriptor(), uart_write, uart);
+  loupe_rpc_firmware_start(&server, LOUPE_BOARD_NAME, arena.bytes, sizeof(arena.bytes), uart_write,
+                           uart);
   server_ready = 1;
   for (;;) {
     if (cmsdk_uart_poll(uart, &byte)) TVMRpcServerFeed(&server, byte);

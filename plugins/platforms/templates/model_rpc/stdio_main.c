@@ -13,13 +13,11 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <time.h>
-#include <tvm/runtime/crt/crt.h>
-#include <tvm/runtime/crt/module.h>
 #include <tvm/runtime/crt/platform.h>
 #include <tvm/runtime/crt/rpc_server.h>
 #include <unistd.h>
 
-#include "model_descriptor.h"
+#include "rpc_firmware.h"
 
 /* Device memory for ALLOC; a project may size it with -D. */
 #ifndef LOUPE_RPC_ARENA_BYTES
@@ -77,21 +75,10 @@ static union {
   uint8_t bytes[LOUPE_RPC_ARENA_BYTES];
 } arena;
 
-/* A model with a system lib replaces this; an AOT model has none. */
-static const char kNoFunctionNames[] = {0, 0};
-static const TVMFuncRegistry kNoFunctions = {kNoFunctionNames, NULL};
-static const TVMModule kEmptySystemLib = {&kNoFunctions};
-
-__attribute__((weak)) const TVMModule* TVMSystemLibEntryPoint(void) {
-  return &kEmptySystemLib;
-}
-
 /* Tells the host why (a LOG "abort 0x...") before exiting with status 71. */
 void TVMPlatformAbort(tvm_crt_error_t error_code) {
-  static const char kHex[] = "0123456789abcdef";
-  char text[] = "abort 0x00000000";
-  int i;
-  for (i = 0; i < 8; ++i) text[8 + i] = kHex[((uint32_t)error_code >> (28 - 4 * i)) & 0xFu];
+  char text[LOUPE_RPC_ABORT_TEXT_BYTES];
+  loupe_rpc_abort_text(error_code, text);
   if (server_ready) {
     TVMRpcServerLog(&server, text);
     flush_output();
@@ -101,11 +88,7 @@ void TVMPlatformAbort(tvm_crt_error_t error_code) {
 
 int main(void) {
   static uint8_t input[4096];
-  if (TVMInitializeRuntime() != kTvmErrorNoError) TVMPlatformAbort(kTvmErrorRuntimeNotInitialized);
-  if (TVMPlatformMemoryInit(arena.bytes, sizeof(arena.bytes)) != kTvmErrorNoError) {
-    TVMPlatformAbort(kTvmErrorPlatformMemoryNotInitialized);
-  }
-  TVMRpcServerInit(&server, "native", loupe_model_descriptor(), pipe_write, NULL);
+  loupe_rpc_firmware_start(&server, "native", arena.bytes, sizeof(arena.bytes), pipe_write, NULL);
   server_ready = 1;
   flush_output();
   for (;;) {
