@@ -30,11 +30,8 @@ QemuLink::QemuLink(const std::string& executable, std::vector<std::string> argum
     : directory_(makePrivateDirectory()), executable_(executable) {
   const fs::path socket = directory_ / "uart0.sock";
   arguments.insert(arguments.begin(), executable);
-  // QEMU serves the socket and holds the core until we connect (wait=on), so
-  // nothing the firmware sends at boot is lost.
-  arguments.insert(arguments.end(),
-                   {"-chardev", "socket,id=uart0,path=" + socket.string() + ",server=on,wait=on",
-                    "-serial", "chardev:uart0"});
+  const auto uart = uartSocketArguments(socket);
+  arguments.insert(arguments.end(), uart.begin(), uart.end());
   try {
     qemu_ = std::make_unique<project::ChildProcess>(arguments, directory_ / "qemu.log");
   } catch (const std::exception& e) {
@@ -64,6 +61,11 @@ QemuLink::QemuLink(const std::string& executable, std::vector<std::string> argum
   throw project::DeployError(project::DeployError::Kind::StartFailed,
                              "cannot reach the board's UART on " + socket.string() + " within " +
                                  std::to_string(connectTimeout.count()) + " ms: " + lastError);
+}
+
+std::vector<std::string> QemuLink::uartSocketArguments(const fs::path& socket) {
+  return {"-chardev", "socket,id=uart0,path=" + socket.string() + ",server=on,wait=on", "-serial",
+          "chardev:uart0"};
 }
 
 QemuLink::~QemuLink() {

@@ -29,6 +29,10 @@ class QemuLink : public host::Transport {
   void close() override;
   std::string describe() const override;
 
+  // The options that put the board's UART0 on a Unix socket QEMU serves,
+  // holding the core until a client connects (so nothing sent at boot is lost).
+  static std::vector<std::string> uartSocketArguments(const std::filesystem::path& socket);
+
   // The QEMU process (tests kill it to check that a dying board is reported).
   project::ChildProcess& process() { return *qemu_; }
 

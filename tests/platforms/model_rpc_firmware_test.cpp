@@ -12,7 +12,6 @@
 
 #include <QElapsedTimer>
 #include <QProcess>
-#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -28,6 +27,7 @@
 #include <vector>
 
 #include "board_description.h"
+#include "platform_test_support.h"
 #include "project/process_runner.h"
 #include "qemu_serial_session.h"
 
@@ -42,15 +42,6 @@ using Bytes = std::vector<std::uint8_t>;
 constexpr auto kResponseTimeLimit = 20s;
 constexpr std::uint8_t kHostNonce = 0x6B;
 constexpr std::size_t kModelBytes = 64;  // test_model_descriptor.c
-
-bool requireTool(const char* tool, const char* debianPackage) {
-  if (!QStandardPaths::findExecutable(QLatin1String(tool)).isEmpty()) return true;
-  QTest::qFail(qPrintable(QString("%1 not found on PATH: install the Debian package %2 "
-                                  "(scripts/setup.sh does)")
-                              .arg(tool, debianPackage)),
-               __FILE__, __LINE__);
-  return false;
-}
 
 std::uint32_t u32At(const Bytes& bytes, std::size_t at) {
   return static_cast<std::uint32_t>(bytes[at]) | (static_cast<std::uint32_t>(bytes[at + 1]) << 8) |
@@ -326,21 +317,15 @@ class ModelRpcFirmware : public QObject {
     QCOMPARE(u32At(*refused, 1), std::uint32_t(kTvmErrorInvalidArgument));
   }
 
-  static void boards() {
-    QTest::addColumn<QString>("board");
-    QTest::newRow("qemu_mps2_an385") << "qemu_mps2_an385";
-    QTest::newRow("qemu_mps3_an547") << "qemu_mps3_an547";
-  }
-
  private slots:
   void initTestCase() { QVERIFY(dir_.isValid()); }
 
-  void runsTheModelUnderQemu_data() { boards(); }
+  void runsTheModelUnderQemu_data() { test::addBoardRows(); }
   void runsTheModelUnderQemu() {
     QFETCH(QString, board);
     const auto description = test::loadBoardDescription(platformsDirectory() / board.toStdString());
-    if (!requireTool("arm-none-eabi-gcc", "gcc-arm-none-eabi")) return;
-    if (!requireTool(description.qemuExecutable.c_str(), "qemu-system-arm")) return;
+    if (!test::requireTool("arm-none-eabi-gcc", "gcc-arm-none-eabi")) return;
+    if (!test::requireTool(description.qemuExecutable.c_str(), "qemu-system-arm")) return;
     const fs::path elf = fs::path(dir_.path().toStdString()) / (board.toStdString() + "_rpc.elf");
     const auto build =
         project::runProcess(buildCommand(description, elf), dir_.path().toStdString());

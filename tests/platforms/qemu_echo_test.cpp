@@ -8,7 +8,6 @@
 #include <sys/socket.h>
 
 #include <QElapsedTimer>
-#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -24,6 +23,7 @@
 
 #include "board_description.h"
 #include "echo_firmware_build.h"
+#include "platform_test_support.h"
 #include "project/process_runner.h"
 #include "qemu_serial_session.h"
 
@@ -42,15 +42,6 @@ constexpr auto kEchoTimeLimit = 60s;
 constexpr auto kExitTimeLimit = 20s;
 // A QEMU that died must fail the test, not kill it with SIGPIPE.
 constexpr int kSendFlags = MSG_NOSIGNAL;
-
-bool requireTool(const char* tool, const char* debianPackage) {
-  if (!QStandardPaths::findExecutable(QLatin1String(tool)).isEmpty()) return true;
-  QTest::qFail(qPrintable(QString("%1 not found on PATH: install the Debian package %2 "
-                                  "(scripts/setup.sh does)")
-                              .arg(tool, debianPackage)),
-               __FILE__, __LINE__);
-  return false;
-}
 
 // Data bytes as the echo protocol sends them: DLE doubled.
 std::vector<std::uint8_t> escaped(const std::vector<std::uint8_t>& data) {
@@ -174,7 +165,7 @@ class QemuEcho : public QObject {
   // test failed) when the tools are missing or the build fails.
   fs::path echoFirmware(const test::BoardDescription& board) {
     if (auto it = firmware_.find(board.name); it != firmware_.end()) return it->second;
-    if (!requireTool("arm-none-eabi-gcc", "gcc-arm-none-eabi")) return {};
+    if (!test::requireTool("arm-none-eabi-gcc", "gcc-arm-none-eabi")) return {};
     const fs::path elf = fs::path(dir_.path().toStdString()) / (board.name + "_echo.elf");
     const auto build =
         project::runProcess(test::echoFirmwareBuildCommand(board, platformsDirectory(), elf),
@@ -187,18 +178,12 @@ class QemuEcho : public QObject {
     return elf;
   }
 
-  static void boards() {
-    QTest::addColumn<QString>("board");
-    QTest::newRow("qemu_mps2_an385") << "qemu_mps2_an385";
-    QTest::newRow("qemu_mps3_an547") << "qemu_mps3_an547";
-  }
-
  private slots:
   void initTestCase() { QVERIFY(dir_.isValid()); }
 
   // Firmware reads board.h, the host board.json: they must describe the
   // same board.
-  void boardHeaderAgreesWithDescription_data() { boards(); }
+  void boardHeaderAgreesWithDescription_data() { test::addBoardRows(); }
   void boardHeaderAgreesWithDescription() {
     QFETCH(QString, board);
     const auto description = test::loadBoardDescription(platformsDirectory() / board.toStdString());
@@ -209,13 +194,13 @@ class QemuEcho : public QObject {
              std::optional<std::uint64_t>(description.clockHz));
   }
 
-  void firmwareFitsBoardMemories_data() { boards(); }
+  void firmwareFitsBoardMemories_data() { test::addBoardRows(); }
   void firmwareFitsBoardMemories() {
     QFETCH(QString, board);
     const auto description = test::loadBoardDescription(platformsDirectory() / board.toStdString());
     const fs::path elf = echoFirmware(description);
     if (elf.empty()) return;
-    if (!requireTool("arm-none-eabi-size", "gcc-arm-none-eabi")) return;
+    if (!test::requireTool("arm-none-eabi-size", "gcc-arm-none-eabi")) return;
     const auto size =
         project::runProcess({"arm-none-eabi-size", "-A", elf.string()}, dir_.path().toStdString());
     QVERIFY2(size.exitCode == 0, size.output.c_str());
@@ -246,13 +231,13 @@ class QemuEcho : public QObject {
     QVERIFY(data + 4096 <= dataMemory.size);
   }
 
-  void echoesRandomBytesAndExitsWithZero_data() { boards(); }
+  void echoesRandomBytesAndExitsWithZero_data() { test::addBoardRows(); }
   void echoesRandomBytesAndExitsWithZero() {
     QFETCH(QString, board);
     const auto description = test::loadBoardDescription(platformsDirectory() / board.toStdString());
     const fs::path elf = echoFirmware(description);
     if (elf.empty()) return;
-    if (!requireTool(description.qemuExecutable.c_str(), "qemu-system-arm")) return;
+    if (!test::requireTool(description.qemuExecutable.c_str(), "qemu-system-arm")) return;
 
     test::QemuSerialSession qemu;
     const fs::path socket = fs::path(dir_.path().toStdString()) / (board.toStdString() + ".sock");
@@ -282,13 +267,13 @@ class QemuEcho : public QObject {
 
   // A firmware's failure must reach the host as a non-zero status, or a
   // crashing model run would look like a passing one.
-  void protocolErrorExitsWithItsStatus_data() { boards(); }
+  void protocolErrorExitsWithItsStatus_data() { test::addBoardRows(); }
   void protocolErrorExitsWithItsStatus() {
     QFETCH(QString, board);
     const auto description = test::loadBoardDescription(platformsDirectory() / board.toStdString());
     const fs::path elf = echoFirmware(description);
     if (elf.empty()) return;
-    if (!requireTool(description.qemuExecutable.c_str(), "qemu-system-arm")) return;
+    if (!test::requireTool(description.qemuExecutable.c_str(), "qemu-system-arm")) return;
 
     test::QemuSerialSession qemu;
     const fs::path socket = fs::path(dir_.path().toStdString()) / (board.toStdString() + "-e.sock");

@@ -9,26 +9,22 @@
 
 #include <cstring>
 
+#include "platforms/qemu_link.h"
+#include "platforms/qemu_platform.h"
+
 namespace loupe::test {
 
 QStringList qemuArguments(const BoardDescription& board, const std::filesystem::path& elf,
                           const std::filesystem::path& socket) {
-  // -nographic would claim stdio for the serial port and the monitor; the
-  // UART goes to the socket instead and nothing else is wanted.
-  return {"-machine",
-          QString::fromStdString(board.qemuMachine),
-          "-display",
-          "none",
-          "-monitor",
-          "none",
-          "-semihosting-config",
-          "enable=on,target=native",
-          "-chardev",
-          "socket,id=uart0,path=" + QString::fromStdString(socket.string()) + ",server=on,wait=on",
-          "-serial",
-          "chardev:uart0",
-          "-kernel",
-          QString::fromStdString(elf.string())};
+  // The Project API's own command line for the board, UART0 on the socket.
+  std::vector<std::string> arguments =
+      platforms::QemuPlatform(board, board.name).qemuArguments(elf);
+  for (const auto& argument : platforms::QemuLink::uartSocketArguments(socket)) {
+    arguments.push_back(argument);
+  }
+  QStringList list;
+  for (const auto& argument : arguments) list << QString::fromStdString(argument);
+  return list;
 }
 
 QemuSerialSession::~QemuSerialSession() {

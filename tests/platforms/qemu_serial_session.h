@@ -17,7 +17,8 @@
 
 namespace loupe::test {
 
-// The QEMU argument list (without the executable).
+// The QEMU argument list (without the executable): the QEMU platform's own
+// (plugins/platforms) with UART0 on `socket`.
 QStringList qemuArguments(const BoardDescription& board, const std::filesystem::path& elf,
                           const std::filesystem::path& socket);
 
