@@ -37,12 +37,10 @@ const std::uint32_t model_input_bytes[] = {kInputBytes};
 const std::uint32_t model_output_bytes[] = {kOutputBytes};
 
 std::int32_t runModel() {
-  TVMProfilerOperatorBegin(0);
   for (std::size_t i = 0; i < kOutputBytes; ++i)
     output0[i] = static_cast<std::uint8_t>(input0[i] + 1);
-  TVMProfilerOperatorEnd(0);
-  TVMProfilerOperatorBegin(1);
-  TVMProfilerOperatorEnd(1);
+  TVMProfilerOperatorDone(0);
+  TVMProfilerOperatorDone(1);
   return 0;
 }
 

@@ -44,8 +44,9 @@ std::string runProfileJson(const RunProfile& profile) {
   nlohmann::ordered_json root;
   root["unit"] = profile.unit;
   root["total"] = profile.total;
-  // What the operators do not account for: the glue between calls and the
-  // profiler's own bookkeeping.
+  // What the operators do not account for: the call into the model and back,
+  // before its first and after its last profiler mark (the glue between
+  // operators is charged to the operator that follows it).
   root["unattributed"] = profile.total - profile.operatorSum();
   root["operators"] = nlohmann::ordered_json::array();
   for (const auto& op : profile.operators) {

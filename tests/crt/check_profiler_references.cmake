@@ -1,8 +1,8 @@
 # ctest crt_profiler_compiled_out: the objects of profiler_macro_probe.c built
 # without profiling (TVM_CRT_PROFILING undefined or 0) must not reference any
 # profiler symbol; those built with it (1, or defined empty) must reference
-# TVMProfilerOperatorBegin and TVMProfilerOperatorEnd, which shows the check
-# would see a reference if there were one.
+# TVMProfilerOperatorDone, which shows the check would see a reference if
+# there were one.
 #   cmake -DNM=nm -DOFF=obj -DZERO=obj -DON=obj -DEMPTY=obj -P check_profiler_references.cmake
 foreach(variable NM OFF ZERO ON EMPTY)
   if(NOT DEFINED ${variable})
@@ -28,8 +28,8 @@ endforeach()
 
 foreach(build ON EMPTY)
   undefined_symbols(${${build}} symbols)
-  if(NOT symbols MATCHES "TVMProfilerOperatorBegin" OR NOT symbols MATCHES "TVMProfilerOperatorEnd")
+  if(NOT symbols MATCHES "TVMProfilerOperatorDone")
     message(FATAL_ERROR "TVM_CRT_PROFILING ${build}: expected calls to the profiler, got:\n${symbols}")
   endif()
-  message(STATUS "TVM_CRT_PROFILING ${build}: calls TVMProfilerOperatorBegin/End")
+  message(STATUS "TVM_CRT_PROFILING ${build}: calls TVMProfilerOperatorDone")
 endforeach()

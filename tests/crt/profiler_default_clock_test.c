@@ -19,8 +19,8 @@ static void test_the_default_clock_has_no_ticks(void) {
 static void test_calls_are_counted_without_a_clock(void) {
   const TVMProfileEntry* entries = TVMProfilerEntries();
   TVMProfilerReset();
-  TVMProfilerOperatorBegin(2);
-  TVMProfilerOperatorEnd(2);
+  TVMProfilerRunStart();
+  TVMProfilerOperatorDone(2);
   CRT_EXPECT_EQ_INT(1, entries[2].calls);
   CRT_EXPECT_EQ_INT(0, entries[2].total_ticks);
   CRT_EXPECT_EQ_INT(3, TVMProfilerEntryCount());
@@ -36,8 +36,8 @@ static void test_the_default_timer_reports_no_clock(void) {
 static void test_the_macros_are_compiled_out_without_profiling(void) {
   uint32_t evaluated = 0;
   TVMProfilerReset();
-  TVM_PROFILE_OPERATOR_BEGIN(evaluated++);
-  TVM_PROFILE_OPERATOR_END(evaluated++);
+  TVMProfilerRunStart();
+  TVM_PROFILE_OPERATOR_DONE(evaluated++);
   CRT_EXPECT_EQ_INT(0, evaluated);
   CRT_EXPECT_EQ_INT(0, TVMProfilerEntryCount());
   CRT_EXPECT_EQ_INT(0, TVMProfilerEntries()[0].calls);

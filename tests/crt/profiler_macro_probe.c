@@ -1,5 +1,5 @@
 /*
- * A stand-in for generated code: one operator bracketed by the profiling
+ * A stand-in for generated code: a run of one operator with the profiling
  * macros. tests/crt/CMakeLists.txt compiles it with TVM_CRT_PROFILING
  * undefined, 0, 1 and empty, and check_profiler_references.cmake reads the
  * objects' symbols: only the profiling builds may reference the profiler.
@@ -9,8 +9,7 @@
 
 int32_t profiler_macro_probe_operator(int32_t x);
 int32_t profiler_macro_probe_operator(int32_t x) {
-  TVM_PROFILE_OPERATOR_BEGIN(7);
   x = x * 2 + 1;
-  TVM_PROFILE_OPERATOR_END(7);
+  TVM_PROFILE_OPERATOR_DONE(7);
   return x;
 }

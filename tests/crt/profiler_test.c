@@ -1,9 +1,10 @@
 /*
  * The per-operator profiler and the default TVMPlatformTimerStart/Stop, on a
- * test platform whose tick counter the test sets: BEGIN/END pairs accumulate
- * ticks and count calls, reset clears, an index beyond the table is dropped
- * and writes nothing, an END without BEGIN is ignored, the counter may wrap,
- * and the macros call the profiler when TVM_CRT_PROFILING is on.
+ * test platform whose tick counter the test sets: marks split a run between
+ * its operators without gaps, ticks accumulate and calls are counted, reset
+ * clears, an index beyond the table is dropped and writes nothing but still
+ * moves the mark, a DONE before a run starts is ignored, the counter may
+ * wrap, and the macros call the profiler when TVM_CRT_PROFILING is on.
  */
 #include <stdint.h>
 #include <string.h>
@@ -28,11 +29,12 @@ uint32_t TVMPlatformProfilerTicksPerSecond(void) {
   return ticks_per_second;
 }
 
+/* A run of one operator from tick begin to tick end. */
 static void RunOperator(uint32_t index, uint32_t begin, uint32_t end) {
   now_ticks = begin;
-  TVMProfilerOperatorBegin(index);
+  TVMProfilerRunStart();
   now_ticks = end;
-  TVMProfilerOperatorEnd(index);
+  TVMProfilerOperatorDone(index);
 }
 
 static int NoEntryHasRun(void) {
@@ -80,33 +82,46 @@ static void test_a_wrapping_tick_counter_still_gives_the_duration(void) {
   CRT_EXPECT_EQ_INT(0x20, TVMProfilerEntries()[2].last_ticks);
 }
 
-static void test_operators_with_different_indices_may_nest(void) {
+static void test_the_marks_split_a_run_without_gaps(void) {
   const TVMProfileEntry* entries = TVMProfilerEntries();
   TVMProfilerReset();
-  now_ticks = 0;
-  TVMProfilerOperatorBegin(1);
-  now_ticks = 10;
-  TVMProfilerOperatorBegin(2);
-  now_ticks = 15;
-  TVMProfilerOperatorEnd(2);
-  now_ticks = 20;
-  TVMProfilerOperatorEnd(1);
-  CRT_EXPECT_EQ_INT(20, entries[1].total_ticks);
-  CRT_EXPECT_EQ_INT(5, entries[2].total_ticks);
+  now_ticks = 100;
+  TVMProfilerRunStart();
+  now_ticks = 130;
+  TVMProfilerOperatorDone(0);
+  now_ticks = 200;
+  TVMProfilerOperatorDone(1);
+  now_ticks = 210;
+  TVMProfilerOperatorDone(0);
+  CRT_EXPECT_EQ_INT(2, entries[0].calls);
+  CRT_EXPECT_EQ_INT(10, entries[0].last_ticks);
+  CRT_EXPECT_EQ_INT(40, entries[0].total_ticks);
+  CRT_EXPECT_EQ_INT(70, entries[1].total_ticks);
+  /* Everything from the start to the last mark is some operator's. */
+  CRT_EXPECT_EQ_INT(210 - 100, entries[0].total_ticks + entries[1].total_ticks);
+  /* A new run starts from its own mark, not from the last one. */
+  now_ticks = 1000;
+  TVMProfilerRunStart();
+  now_ticks = 1004;
+  TVMProfilerOperatorDone(1);
+  CRT_EXPECT_EQ_INT(4, entries[1].last_ticks);
 }
 
-static void test_an_end_without_a_begin_is_ignored(void) {
+static void test_a_done_before_a_run_starts_is_ignored(void) {
   const TVMProfileEntry* entries = TVMProfilerEntries();
   TVMProfilerReset();
-  RunOperator(4, 10, 17);
   now_ticks = 1000;
-  TVMProfilerOperatorEnd(4);
-  TVMProfilerOperatorEnd(5);
-  CRT_EXPECT_EQ_INT(1, entries[4].calls);
-  CRT_EXPECT_EQ_INT(7, entries[4].last_ticks);
-  CRT_EXPECT_EQ_INT(7, entries[4].total_ticks);
+  TVMProfilerOperatorDone(5);
   CRT_EXPECT_EQ_INT(0, entries[5].calls);
+  CRT_EXPECT_EQ_INT(0, TVMProfilerEntryCount());
+  RunOperator(4, 10, 17);
+  CRT_EXPECT_EQ_INT(1, entries[4].calls);
+  CRT_EXPECT_EQ_INT(7, entries[4].total_ticks);
   CRT_EXPECT_EQ_INT(5, TVMProfilerEntryCount());
+  /* Reset ends the run too. */
+  TVMProfilerReset();
+  TVMProfilerOperatorDone(4);
+  CRT_EXPECT_EQ_INT(0, entries[4].calls);
 }
 
 static void test_reset_clears_every_entry_and_the_counts(void) {
@@ -133,13 +148,25 @@ static void test_an_index_beyond_the_table_is_dropped_not_written(void) {
   CRT_EXPECT_EQ_INT(1, TVMProfilerEntries()[TVM_CRT_MAX_PROFILED_OPERATORS - 1].calls);
 }
 
+static void test_a_dropped_operator_still_moves_the_mark(void) {
+  TVMProfilerReset();
+  now_ticks = 0;
+  TVMProfilerRunStart();
+  now_ticks = 10;
+  TVMProfilerOperatorDone(TVM_CRT_MAX_PROFILED_OPERATORS);
+  now_ticks = 15;
+  TVMProfilerOperatorDone(1);
+  CRT_EXPECT_EQ_INT(5, TVMProfilerEntries()[1].total_ticks);
+  CRT_EXPECT_EQ_INT(1, TVMProfilerDropped());
+}
+
 static void test_the_macros_call_the_profiler_when_profiling_is_on(void) {
   const TVMProfileEntry* entries = TVMProfilerEntries();
   TVMProfilerReset();
   now_ticks = 40;
-  TVM_PROFILE_OPERATOR_BEGIN(6);
+  CRT_EXPECT_EQ_INT(40, TVMProfilerRunStart());
   now_ticks = 52;
-  TVM_PROFILE_OPERATOR_END(6);
+  TVM_PROFILE_OPERATOR_DONE(6);
   CRT_EXPECT_EQ_INT(1, entries[6].calls);
   CRT_EXPECT_EQ_INT(12, entries[6].total_ticks);
 }
@@ -166,10 +193,11 @@ int main(void) {
   CRT_RUN(test_pairs_accumulate_ticks_and_count_calls);
   CRT_RUN(test_total_ticks_go_beyond_32_bits);
   CRT_RUN(test_a_wrapping_tick_counter_still_gives_the_duration);
-  CRT_RUN(test_operators_with_different_indices_may_nest);
-  CRT_RUN(test_an_end_without_a_begin_is_ignored);
+  CRT_RUN(test_the_marks_split_a_run_without_gaps);
+  CRT_RUN(test_a_done_before_a_run_starts_is_ignored);
   CRT_RUN(test_reset_clears_every_entry_and_the_counts);
   CRT_RUN(test_an_index_beyond_the_table_is_dropped_not_written);
+  CRT_RUN(test_a_dropped_operator_still_moves_the_mark);
   CRT_RUN(test_the_macros_call_the_profiler_when_profiling_is_on);
   CRT_RUN(test_the_default_timer_runs_on_the_profiler_clock);
   return crt_test_exit_code();

@@ -62,7 +62,7 @@
 #define TVM_CRT_RPC_MAX_ALLOCATIONS 16
 
 /* TVM_CRT_PROFILING is deliberately not defined here: the code generator's
- * TVM_PROFILE_OPERATOR_BEGIN/END calls are compiled in only when the firmware
+ * TVM_PROFILE_OPERATOR_DONE marks are compiled in only when the firmware
  * defines it non-zero (e.g. -DTVM_CRT_PROFILING=1, or in its own crt_config.h). */
 
 #endif /* TVM_RUNTIME_CRT_CONFIG_H_ */

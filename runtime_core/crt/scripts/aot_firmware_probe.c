@@ -3,8 +3,8 @@
  * board build (CMakeLists.txt, target crt_aot_firmware_probe) with
  * --gc-sections to measure what such a firmware really takes from the
  * runtime. The model is a stub: kernels are not part of the runtime's size.
- * Its one operator is bracketed the way generated code brackets every
- * operator, so the _profiled build (TVM_CRT_PROFILING=1) shows the profiler's cost.
+ * Its one operator is marked the way generated code marks every operator,
+ * so the _profiled build (TVM_CRT_PROFILING=1) shows the profiler's cost.
  */
 #include <tvm/runtime/crt/device.h>
 #include <tvm/runtime/crt/platform.h>
@@ -16,8 +16,7 @@ static unsigned char workspace_0[64];
 
 static int32_t ModelEntry(void** inputs, void** outputs, TVMContext* context) {
   (void)inputs, (void)outputs, (void)context;
-  TVM_PROFILE_OPERATOR_BEGIN(0);
-  TVM_PROFILE_OPERATOR_END(0);
+  TVM_PROFILE_OPERATOR_DONE(0);
   return 0;
 }
 static const size_t kWorkspaceSizes[] = {sizeof(workspace_0)};
@@ -48,5 +47,8 @@ int main(void) {
   workspaces[0] = workspace_0;
   sizes[0] = sizeof(workspace_0);
   TVMSetWorkspaces(&context, workspaces, sizes, 1);
+#ifdef TVM_CRT_PROFILING
+  (void)TVMProfilerRunStart();
+#endif
   return TVMExecute(&kModel, 0, 0, &context) + TVMPlatformMemoryFree(scratch);
 }

@@ -1,7 +1,7 @@
 /*
- * The per-operator profiling table behind TVM_PROFILE_OPERATOR_BEGIN/END
- * (see profiler.h). Kept out of the core: only firmware built with
- * TVM_CRT_PROFILING references it, and its table costs RAM.
+ * The per-operator profiling table behind TVMProfilerRunStart and
+ * TVM_PROFILE_OPERATOR_DONE (see profiler.h). Kept out of the core: only
+ * firmware built with TVM_CRT_PROFILING references it, and its table costs RAM.
  */
 #include <stddef.h>
 #include <tvm/runtime/crt/platform.h>
@@ -9,12 +9,10 @@
 
 #include "crt_config.h"
 
-#define OPEN_WORDS ((TVM_CRT_MAX_PROFILED_OPERATORS + 31) / 32)
-
 static TVMProfileEntry entries[TVM_CRT_MAX_PROFILED_OPERATORS];
-/* One bit per operator between BEGIN and END: an unmatched END must not turn
- * a duration into a bogus start tick. 32 bytes instead of a start tick each. */
-static uint32_t open_operators[OPEN_WORDS];
+static uint32_t last_mark;
+/* 0 until a run starts: a DONE then has no mark to measure from. */
+static int marking;
 static size_t entry_count;
 static uint32_t dropped;
 
@@ -26,13 +24,25 @@ void TVMProfilerReset(void) {
     entries[i].last_ticks = 0;
     entries[i].total_ticks = 0;
   }
-  for (i = 0; i < OPEN_WORDS; ++i) open_operators[i] = 0;
+  marking = 0;
   entry_count = 0;
   dropped = 0;
 }
 
-void TVMProfilerOperatorBegin(uint32_t operator_index) {
+uint32_t TVMProfilerRunStart(void) {
+  last_mark = TVMPlatformProfilerTicks();
+  marking = 1;
+  return last_mark;
+}
+
+void TVMProfilerOperatorDone(uint32_t operator_index) {
+  /* First: everything after this read is the next operator's glue. */
+  uint32_t now = TVMPlatformProfilerTicks();
+  /* Unsigned subtraction: right across one wrap of the counter. */
+  uint32_t elapsed = now - last_mark;
   TVMProfileEntry* entry;
+  if (!marking) return;
+  last_mark = now;
   if (operator_index >= TVM_CRT_MAX_PROFILED_OPERATORS) {
     ++dropped;
     return;
@@ -40,27 +50,10 @@ void TVMProfilerOperatorBegin(uint32_t operator_index) {
   entry = &entries[operator_index];
   /* Set here too: the table is zero, not reset, until the first TVMProfilerReset. */
   entry->operator_index = operator_index;
-  open_operators[operator_index / 32] |= (uint32_t)1 << (operator_index % 32);
-  if (operator_index >= entry_count) entry_count = (size_t)operator_index + 1;
-  /* Last, so the bookkeeping above is not charged to the operator. */
-  entry->last_ticks = TVMPlatformProfilerTicks();
-}
-
-void TVMProfilerOperatorEnd(uint32_t operator_index) {
-  uint32_t now = TVMPlatformProfilerTicks();
-  uint32_t bit;
-  uint32_t elapsed;
-  TVMProfileEntry* entry;
-  if (operator_index >= TVM_CRT_MAX_PROFILED_OPERATORS) return;
-  bit = (uint32_t)1 << (operator_index % 32);
-  if ((open_operators[operator_index / 32] & bit) == 0) return;
-  open_operators[operator_index / 32] &= ~bit;
-  entry = &entries[operator_index];
-  /* Unsigned subtraction: right across one wrap of the counter. */
-  elapsed = now - entry->last_ticks;
   entry->last_ticks = elapsed;
   entry->total_ticks += elapsed;
   ++entry->calls;
+  if (operator_index >= entry_count) entry_count = (size_t)operator_index + 1;
 }
 
 size_t TVMProfilerEntryCount(void) {

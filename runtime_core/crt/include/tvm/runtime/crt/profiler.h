@@ -3,18 +3,25 @@
  * the generated code, of how often each operator ran and how many
  * TVMPlatformProfilerTicks it took (last call and total).
  *
- * Generated code brackets every operator call with
- *   TVM_PROFILE_OPERATOR_BEGIN(i); ... TVM_PROFILE_OPERATOR_END(i);
- * which call the profiler only when TVM_CRT_PROFILING is defined non-zero
- * (on the command line or in crt_config.h) and are ((void)0) otherwise, so a
- * firmware built without profiling references no profiler symbol at all and
- * does not evaluate i.
+ * Whoever runs the model (the RPC server, an application) calls
+ * TVMProfilerRunStart() just before it, and generated code follows every
+ * operator call with TVM_PROFILE_OPERATOR_DONE(i). Each is one tick read, a
+ * mark: operator i is charged the ticks from the previous mark to its own.
+ * The marks split the run without gaps, so the operators add up to the run
+ * however short they are: the way into the model (the embedded entry point's
+ * checks, argument unpacking) is charged to the first operator, the glue
+ * between two calls (argument set-up, the status check, the profiler's own
+ * bookkeeping) to the operator that follows it, a few dozen instructions
+ * per call. Only the way back out after the last mark is no operator's.
+ *
+ * The macro calls the profiler only when TVM_CRT_PROFILING is defined
+ * non-zero (on the command line or in crt_config.h) and is ((void)0)
+ * otherwise, so a firmware built without profiling references no profiler
+ * symbol at all and does not evaluate i.
  *
  * The table holds TVM_CRT_MAX_PROFILED_OPERATORS entries; an operator index
- * beyond it is not recorded but counted by TVMProfilerDropped (once per
- * BEGIN). While operator i runs, entries[i].last_ticks holds its start tick;
- * after its END it holds the call's duration. Operators with different
- * indices may nest; an END without a BEGIN is ignored.
+ * beyond it is not recorded but counted by TVMProfilerDropped, and still
+ * sets the mark. A DONE with no run started since the last reset is ignored.
  */
 #ifndef TVM_RUNTIME_CRT_PROFILER_H_
 #define TVM_RUNTIME_CRT_PROFILER_H_
@@ -30,7 +37,7 @@ extern "C" {
 
 typedef struct {
   uint32_t operator_index; /*!< equal to the entry's position in the table */
-  uint32_t calls;          /*!< completed BEGIN/END pairs; 0: never ran */
+  uint32_t calls;          /*!< DONEs of this operator; 0: never ran */
   uint32_t last_ticks;     /*!< ticks of the last completed call */
   uint64_t total_ticks;    /*!< ticks of all completed calls */
 } TVMProfileEntry;
@@ -38,29 +45,29 @@ typedef struct {
 /*! \brief Clear every entry and the dropped count. */
 void TVMProfilerReset(void);
 
-/*! \brief Operator operator_index starts (reads TVMPlatformProfilerTicks last). */
-void TVMProfilerOperatorBegin(uint32_t operator_index);
+/*! \brief A run starts: the first mark. Returns its tick, so the caller can
+ * time the whole run from the same instant. */
+uint32_t TVMProfilerRunStart(void);
 
-/*! \brief Operator operator_index ends (reads TVMPlatformProfilerTicks first). */
-void TVMProfilerOperatorEnd(uint32_t operator_index);
+/*! \brief Operator operator_index is done: it is charged the ticks since the
+ * last mark, and now is the next mark. */
+void TVMProfilerOperatorDone(uint32_t operator_index);
 
-/*! \brief 1 + the highest operator index begun since the last reset (0 if none):
+/*! \brief 1 + the highest operator index done since the last reset (0 if none):
  * how many entries of TVMProfilerEntries are worth reading. */
 size_t TVMProfilerEntryCount(void);
 
 /*! \brief The table, TVM_CRT_MAX_PROFILED_OPERATORS entries indexed by operator_index. */
 const TVMProfileEntry* TVMProfilerEntries(void);
 
-/*! \brief BEGINs of operator indices the table has no entry for. */
+/*! \brief DONEs of operator indices the table has no entry for. */
 uint32_t TVMProfilerDropped(void);
 
 /* On when TVM_CRT_PROFILING is non-zero or defined empty (then -(-1) == 1). */
 #if defined(TVM_CRT_PROFILING) && ((TVM_CRT_PROFILING + 0) != 0 || (0 - TVM_CRT_PROFILING - 1) == 1)
-#define TVM_PROFILE_OPERATOR_BEGIN(i) TVMProfilerOperatorBegin((uint32_t)(i))
-#define TVM_PROFILE_OPERATOR_END(i) TVMProfilerOperatorEnd((uint32_t)(i))
+#define TVM_PROFILE_OPERATOR_DONE(i) TVMProfilerOperatorDone((uint32_t)(i))
 #else
-#define TVM_PROFILE_OPERATOR_BEGIN(i) ((void)0)
-#define TVM_PROFILE_OPERATOR_END(i) ((void)0)
+#define TVM_PROFILE_OPERATOR_DONE(i) ((void)0)
 #endif
 
 #ifdef __cplusplus
