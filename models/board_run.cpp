@@ -124,6 +124,7 @@ bool BoardRun::start(const Request& request) {
 
   ir::Graph graph = document_->graph();
   const QStringList files = inputFiles_;
+  stop_ = std::stop_source();
   // Progress is reported from the worker; the lines are delivered on this
   // object's thread and dropped once the run has been cancelled.
   QPointer<BoardRun> self(this);
@@ -136,7 +137,9 @@ bool BoardRun::start(const Request& request) {
         Qt::QueuedConnection);
   };
   watcher_.setFuture(QtConcurrent::run([graph = std::move(graph), files, request, generation,
-                                        report]() -> std::shared_ptr<const Result> {
+                                        report,
+                                        stop =
+                                            stop_.get_token()]() -> std::shared_ptr<const Result> {
     auto result = std::make_shared<Result>();
     result->generation = generation;
     try {
@@ -162,11 +165,13 @@ bool BoardRun::start(const Request& request) {
       project::DeploymentOptions options;
       options.start.port = request.port.toStdString();
       options.start.baud = request.baud;
+      options.stop = stop;
 
       report(QStringLiteral("[compile] compiling %1 to C").arg(QString::fromStdString(graph.name)));
       passes::StageTimeline timeline;
       const codegen::CompiledModel model =
           codegen::compileToC(passes::runGraphPipeline(graph, timeline), {});
+      if (stop.stop_requested()) return result;
       project::Deployment deployment(
           *platform, model, options,
           [&report](const std::string& stage, const std::string& detail) {
@@ -210,11 +215,12 @@ bool BoardRun::start(const Request& request) {
 
 void BoardRun::cancel() {
   if (!running_) return;
+  stop_.request_stop();
   ++generation_;  // the result and progress of the run in flight are dropped
   running_ = false;
   state_ = State::Failed;
   error_ = tr("cancelled");
-  emit progress(tr("[cancel] the run was cancelled; its result will be ignored"));
+  emit progress(tr("[cancel] the run was cancelled: its build, board and session are stopped"));
   emit runningChanged(false);
   emit finished();
 }

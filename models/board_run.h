@@ -3,7 +3,8 @@
 // once and checks every output against the reference interpreter, all on a
 // worker thread. Progress lines arrive by signal; a failure (DeployError,
 // SessionError, anything) becomes a message, never an exception in the
-// window. Cancel drops the result of the run in flight.
+// window. Cancel stops the run in flight (the build is killed, a started
+// board closed, any wait for it ended) and drops whatever it had got to.
 #pragma once
 
 #include <QFutureWatcher>
@@ -12,6 +13,7 @@
 #include <QString>
 #include <QStringList>
 #include <memory>
+#include <stop_token>
 #include <vector>
 
 #include "project/deployment.h"
@@ -68,7 +70,7 @@ class BoardRun : public QObject {
 
   // Starts a run; false when one is running or no model is open.
   bool start(const Request& request);
-  // Forgets the run in flight: its result is ignored when it arrives.
+  // Stops the run in flight; its result, if any arrives, is ignored.
   void cancel();
 
   State state() const { return state_; }
@@ -87,6 +89,8 @@ class BoardRun : public QObject {
   const std::vector<double>& operatorTimes() const { return operatorTimes_; }
 
   bool waitUntilIdle(int timeoutMs = 300000);
+  // Whether the worker of a run, a cancelled one too, is still busy.
+  bool isWorking() const { return watcher_.isRunning(); }
 
  signals:
   void started(const QString& platform);
@@ -116,6 +120,7 @@ class BoardRun : public QObject {
   double total_ = 0;
   QList<ProfileRow> rows_;
   std::vector<double> operatorTimes_;
+  std::stop_source stop_;
   QFutureWatcher<std::shared_ptr<const Result>> watcher_;
 };
 

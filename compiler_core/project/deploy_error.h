@@ -17,6 +17,7 @@ class DeployError : public std::runtime_error {
     StartFailed,      // the firmware could not be started or reached
     Mismatch,         // the firmware on the board is not the model, or inputs of wrong sizes
     RunFailed,        // the model's run function returned an error on the board
+    Cancelled,        // the user stopped it
   };
 
   DeployError(Kind kind, const std::string& message) : std::runtime_error(message), kind_(kind) {}

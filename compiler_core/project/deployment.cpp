@@ -23,21 +23,28 @@ std::string sizes(const std::vector<std::uint32_t>& bytes) {
 
 Deployment::Deployment(const Platform& platform, const codegen::CompiledModel& model,
                        const DeploymentOptions& options, Progress progress)
-    : platform_(platform), model_(model), progress_(std::move(progress)) {
+    : platform_(platform), model_(model), progress_(std::move(progress)), stop_(options.stop) {
   if (platform.buildsFirmware()) {
+    stopIfCancelled("build");
     report("build", "generating and building the " + platform.name() + " project");
-    firmware_ = buildFirmware(platform, model, options.build);
+    FirmwareBuildOptions build = options.build;
+    if (stop_.stop_possible()) build.stop = stop_;
+    firmware_ = buildFirmware(platform, model, build);
     times_.generate = firmware_.generateSeconds;
     times_.build = firmware_.buildSeconds;
     report("build", firmware_.reused ? "reused the cached build in " + firmware_.directory.string()
                                      : "built " + firmware_.firmware.string());
   }
   const auto flashStart = std::chrono::steady_clock::now();
+  stopIfCancelled("flash");
   report("flash", "starting the firmware on " + platform.name());
   link_ = platform.start(firmware_.firmware, options.start);
   if (options.interpose) interposed_ = options.interpose(*link_);
+  stopIfCancelled("connect");
   report("connect", "handshake over " + transport().describe());
-  session_ = std::make_unique<host::Session>(transport(), options.session);
+  host::SessionOptions session = options.session;
+  if (stop_.stop_possible()) session.stop = stop_;
+  session_ = std::make_unique<host::Session>(transport(), session);
   session_->start();
   rpc_ = std::make_unique<host::RpcClient>(*session_);
   checkModel();
@@ -51,6 +58,12 @@ Deployment::~Deployment() {
 
 void Deployment::report(const std::string& stage, const std::string& detail) const {
   if (progress_) progress_(stage, detail);
+}
+
+void Deployment::stopIfCancelled(const std::string& stage) const {
+  if (stop_.stop_requested()) {
+    throw DeployError(DeployError::Kind::Cancelled, "cancelled before " + stage);
+  }
 }
 
 void Deployment::checkModel() {

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <stop_token>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,10 @@ struct DeploymentOptions {
   // Tests put a fault-injecting transport between the session and the
   // platform's link with this; empty: the session uses the link itself.
   std::function<std::unique_ptr<host::Transport>(host::Transport& link)> interpose;
+  // Cancel: a stop requested here kills the build, ends any wait for the
+  // board and is checked between stages; what was under way then throws
+  // DeployError Cancelled (or host::SessionError Cancelled mid-call).
+  std::stop_token stop{};
 };
 
 // Wall-clock seconds of each stage, for progress reports and the benchmark.
@@ -71,11 +76,14 @@ class Deployment {
 
  private:
   void report(const std::string& stage, const std::string& detail) const;
+  // Throws DeployError Cancelled if a stop was requested, naming the stage.
+  void stopIfCancelled(const std::string& stage) const;
   void checkModel();
 
   const Platform& platform_;
   const codegen::CompiledModel& model_;
   Progress progress_;
+  std::stop_token stop_;
   FirmwareBuild firmware_;
   std::unique_ptr<host::Transport> link_;
   std::unique_ptr<host::Transport> interposed_;

@@ -65,9 +65,13 @@ FirmwareBuild buildFirmware(const Platform& platform, const codegen::CompiledMod
   build.generateSeconds = lap();
   const std::vector<std::string> argv = {"make", "-j" + std::to_string(std::max(1, options.jobs))};
   build.log = commandLineForDisplay(argv) + "\n";
-  const ProcessResult result = runProcess(argv, work, options.timeLimit);
+  const ProcessResult result = runProcess(argv, work, options.timeLimit, options.stop);
   build.log += result.output;
   build.buildSeconds = lap();
+  if (result.cancelled) {
+    throw DeployError(DeployError::Kind::Cancelled,
+                      "the build of the " + platformName + " project was cancelled");
+  }
   if (result.timedOut) {
     throw DeployError(DeployError::Kind::BuildFailed,
                       "the build of the " + platformName + " project took too long:\n" + build.log);

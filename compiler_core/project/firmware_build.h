@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <stop_token>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,7 @@ struct FirmwareBuildOptions {
   std::filesystem::path cacheRoot;  // empty: defaultCacheRoot()
   int jobs = 2;                     // make -j
   std::chrono::milliseconds timeLimit = std::chrono::minutes(10);
+  std::stop_token stop{};  // a stop kills make: DeployError Cancelled
 };
 
 struct FirmwareBuild {

@@ -58,7 +58,7 @@ std::string commandLineForDisplay(const std::vector<std::string>& argv) {
 
 ProcessResult runProcess(const std::vector<std::string>& argv,
                          const std::filesystem::path& workingDirectory,
-                         std::chrono::milliseconds timeLimit) {
+                         std::chrono::milliseconds timeLimit, std::stop_token stop) {
   if (argv.empty()) throw std::invalid_argument("runProcess: empty argument list");
   TemporaryFile capture;
   posix_spawn_file_actions_t actions;
@@ -74,9 +74,16 @@ ProcessResult runProcess(const std::vector<std::string>& argv,
   std::vector<char*> args;
   for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
+  // Its own process group, so a kill reaches what it started too: make's
+  // compilers must not go on writing into a folder that is being removed.
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
+  posix_spawnattr_setpgroup(&attributes, 0);
   pid_t pid = 0;
-  const int status = posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
+  const int status = posix_spawnp(&pid, args[0], &actions, &attributes, args.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attributes);
   if (status != 0) {
     throw std::runtime_error("cannot start " + argv[0] + ": " + std::strerror(status));
   }
@@ -87,10 +94,11 @@ ProcessResult runProcess(const std::vector<std::string>& argv,
     const pid_t done = waitpid(pid, &waitStatus, WNOHANG);
     if (done == pid) break;
     if (done < 0 && errno != EINTR) throw std::runtime_error("waitpid failed for " + argv[0]);
-    if (std::chrono::steady_clock::now() > deadline) {
-      kill(pid, SIGKILL);
+    const bool cancelled = stop.stop_requested();
+    if (cancelled || std::chrono::steady_clock::now() > deadline) {
+      kill(-pid, SIGKILL);
       waitpid(pid, &waitStatus, 0);
-      result.timedOut = true;
+      (cancelled ? result.cancelled : result.timedOut) = true;
       break;
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(2));

@@ -101,9 +101,13 @@ bool Session::nextPayload(std::vector<std::uint8_t>& payload, Clock::time_point 
       return true;
     }
     if (Clock::now() >= deadline) return false;
+    if (options_.stop.stop_requested()) {
+      throw SessionError(SessionErrorKind::Cancelled,
+                         "stopped waiting for the board's answer to " + std::string(what));
+    }
     std::size_t count = 0;
     try {
-      count = transport_.read(buffer, remainingUntil(deadline));
+      count = transport_.read(buffer, std::min(remainingUntil(deadline), kStopPollInterval));
     } catch (const TransportClosed& closed) {
       linkClosed(closed, what);
     }

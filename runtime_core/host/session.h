@@ -10,6 +10,7 @@
 #include <functional>
 #include <random>
 #include <span>
+#include <stop_token>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -54,7 +55,12 @@ struct SessionOptions {
   std::size_t maxResponsePayload = kFrameMaxPayload;
   // Seeds the host nonces; 0 seeds from std::random_device.
   std::uint64_t nonceSeed = 0;
+  // A stop requested here ends any wait for the board within
+  // kStopPollInterval with a SessionError Cancelled.
+  std::stop_token stop{};
 };
+
+inline constexpr std::chrono::milliseconds kStopPollInterval{100};
 
 // What STARTED said about the board.
 struct BoardInfo {

@@ -19,6 +19,8 @@ std::string_view errorKindName(SessionErrorKind kind) {
       return "remote error";
     case SessionErrorKind::Protocol:
       return "protocol error";
+    case SessionErrorKind::Cancelled:
+      return "cancelled";
   }
   return "unknown";
 }

@@ -18,6 +18,7 @@ enum class SessionErrorKind {
   LinkClosed,            // the transport is gone; the message says what the peer said
   RemoteError,           // the board answered with a non-zero tvm_crt_error_t
   Protocol,              // the board sent something the protocol does not allow
+  Cancelled,             // the host stopped waiting (SessionOptions::stop)
 };
 
 std::string_view errorKindName(SessionErrorKind kind);

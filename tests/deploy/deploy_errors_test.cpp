@@ -5,7 +5,10 @@
 // DeployError of its own kind with a specific message.
 #include <QtTest>
 
+#include <csignal>
 #include <cstdlib>
+#include <stop_token>
+#include <thread>
 
 #include "codegen/model_compiler.h"
 #include "frontend/tflite_importer.h"
@@ -14,6 +17,7 @@
 #include "platforms/qemu_platform.h"
 #include "project/deploy_error.h"
 #include "project/deployment.h"
+#include "project/process_runner.h"
 #include "session.h"
 #include "session_error.h"
 #include "test_data.h"
@@ -158,6 +162,37 @@ class DeployErrors : public QObject {
     QCOMPARE(error.kind(), DeployError::Kind::BuildFailed);
     QVERIFY2(QString(error.what()).contains("this file is deliberately broken"), error.what());
     QVERIFY2(QString(error.what()).contains("platform/broken.c"), error.what());
+  }
+
+  void aStopKillsTheProgramItInterrupts() {
+    std::stop_source stop;
+    std::thread canceller([&stop] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      stop.request_stop();
+    });
+    const auto result = project::runProcess({"sleep", "60"}, std::filesystem::temp_directory_path(),
+                                            std::chrono::minutes(5), stop.get_token());
+    canceller.join();
+    QVERIFY(result.cancelled);
+    QVERIFY(!result.timedOut);
+    QCOMPARE(result.exitCode, -1);
+    QCOMPARE(result.signal, SIGKILL);
+  }
+
+  void aStoppedDeploymentBuildsAndStartsNothing() {
+    std::stop_source stop;
+    stop.request_stop();
+    project::DeploymentOptions options = cachedOptions();
+    options.stop = stop.get_token();
+    std::vector<std::string> stages;
+    const auto error = expectDeployError([&] {
+      project::Deployment deployment(
+          an547(registry_), kws_, options,
+          [&stages](const std::string& stage, const std::string&) { stages.push_back(stage); });
+    });
+    QCOMPARE(error.kind(), DeployError::Kind::Cancelled);
+    QCOMPARE(QString(error.what()), "cancelled before build");
+    QVERIFY(stages.empty());
   }
 
   void boardServingAnotherModelIsRefused() {

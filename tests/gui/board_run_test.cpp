@@ -114,19 +114,39 @@ class BoardRunTest : public QObject {
     QVERIFY(run.profileRows().isEmpty());
   }
 
-  void cancelIgnoresTheResult() {
+  void cancelStopsTheBuildAndDropsTheResult() {
+    // An empty firmware cache, so the run has a build of some seconds to stop.
+    QTemporaryDir cache;
+    const QByteArray previousCache = qgetenv("XDG_CACHE_HOME");
+    qputenv("XDG_CACHE_HOME", cache.path().toLocal8Bit());
     ModelDocument document;
     QVERIFY(document.open(loupe::test::kwsModelPath()));
     BoardRun run(&document);
+    bool building = false;
+    connect(&run, &BoardRun::progress, this, [&](const QString& line) {
+      if (line.startsWith("[build]") && !building) {
+        building = true;
+        run.cancel();
+      }
+    });
     QVERIFY(run.start({}));
-    run.cancel();
+    QTRY_VERIFY_WITH_TIMEOUT(building, kRunTimeoutMs);
     QVERIFY(!run.isRunning());
     QCOMPARE(run.state(), BoardRun::State::Failed);
     QCOMPARE(run.errorMessage(), "cancelled");
-    // Long enough for the host run to have finished; its result is dropped.
-    QTest::qWait(3000);
+    // The worker ends without finishing the build: make is killed, and the
+    // cache holds no firmware (a build that ran on would be moved there).
+    QTRY_VERIFY_WITH_TIMEOUT(!run.isWorking(), 10000);
+    const QDir firmware(cache.filePath("loupe/firmware/host"));
+    QVERIFY2(!firmware.exists() || firmware.entryList(QDir::Dirs | QDir::NoDotAndDotDot).isEmpty(),
+             qPrintable(firmware.entryList(QDir::Dirs | QDir::NoDotAndDotDot).join(", ")));
     QCOMPARE(run.state(), BoardRun::State::Failed);
     QVERIFY(run.profileRows().isEmpty());
+    if (previousCache.isNull()) {
+      qunsetenv("XDG_CACHE_HOME");
+    } else {
+      qputenv("XDG_CACHE_HOME", previousCache);
+    }
   }
 
   void theProfileSelectsOperatorsEverywhere() {

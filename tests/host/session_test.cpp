@@ -128,6 +128,25 @@ class SessionTest : public QObject {
     QVERIFY(!session.isOpen());
   }
 
+  void aStopEndsTheWaitForASilentBoard() {
+    FakeBoard board;
+    board.script.ignoreStarts = 1'000'000;
+    SessionOptions options = quickOptions();
+    options.startTimeout = 60'000ms;  // a stop must not wait for this
+    std::stop_source stop;
+    options.stop = stop.get_token();
+    Session session(board, options);
+    std::thread canceller([&stop] {
+      std::this_thread::sleep_for(50ms);
+      stop.request_stop();
+    });
+    const SessionError error = sessionErrorFrom([&] { session.start(); });
+    canceller.join();
+    QCOMPARE(error.kind(), SessionErrorKind::Cancelled);
+    QVERIFY2(std::string(error.what()).find("START") != std::string::npos, error.what());
+    QVERIFY(!session.isOpen());
+  }
+
   void sequenceNumbersRunFrom1To255AndSkip0() {
     FakeBoard board;
     Session session(board, quickOptions());
