@@ -98,6 +98,12 @@ ProcessResult runProcess(const std::vector<std::string>& argv,
     if (cancelled || std::chrono::steady_clock::now() > deadline) {
       kill(-pid, SIGKILL);
       waitpid(pid, &waitStatus, 0);
+      // Until the rest of the group (make's compilers, now init's children)
+      // is gone too, so the caller can remove their folder; bounded anyway.
+      const auto groupDeadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+      while (kill(-pid, 0) == 0 && std::chrono::steady_clock::now() < groupDeadline) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      }
       (cancelled ? result.cancelled : result.timedOut) = true;
       break;
     }
