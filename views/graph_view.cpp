@@ -19,6 +19,7 @@
 #include "models/document_graph_layout.h"
 #include "models/model_document.h"
 #include "views/graph_node_item.h"
+#include "views/graph_overview.h"
 
 namespace loupe::views {
 
@@ -72,6 +73,7 @@ void GraphCanvas::zoomBy(double factor) {
   const double next = zoom() * factor;
   if (next < 0.02 || next > 8) return;
   scale(factor, factor);
+  emit visibleAreaChanged();
 }
 
 void GraphCanvas::fitAll() {
@@ -79,6 +81,12 @@ void GraphCanvas::fitAll() {
   fitInView(scene()->itemsBoundingRect().adjusted(-10, -10, 10, 10), Qt::KeepAspectRatio);
   // Small graphs would be blown up past legibility; keep them at 100 %.
   if (zoom() > 1.0) setTransform(QTransform());
+  emit visibleAreaChanged();
+}
+
+void GraphCanvas::scrollContentsBy(int dx, int dy) {
+  QGraphicsView::scrollContentsBy(dx, dy);
+  emit visibleAreaChanged();
 }
 
 void GraphCanvas::wheelEvent(QWheelEvent* event) {
@@ -113,6 +121,7 @@ GraphView::GraphView(models::ModelDocument* document, models::DocumentGraphLayou
       timeLegend_(new QWidget(this)),
       timeLegendMax_(new QLabel(this)) {
   canvas_->setScene(new QGraphicsScene(this));
+  overview_ = new GraphOverview(canvas_);
   auto* bar = new QHBoxLayout;
   bar->setContentsMargins(8, 4, 8, 4);
   search_->setPlaceholderText(tr("Find operator or tensor (name, type or op number)"));
@@ -315,6 +324,7 @@ void GraphView::showInitialView() {
   }
   showOperator(document_->currentOperator());
   if (GraphNodeItem* item = nodeOfOperator(document_->currentOperator())) canvas_->centerOn(item);
+  overview_->refresh();
 }
 
 void GraphView::showEvent(QShowEvent* event) {

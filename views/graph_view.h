@@ -3,8 +3,9 @@
 // are boxes with their type and output type/shape, coloured by target (the
 // legend says which) or, once the model ran on a board, by time as a heat
 // map; edges carry their tensor's shape. Wheel zooms, dragging
-// pans, Fit shows everything; clicking a node selects the operator in every
-// view, and the search box finds an operator or tensor by name.
+// pans, Fit shows everything, the overview in the corner jumps; clicking a
+// node selects the operator in every view, and the search box finds an
+// operator or tensor by name.
 #pragma once
 
 #include <QGraphicsView>
@@ -24,6 +25,7 @@ class ModelDocument;
 namespace loupe::views {
 
 class GraphNodeItem;
+class GraphOverview;
 
 // Zoom with the wheel (around the cursor), pan by dragging.
 class GraphCanvas : public QGraphicsView {
@@ -37,8 +39,11 @@ class GraphCanvas : public QGraphicsView {
 
  signals:
   void operatorClicked(int operatorIndex);
+  // Scrolled or zoomed: what it shows of the scene changed.
+  void visibleAreaChanged();
 
  protected:
+  void scrollContentsBy(int dx, int dy) override;
   void wheelEvent(QWheelEvent* event) override;
   void mousePressEvent(QMouseEvent* event) override;
 };
@@ -51,6 +56,7 @@ class GraphView : public QWidget {
             QWidget* parent = nullptr);
 
   GraphCanvas* canvas() const { return canvas_; }
+  GraphOverview* overview() const { return overview_; }
   QLineEdit* searchBox() const { return search_; }
   // The node drawn for operator `operatorIndex`, or nullptr.
   GraphNodeItem* nodeOfOperator(int operatorIndex) const;
@@ -79,6 +85,7 @@ class GraphView : public QWidget {
   models::ModelDocument* document_;
   models::DocumentGraphLayout* layout_;
   GraphCanvas* canvas_;
+  GraphOverview* overview_;
   QLineEdit* search_;
   QLabel* status_;
   QComboBox* colourBox_;

@@ -26,6 +26,7 @@
 #include "views/find_bar.h"
 #include "views/function_listing_view.h"
 #include "views/graph_node_item.h"
+#include "views/graph_overview.h"
 #include "views/graph_view.h"
 #include "views/memory_plan_view.h"
 #include "views/memory_timeline_chart.h"
@@ -113,6 +114,32 @@ class CompiledViewsTest : public QObject {
     QCOMPARE(compilation->cListing().functions.size(), compilation->tirListing().functions.size());
     QCOMPARE(window.memoryPlanView()->shownTotalBytes(),
              memplanTotal(path, compilation->planner()));
+  }
+
+  void theOverviewShowsWhereTheGraphIsAndJumpsThere() {
+    MainWindow window(quietOptions());
+    window.resize(1400, 900);
+    window.show();
+    QVERIFY(window.openModel(loupe::test::vwwModelPath()));
+    QVERIFY(window.waitUntilIdle());
+    QVERIFY(window.showView("graph"));
+    auto* graph = window.graphView();
+    auto* canvas = graph->canvas();
+    auto* overview = graph->overview();
+    // vww's 31 operators do not fit at a legible zoom: the overview is there.
+    QVERIFY(overview->isVisible());
+    // The outline is the part the canvas shows; the last operator is outside it.
+    const int last = window.document()->operatorCount() - 1;
+    const QPointF lastCentre = graph->nodeOfOperator(last)->sceneBoundingRect().center();
+    QVERIFY(!overview->visibleSceneRect().contains(lastCentre));
+    // A click on it in the miniature brings it into the canvas.
+    QTest::mouseClick(overview->viewport(), Qt::LeftButton, {}, overview->mapFromScene(lastCentre));
+    QVERIFY(overview->visibleSceneRect().contains(lastCentre));
+    const QRectF shown = canvas->mapToScene(canvas->viewport()->rect()).boundingRect();
+    QVERIFY(shown.contains(lastCentre));
+    // When the canvas shows everything, the overview steps aside.
+    canvas->zoomBy(0.05 / canvas->zoom());
+    QVERIFY(!overview->isVisible());
   }
 
   void aClickInTheGraphSelectsTheOperatorInTirCAndMemory() {

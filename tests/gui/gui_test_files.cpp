@@ -11,6 +11,10 @@ QString kwsModelPath() {
   return QString::fromStdString((modelsDir() / "kws_ref_model" / "model.tflite").string());
 }
 
+QString vwwModelPath() {
+  return QString::fromStdString((modelsDir() / "vww_96_int8" / "model.tflite").string());
+}
+
 QString velaModelPath() {
   return QString::fromStdString((modelsDir() / "vela" / "person_detect_vela.tflite").string());
 }

@@ -9,6 +9,7 @@
 namespace loupe::test {
 
 QString kwsModelPath();   // tests/data/models/kws_ref_model/model.tflite
+QString vwwModelPath();   // tests/data/models/vww_96_int8/model.tflite
 QString velaModelPath();  // one CUSTOM(ethos-u) operator: never runnable
 
 // The operator types of kws_ref_model in execution order (checked against
