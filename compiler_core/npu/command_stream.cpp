@@ -356,7 +356,8 @@ void apply(Registers& regs, std::uint8_t opcode, Reader& r, std::size_t at,
     case LOUPE_NPU_CMD_OP_ELEMENTWISE: {
       const int kind = r.u8();
       const int leftShift = r.u8();
-      if (kind > LOUPE_NPU_ELEMENTWISE_MUL) fail(at, "unknown element-wise kind " + std::to_string(kind));
+      if (kind > LOUPE_NPU_ELEMENTWISE_MUL)
+        fail(at, "unknown element-wise kind " + std::to_string(kind));
       out.push_back(regs.operation(kind == LOUPE_NPU_ELEMENTWISE_ADD   ? NpuOperationKind::Add
                                    : kind == LOUPE_NPU_ELEMENTWISE_SUB ? NpuOperationKind::Sub
                                                                        : NpuOperationKind::Mul,
@@ -373,8 +374,8 @@ std::string describeFeatureMap(const NpuFeatureMap& f) {
          " shape=" + std::to_string(f.height) + "x" + std::to_string(f.width) + "x" +
          std::to_string(f.depth) + " strides=" + std::to_string(f.strideY) + "," +
          std::to_string(f.strideX) + "," + std::to_string(f.strideC) +
-         " zp=" + std::to_string(f.zeroPoint) + " scale=" + std::to_string(f.multiplier) +
-         "*2^" + std::to_string(f.shift);
+         " zp=" + std::to_string(f.zeroPoint) + " scale=" + std::to_string(f.multiplier) + "*2^" +
+         std::to_string(f.shift);
 }
 
 std::string describeStreamRef(const NpuStreamRef& s) {
@@ -387,8 +388,10 @@ std::string describeStreamRef(const NpuStreamRef& s) {
 std::vector<std::uint8_t> encodeCommandStream(std::span<const NpuOperation> operations) {
   Writer body;
   for (const NpuOperation& op : operations) writeOperation(body, op);
-  std::vector<std::uint8_t> stream = {LOUPE_NPU_STREAM_MAGIC0, LOUPE_NPU_STREAM_MAGIC1,
-                                      LOUPE_NPU_STREAM_MAGIC2, LOUPE_NPU_STREAM_MAGIC3,
+  std::vector<std::uint8_t> stream = {LOUPE_NPU_STREAM_MAGIC0,
+                                      LOUPE_NPU_STREAM_MAGIC1,
+                                      LOUPE_NPU_STREAM_MAGIC2,
+                                      LOUPE_NPU_STREAM_MAGIC3,
                                       LOUPE_NPU_STREAM_VERSION & 0xFF,
                                       LOUPE_NPU_STREAM_VERSION >> 8,
                                       0,
@@ -412,59 +415,61 @@ std::string disassembleCommandStream(std::span<const std::uint8_t> stream) {
   std::vector<NpuOperation> operations;
   std::string text;
   std::uint32_t commands = 0;
-  forEachCommand(stream, [&](std::size_t at, std::uint8_t opcode, const CommandInfo& info,
-                             Reader& r) {
-    ++commands;
-    apply(regs, opcode, r, at, operations);
-    char offset[16];
-    std::snprintf(offset, sizeof(offset), "%04zx  ", at);
-    std::string line = std::string(offset) + info.name;
-    switch (opcode) {
-      case LOUPE_NPU_CMD_SET_BLOCK_CONFIG:
-        line += "  ofm_block=" + std::to_string(regs.block.height) + "x" +
-                std::to_string(regs.block.width) + "x" + std::to_string(regs.block.depth);
-        break;
-      case LOUPE_NPU_CMD_SET_IFM:
-        line += "  " + describeFeatureMap(regs.ifm);
-        break;
-      case LOUPE_NPU_CMD_SET_IFM2:
-        line += "  " + describeFeatureMap(regs.ifm2);
-        break;
-      case LOUPE_NPU_CMD_SET_OFM:
-        line += "  " + describeFeatureMap(regs.ofm);
-        break;
-      case LOUPE_NPU_CMD_SET_KERNEL: {
-        const NpuKernel& k = regs.kernel;
-        line += "  " + std::to_string(k.height) + "x" + std::to_string(k.width) + " stride=" +
-                std::to_string(k.strideY) + "," + std::to_string(k.strideX) + " dilation=" +
-                std::to_string(k.dilationY) + "," + std::to_string(k.dilationX) +
-                " pad(t,l,b,r)=" + std::to_string(k.padTop) + "," + std::to_string(k.padLeft) +
-                "," + std::to_string(k.padBottom) + "," + std::to_string(k.padRight);
-        break;
-      }
-      case LOUPE_NPU_CMD_SET_WEIGHTS:
-        line += "  " + describeStreamRef(regs.weights);
-        break;
-      case LOUPE_NPU_CMD_SET_SCALES:
-        line += "  " + describeStreamRef(regs.scales);
-        break;
-      case LOUPE_NPU_CMD_SET_ACTIVATION:
-        line += "  min=" + std::to_string(regs.activationMin) +
-                " max=" + std::to_string(regs.activationMax);
-        break;
-      case LOUPE_NPU_CMD_SET_ROUNDING:
-        line += regs.rounding == LOUPE_NPU_ROUNDING_TFLITE ? "  tflite"
-                                                           : "  mode=" + std::to_string(regs.rounding);
-        break;
-      default:
-        line += "  " + std::string(operationKindName(operations.back().kind));
-        if (opcode == LOUPE_NPU_CMD_OP_ELEMENTWISE && operations.back().kind != NpuOperationKind::Mul) {
-          line += " left_shift=" + std::to_string(operations.back().elementwiseLeftShift);
+  forEachCommand(
+      stream, [&](std::size_t at, std::uint8_t opcode, const CommandInfo& info, Reader& r) {
+        ++commands;
+        apply(regs, opcode, r, at, operations);
+        char offset[16];
+        std::snprintf(offset, sizeof(offset), "%04zx  ", at);
+        std::string line = std::string(offset) + info.name;
+        switch (opcode) {
+          case LOUPE_NPU_CMD_SET_BLOCK_CONFIG:
+            line += "  ofm_block=" + std::to_string(regs.block.height) + "x" +
+                    std::to_string(regs.block.width) + "x" + std::to_string(regs.block.depth);
+            break;
+          case LOUPE_NPU_CMD_SET_IFM:
+            line += "  " + describeFeatureMap(regs.ifm);
+            break;
+          case LOUPE_NPU_CMD_SET_IFM2:
+            line += "  " + describeFeatureMap(regs.ifm2);
+            break;
+          case LOUPE_NPU_CMD_SET_OFM:
+            line += "  " + describeFeatureMap(regs.ofm);
+            break;
+          case LOUPE_NPU_CMD_SET_KERNEL: {
+            const NpuKernel& k = regs.kernel;
+            line += "  " + std::to_string(k.height) + "x" + std::to_string(k.width) +
+                    " stride=" + std::to_string(k.strideY) + "," + std::to_string(k.strideX) +
+                    " dilation=" + std::to_string(k.dilationY) + "," + std::to_string(k.dilationX) +
+                    " pad(t,l,b,r)=" + std::to_string(k.padTop) + "," + std::to_string(k.padLeft) +
+                    "," + std::to_string(k.padBottom) + "," + std::to_string(k.padRight);
+            break;
+          }
+          case LOUPE_NPU_CMD_SET_WEIGHTS:
+            line += "  " + describeStreamRef(regs.weights);
+            break;
+          case LOUPE_NPU_CMD_SET_SCALES:
+            line += "  " + describeStreamRef(regs.scales);
+            break;
+          case LOUPE_NPU_CMD_SET_ACTIVATION:
+            line += "  min=" + std::to_string(regs.activationMin) +
+                    " max=" + std::to_string(regs.activationMax);
+            break;
+          case LOUPE_NPU_CMD_SET_ROUNDING:
+            line += regs.rounding == LOUPE_NPU_ROUNDING_TFLITE
+                        ? "  tflite"
+                        : "  mode=" + std::to_string(regs.rounding);
+            break;
+          default:
+            line += "  " + std::string(operationKindName(operations.back().kind));
+            if (opcode == LOUPE_NPU_CMD_OP_ELEMENTWISE &&
+                operations.back().kind != NpuOperationKind::Mul) {
+              line += " left_shift=" + std::to_string(operations.back().elementwiseLeftShift);
+            }
+            break;
         }
-        break;
-    }
-    text += line + "\n";
-  });
+        text += line + "\n";
+      });
   return "LNPU v" + std::to_string(LOUPE_NPU_STREAM_VERSION) + ", " + std::to_string(commands) +
          " commands, " + std::to_string(operations.size()) + " operations\n" + text;
 }

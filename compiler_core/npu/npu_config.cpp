@@ -7,8 +7,12 @@ namespace loupe::npu {
 
 namespace {
 
-int roundUp(int value, int multiple) { return (value + multiple - 1) / multiple * multiple; }
-int roundDown(int value, int multiple) { return value / multiple * multiple; }
+int roundUp(int value, int multiple) {
+  return (value + multiple - 1) / multiple * multiple;
+}
+int roundDown(int value, int multiple) {
+  return value / multiple * multiple;
+}
 
 constexpr int kMaxBlockDepth = 64;
 constexpr int kAccumulatorsPerMac = 8;

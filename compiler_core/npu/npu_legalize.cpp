@@ -81,8 +81,8 @@ class Legalizer {
     return map;
   }
 
-  void checkWindow(int kernelH, int kernelW, int strideH, int strideW, int dilationH,
-                   int dilationW, int maxKernel) const {
+  void checkWindow(int kernelH, int kernelW, int strideH, int strideW, int dilationH, int dilationW,
+                   int maxKernel) const {
     if (strideH < 1 || strideW < 1 || strideH > kMaxStride || strideW > kMaxStride) {
       fail("stride " + std::to_string(strideH) + "x" + std::to_string(strideW) +
            " is outside 1..3");
@@ -94,8 +94,8 @@ class Legalizer {
     const int effectiveH = (kernelH - 1) * dilationH + 1;
     const int effectiveW = (kernelW - 1) * dilationW + 1;
     if (effectiveH > maxKernel || effectiveW > maxKernel) {
-      fail("kernel " + std::to_string(effectiveH) + "x" + std::to_string(effectiveW) +
-           " exceeds " + std::to_string(maxKernel) + "x" + std::to_string(maxKernel));
+      fail("kernel " + std::to_string(effectiveH) + "x" + std::to_string(effectiveW) + " exceeds " +
+           std::to_string(maxKernel) + "x" + std::to_string(maxKernel));
     }
   }
 
@@ -139,8 +139,7 @@ class Legalizer {
     std::vector<std::int64_t> values(static_cast<std::size_t>(channels), 0);
     const ir::Tensor* bias = graph_.input(op_, 2);
     if (bias == nullptr) return values;
-    if (bias->dtype != ir::DType::Int32 || !bias->isConstant ||
-        bias->elementCount() != channels) {
+    if (bias->dtype != ir::DType::Int32 || !bias->isConstant || bias->elementCount() != channels) {
       fail(reference::describeTensor("bias", *bias) + " is not a constant int32 bias of " +
            std::to_string(channels) + " values");
     }
@@ -150,9 +149,9 @@ class Legalizer {
   }
 
   // The convolution's operation and constants from OHWI weights.
-  NpuLegalizedOperator finishConvolution(NpuOperation op, const std::vector<std::int8_t>& ohwi,
-                                         WeightShape shape,
-                                         const std::vector<reference::QuantizedMultiplier>& m) const {
+  NpuLegalizedOperator finishConvolution(
+      NpuOperation op, const std::vector<std::int8_t>& ohwi, WeightShape shape,
+      const std::vector<reference::QuantizedMultiplier>& m) const {
     op.block = chooseBlockConfig(config_, op.ofm.height, op.ofm.width, op.ofm.depth);
     shape.blockDepth = op.block.depth;
     const std::vector<std::int64_t> bias = biases(shape.ofmDepth);
@@ -200,11 +199,10 @@ class Legalizer {
     setActivation(op, attrs.activation, out);
     const WeightShape shape{filter.shape[0], filter.shape[1], filter.shape[2], filter.shape[3], 1};
     const auto* w = reinterpret_cast<const std::int8_t*>(filter.data.data());
-    return finishConvolution(op, std::vector<std::int8_t>(w, w + shape.count()), shape,
-                             reference::perChannelMultipliers(in.quantization.scale(),
-                                                              filter.quantization.scales,
-                                                              out.quantization.scale(),
-                                                              shape.ofmDepth));
+    return finishConvolution(
+        op, std::vector<std::int8_t>(w, w + shape.count()), shape,
+        reference::perChannelMultipliers(in.quantization.scale(), filter.quantization.scales,
+                                         out.quantization.scale(), shape.ofmDepth));
   }
 
   NpuLegalizedOperator depthwise() const {
@@ -225,8 +223,7 @@ class Legalizer {
     op.ofm = featureMap(out, LOUPE_NPU_REGION_OFM, "output");
     const int kh = filter.shape[1], kw = filter.shape[2], channels = filter.shape[3];
     const auto g = reference::windowGeometry(attrs, op.ifm.height, op.ifm.width, kh, kw);
-    op.kernel = kernelOf(g, kh, kw, attrs.strideH, attrs.strideW, attrs.dilationH,
-                         attrs.dilationW);
+    op.kernel = kernelOf(g, kh, kw, attrs.strideH, attrs.strideW, attrs.dilationH, attrs.dilationW);
     setActivation(op, attrs.activation, out);
     // [1, KH, KW, C] to OHWI [C, KH, KW, 1].
     const auto* w = reinterpret_cast<const std::int8_t*>(filter.data.data());
@@ -236,10 +233,10 @@ class Legalizer {
         ohwi[static_cast<std::size_t>(c * kh * kw + i)] = w[i * channels + c];
       }
     }
-    return finishConvolution(op, ohwi, WeightShape{channels, kh, kw, 1, 1},
-                             reference::perChannelMultipliers(in.quantization.scale(),
-                                                              filter.quantization.scales,
-                                                              out.quantization.scale(), channels));
+    return finishConvolution(
+        op, ohwi, WeightShape{channels, kh, kw, 1, 1},
+        reference::perChannelMultipliers(in.quantization.scale(), filter.quantization.scales,
+                                         out.quantization.scale(), channels));
   }
 
   // A 1x1 convolution of the input seen as a 1x1xD feature map.
@@ -268,10 +265,10 @@ class Legalizer {
       m = reference::perChannelMultipliers(in.quantization.scale(), weights.quantization.scales,
                                            out.quantization.scale(), units);
     } else {
-      m.assign(static_cast<std::size_t>(units),
-               reference::perTensorFullyConnectedMultiplier(in.quantization.scale(),
-                                                            weights.quantization.scale(),
-                                                            out.quantization.scale()));
+      m.assign(
+          static_cast<std::size_t>(units),
+          reference::perTensorFullyConnectedMultiplier(
+              in.quantization.scale(), weights.quantization.scale(), out.quantization.scale()));
     }
     const auto* w = reinterpret_cast<const std::int8_t*>(weights.data.data());
     return finishConvolution(op, std::vector<std::int8_t>(w, w + std::int64_t{units} * depth),

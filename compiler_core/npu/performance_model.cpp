@@ -6,7 +6,9 @@ namespace loupe::npu {
 
 namespace {
 
-std::int64_t ceilDiv(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+std::int64_t ceilDiv(std::int64_t a, std::int64_t b) {
+  return (a + b - 1) / b;
+}
 
 std::int64_t elements(const NpuFeatureMap& f) {
   return std::int64_t{f.height} * f.width * f.depth;
@@ -42,8 +44,7 @@ NpuPerformance estimatePerformance(const NpuOperation& op, const NpuConfig& conf
       break;
   }
   p.idealMacCycles = static_cast<double>(p.macs) / config.macsPerCycle;
-  p.bytesMoved = elements(op.ifm) + elements(op.ofm) +
-                 (usesIfm2(op.kind) ? elements(op.ifm2) : 0) +
+  p.bytesMoved = elements(op.ifm) + elements(op.ofm) + (usesIfm2(op.kind) ? elements(op.ifm2) : 0) +
                  (usesWeights(op.kind) ? std::int64_t{op.weights.length} + op.scales.length : 0);
   p.memoryCycles = ceilDiv(p.bytesMoved, kBytesPerCycle);
   p.estimatedCycles = std::max(p.macCycles, p.memoryCycles);

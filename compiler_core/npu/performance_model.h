@@ -17,11 +17,11 @@ namespace loupe::npu {
 inline constexpr int kBytesPerCycle = 8;
 
 struct NpuPerformance {
-  std::int64_t macs = 0;          // useful multiply-accumulates (or element operations)
-  double idealMacCycles = 0.0;    // macs / MACs per cycle
-  std::int64_t macCycles = 0;     // with micro-block utilisation losses
-  std::int64_t bytesMoved = 0;    // IFM + IFM2 + OFM + weight and scale streams
-  std::int64_t memoryCycles = 0;  // ceil(bytesMoved / kBytesPerCycle)
+  std::int64_t macs = 0;             // useful multiply-accumulates (or element operations)
+  double idealMacCycles = 0.0;       // macs / MACs per cycle
+  std::int64_t macCycles = 0;        // with micro-block utilisation losses
+  std::int64_t bytesMoved = 0;       // IFM + IFM2 + OFM + weight and scale streams
+  std::int64_t memoryCycles = 0;     // ceil(bytesMoved / kBytesPerCycle)
   std::int64_t estimatedCycles = 0;  // max(macCycles, memoryCycles)
   double utilization = 0.0;          // idealMacCycles / estimatedCycles
 };

@@ -44,8 +44,8 @@ std::int8_t fromZigZag(std::uint32_t u) {
 }
 
 // One sub-stream of `count` weights starting at byte `at`; returns the next sub-stream's byte.
-std::size_t decodeSubstream(std::span<const std::uint8_t> stream, std::size_t at,
-                            std::size_t count, std::vector<std::int8_t>& out) {
+std::size_t decodeSubstream(std::span<const std::uint8_t> stream, std::size_t at, std::size_t count,
+                            std::vector<std::int8_t>& out) {
   if (at >= stream.size()) throw WeightStreamError("weight stream: a sub-stream is missing");
   const std::uint8_t header = stream[at];
   if (header & LOUPE_NPU_WEIGHT_HEADER_RESERVED) {

@@ -18,17 +18,16 @@ std::uint32_t zigZag(std::int8_t w) {
 
 std::int64_t riceBits(std::uint32_t n, int k, int rawBits) {
   const std::uint32_t quotient = n >> k;
-  return quotient < LOUPE_NPU_WEIGHT_ESCAPE_QUOTIENT
-             ? quotient + 1 + k
-             : LOUPE_NPU_WEIGHT_ESCAPE_QUOTIENT + rawBits;
+  return quotient < LOUPE_NPU_WEIGHT_ESCAPE_QUOTIENT ? quotient + 1 + k
+                                                     : LOUPE_NPU_WEIGHT_ESCAPE_QUOTIENT + rawBits;
 }
 
 // A sub-stream as symbols: in zero-run mode, (zeros before, value) pairs and
 // possibly a final run with no value.
 struct Symbols {
-  std::vector<std::uint32_t> values;     // zig-zag codes, for plain mode
-  std::vector<std::uint32_t> runs;       // zero-run mode: one per non-zero value (+ final)
-  std::vector<std::uint32_t> nonZeros;   // zero-run mode: zig-zag code - 1
+  std::vector<std::uint32_t> values;    // zig-zag codes, for plain mode
+  std::vector<std::uint32_t> runs;      // zero-run mode: one per non-zero value (+ final)
+  std::vector<std::uint32_t> nonZeros;  // zero-run mode: zig-zag code - 1
   bool finalRun = false;
 };
 
@@ -125,19 +124,21 @@ void encodeSubstream(const std::vector<std::int8_t>& weights, std::vector<std::u
 
 std::vector<std::uint8_t> encodeWeights(std::span<const std::int8_t> ohwi,
                                         const WeightShape& shape) {
-  if (shape.ofmDepth < 1 || shape.kernelHeight < 1 || shape.kernelWidth < 1 ||
-      shape.ifmDepth < 1 || shape.blockDepth < 1) {
+  if (shape.ofmDepth < 1 || shape.kernelHeight < 1 || shape.kernelWidth < 1 || shape.ifmDepth < 1 ||
+      shape.blockDepth < 1) {
     throw std::invalid_argument("encodeWeights: every dimension must be at least 1");
   }
   if (static_cast<std::int64_t>(ohwi.size()) != shape.count()) {
     throw std::invalid_argument("encodeWeights: " + std::to_string(ohwi.size()) +
                                 " weights for a shape of " + std::to_string(shape.count()));
   }
-  const std::int64_t perChannel = std::int64_t{shape.kernelHeight} * shape.kernelWidth * shape.ifmDepth;
+  const std::int64_t perChannel =
+      std::int64_t{shape.kernelHeight} * shape.kernelWidth * shape.ifmDepth;
   std::vector<std::uint8_t> stream;
   for (int c0 = 0; c0 < shape.ofmDepth; c0 += shape.blockDepth) {
     const int blockChannels = std::min(shape.blockDepth, shape.ofmDepth - c0);
-    if (perChannel * blockChannels > static_cast<std::int64_t>(LOUPE_NPU_WEIGHT_MAX_SUBSTREAM_VALUES)) {
+    if (perChannel * blockChannels >
+        static_cast<std::int64_t>(LOUPE_NPU_WEIGHT_MAX_SUBSTREAM_VALUES)) {
       throw std::invalid_argument("encodeWeights: a block of " + std::to_string(blockChannels) +
                                   " OFM channels holds more weights than a sub-stream may");
     }
@@ -169,8 +170,8 @@ std::vector<std::uint8_t> encodeScales(std::span<const ChannelScale> channels) {
   for (const ChannelScale& c : channels) {
     if (c.bias < -kBiasLimit || c.bias >= kBiasLimit || c.multiplier < 0 ||
         c.shift < -LOUPE_NPU_SCALE_SHIFT_BIAS || c.shift > 63 - LOUPE_NPU_SCALE_SHIFT_BIAS) {
-      throw std::invalid_argument("encodeScales: bias " + std::to_string(c.bias) +
-                                  ", multiplier " + std::to_string(c.multiplier) + ", shift " +
+      throw std::invalid_argument("encodeScales: bias " + std::to_string(c.bias) + ", multiplier " +
+                                  std::to_string(c.multiplier) + ", shift " +
                                   std::to_string(c.shift) + " do not fit a scale record");
     }
     const auto bias = static_cast<std::uint64_t>(c.bias);

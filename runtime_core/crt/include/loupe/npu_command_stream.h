@@ -127,7 +127,7 @@ typedef struct loupe_npu_operation {
   loupe_npu_kernel kernel;
   loupe_npu_stream_ref weights, scales;
   int16_t activation_min, activation_max;
-  uint8_t rounding;              /* loupe_npu_rounding */
+  uint8_t rounding;               /* loupe_npu_rounding */
   uint8_t elementwise_left_shift; /* ADD/SUB: inputs are shifted left by this first */
 } loupe_npu_operation;
 

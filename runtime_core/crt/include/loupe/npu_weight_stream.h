@@ -49,7 +49,7 @@ extern "C" {
 /* Decodes one sub-stream of `value_count` weights. */
 typedef struct loupe_npu_weight_decoder {
   const uint8_t* data;
-  size_t length;    /* bytes of the whole weight stream */
+  size_t length;       /* bytes of the whole weight stream */
   size_t bit_position; /* from data[0] */
   uint32_t values_left;
   uint32_t zeros_pending; /* zero-run mode: zeros still to emit before the next value */

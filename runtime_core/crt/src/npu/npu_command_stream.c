@@ -49,8 +49,7 @@ static void ReadStreamRef(const uint8_t* p, loupe_npu_stream_ref* ref) {
   ref->length = ReadU32(p + 5);
 }
 
-int32_t LoupeNpuStreamBegin(loupe_npu_stream_decoder* decoder, const uint8_t* data,
-                            size_t length) {
+int32_t LoupeNpuStreamBegin(loupe_npu_stream_decoder* decoder, const uint8_t* data, size_t length) {
   if (decoder == NULL || data == NULL || length < LOUPE_NPU_STREAM_HEADER_BYTES ||
       data[0] != LOUPE_NPU_STREAM_MAGIC0 || data[1] != LOUPE_NPU_STREAM_MAGIC1 ||
       data[2] != LOUPE_NPU_STREAM_MAGIC2 || data[3] != LOUPE_NPU_STREAM_MAGIC3) {
@@ -187,7 +186,8 @@ int32_t LoupeNpuStreamNext(loupe_npu_stream_decoder* decoder, loupe_npu_operatio
     if (decoder->length - decoder->position - LOUPE_NPU_COMMAND_HEADER_BYTES < payload) {
       return kTvmErrorNpuTruncatedStream;
     }
-    status = Apply(&decoder->registers, command[0], command + LOUPE_NPU_COMMAND_HEADER_BYTES, &kind);
+    status =
+        Apply(&decoder->registers, command[0], command + LOUPE_NPU_COMMAND_HEADER_BYTES, &kind);
     if (status != kTvmErrorNoError) return status;
     decoder->position += LOUPE_NPU_COMMAND_HEADER_BYTES + payload;
     --decoder->commands_left;

@@ -49,8 +49,7 @@ static uint8_t* RegionSpan(const npu_regions* regions, uint8_t region, uint64_t 
 }
 
 /* The tensor's first element after checking that its last one is inside its region. */
-static int8_t* TensorBase(const npu_regions* regions, const loupe_npu_tensor* t,
-                          int32_t* status) {
+static int8_t* TensorBase(const npu_regions* regions, const loupe_npu_tensor* t, int32_t* status) {
   uint64_t extent;
   if (t->height == 0 || t->width == 0 || t->depth == 0) {
     *status = kTvmErrorNpuInvalidOperation;
@@ -92,8 +91,8 @@ static int32_t CheckWindow(const loupe_npu_operation* op, int max_kernel, int al
       (k->width - 1) * k->dilation_x + 1 > max_kernel) {
     return kTvmErrorNpuInvalidOperation;
   }
-  if (!WindowFits(op->ifm.height, k->pad_top, k->pad_bottom, k->height, k->stride_y,
-                  k->dilation_y, op->ofm.height) ||
+  if (!WindowFits(op->ifm.height, k->pad_top, k->pad_bottom, k->height, k->stride_y, k->dilation_y,
+                  op->ofm.height) ||
       !WindowFits(op->ifm.width, k->pad_left, k->pad_right, k->width, k->stride_x, k->dilation_x,
                   op->ofm.width)) {
     return kTvmErrorNpuInvalidOperation;
@@ -140,9 +139,9 @@ static int32_t RunConvolution(loupe_npu_device* npu, const loupe_npu_operation* 
   }
   ifm = TensorBase(regions, &op->ifm, &status);
   ofm = ifm ? TensorBase(regions, &op->ofm, &status) : NULL;
-  weights = ofm ? RegionSpan(regions, op->weights.region, op->weights.offset, op->weights.length,
-                             &status)
-                : NULL;
+  weights =
+      ofm ? RegionSpan(regions, op->weights.region, op->weights.offset, op->weights.length, &status)
+          : NULL;
   scales = weights ? RegionSpan(regions, op->scales.region, op->scales.offset, op->scales.length,
                                 &status)
                    : NULL;
@@ -163,8 +162,8 @@ static int32_t RunConvolution(loupe_npu_device* npu, const loupe_npu_operation* 
         loupe_npu_weight_decoder decoder;
         int ky, kx, ic, o, y, x;
         memset(acc, 0, sizeof(uint32_t) * (size_t)block_h * block_w * block_c);
-        status = LoupeNpuWeightDecoderBegin(&decoder, weights, op->weights.length, substream,
-                                            values);
+        status =
+            LoupeNpuWeightDecoderBegin(&decoder, weights, op->weights.length, substream, values);
         if (status != kTvmErrorNoError) return status;
         /* Weights in stream order: kernel row, column, IFM channel, OFM channel. */
         for (ky = 0; ky < k->height; ++ky) {
@@ -177,12 +176,10 @@ static int32_t RunConvolution(loupe_npu_device* npu, const loupe_npu_operation* 
                 if (status != kTvmErrorNoError) return status;
                 if (w == 0) continue;
                 for (y = 0; y < block_h; ++y) {
-                  const int in_y =
-                      (y0 + y) * k->stride_y - k->pad_top + ky * k->dilation_y;
+                  const int in_y = (y0 + y) * k->stride_y - k->pad_top + ky * k->dilation_y;
                   if (in_y < 0 || in_y >= op->ifm.height) continue;
                   for (x = 0; x < block_w; ++x) {
-                    const int in_x =
-                        (x0 + x) * k->stride_x - k->pad_left + kx * k->dilation_x;
+                    const int in_x = (x0 + x) * k->stride_x - k->pad_left + kx * k->dilation_x;
                     int32_t input;
                     if (in_x < 0 || in_x >= op->ifm.width) continue;
                     input = *At(ifm, &op->ifm, in_y, in_x, channel) - op->ifm.zero_point;

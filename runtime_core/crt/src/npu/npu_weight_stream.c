@@ -107,9 +107,9 @@ int32_t LoupeNpuReadChannelScale(const uint8_t record[LOUPE_NPU_SCALE_RECORD_BYT
   for (i = 0; i < 4; ++i) multiplier |= (uint32_t)record[5 + i] << (8 * i);
   if (multiplier > 0x7FFFFFFFu || (record[9] & 0xC0u) != 0) return kTvmErrorNpuBadWeightStream;
   /* Sign-extend the 40-bit bias. */
-  scale->bias = (bias & ((uint64_t)1 << 39)) ? (int64_t)(bias & 0x7FFFFFFFFFull) -
-                                                   ((int64_t)1 << 39)
-                                             : (int64_t)bias;
+  scale->bias = (bias & ((uint64_t)1 << 39))
+                    ? (int64_t)(bias & 0x7FFFFFFFFFull) - ((int64_t)1 << 39)
+                    : (int64_t)bias;
   scale->multiplier = (int32_t)multiplier;
   scale->shift = (int)(record[9] & 0x3Fu) - LOUPE_NPU_SCALE_SHIFT_BIAS;
   return kTvmErrorNoError;
