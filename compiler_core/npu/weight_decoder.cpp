@@ -48,12 +48,18 @@ std::size_t decodeSubstream(std::span<const std::uint8_t> stream, std::size_t at
                             std::vector<std::int8_t>& out) {
   if (at >= stream.size()) throw WeightStreamError("weight stream: a sub-stream is missing");
   const std::uint8_t header = stream[at];
-  if (header & LOUPE_NPU_WEIGHT_HEADER_RESERVED) {
-    throw WeightStreamError("weight stream: reserved header bit set at byte " + std::to_string(at));
+  if ((header & LOUPE_NPU_WEIGHT_HEADER_RAW) && header != LOUPE_NPU_WEIGHT_HEADER_RAW) {
+    throw WeightStreamError("weight stream: invalid header at byte " + std::to_string(at));
   }
   const int k = header & LOUPE_NPU_WEIGHT_HEADER_K_MASK;
   const int kz = (header >> LOUPE_NPU_WEIGHT_HEADER_KZ_SHIFT) & 0x07;
   BitReader reader(stream, at + 1);
+  if (header == LOUPE_NPU_WEIGHT_HEADER_RAW) {
+    for (std::size_t i = 0; i < count; ++i) {
+      out.push_back(static_cast<std::int8_t>(reader.bits(LOUPE_NPU_WEIGHT_VALUE_BITS)));
+    }
+    return reader.nextByte();
+  }
   if (!(header & LOUPE_NPU_WEIGHT_HEADER_ZERO_RUN)) {
     for (std::size_t i = 0; i < count; ++i) {
       out.push_back(fromZigZag(reader.rice(k, LOUPE_NPU_WEIGHT_VALUE_BITS)));

@@ -105,6 +105,11 @@ class BitWriter {
 void encodeSubstream(const std::vector<std::int8_t>& weights, std::vector<std::uint8_t>& out) {
   const Symbols s = symbolsOf(weights);
   const Code code = cheapestCode(s);
+  if (code.bits >= static_cast<std::int64_t>(weights.size()) * LOUPE_NPU_WEIGHT_VALUE_BITS) {
+    out.push_back(LOUPE_NPU_WEIGHT_HEADER_RAW);
+    for (std::int8_t w : weights) out.push_back(static_cast<std::uint8_t>(w));
+    return;
+  }
   out.push_back(static_cast<std::uint8_t>(
       code.k | (code.zeroRun ? LOUPE_NPU_WEIGHT_HEADER_ZERO_RUN : 0u) |
       (static_cast<unsigned>(code.kz) << LOUPE_NPU_WEIGHT_HEADER_KZ_SHIFT)));

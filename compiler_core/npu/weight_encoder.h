@@ -1,7 +1,8 @@
 // Encoding of an NPU convolution's constants (docs/npu.md): the int8 weights
 // reordered into the order the NPU reads them and compressed losslessly, one
 // sub-stream per block of OFM channels (zero runs and values with
-// Golomb-Rice codes, the cheapest parameters chosen per sub-stream), and the
+// Golomb-Rice codes, the cheapest parameters chosen per sub-stream, or the
+// bytes as they are when no code is shorter), and the
 // scale stream of per-channel bias, multiplier and shift records. The format
 // constants are shared with the runtime's decoder (loupe/npu_weight_stream.h).
 #pragma once

@@ -11,7 +11,9 @@
  * padded to a whole byte. Each weight w is coded as its zig-zag value
  * u = 2w (w >= 0) or -2w-1 (w < 0) with a Golomb-Rice code of parameter k;
  * in zero-run mode a Rice code of parameter kz first says how many zeros
- * precede the next non-zero weight, which is then coded as u - 1.
+ * precede the next non-zero weight, which is then coded as u - 1. Weights
+ * that no Rice code shrinks are stored raw (header 0x80, one byte each), so
+ * a sub-stream is never more than one byte longer than its weights.
  *
  * The scale stream holds LOUPE_NPU_SCALE_RECORD_BYTES per OFM channel: a
  * 40-bit two's-complement bias, a 32-bit multiplier (Q0.31, non-negative) and
@@ -28,11 +30,12 @@
 extern "C" {
 #endif
 
-/* Sub-stream header byte: bits 0-2 k, bit 3 zero-run mode, bits 4-6 kz, bit 7 zero. */
+/* Sub-stream header byte: bits 0-2 k, bit 3 zero-run mode, bits 4-6 kz, bit 7
+ * zero; or exactly LOUPE_NPU_WEIGHT_HEADER_RAW. */
 #define LOUPE_NPU_WEIGHT_HEADER_K_MASK 0x07u
 #define LOUPE_NPU_WEIGHT_HEADER_ZERO_RUN 0x08u
 #define LOUPE_NPU_WEIGHT_HEADER_KZ_SHIFT 4
-#define LOUPE_NPU_WEIGHT_HEADER_RESERVED 0x80u
+#define LOUPE_NPU_WEIGHT_HEADER_RAW 0x80u
 
 /* A Rice quotient of this many one bits is an escape: the number follows raw
  * in LOUPE_NPU_WEIGHT_VALUE_BITS (a weight) or LOUPE_NPU_WEIGHT_RUN_BITS (a
@@ -53,7 +56,7 @@ typedef struct loupe_npu_weight_decoder {
   size_t bit_position; /* from data[0] */
   uint32_t values_left;
   uint32_t zeros_pending; /* zero-run mode: zeros still to emit before the next value */
-  uint8_t k, kz, zero_run;
+  uint8_t k, kz, zero_run, raw;
   uint8_t value_pending; /* zero-run mode: a non-zero value follows the pending zeros */
 } loupe_npu_weight_decoder;
 

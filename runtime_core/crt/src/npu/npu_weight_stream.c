@@ -12,7 +12,7 @@ int32_t LoupeNpuWeightDecoderBegin(loupe_npu_weight_decoder* decoder, const uint
   uint8_t header;
   if (offset >= length) return kTvmErrorNpuBadWeightStream;
   header = data[offset];
-  if ((header & LOUPE_NPU_WEIGHT_HEADER_RESERVED) != 0 ||
+  if (((header & LOUPE_NPU_WEIGHT_HEADER_RAW) != 0 && header != LOUPE_NPU_WEIGHT_HEADER_RAW) ||
       value_count > LOUPE_NPU_WEIGHT_MAX_SUBSTREAM_VALUES) {
     return kTvmErrorNpuBadWeightStream;
   }
@@ -22,6 +22,7 @@ int32_t LoupeNpuWeightDecoderBegin(loupe_npu_weight_decoder* decoder, const uint
   decoder->values_left = value_count;
   decoder->zeros_pending = 0;
   decoder->value_pending = 0;
+  decoder->raw = header == LOUPE_NPU_WEIGHT_HEADER_RAW;
   decoder->k = (uint8_t)(header & LOUPE_NPU_WEIGHT_HEADER_K_MASK);
   decoder->zero_run = (header & LOUPE_NPU_WEIGHT_HEADER_ZERO_RUN) != 0;
   decoder->kz = (uint8_t)((header >> LOUPE_NPU_WEIGHT_HEADER_KZ_SHIFT) & 0x07u);
@@ -62,6 +63,12 @@ static int8_t FromZigZag(uint32_t u) {
 int32_t LoupeNpuWeightDecoderNext(loupe_npu_weight_decoder* d, int8_t* value) {
   uint32_t code;
   if (d->values_left == 0) return kTvmErrorNpuBadWeightStream;
+  if (d->raw) {
+    if (!ReadBits(d, LOUPE_NPU_WEIGHT_VALUE_BITS, &code)) return kTvmErrorNpuBadWeightStream;
+    --d->values_left;
+    *value = code <= 0x7Fu ? (int8_t)code : (int8_t)((int32_t)code - 256);
+    return kTvmErrorNoError;
+  }
   if (!d->zero_run) {
     if (!ReadRice(d, d->k, LOUPE_NPU_WEIGHT_VALUE_BITS, &code) || code > 255u) {
       return kTvmErrorNpuBadWeightStream;
