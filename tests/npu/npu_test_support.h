@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "ir/graph.h"
+#include "npu/command_stream.h"
 #include "npu/npu_operator_compiler.h"
 
 namespace loupe::test {
