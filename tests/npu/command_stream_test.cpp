@@ -34,9 +34,9 @@ NpuFeatureMap featureMap(int region, int seed) {
 // One operation of each kind, every field it reads set to a distinct value.
 std::vector<NpuOperation> everyKind() {
   std::vector<NpuOperation> ops;
-  const NpuOperationKind kinds[] = {NpuOperationKind::Conv2D,      NpuOperationKind::DepthwiseConv2D,
-                                    NpuOperationKind::MaxPool,     NpuOperationKind::AveragePool,
-                                    NpuOperationKind::Add,         NpuOperationKind::Sub,
+  const NpuOperationKind kinds[] = {NpuOperationKind::Conv2D,  NpuOperationKind::DepthwiseConv2D,
+                                    NpuOperationKind::MaxPool, NpuOperationKind::AveragePool,
+                                    NpuOperationKind::Add,     NpuOperationKind::Sub,
                                     NpuOperationKind::Mul};
   int seed = 0;
   for (NpuOperationKind kind : kinds) {
@@ -63,10 +63,10 @@ std::vector<NpuOperation> everyKind() {
 }
 
 bool sameFeatureMap(const loupe_npu_tensor& c, const NpuFeatureMap& f) {
-  return c.region == f.region && c.height == f.height && c.width == f.width &&
-         c.depth == f.depth && c.offset == f.offset && c.stride_y == f.strideY &&
-         c.stride_x == f.strideX && c.stride_c == f.strideC && c.zero_point == f.zeroPoint &&
-         c.multiplier == f.multiplier && c.shift == f.shift;
+  return c.region == f.region && c.height == f.height && c.width == f.width && c.depth == f.depth &&
+         c.offset == f.offset && c.stride_y == f.strideY && c.stride_x == f.strideX &&
+         c.stride_c == f.strideC && c.zero_point == f.zeroPoint && c.multiplier == f.multiplier &&
+         c.shift == f.shift;
 }
 
 int cKind(NpuOperationKind kind) {
@@ -106,10 +106,9 @@ bool agrees(const loupe_npu_operation& c, const NpuOperation& op) {
            c.kernel.pad_bottom == k.padBottom && c.kernel.pad_right == k.padRight;
   }
   if (usesWeights(op.kind)) {
-    same = same && c.weights.region == op.weights.region &&
-           c.weights.offset == op.weights.offset && c.weights.length == op.weights.length &&
-           c.scales.region == op.scales.region && c.scales.offset == op.scales.offset &&
-           c.scales.length == op.scales.length;
+    same = same && c.weights.region == op.weights.region && c.weights.offset == op.weights.offset &&
+           c.weights.length == op.weights.length && c.scales.region == op.scales.region &&
+           c.scales.offset == op.scales.offset && c.scales.length == op.scales.length;
   }
   if (op.kind == NpuOperationKind::Add || op.kind == NpuOperationKind::Sub) {
     same = same && c.elementwise_left_shift == op.elementwiseLeftShift;

@@ -68,8 +68,9 @@ class NpuPerformanceModelTest : public QObject {
         const NpuPerformance p = compileNpuOperator(graph, op, config).performance;
         perOperator[op.index].push_back(p.estimatedCycles);
         total += p.estimatedCycles;
-        qInfo().noquote() << QString("%1 op %2 %3: MACs %4, MAC cycles %5, memory cycles %6, "
-                                     "estimate %7, utilisation %8")
+        qInfo().noquote() << QString(
+                                 "%1 op %2 %3: MACs %4, MAC cycles %5, memory cycles %6, "
+                                 "estimate %7, utilisation %8")
                                  .arg(QString::fromStdString(macConfigName(config)))
                                  .arg(op.index)
                                  .arg(QString::fromStdString(op.typeName()))

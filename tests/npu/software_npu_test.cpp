@@ -57,10 +57,9 @@ void expectSameAsReference(const ir::Graph& graph, std::mt19937& rng, const char
   const auto expected = interpreter.output(0);
   for (npu::MacConfig config : npu::kAllMacConfigs) {
     const auto compiled = npu::compileNpuOperator(graph, op, config);
-    const auto run = test::runOnSoftwareNpu(compiled, inputs[0],
-                                            inputs.size() > 1 ? inputs[1]
-                                                              : std::vector<std::uint8_t>{},
-                                            expected.size());
+    const auto run = test::runOnSoftwareNpu(
+        compiled, inputs[0], inputs.size() > 1 ? inputs[1] : std::vector<std::uint8_t>{},
+        expected.size());
     const std::string where = std::string(what) + " on " + npu::macConfigName(config);
     QVERIFY2(run.status == kTvmErrorNoError,
              (where + ": status " + std::to_string(run.status)).c_str());
@@ -103,11 +102,11 @@ ir::Graph depthwiseGraph(int stride, int dilation, ir::Activation activation, st
   const int w = b.constant("w", ir::DType::Int8, {1, 3, 3, 20},
                            randomValues<std::int8_t>(180, -127, 127, rng),
                            perChannel(channelScales(20, rng), 3));
-  const int bias = b.constant("b", ir::DType::Int32, {20},
-                              randomValues<std::int32_t>(20, -3000, 3000, rng));
-  const int out = b.tensor("out", ir::DType::Int8,
-                           {1, (11 + stride - 1) / stride, (9 + stride - 1) / stride, 20},
-                           perTensor(0.08f, 4));
+  const int bias =
+      b.constant("b", ir::DType::Int32, {20}, randomValues<std::int32_t>(20, -3000, 3000, rng));
+  const int out =
+      b.tensor("out", ir::DType::Int8,
+               {1, (11 + stride - 1) / stride, (9 + stride - 1) / stride, 20}, perTensor(0.08f, 4));
   ir::DepthwiseConv2DAttrs attrs;
   attrs.padding = ir::Padding::Same;
   attrs.strideH = attrs.strideW = stride;
@@ -170,18 +169,18 @@ class SoftwareNpuTest : public QObject {
  private slots:
   void convolutionsMatchTheReference() {
     std::mt19937 rng(11);
-    expectSameAsReference(convGraph({1, 12, 10, 5}, 9, 3, 3, 1, ir::Padding::Same,
-                                    ir::Activation::Relu6, true, rng),
-                          rng, "conv 3x3 stride 3 SAME RELU6");
+    expectSameAsReference(
+        convGraph({1, 12, 10, 5}, 9, 3, 3, 1, ir::Padding::Same, ir::Activation::Relu6, true, rng),
+        rng, "conv 3x3 stride 3 SAME RELU6");
     expectSameAsReference(convGraph({1, 13, 11, 3}, 70, 3, 1, 2, ir::Padding::Same,
                                     ir::Activation::ReluN1To1, true, rng),
                           rng, "conv 3x3 dilation 2 SAME RELU_N1_TO_1, 70 channels");
-    expectSameAsReference(convGraph({1, 9, 9, 16}, 8, 5, 2, 1, ir::Padding::Valid,
-                                    ir::Activation::None, false, rng),
-                          rng, "conv 5x5 stride 2 VALID per-tensor");
-    expectSameAsReference(convGraph({1, 40, 40, 2}, 4, 1, 1, 1, ir::Padding::Valid,
-                                    ir::Activation::Relu, true, rng),
-                          rng, "conv 1x1 on a 40x40 OFM (many blocks)");
+    expectSameAsReference(
+        convGraph({1, 9, 9, 16}, 8, 5, 2, 1, ir::Padding::Valid, ir::Activation::None, false, rng),
+        rng, "conv 5x5 stride 2 VALID per-tensor");
+    expectSameAsReference(
+        convGraph({1, 40, 40, 2}, 4, 1, 1, 1, ir::Padding::Valid, ir::Activation::Relu, true, rng),
+        rng, "conv 1x1 on a 40x40 OFM (many blocks)");
   }
 
   void depthwiseConvolutionsMatchTheReference() {
@@ -196,18 +195,18 @@ class SoftwareNpuTest : public QObject {
 
   void poolsMatchTheReference() {
     std::mt19937 rng(13);
-    expectSameAsReference(poolGraph(ir::OpType::MaxPool2D, 3, 2, ir::Padding::Same,
-                                    ir::Activation::None),
-                          rng, "max pool 3x3 stride 2 SAME");
-    expectSameAsReference(poolGraph(ir::OpType::MaxPool2D, 2, 2, ir::Padding::Valid,
-                                    ir::Activation::Relu6),
-                          rng, "max pool 2x2 VALID RELU6");
-    expectSameAsReference(poolGraph(ir::OpType::AveragePool2D, 3, 1, ir::Padding::Same,
-                                    ir::Activation::None),
-                          rng, "average pool 3x3 stride 1 SAME (padding not counted)");
-    expectSameAsReference(poolGraph(ir::OpType::AveragePool2D, 8, 3, ir::Padding::Same,
-                                    ir::Activation::Relu),
-                          rng, "average pool 8x8 stride 3 SAME RELU");
+    expectSameAsReference(
+        poolGraph(ir::OpType::MaxPool2D, 3, 2, ir::Padding::Same, ir::Activation::None), rng,
+        "max pool 3x3 stride 2 SAME");
+    expectSameAsReference(
+        poolGraph(ir::OpType::MaxPool2D, 2, 2, ir::Padding::Valid, ir::Activation::Relu6), rng,
+        "max pool 2x2 VALID RELU6");
+    expectSameAsReference(
+        poolGraph(ir::OpType::AveragePool2D, 3, 1, ir::Padding::Same, ir::Activation::None), rng,
+        "average pool 3x3 stride 1 SAME (padding not counted)");
+    expectSameAsReference(
+        poolGraph(ir::OpType::AveragePool2D, 8, 3, ir::Padding::Same, ir::Activation::Relu), rng,
+        "average pool 8x8 stride 3 SAME RELU");
   }
 
   void elementwiseOperationsMatchTheReference() {
@@ -215,10 +214,10 @@ class SoftwareNpuTest : public QObject {
     for (ir::OpType type : {ir::OpType::Add, ir::OpType::Sub, ir::OpType::Mul}) {
       for (ir::Activation activation :
            {ir::Activation::None, ir::Activation::Relu, ir::Activation::ReluN1To1}) {
-        expectSameAsReference(elementwiseGraph(type, activation), rng,
-                              (std::string(ir::opTypeName(type)) + " " +
-                               std::string(ir::activationName(activation)))
-                                  .c_str());
+        expectSameAsReference(
+            elementwiseGraph(type, activation), rng,
+            (std::string(ir::opTypeName(type)) + " " + std::string(ir::activationName(activation)))
+                .c_str());
       }
     }
   }
@@ -273,8 +272,7 @@ class SoftwareNpuTest : public QObject {
     wide.block = {64, 64, 64};
     auto blocked = good;
     blocked.commandStream = npu::encodeCommandStream({&wide, 1});
-    QCOMPARE(test::runOnSoftwareNpu(blocked, ifm, {}, ofmBytes).status,
-             kTvmErrorNpuBlockTooLarge);
+    QCOMPARE(test::runOnSoftwareNpu(blocked, ifm, {}, ofmBytes).status, kTvmErrorNpuBlockTooLarge);
 
     // A stride beyond the NPU's, and an OFM the window does not give.
     auto strided = good.legalized.operation;
@@ -295,8 +293,7 @@ class SoftwareNpuTest : public QObject {
     auto padded = good;
     padded.legalized.constants.push_back(0);
     padded.commandStream = npu::encodeCommandStream({&longer, 1});
-    QCOMPARE(test::runOnSoftwareNpu(padded, ifm, {}, ofmBytes).status,
-             kTvmErrorNpuBadWeightStream);
+    QCOMPARE(test::runOnSoftwareNpu(padded, ifm, {}, ofmBytes).status, kTvmErrorNpuBadWeightStream);
 
     // Fewer regions than the stream names, and no device.
     std::uint8_t* bases[2] = {};

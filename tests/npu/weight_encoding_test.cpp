@@ -42,12 +42,10 @@ std::vector<std::int8_t> decodeWithC(const std::vector<std::uint8_t>& stream,
             std::int8_t w = 0;
             *status = LoupeNpuWeightDecoderNext(&decoder, &w);
             if (*status != kTvmErrorNoError) return {};
-            const auto index =
-                static_cast<std::size_t>(((std::int64_t{c0 + o} * shape.kernelHeight + ky) *
-                                              shape.kernelWidth +
-                                          kx) *
-                                             shape.ifmDepth +
-                                         ic);
+            const auto index = static_cast<std::size_t>(
+                ((std::int64_t{c0 + o} * shape.kernelHeight + ky) * shape.kernelWidth + kx) *
+                    shape.ifmDepth +
+                ic);
             ohwi[index] = w;
           }
         }
@@ -92,7 +90,7 @@ class NpuWeightEncodingTest : public QObject {
  private slots:
   void randomWeightsRoundTripThroughBothDecoders() {
     std::mt19937 rng(20261121);
-    const WeightShape shapes[] = {{1, 1, 1, 1, 1},  {5, 3, 3, 7, 4},  {64, 1, 1, 64, 64},
+    const WeightShape shapes[] = {{1, 1, 1, 1, 1},  {5, 3, 3, 7, 4},   {64, 1, 1, 64, 64},
                                   {17, 2, 5, 3, 8}, {24, 3, 3, 1, 16}, {12, 1, 1, 640, 8}};
     for (const WeightShape& shape : shapes) {
       for (int kind = 0; kind < 5; ++kind) {
@@ -223,8 +221,8 @@ class NpuWeightEncodingTest : public QObject {
                                .arg(QString::fromStdString(name))
                                .arg(raw)
                                .arg(encoded)
-                               .arg(static_cast<double>(encoded) / static_cast<double>(raw), 0,
-                                    'f', 3);
+                               .arg(static_cast<double>(encoded) / static_cast<double>(raw), 0, 'f',
+                                    3);
       allRaw += raw;
       allEncoded += encoded;
       QVERIFY2(encoded < raw, name.c_str());
@@ -232,8 +230,8 @@ class NpuWeightEncodingTest : public QObject {
     qInfo().noquote() << QString("all models: %1 -> %2 bytes (%3)")
                              .arg(allRaw)
                              .arg(allEncoded)
-                             .arg(static_cast<double>(allEncoded) / static_cast<double>(allRaw),
-                                  0, 'f', 3);
+                             .arg(static_cast<double>(allEncoded) / static_cast<double>(allRaw), 0,
+                                  'f', 3);
   }
 };
 
