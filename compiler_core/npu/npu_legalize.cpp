@@ -10,10 +10,6 @@ namespace loupe::npu {
 
 namespace {
 
-constexpr int kMaxStride = 3;
-constexpr int kMaxDilation = 2;
-constexpr int kMaxConvKernel = 64;
-constexpr int kMaxPoolKernel = 8;
 constexpr std::size_t kConstantsAlignment = 16;
 
 class Legalizer {
@@ -83,13 +79,15 @@ class Legalizer {
 
   void checkWindow(int kernelH, int kernelW, int strideH, int strideW, int dilationH, int dilationW,
                    int maxKernel) const {
-    if (strideH < 1 || strideW < 1 || strideH > kMaxStride || strideW > kMaxStride) {
-      fail("stride " + std::to_string(strideH) + "x" + std::to_string(strideW) +
-           " is outside 1..3");
+    if (strideH < 1 || strideW < 1 || strideH > LOUPE_NPU_MAX_STRIDE ||
+        strideW > LOUPE_NPU_MAX_STRIDE) {
+      fail("stride " + std::to_string(strideH) + "x" + std::to_string(strideW) + " is outside 1.." +
+           std::to_string(LOUPE_NPU_MAX_STRIDE));
     }
-    if (dilationH < 1 || dilationW < 1 || dilationH > kMaxDilation || dilationW > kMaxDilation) {
+    if (dilationH < 1 || dilationW < 1 || dilationH > LOUPE_NPU_MAX_DILATION ||
+        dilationW > LOUPE_NPU_MAX_DILATION) {
       fail("dilation " + std::to_string(dilationH) + "x" + std::to_string(dilationW) +
-           " is outside 1..2");
+           " is outside 1.." + std::to_string(LOUPE_NPU_MAX_DILATION));
     }
     const int effectiveH = (kernelH - 1) * dilationH + 1;
     const int effectiveW = (kernelW - 1) * dilationW + 1;
@@ -187,7 +185,7 @@ class Legalizer {
       fail("expected a 4-D input and an OHWI filter of the input's depth (no groups)");
     }
     checkWindow(filter.shape[1], filter.shape[2], attrs.strideH, attrs.strideW, attrs.dilationH,
-                attrs.dilationW, kMaxConvKernel);
+                attrs.dilationW, LOUPE_NPU_MAX_CONV_KERNEL);
     NpuOperation op;
     op.kind = NpuOperationKind::Conv2D;
     op.ifm = featureMap(in, LOUPE_NPU_REGION_IFM, "input");
@@ -216,7 +214,7 @@ class Legalizer {
       fail("the NPU runs depthwise convolutions of depth multiplier 1 only");
     }
     checkWindow(filter.shape[1], filter.shape[2], attrs.strideH, attrs.strideW, attrs.dilationH,
-                attrs.dilationW, kMaxConvKernel);
+                attrs.dilationW, LOUPE_NPU_MAX_CONV_KERNEL);
     NpuOperation op;
     op.kind = NpuOperationKind::DepthwiseConv2D;
     op.ifm = featureMap(in, LOUPE_NPU_REGION_IFM, "input");
@@ -280,7 +278,8 @@ class Legalizer {
     const ir::Tensor& in = activation(input(0), "input");
     const ir::Tensor& out = activation(graph_.output(op_, 0), "output");
     if (in.shape.size() != 4) fail("expected a 4-D input");
-    checkWindow(attrs.filterH, attrs.filterW, attrs.strideH, attrs.strideW, 1, 1, kMaxPoolKernel);
+    checkWindow(attrs.filterH, attrs.filterW, attrs.strideH, attrs.strideW, 1, 1,
+                LOUPE_NPU_MAX_POOL_KERNEL);
     NpuOperation op;
     op.kind = op_.type == ir::OpType::MaxPool2D ? NpuOperationKind::MaxPool
                                                 : NpuOperationKind::AveragePool;

@@ -29,6 +29,14 @@ extern "C" {
 #define LOUPE_NPU_STREAM_HEADER_BYTES 12
 #define LOUPE_NPU_COMMAND_HEADER_BYTES 4
 
+/* Limits of the NPU: the compiler legalises nothing beyond them and the
+ * software NPU refuses a stream that asks for more. */
+#define LOUPE_NPU_MAX_STRIDE 3
+#define LOUPE_NPU_MAX_DILATION 2
+#define LOUPE_NPU_MAX_CONV_KERNEL 64 /* dilated height and width */
+#define LOUPE_NPU_MAX_POOL_KERNEL 8
+#define LOUPE_NPU_MAX_ELEMENTWISE_LEFT_SHIFT 20
+
 /* Base-address regions (like Vela's): the index a tensor or stream names. */
 enum loupe_npu_region {
   LOUPE_NPU_REGION_CONSTANTS = 0, /* encoded weights and scale streams, read-only */

@@ -15,13 +15,6 @@
 #include <string.h>
 #include <tvm/runtime/crt/error_codes.h>
 
-/* Limits of the NPU (docs/npu.md), checked so a stream cannot ask for more. */
-#define NPU_MAX_STRIDE 3
-#define NPU_MAX_DILATION 2
-#define NPU_MAX_CONV_KERNEL 64
-#define NPU_MAX_POOL_KERNEL 8
-#define NPU_MAX_ELEMENTWISE_LEFT_SHIFT 20
-
 typedef struct npu_regions {
   uint8_t* const* bases;
   const size_t* sizes;
@@ -84,9 +77,10 @@ static int WindowFits(int in, int pad_before, int pad_after, int kernel, int str
 static int32_t CheckWindow(const loupe_npu_operation* op, int max_kernel, int allow_dilation) {
   const loupe_npu_kernel* k = &op->kernel;
   if (k->height < 1 || k->width < 1 || k->stride_y < 1 || k->stride_x < 1 ||
-      k->stride_y > NPU_MAX_STRIDE || k->stride_x > NPU_MAX_STRIDE || k->dilation_y < 1 ||
-      k->dilation_x < 1 || k->dilation_y > (allow_dilation ? NPU_MAX_DILATION : 1) ||
-      k->dilation_x > (allow_dilation ? NPU_MAX_DILATION : 1) ||
+      k->stride_y > LOUPE_NPU_MAX_STRIDE || k->stride_x > LOUPE_NPU_MAX_STRIDE ||
+      k->dilation_y < 1 || k->dilation_x < 1 ||
+      k->dilation_y > (allow_dilation ? LOUPE_NPU_MAX_DILATION : 1) ||
+      k->dilation_x > (allow_dilation ? LOUPE_NPU_MAX_DILATION : 1) ||
       (k->height - 1) * k->dilation_y + 1 > max_kernel ||
       (k->width - 1) * k->dilation_x + 1 > max_kernel) {
     return kTvmErrorNpuInvalidOperation;
@@ -128,7 +122,7 @@ static int32_t RunConvolution(loupe_npu_device* npu, const loupe_npu_operation* 
   size_t substream = 0;
   int c0;
 
-  if ((status = CheckWindow(op, NPU_MAX_CONV_KERNEL, 1)) != kTvmErrorNoError) return status;
+  if ((status = CheckWindow(op, LOUPE_NPU_MAX_CONV_KERNEL, 1)) != kTvmErrorNoError) return status;
   if (depthwise && op->ifm.depth != op->ofm.depth) return kTvmErrorNpuInvalidOperation;
   if ((uint32_t)op->block.height * op->block.width * op->block.depth >
       LOUPE_NPU_ACCUMULATOR_CAPACITY) {
@@ -224,7 +218,7 @@ static int32_t RunPool(const loupe_npu_operation* op, const npu_regions* regions
   int8_t* ifm;
   int8_t* ofm;
   int y, x, c;
-  if ((status = CheckWindow(op, NPU_MAX_POOL_KERNEL, 0)) != kTvmErrorNoError) return status;
+  if ((status = CheckWindow(op, LOUPE_NPU_MAX_POOL_KERNEL, 0)) != kTvmErrorNoError) return status;
   if (op->ifm.depth != op->ofm.depth) return kTvmErrorNpuInvalidOperation;
   ifm = TensorBase(regions, &op->ifm, &status);
   ofm = ifm ? TensorBase(regions, &op->ofm, &status) : NULL;
@@ -274,7 +268,7 @@ static int32_t RunElementwise(const loupe_npu_operation* op, const npu_regions* 
   loupe_mul_params mul;
   int y, x, c;
   if (!SameShape(&op->ifm, &op->ifm2) || !SameShape(&op->ifm, &op->ofm) ||
-      op->elementwise_left_shift > NPU_MAX_ELEMENTWISE_LEFT_SHIFT || op->ofm.multiplier < 0 ||
+      op->elementwise_left_shift > LOUPE_NPU_MAX_ELEMENTWISE_LEFT_SHIFT || op->ofm.multiplier < 0 ||
       !ValidShift(op->ofm.shift) ||
       (op->kind != LOUPE_NPU_OP_MUL &&
        (op->ifm.multiplier < 0 || op->ifm2.multiplier < 0 || op->ifm.shift > 0 ||
