@@ -44,12 +44,18 @@ class NpuGoldenTensorsTest : public QObject {
         }
         for (const std::filesystem::path& dumps : sets) {
           const auto dump = [&](int tensor) {
-            return test::readBytes(dumps / ("t" + std::to_string(tensor) + ".bin"));
+            std::string file = "t";
+            file += std::to_string(tensor);
+            file += ".bin";
+            return test::readBytes(dumps / file);
           };
-          const auto ifm = dump(op.inputs[0]);
-          const auto ifm2 = op.inputs.size() > 1 && !graph.tensor(op.inputs[1]).isConstant
-                                ? dump(op.inputs[1])
-                                : std::vector<std::uint8_t>{};
+          // A constant input (an element-wise operand) comes from the model, not the dump.
+          const auto operand = [&](std::size_t slot) {
+            const ir::Tensor& t = graph.tensor(op.inputs[slot]);
+            return t.isConstant ? t.data : dump(op.inputs[slot]);
+          };
+          const auto ifm = operand(0);
+          const auto ifm2 = test::isElementwise(op) ? operand(1) : std::vector<std::uint8_t>{};
           const auto expected = dump(op.outputs[0]);
           for (npu::MacConfig config : npu::kAllMacConfigs) {
             const auto compiled = npu::compileNpuOperator(graph, op, config);
