@@ -3,9 +3,12 @@
 // RELU6 and RELU_N1_TO_1, per-tensor weights, a fully-connected layer without
 // bias, each against the reference interpreter on random int8 inputs; and
 // every region, offset and length checked, with the error code that says
-// which check failed.
+// which check failed, so that no corruption of a stream makes it touch a byte
+// outside the regions it was given.
 #include <QtTest>
 
+#include <map>
+#include <memory>
 #include <random>
 
 #include "graph_builder.h"
@@ -307,6 +310,71 @@ class SoftwareNpuTest : public QObject {
                              sizes, 2),
              kTvmErrorDeviceInvalid);
     QCOMPARE(LoupeNpuDeviceInit(nullptr), kTvmErrorDeviceInvalid);
+  }
+
+  // Thousands of streams with random bytes changed (conv, depthwise, pool and
+  // ADD in one stream): whatever status comes back, no byte past a region's
+  // end is written and the constants (region 0) are left as they were.
+  void corruptStreamsNeverReachOutsideTheirRegions() {
+    std::mt19937 rng(18);
+    const ir::Graph conv =
+        convGraph({1, 7, 6, 5}, 9, 3, 2, 1, ir::Padding::Same, ir::Activation::Relu, true, rng);
+    const ir::Graph dw = depthwiseGraph(1, 2, ir::Activation::None, rng);
+    const ir::Graph pool =
+        poolGraph(ir::OpType::AveragePool2D, 3, 1, ir::Padding::Same, ir::Activation::None);
+    const ir::Graph add = elementwiseGraph(ir::OpType::Add, ir::Activation::None);
+    std::vector<npu::NpuOperation> ops;
+    std::vector<std::uint8_t> constants;
+    for (const ir::Graph* graph : {&conv, &dw, &pool, &add}) {
+      auto lowered =
+          npu::compileNpuOperator(*graph, graph->operators[0], npu::MacConfig::Macs128).legalized;
+      // Each operation's constants after the previous ones in region 0.
+      lowered.operation.weights.offset += static_cast<std::uint32_t>(constants.size());
+      lowered.operation.scales.offset += static_cast<std::uint32_t>(constants.size());
+      constants.insert(constants.end(), lowered.constants.begin(), lowered.constants.end());
+      ops.push_back(lowered.operation);
+    }
+    const auto stream = npu::encodeCommandStream(ops);
+    constexpr std::size_t kRegionBytes = 4096, kGuardBytes = 256;
+    constexpr std::uint8_t kGuard = 0xA5;
+    const std::vector<std::uint8_t> ifm = randomBytes(kRegionBytes, rng);
+    std::uniform_int_distribution<std::size_t> position(0, stream.size() - 1);
+    std::uniform_int_distribution<int> byte(0, 255), changes(1, 4);
+    auto device = std::make_unique<loupe_npu_device>();
+    std::map<std::int32_t, int> statuses;
+    for (int round = 0; round < 3000; ++round) {
+      auto corrupt = stream;
+      for (int i = changes(rng); i > 0; --i) {
+        corrupt[position(rng)] = static_cast<std::uint8_t>(byte(rng));
+      }
+      // Regions 0..4, each followed by guard bytes the NPU is not told about.
+      std::vector<std::vector<std::uint8_t>> regions = {constants, {}, ifm, ifm, {}};
+      regions[1].assign(kRegionBytes, 0);
+      regions[4].assign(kRegionBytes, 0);
+      std::uint8_t* bases[LOUPE_NPU_REGION_COUNT] = {};
+      std::size_t sizes[LOUPE_NPU_REGION_COUNT] = {};
+      for (std::size_t r = 0; r < regions.size(); ++r) {
+        sizes[r] = regions[r].size();
+        regions[r].resize(sizes[r] + kGuardBytes, kGuard);
+        bases[r] = regions[r].data();
+      }
+      LoupeNpuDeviceInit(device.get());
+      ++statuses[LoupeNpuExecute(device.get(), corrupt.data(), corrupt.size(), bases, sizes,
+                                 LOUPE_NPU_REGION_COUNT)];
+      for (std::size_t r = 0; r < regions.size(); ++r) {
+        QVERIFY2(
+            std::all_of(regions[r].begin() + static_cast<std::ptrdiff_t>(sizes[r]),
+                        regions[r].end(), [](std::uint8_t b) { return b == kGuard; }),
+            ("round " + std::to_string(round) + " wrote past region " + std::to_string(r)).c_str());
+      }
+      QVERIFY(std::equal(constants.begin(), constants.end(), regions[0].begin()));
+    }
+    QString seen = "statuses:";
+    for (const auto& [status, count] : statuses) {
+      seen += QString(" 0x%1 x%2").arg(status, 0, 16).arg(count);
+    }
+    qInfo().noquote() << seen;
+    QVERIFY(statuses.size() > 3);
   }
 
   void theDeviceCountsTheOperationsItRan() {

@@ -94,7 +94,18 @@ static int32_t CheckWindow(const loupe_npu_operation* op, int max_kernel, int al
   return kTvmErrorNoError;
 }
 
+static int Int8ZeroPoint(int32_t zero_point) {
+  return zero_point >= -128 && zero_point <= 127;
+}
+
 static int32_t CheckCommon(const loupe_npu_operation* op) {
+  /* int8 zero points keep every sum and product of the kernels inside int32. */
+  if (!Int8ZeroPoint(op->ifm.zero_point) || !Int8ZeroPoint(op->ifm2.zero_point) ||
+      !Int8ZeroPoint(op->ofm.zero_point)) {
+    return kTvmErrorNpuInvalidOperation;
+  }
+  /* Region 0 holds the constants, which may be in flash. */
+  if (op->ofm.region == LOUPE_NPU_REGION_CONSTANTS) return kTvmErrorNpuRegionInvalid;
   if (op->rounding != LOUPE_NPU_ROUNDING_TFLITE || op->activation_min < -128 ||
       op->activation_max > 127 || op->activation_min > op->activation_max ||
       op->block.height == 0 || op->block.width == 0 || op->block.depth == 0) {
@@ -143,7 +154,8 @@ static int32_t RunConvolution(loupe_npu_device* npu, const loupe_npu_operation* 
 
   for (c0 = 0; c0 < out_depth; c0 += op->block.depth) {
     const int block_c = out_depth - c0 < op->block.depth ? out_depth - c0 : op->block.depth;
-    const uint32_t values = (uint32_t)k->height * k->width * (uint32_t)in_depth * block_c;
+    /* 64-bit: a corrupt stream's dimensions must not wrap the count. */
+    const uint64_t values = (uint64_t)k->height * k->width * (uint64_t)in_depth * (uint64_t)block_c;
     size_t substream_end = substream;
     int y0, x0;
     for (y0 = 0; y0 < op->ofm.height; y0 += op->block.height) {
@@ -156,8 +168,9 @@ static int32_t RunConvolution(loupe_npu_device* npu, const loupe_npu_operation* 
         loupe_npu_weight_decoder decoder;
         int ky, kx, ic, o, y, x;
         memset(acc, 0, sizeof(uint32_t) * (size_t)block_h * block_w * block_c);
-        status =
-            LoupeNpuWeightDecoderBegin(&decoder, weights, op->weights.length, substream, values);
+        if (values > LOUPE_NPU_WEIGHT_MAX_SUBSTREAM_VALUES) return kTvmErrorNpuBadWeightStream;
+        status = LoupeNpuWeightDecoderBegin(&decoder, weights, op->weights.length, substream,
+                                            (uint32_t)values);
         if (status != kTvmErrorNoError) return status;
         /* Weights in stream order: kernel row, column, IFM channel, OFM channel. */
         for (ky = 0; ky < k->height; ++ky) {
