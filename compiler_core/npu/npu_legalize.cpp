@@ -62,6 +62,9 @@ class Legalizer {
         !t.quantization.isQuantized()) {
       fail(reference::describeTensor(role, t) + " is not an int8 tensor quantised per tensor");
     }
+    if (t.quantization.zeroPoint() < -128 || t.quantization.zeroPoint() > 127) {
+      fail(reference::describeTensor(role, t) + " has a zero point outside int8");
+    }
     return t;
   }
 
