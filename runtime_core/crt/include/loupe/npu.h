@@ -5,7 +5,7 @@
  * loupe_npu_device (its accumulators are the NPU's on-chip memory; nothing is
  * allocated) and, through the device API (rfcs/000), binds it to the
  * tvm_device_t that generated code passes to each offloaded operator as its
- * resource handle: on bare metal TVMDevicePlatformBind(&dev, &npu).
+ * resource handle (loupe/npu_device.h: LoupeNpuDeviceBind, LoupeNpuInvoke).
  *
  * Base addresses follow Vela's regions (loupe_npu_region): the encoded
  * weights and scales (read only), scratch, IFM, IFM2, OFM. Every tensor and
