@@ -46,15 +46,6 @@ std::string macConfigName(MacConfig config) {
   return "ethos-u55-like-" + std::to_string(static_cast<int>(config));
 }
 
-std::optional<MacConfig> macConfigFromName(std::string_view name) {
-  for (MacConfig config : kAllMacConfigs) {
-    if (name == std::to_string(static_cast<int>(config)) || name == macConfigName(config)) {
-      return config;
-    }
-  }
-  return std::nullopt;
-}
-
 BlockConfig chooseBlockConfig(const NpuConfig& config, int height, int width, int depth) {
   if (height < 1 || width < 1 || depth < 1) {
     throw std::invalid_argument("chooseBlockConfig: empty OFM " + std::to_string(height) + "x" +

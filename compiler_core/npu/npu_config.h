@@ -6,10 +6,7 @@
 // from these numbers (docs/npu.md).
 #pragma once
 
-#include <optional>
 #include <string>
-#include <string_view>
-#include <vector>
 
 namespace loupe::npu {
 
@@ -38,8 +35,6 @@ NpuConfig npuConfig(MacConfig config);
 
 // "ethos-u55-like-256".
 std::string macConfigName(MacConfig config);
-// From 32, 64, 128, 256 or a name macConfigName gives.
-std::optional<MacConfig> macConfigFromName(std::string_view name);
 
 struct BlockConfig {
   int height = 1, width = 1, depth = 1;

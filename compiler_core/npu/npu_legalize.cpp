@@ -213,7 +213,7 @@ class Legalizer {
     const ir::Tensor& out = activation(graph_.output(op_, 0), "output");
     checkWeights(filter);
     if (attrs.depthMultiplier != 1 || filter.shape.size() != 4 || in.shape.size() != 4 ||
-        filter.shape[3] != in.shape[3]) {
+        filter.shape[0] != 1 || filter.shape[3] != in.shape[3]) {
       fail("the NPU runs depthwise convolutions of depth multiplier 1 only");
     }
     checkWindow(filter.shape[1], filter.shape[2], attrs.strideH, attrs.strideW, attrs.dilationH,

@@ -49,17 +49,22 @@ class NpuGoldenTensorsTest : public QObject {
             file += ".bin";
             return test::readBytes(dumps / file);
           };
-          // A constant input (an element-wise operand) comes from the model, not the dump.
-          const auto operand = [&](std::size_t slot) {
-            const ir::Tensor& t = graph.tensor(op.inputs[slot]);
-            return t.isConstant ? t.data : dump(op.inputs[slot]);
+          // The tensors compileNpuOperator says to bind to the IFM, IFM2 and
+          // OFM regions; a constant one (an element-wise operand) comes from
+          // the model, not the dump.
+          const auto bound = [&](const npu::NpuCompiledOperator& compiled, int region) {
+            const int tensor = compiled.regionTensors[region];
+            if (tensor == ir::kNoTensor) return std::vector<std::uint8_t>{};
+            const ir::Tensor& t = graph.tensor(tensor);
+            return t.isConstant ? t.data : dump(tensor);
           };
-          const auto ifm = operand(0);
-          const auto ifm2 = test::isElementwise(op) ? operand(1) : std::vector<std::uint8_t>{};
-          const auto expected = dump(op.outputs[0]);
           for (npu::MacConfig config : npu::kAllMacConfigs) {
             const auto compiled = npu::compileNpuOperator(graph, op, config);
-            const test::NpuRun run = test::runOnSoftwareNpu(compiled, ifm, ifm2, expected.size());
+            QCOMPARE(compiled.regionTensors[LOUPE_NPU_REGION_OFM], op.outputs[0]);
+            const auto expected = bound(compiled, LOUPE_NPU_REGION_OFM);
+            const test::NpuRun run =
+                test::runOnSoftwareNpu(compiled, bound(compiled, LOUPE_NPU_REGION_IFM),
+                                       bound(compiled, LOUPE_NPU_REGION_IFM2), expected.size());
             const std::string where = name + " operator " + std::to_string(op.index) + " (" +
                                       op.typeName() + ") on " + npu::macConfigName(config) + ", " +
                                       dumps.parent_path().filename().string();

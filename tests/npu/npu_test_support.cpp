@@ -70,10 +70,6 @@ bool isNpuEligible(const ir::Graph& graph, const ir::Operator& op) {
          graph.output(op, 0).dtype == ir::DType::Int8;
 }
 
-bool isElementwise(const ir::Operator& op) {
-  return op.type == ir::OpType::Add || op.type == ir::OpType::Sub || op.type == ir::OpType::Mul;
-}
-
 NpuRun runOnSoftwareNpu(const npu::NpuCompiledOperator& compiled,
                         const std::vector<std::uint8_t>& ifm, const std::vector<std::uint8_t>& ifm2,
                         std::size_t ofmBytes) {

@@ -26,9 +26,6 @@ ir::Graph loadModel(const std::string& name);
 // accept every operator this says yes to.
 bool isNpuEligible(const ir::Graph& graph, const ir::Operator& op);
 
-// ADD, SUB or MUL.
-bool isElementwise(const ir::Operator& op);
-
 struct NpuRun {
   std::int32_t status = 0;
   std::vector<std::uint8_t> ofm;
