@@ -19,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "crt_config.h"
 #include "loupe/npu_command_stream.h"
 
 #ifdef __cplusplus
@@ -26,8 +27,9 @@ extern "C" {
 #endif
 
 /* int32 accumulators of one OFM block: the largest block configuration
- * (h * w * c) the device runs. 2048 covers every block the compiler chooses
- * for the 256-MAC configuration. A firmware may define a smaller one. */
+ * (h * w * c) the device runs. Set in crt_config.h, so the runtime and the
+ * application that owns the device agree on its size; 2048 (every block the
+ * compiler chooses, up to 256 MACs) when a crt_config.h leaves it out. */
 #ifndef LOUPE_NPU_ACCUMULATOR_CAPACITY
 #define LOUPE_NPU_ACCUMULATOR_CAPACITY 2048
 #endif

@@ -158,6 +158,7 @@ static int32_t RunConvolution(loupe_npu_device* npu, const loupe_npu_operation* 
     const uint64_t values = (uint64_t)k->height * k->width * (uint64_t)in_depth * (uint64_t)block_c;
     size_t substream_end = substream;
     int y0, x0;
+    if (values > LOUPE_NPU_WEIGHT_MAX_SUBSTREAM_VALUES) return kTvmErrorNpuBadWeightStream;
     for (y0 = 0; y0 < op->ofm.height; y0 += op->block.height) {
       const int block_h =
           op->ofm.height - y0 < op->block.height ? op->ofm.height - y0 : op->block.height;
@@ -168,7 +169,6 @@ static int32_t RunConvolution(loupe_npu_device* npu, const loupe_npu_operation* 
         loupe_npu_weight_decoder decoder;
         int ky, kx, ic, o, y, x;
         memset(acc, 0, sizeof(uint32_t) * (size_t)block_h * block_w * block_c);
-        if (values > LOUPE_NPU_WEIGHT_MAX_SUBSTREAM_VALUES) return kTvmErrorNpuBadWeightStream;
         status = LoupeNpuWeightDecoderBegin(&decoder, weights, op->weights.length, substream,
                                             (uint32_t)values);
         if (status != kTvmErrorNoError) return status;
