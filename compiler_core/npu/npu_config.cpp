@@ -21,7 +21,6 @@ constexpr int kAccumulatorsPerMac = 8;
 
 NpuConfig npuConfig(MacConfig config) {
   NpuConfig c;
-  c.macConfig = config;
   c.macsPerCycle = static_cast<int>(config);
   // Ethos-U55's OFM micro-blocks (Vela's architecture description).
   switch (config) {

@@ -25,7 +25,6 @@ struct MicroBlock {
 };
 
 struct NpuConfig {
-  MacConfig macConfig = MacConfig::Macs256;
   int macsPerCycle = 256;
   MicroBlock microBlock;    // macsPerCycle = h * w * d * kIfmDepthPerCycle
   int accumulators = 2048;  // int32 accumulators of one OFM block (8 per MAC)

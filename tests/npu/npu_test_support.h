@@ -5,12 +5,10 @@
 #pragma once
 
 #include <cstdint>
-#include <filesystem>
 #include <string>
 #include <vector>
 
 #include "ir/graph.h"
-#include "npu/command_stream.h"
 #include "npu/npu_operator_compiler.h"
 
 namespace loupe::test {

@@ -13,6 +13,7 @@
 
 #include "graph_builder.h"
 #include "loupe/npu.h"
+#include "npu/command_stream.h"
 #include "npu_test_support.h"
 #include "reference/reference_interpreter.h"
 #include "tvm/runtime/crt/error_codes.h"
