@@ -81,21 +81,38 @@ CompiledModel compileToC(const ir::Graph& graph, const CompileOptions& options) 
   }
   const std::string prefix = "tvmgen_" + options.modelName + "_fused_";
   memory::MemoryPlanOptions memoryOptions = options.memory;
-  for (const ir::Operator& op : graph.operators) {
-    if (!needsFunction(graph, op)) continue;
-    const std::string name =
-        prefix + lowerCase(op.typeName()) + "_" + std::to_string(model.functions.size());
-    tir::PrimFunc func = lowerToFunction(graph, op, name);
-    if (func.scratchBytes > 0) memoryOptions.scratchBytes[op.index] = func.scratchBytes;
-    int device = -1;
-    if (auto it = options.operatorDevices.find(op.index); it != options.operatorDevices.end()) {
-      if (!isValidModelName(it->second)) {
-        throw std::invalid_argument("device name \"" + it->second + "\" is not a C identifier");
-      }
-      auto known = std::find(model.devices.begin(), model.devices.end(), it->second);
-      device = static_cast<int>(known - model.devices.begin());
-      if (known == model.devices.end()) model.devices.push_back(it->second);
+  auto deviceIndex = [&model](const std::string& name) {
+    if (!isValidModelName(name)) {
+      throw std::invalid_argument("device name \"" + name + "\" is not a C identifier");
     }
+    auto known = std::find(model.devices.begin(), model.devices.end(), name);
+    if (known == model.devices.end()) {
+      model.devices.push_back(name);
+      return static_cast<int>(model.devices.size()) - 1;
+    }
+    return static_cast<int>(known - model.devices.begin());
+  };
+  for (const ir::Operator& op : graph.operators) {
+    const auto external = options.externalOperators.find(op.index);
+    const bool isExternal = external != options.externalOperators.end();
+    if (!isExternal && !needsFunction(graph, op)) continue;
+    tir::PrimFunc func;
+    int device = -1;
+    if (isExternal) {
+      device = deviceIndex(external->second.device);
+      func = external->second.lower(graph, op,
+                                    "tvmgen_" + options.modelName + "_" + external->second.device +
+                                        "_" + lowerCase(op.typeName()) + "_" +
+                                        std::to_string(model.functions.size()));
+    } else {
+      func = lowerToFunction(
+          graph, op,
+          prefix + lowerCase(op.typeName()) + "_" + std::to_string(model.functions.size()));
+      if (auto it = options.operatorDevices.find(op.index); it != options.operatorDevices.end()) {
+        device = deviceIndex(it->second);
+      }
+    }
+    if (func.scratchBytes > 0) memoryOptions.scratchBytes[op.index] = func.scratchBytes;
     model.calls.push_back({op.index, model.functions.size(), device});
     model.functions.push_back(std::move(func));
   }

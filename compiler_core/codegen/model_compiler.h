@@ -4,12 +4,23 @@
 // and the model header.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <string>
 
 #include "codegen/compiled_model.h"
 
 namespace loupe::codegen {
+
+// An operator a target other than the CPU compiles (from partitioning): its
+// lowering to TIR (e.g. npu::lowerToNpuFunction, a driver call) and the
+// device (rfcs/000) the AOT code opens around its call and passes it.
+struct ExternalOperator {
+  std::string device;
+  std::function<tir::PrimFunc(const ir::Graph& graph, const ir::Operator& op,
+                              const std::string& functionName)>
+      lower;
+};
 
 struct CompileOptions {
   std::string modelName = "default";
@@ -20,6 +31,8 @@ struct CompileOptions {
   // partitioning). The AOT code opens the device around the operator's call
   // and passes it as the resource_handle.
   std::map<int, std::string> operatorDevices;
+  // Operator index -> its external lowering; these run on their device.
+  std::map<int, ExternalOperator> externalOperators;
   // Planner, pools and aliasing of the workspace plan.
   memory::MemoryPlanOptions memory;
 };

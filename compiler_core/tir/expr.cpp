@@ -131,6 +131,16 @@ Expr callExtern(const std::string& name, ScalarType type, std::vector<Expr> args
   return Expr(n);
 }
 
+Expr addressOf(const Buffer& buffer) {
+  auto n = node(ExprKind::AddressOf, buffer->type);
+  n->buffer = buffer;
+  return Expr(n);
+}
+
+Expr resourceHandle() {
+  return Expr(node(ExprKind::ResourceHandle, ScalarType::Int32));
+}
+
 Expr logicalAnd(Expr a, Expr b) {
   return binary(ExprKind::And, std::move(a), std::move(b));
 }

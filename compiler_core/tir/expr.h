@@ -65,6 +65,8 @@ enum class ExprKind {
   Cast,
   Load,
   Call,
+  AddressOf,       // the address of a buffer's first element (for call_extern arguments)
+  ResourceHandle,  // the function's resource_handle: the device it runs on (rfcs/000)
 };
 
 enum class CallKind {
@@ -113,6 +115,11 @@ Expr select(Expr condition, Expr ifTrue, Expr ifFalse);
 Expr load(const Buffer& buffer, Expr index);
 Expr callIntrinsic(const std::string& name, ScalarType type, std::vector<Expr> args);
 Expr callExtern(const std::string& name, ScalarType type, std::vector<Expr> args);
+// T.address_of(buffer[0]): a pointer argument for a call_extern.
+Expr addressOf(const Buffer& buffer);
+// The resource handle the AOT code passes every operator function: its
+// device (a tvm_device_t*), or NULL on the CPU.
+Expr resourceHandle();
 Expr logicalAnd(Expr a, Expr b);
 Expr logicalOr(Expr a, Expr b);
 Expr logicalNot(Expr a);

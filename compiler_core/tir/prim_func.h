@@ -25,6 +25,9 @@ struct PrimFunc {
   // scratchOffset in it (lift_scratch.h). 0: none.
   std::int64_t scratchBytes = 0;
   Stmt body;
+  // Runtime headers declaring the call_extern functions the body calls
+  // (intrinsics bring their own), e.g. "loupe/npu_device.h".
+  std::vector<std::string> externHeaders;
   std::map<std::string, std::string> attrs;  // "operator": "#3 CONV_2D", ... (printed)
 };
 

@@ -82,4 +82,14 @@ Stmt evaluate(Expr call) {
   return n;
 }
 
+Stmt evaluateChecked(Expr call) {
+  if (call.type() != ScalarType::Int32) {
+    throw std::invalid_argument("evaluateChecked: the call must return an int32 status");
+  }
+  auto n = node(StmtKind::Evaluate);
+  n->value = std::move(call);
+  n->checkReturn = true;
+  return n;
+}
+
 }  // namespace loupe::tir

@@ -36,6 +36,9 @@ struct StmtNode {
   // Allocate: the byte offset of the buffer in the function's workspace
   // scratch (lift_scratch.h), or -1 for a local array.
   std::int64_t scratchOffset = -1;
+  // Evaluate: the call returns an int32 status; a non-zero one is returned
+  // from the function at once (TVM's tvm_check_return).
+  bool checkReturn = false;
 };
 
 Stmt seq(std::vector<Stmt> stmts);
@@ -45,5 +48,7 @@ Stmt ifThenElse(Expr condition, Stmt then, Stmt otherwise = nullptr);
 Stmt store(const Buffer& buffer, Expr index, Expr value);
 Stmt allocate(const Buffer& buffer, Stmt body);
 Stmt evaluate(Expr call);
+// Evaluates an int32-returning call and returns its status if non-zero.
+Stmt evaluateChecked(Expr call);
 
 }  // namespace loupe::tir

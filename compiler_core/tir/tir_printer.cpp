@@ -54,6 +54,10 @@ std::string printExpr(const Expr& e) {
       return "T.Cast(" + quoted(scalarTypeName(e->type)) + ", " + printExpr(e->operands[0]) + ")";
     case ExprKind::Load:
       return e->buffer->name + "[" + printExpr(e->operands[0]) + "]";
+    case ExprKind::AddressOf:
+      return "T.address_of(" + e->buffer->name + "[0])";
+    case ExprKind::ResourceHandle:
+      return "resource_handle";
     case ExprKind::Call: {
       std::string out = e->callKind == CallKind::Intrinsic ? "T.call_intrin(" : "T.call_extern(";
       out += quoted(scalarTypeName(e->type)) + ", " + quoted(e->callee);
@@ -129,7 +133,9 @@ void printStmtTo(std::ostringstream& out, const Stmt& s, int indent) {
       printStmtTo(out, s->body, indent);
       break;
     case StmtKind::Evaluate:
-      line(out, indent, "T.evaluate(" + printExpr(s->value) + ")");
+      line(out, indent,
+           s->checkReturn ? "T.evaluate(T.tvm_check_return(0, -1, " + printExpr(s->value) + "))"
+                          : "T.evaluate(" + printExpr(s->value) + ")");
       break;
   }
 }

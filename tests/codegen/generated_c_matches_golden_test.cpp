@@ -3,7 +3,8 @@
 // against TFLite Micro's golden outputs: bit-exact (float32 within a few ulp),
 // and every TFLM SEANet per-layer case likewise. Each model is built once.
 // Every memory planning algorithm, and a plan split over two pools the
-// application passes in, keep the shared models bit-exact.
+// application passes in, keep the shared models bit-exact. So does running
+// every operator the NPU back end takes on the software NPU (npu-128).
 #include <QtTest>
 
 #include <map>
@@ -14,6 +15,7 @@
 #include "golden_compare.h"
 #include "golden_sets.h"
 #include "memory/planner_registry.h"
+#include "npu/npu_tir_function.h"
 #include "passes/pass_manager.h"
 #include "project/host_build.h"
 #include "test_data.h"
@@ -41,6 +43,27 @@ const Built& builtModel(const std::filesystem::path& path,
   options.cacheRoot = test::codegenCacheRoot();
   built.build = project::buildHostExecutable(built.model, options);
   return cache.emplace(std::pair{path, variant}, std::move(built)).first->second;
+}
+
+// Every operator the NPU back end can compile, as an external NPU function
+// on the device "npu" (the host binds the software NPU to it).
+codegen::CompileOptions npuOffload(const std::filesystem::path& path) {
+  passes::StageTimeline timeline;
+  const ir::Graph graph = passes::runGraphPipeline(frontend::importTfliteFile(path), timeline);
+  codegen::CompileOptions options;
+  for (const ir::Operator& op : graph.operators) {
+    try {
+      npu::compileNpuOperator(graph, op, npu::MacConfig::Macs128);
+    } catch (const npu::NpuLegalizeError&) {
+      continue;  // stays on the CPU
+    }
+    options.externalOperators[op.index] = {
+        project::kSoftwareNpuDevice,
+        [](const ir::Graph& g, const ir::Operator& o, const std::string& name) {
+          return npu::lowerToNpuFunction(g, o, npu::MacConfig::Macs128, name);
+        }};
+  }
+  return options;
 }
 
 // Runs golden set `golden` on `built`; empty when every output matches.
@@ -134,6 +157,43 @@ class GeneratedCMatchesGolden : public QObject {
       QFAIL(e.what());
     }
   }
+
+  void npuOffloadMatches() {
+    QFETCH(int, set);
+    const test::GoldenSet& golden = sets_[static_cast<std::size_t>(set)];
+    try {
+      const Built& built = builtModel(golden.model, npuOffload(golden.model), "npu-128");
+      // Integer models run their convolutions on the NPU; the generated C
+      // calls the driver and returns its status.
+      if (golden.name.starts_with("kws_ref_model/")) {
+        int npuCalls = 0;
+        for (const codegen::OperatorCall& call : built.model.calls) {
+          const auto type =
+              built.model.graph.operators[static_cast<std::size_t>(call.operatorIndex)].type;
+          const bool convolution =
+              type == ir::OpType::Conv2D || type == ir::OpType::DepthwiseConv2D;
+          if (convolution) QCOMPARE(call.device, 0);
+          if (call.device == 0) ++npuCalls;
+        }
+        QCOMPARE(built.model.devices, std::vector<std::string>{"npu"});
+        QVERIFY(npuCalls >= 9);
+        bool printed = false;
+        for (const auto& source : built.model.sources) {
+          if (source.text.find("LoupeNpuRunOperator(resource_handle, command_stream") !=
+              std::string::npos) {
+            printed = source.text.find("if (status != 0) return status;") != std::string::npos;
+            break;
+          }
+        }
+        QVERIFY(printed);
+      }
+      const QString difference = differenceFromGolden(built, golden);
+      QVERIFY2(difference.isEmpty(), qPrintable(difference));
+    } catch (const std::exception& e) {
+      QFAIL(e.what());
+    }
+  }
+  void npuOffloadMatches_data() { outputsMatch_data(); }
 
   void seanetCasesMatch_data() {
     QTest::addColumn<int>("index");
