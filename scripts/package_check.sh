@@ -35,15 +35,17 @@ done
 
 echo "package: lintian"
 # --fail-on error: warnings are reported, errors fail the check.
-lintian --fail-on error --no-tag-display-limit "$deb" | tee "$work/lintian.txt"
+lintian --fail-on error --tag-display-limit 0 "$deb" | tee "$work/lintian.txt"
 
 dpkg -x "$deb" "$work/root"
 # The data the installed binaries get, copied so that nothing is read from
-# the source tree: a shared model with its golden output.
+# the source tree: a shared model with its golden output, and a board's
+# folder to add as a user's board.
 mkdir -p "$work/data"
 golden=$source_dir/tests/data/models/hello_world_int8/golden/real1
 cp "$source_dir/tests/data/models/hello_world_int8/model.tflite" "$work/data/"
 cp "$golden/input0.bin" "$golden/output0.bin" "$work/data/"
+cp -r "$source_dir/plugins/platforms/qemu_mps2_an385" "$work/data/board"
 cp "$source_dir/scripts/package_installed_check.sh" "$work/"
 
 check=(bash "$work/package_installed_check.sh" "$work" "$source_dir" "$build_dir"
@@ -57,7 +59,7 @@ if unshare --mount --propagation private true 2> /dev/null; then
   echo "package: source and build trees hidden (mount namespace)"
   unshare --mount --propagation private bash -c \
     'mount -t tmpfs -o ro,size=4k none "$1" && mount -t tmpfs -o ro,size=4k none "$2" &&
-     shift 2 && exec "$@"' hide "$build_dir" "$source_dir" "${check[@]}"
+     shift 2 && exec "$@"' hide "$build_dir" "$source_dir" "${check[@]}" hidden
 else
   # Without the privilege for a mount namespace, move the build tree away;
   # the source tree holds this script, so it stays, and the check's grep for
@@ -65,6 +67,6 @@ else
   echo "package: build tree moved to $build_dir.package-check (no mount namespace)"
   mv "$build_dir" "$build_dir.package-check"
   trap 'mv "$build_dir.package-check" "$build_dir"; rm -rf "$work"' EXIT
-  "${check[@]}"
+  "${check[@]}" moved
 fi
 echo "package: passed in $((SECONDS - start)) s"

@@ -3,10 +3,12 @@
 # the source and build trees out of the way: checks loupec and loupe as the
 # .deb installs them (unpacked in WORK/root), on data copied to WORK/data.
 #
-# usage: package_installed_check.sh WORK SOURCE_DIR BUILD_DIR VERSION
+# usage: package_installed_check.sh WORK SOURCE_DIR BUILD_DIR VERSION hidden|moved
+# (hidden: both trees are covered by empty mounts; moved: the build tree is
+# renamed and the source tree, which holds the scripts, is still there)
 set -euo pipefail
 
-work=$1 source_dir=$2 build_dir=$3 version=$4
+work=$1 source_dir=$2 build_dir=$3 version=$4 trees=$5
 root=$work/root
 bin=$root/usr/bin
 cd /
@@ -15,6 +17,11 @@ fail() {
   echo "package: FAILED: $*" >&2
   exit 1
 }
+
+[ ! -e "$build_dir/CMakeCache.txt" ] || fail "the build tree $build_dir is still there"
+if [ "$trees" = hidden ] && [ -e "$source_dir/CMakeLists.txt" ]; then
+  fail "the source tree $source_dir is still there"
+fi
 
 # Nothing installed refers to where it was built: the source and build trees'
 # paths appear in no installed file.
@@ -63,7 +70,7 @@ for board in qemu-mps2-an385 qemu-mps3-an547; do
     fail "$board without its tools: $platforms"
 done
 if PATH=$bin:$work/tools loupec run "$work/data/model.tflite" --platform qemu-mps2-an385 \
-  --inputs "$work/data/input0.bin" --output-dir "$work/out-m3" 2> "$work/m3.log"; then
+  --inputs "$work/data/input0.bin" --output-dir "$work/out-m3" > /dev/null 2> "$work/m3.log"; then
   fail "loupec run on qemu-mps2-an385 succeeded without arm-none-eabi-gcc"
 fi
 grep -q "install the Debian package gcc-arm-none-eabi" "$work/m3.log" ||
@@ -91,10 +98,35 @@ appstreamcli validate --no-net --explain "$share"/metainfo/*.metainfo.xml > "$wo
 grep -q "^MimeType=application/x-tflite;" "$share"/applications/*.desktop ||
   fail "the launcher does not open application/x-tflite"
 cp -r "$share/mime" "$work/mime"
-update-mime-database "$work/mime"
+update-mime-database "$work/mime" > "$work/mime.log" 2>&1 ||
+  { cat "$work/mime.log"; fail "update-mime-database"; }
 grep -qx "50:application/x-tflite:\*.tflite" "$work/mime/globs2" || fail "no *.tflite glob"
 grep -q "TFL3" "$work/mime/magic" || fail "no TFL3 magic"
 echo "installed: .desktop and AppStream metadata validate; the MIME database maps *.tflite"
 for page in loupe loupec; do
   [ -s "$share/man/man1/$page.1.gz" ] || fail "no man page for $page"
 done
+
+# A board added as a folder under share/loupe/boards of the unpacked tree,
+# found from the executable's own path, runs the model like a built-in board;
+# a malformed folder is reported, not fatal.
+boards=$share/loupe/boards
+mkdir -p "$boards/my_an385" "$boards/broken"
+cp "$work/data/board/board.h" "$work/data/board/linker.ld" "$boards/my_an385/"
+sed 's/"qemu_mps2_an385"/"my_an385"/' "$work/data/board/board.json" > "$boards/my_an385/board.json"
+echo "/* the user's linker script */" >> "$boards/my_an385/linker.ld"
+echo "{" > "$boards/broken/board.json"
+platforms=$(loupec platforms)
+grep -A1 -x "my-an385" <<< "$platforms" | grep -q "ready: .*Cortex-M3" ||
+  fail "the board folder my_an385 is not a ready platform: $platforms"
+grep -q "^board folder $boards/broken: skipped: " <<< "$platforms" ||
+  fail "the broken board folder is not reported: $platforms"
+loupec run "$work/data/model.tflite" --platform my-an385 --inputs "$work/data/input0.bin" \
+  --output-dir "$work/out-user-board" > "$work/user-board.log" 2>&1 ||
+  { cat "$work/user-board.log"; fail "loupec run --platform my-an385"; }
+cmp "$work/out-user-board/output0.bin" "$work/data/output0.bin" ||
+  fail "my-an385 output differs from the golden output0.bin"
+grep -rqx "/\* the user's linker script \*/" "$XDG_CACHE_HOME/loupe" ||
+  fail "the firmware was not built with the board folder's linker.ld"
+echo "installed: a board folder in share/loupe/boards runs the model (bit-exact), a broken one" \
+  "is reported by loupec platforms"
