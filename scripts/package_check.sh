@@ -35,7 +35,7 @@ done
 
 echo "package: lintian"
 # --fail-on error: warnings are reported, errors fail the check.
-lintian --fail-on error --tag-display-limit 0 "$deb" | tee "$work/lintian.txt"
+lintian --fail-on error --tag-display-limit 0 "$deb"
 
 dpkg -x "$deb" "$work/root"
 # The data the installed binaries get, copied so that nothing is read from
@@ -52,10 +52,9 @@ check=(bash "$work/package_installed_check.sh" "$work" "$source_dir" "$build_dir
        "$(dpkg-deb -f "$deb" Version)")
 cd /
 if unshare --mount --propagation private true 2> /dev/null; then
-  # An empty read-only tmpfs over each tree, seen only by the check's
-  # processes: nothing on disk moves, and nothing is left behind if the
-  # check is killed.
-  # The build tree first: it may be inside the source tree.
+  # An empty read-only tmpfs over each tree, the build tree first (it may be
+  # inside the source tree), seen only by the check's processes: nothing on
+  # disk moves, and nothing is left behind if the check is killed.
   echo "package: source and build trees hidden (mount namespace)"
   unshare --mount --propagation private bash -c \
     'mount -t tmpfs -o ro,size=4k none "$1" && mount -t tmpfs -o ro,size=4k none "$2" &&

@@ -13,7 +13,7 @@ namespace loupe::platforms {
 // Returns why installed board folders were skipped (see addBoardFolders).
 std::vector<std::string> registerBuiltinPlatforms(project::PlatformRegistry& registry);
 
-// A registry holding the built-in platforms.
+// A registry holding the built-in platforms and the installed board folders.
 project::PlatformRegistry builtinPlatformRegistry();
 
 }  // namespace loupe::platforms
