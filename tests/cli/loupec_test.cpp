@@ -214,7 +214,7 @@ class Loupec : public QObject {
     QCOMPARE(loupec({"frobnicate"}).exitCode, 2);
     const auto help = loupec({"--help"});
     QCOMPARE(help.exitCode, 0);
-    // Every verb main() dispatches is documented (the man page is made from this text).
+    // Every verb main() dispatches is documented.
     for (const char* usage :
          {"loupec info MODEL", "loupec compile MODEL", "loupec run MODEL", "loupec memplan MODEL",
           "loupec generate MODEL", "loupec platforms", "loupec --version"}) {
