@@ -7,13 +7,12 @@
 
 #include "cli/command_line.h"
 #include "cli/commands.h"
+#include "loupe_version.h"
 
 namespace {
 
-constexpr const char* kVersion = "0.1.0";
-
 void printHelp() {
-  std::cout << "loupec " << kVersion
+  std::cout << "loupec " << LOUPE_VERSION
             << " - compile and run TFLite models for microcontrollers\n\n"
                "usage: loupec <command> [arguments]\n\n"
                "commands:\n"
@@ -36,7 +35,7 @@ int main(int argc, char** argv) {
     return args.empty() ? 2 : 0;
   }
   if (args[0] == "--version") {
-    std::cout << "loupec " << kVersion << "\n";
+    std::cout << "loupec " << LOUPE_VERSION << "\n";
     return 0;
   }
   const std::string verb = args[0];

@@ -9,6 +9,7 @@ packages=(
   libarchive-dev cmake ninja-build make g++ clang xvfb xauth
   gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm valgrind
   libgl-dev libqt6opengl6-dev fonts-dejavu-core pkg-config
+  dpkg-dev lintian help2man desktop-file-utils appstream shared-mime-info
 )
 
 missing=()

@@ -10,13 +10,16 @@ namespace loupe::cli {
 const char* const kPlatformsUsage =
     "  loupec platforms\n"
     "      lists the platforms models can run on, whether each is usable here, and the Debian\n"
-    "      packages to install for those that are not";
+    "      packages to install for those that are not; QEMU boards include the folders of\n"
+    "      share/loupe/boards beside the installed loupec (board.json, board.h, linker.ld)";
 
 int runPlatformsCommand(const std::vector<std::string>& args) {
   const auto parsed = parseArguments(args, {});
   if (!parsed.positional.empty()) throw UsageError("platforms takes no arguments");
+  project::PlatformRegistry registry;
+  const auto skippedBoards = platforms::registerBuiltinPlatforms(registry);
   std::cout << "reference\n    ready: Loupe's reference interpreter (no code generation)\n";
-  for (const auto& platform : platforms::builtinPlatformRegistry().all()) {
+  for (const auto& platform : registry.all()) {
     std::cout << platform->name() << "\n    ";
     const auto missing = project::missingTools(*platform);
     if (missing.empty()) {
@@ -28,6 +31,7 @@ int runPlatformsCommand(const std::vector<std::string>& args) {
     }
     std::cout << platform->description() << "\n";
   }
+  for (const auto& skipped : skippedBoards) std::cout << "board folder " << skipped << "\n";
   return 0;
 }
 

@@ -12,6 +12,7 @@
 #include "gui/launch_options.h"
 #include "gui/main_window.h"
 #include "gui/window_screenshot.h"
+#include "loupe_version.h"
 #include "models/board_run.h"
 #include "models/model_document.h"
 #include "views/deploy_panel.h"
@@ -125,6 +126,9 @@ int main(int argc, char** argv) {
   QApplication::setApplicationName(QStringLiteral("loupe"));
   QApplication::setApplicationVersion(QStringLiteral(LOUPE_VERSION));
   QApplication::setApplicationDisplayName(QStringLiteral("Loupe"));
+  // Lets Wayland compositors match the window to the installed .desktop file
+  // and its icon.
+  QGuiApplication::setDesktopFileName(QStringLiteral(LOUPE_APP_ID));
 
   const auto options = loupe::gui::parseLaunchOptions(QApplication::arguments(),
                                                       loupe::gui::MainWindow::viewNames());

@@ -23,6 +23,7 @@
 #include <QTimer>
 
 #include "gui/bundled_model.h"
+#include "loupe_version.h"
 #include "models/board_run.h"
 #include "models/display_text.h"
 #include "models/document_graph_layout.h"

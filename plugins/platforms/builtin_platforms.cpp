@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "platforms/board_folders.h"
 #include "platforms/host_platform.h"
 #include "platforms/platform_files.h"
 #include "platforms/qemu_platform.h"
@@ -17,7 +18,7 @@ std::string_view platformFile(std::string_view path) {
   throw std::out_of_range("no embedded platform file " + std::string(path));
 }
 
-void registerBuiltinPlatforms(project::PlatformRegistry& registry) {
+std::vector<std::string> registerBuiltinPlatforms(project::PlatformRegistry& registry) {
   registry.add(std::make_shared<HostPlatform>());
   for (const EmbeddedFile& file : platformFiles()) {
     const std::string_view path = file.path;
@@ -28,7 +29,9 @@ void registerBuiltinPlatforms(project::PlatformRegistry& registry) {
         project::parseBoardDescription(file.bytes, "plugins/platforms/" + std::string(path)),
         folder));
   }
+  auto problems = addBoardFolders(registry, installedBoardsDirectory());
   registry.add(std::make_shared<SerialPlatform>());
+  return problems;
 }
 
 project::PlatformRegistry builtinPlatformRegistry() {

@@ -12,8 +12,20 @@
 
 namespace loupe::platforms {
 
-QemuPlatform::QemuPlatform(project::BoardDescription board, std::string folder)
-    : board_(std::move(board)), folder_(std::move(folder)) {}
+QemuPlatform::QemuPlatform(project::BoardDescription board, const std::string& folder)
+    : board_(std::move(board)) {
+  for (const EmbeddedFile& file : platformFiles()) {
+    const std::string_view path = file.path;
+    const std::string_view base = path.substr(path.rfind('/') + 1);
+    if (path.starts_with(folder + "/") && base != "board.json") {
+      boardFiles_.push_back({std::string(base), std::string(file.bytes)});
+    }
+  }
+}
+
+QemuPlatform::QemuPlatform(project::BoardDescription board,
+                           std::vector<project::ProjectFile> boardFiles)
+    : board_(std::move(board)), boardFiles_(std::move(boardFiles)) {}
 
 std::string QemuPlatform::name() const {
   std::string name = board_.name;
@@ -32,12 +44,14 @@ std::vector<project::ProjectFile> QemuPlatform::projectFiles(
     const codegen::CompiledModel& model) const {
   std::vector<project::ProjectFile> files = project::modelProjectFiles(model);
   files.push_back(project::modelDescriptorFile(model));
+  for (const project::ProjectFile& file : boardFiles_) {
+    files.push_back({"platform/" + file.path, file.text});
+  }
   for (const EmbeddedFile& file : platformFiles()) {
     const std::string_view path = file.path;
     const std::string base(path.substr(path.rfind('/') + 1));
-    const bool boardFile = path.starts_with(folder_ + "/") && base != "board.json";
     const bool template_ = path.starts_with("templates/model_rpc/") && !base.starts_with("stdio_");
-    if (boardFile || path.starts_with("common/") || template_) {
+    if (path.starts_with("common/") || template_) {
       files.push_back({"platform/" + base, std::string(file.bytes)});
     }
   }

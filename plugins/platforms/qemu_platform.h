@@ -18,7 +18,10 @@ class QemuPlatform : public project::Platform {
   static constexpr int kIcountShift = 6;
 
   // `folder`: the board's folder among the embedded platform files.
-  QemuPlatform(project::BoardDescription board, std::string folder);
+  QemuPlatform(project::BoardDescription board, const std::string& folder);
+  // A board from a folder on disk (board_folders.h): `boardFiles` are its
+  // board.h and linker.ld, by file name.
+  QemuPlatform(project::BoardDescription board, std::vector<project::ProjectFile> boardFiles);
 
   std::string name() const override;  // qemu_mps2_an385 → qemu-mps2-an385
   std::string description() const override { return board_.description; }
@@ -37,7 +40,7 @@ class QemuPlatform : public project::Platform {
 
  private:
   project::BoardDescription board_;
-  std::string folder_;
+  std::vector<project::ProjectFile> boardFiles_;  // copied to platform/ of the project
 };
 
 }  // namespace loupe::platforms

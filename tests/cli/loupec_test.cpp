@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "loupe_version.h"
 #include "test_data.h"
 
 namespace {
@@ -213,9 +214,31 @@ class Loupec : public QObject {
     QCOMPARE(loupec({"frobnicate"}).exitCode, 2);
     const auto help = loupec({"--help"});
     QCOMPARE(help.exitCode, 0);
-    QVERIFY(help.out.contains("loupec info MODEL"));
-    QVERIFY(help.out.contains("loupec run MODEL"));
-    QVERIFY(help.out.contains("loupec memplan MODEL"));
+    // Every verb main() dispatches is documented.
+    for (const char* usage :
+         {"loupec info MODEL", "loupec compile MODEL", "loupec run MODEL", "loupec memplan MODEL",
+          "loupec generate MODEL", "loupec platforms", "loupec --version"}) {
+      QVERIFY2(help.out.contains(usage), usage);
+    }
+    const auto version = loupec({"--version"});
+    QCOMPARE(version.exitCode, 0);
+    QCOMPARE(version.out, QStringLiteral("loupec " LOUPE_VERSION "\n"));
+  }
+
+  // The man page is written by hand: every command --help lists must be in it.
+  void theManPageHasEveryCommandOfHelp() {
+    QFile page(LOUPEC_MAN_PAGE);
+    QVERIFY(page.open(QIODevice::ReadOnly | QIODevice::Text));
+    const QString man = QString::fromUtf8(page.readAll());
+    static const QRegularExpression command(QStringLiteral("^  loupec ([a-z]+)"),
+                                            QRegularExpression::MultilineOption);
+    int commands = 0;
+    for (const auto& match : command.globalMatch(loupec({"--help"}).out)) {
+      const QString entry = QStringLiteral(".B loupec ") + match.captured(1);
+      QVERIFY2(man.contains(entry), qPrintable(entry));
+      ++commands;
+    }
+    QCOMPARE(commands, 6);
   }
 };
 

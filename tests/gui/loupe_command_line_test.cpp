@@ -6,6 +6,7 @@
 #include <QtTest>
 
 #include "gui_test_files.h"
+#include "loupe_version.h"
 
 namespace {
 

@@ -399,7 +399,10 @@ class SessionTest : public QObject {
           board.write(std::span(buffer).first(static_cast<std::size_t>(got)));
         }
         const std::size_t answer = board.read(buffer, 0ms);
-        if (answer > 0) ::write(peer, buffer.data(), answer);
+        // A failed write ends the pump; the session then fails the test by time-out.
+        if (answer > 0 && ::write(peer, buffer.data(), answer) != static_cast<ssize_t>(answer)) {
+          break;
+        }
       }
       ::close(peer);
     });

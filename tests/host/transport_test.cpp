@@ -206,7 +206,7 @@ class TransportTest : public QObject {
       while (echoed < 256) {
         const ssize_t got = ::read(peer, buffer.data(), buffer.size());
         if (got <= 0) break;
-        ::write(peer, buffer.data(), static_cast<std::size_t>(got));
+        if (::write(peer, buffer.data(), static_cast<std::size_t>(got)) != got) break;
         echoed += static_cast<std::size_t>(got);
       }
       ::close(peer);

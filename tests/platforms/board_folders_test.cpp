@@ -1,0 +1,118 @@
+// Boards added as folders (plugins/platforms/board_folders.h): a complete
+// folder becomes a QEMU platform whose projects carry the folder's own board
+// files; an incomplete or malformed one, or one that would replace a built-in
+// board, is skipped with a message naming the folder and the reason.
+#include <QtTest>
+
+#include <filesystem>
+#include <fstream>
+
+#include "codegen/model_compiler.h"
+#include "frontend/tflite_importer.h"
+#include "passes/pass_manager.h"
+#include "platforms/board_folders.h"
+#include "platforms/builtin_platforms.h"
+#include "platforms/platform_files.h"
+#include "platforms/qemu_platform.h"
+#include "test_data.h"
+
+using namespace loupe;
+namespace fs = std::filesystem;
+
+namespace {
+
+void writeText(const fs::path& path, std::string_view text) {
+  fs::create_directories(path.parent_path());
+  std::ofstream(path, std::ios::binary) << text;
+}
+
+// The AN385's folder under `name`, with a linker script of its own.
+void writeBoardFolder(const fs::path& folder, const std::string& name) {
+  std::string json(platforms::platformFile("qemu_mps2_an385/board.json"));
+  const std::string builtinName = "\"qemu_mps2_an385\"";
+  json.replace(json.find(builtinName), builtinName.size(), "\"" + name + "\"");
+  writeText(folder / "board.json", json);
+  writeText(folder / "board.h", platforms::platformFile("qemu_mps2_an385/board.h"));
+  writeText(
+      folder / "linker.ld",
+      "/* " + name + " */\n" + std::string(platforms::platformFile("qemu_mps2_an385/linker.ld")));
+}
+
+}  // namespace
+
+class BoardFoldersTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void aFolderBecomesAQemuPlatformWithItsOwnBoardFiles() {
+    QTemporaryDir dir;
+    const fs::path boards = dir.path().toStdString();
+    writeBoardFolder(boards / "my_an385", "my_an385");
+    project::PlatformRegistry registry;
+    QVERIFY(platforms::addBoardFolders(registry, boards).empty());
+    const auto* board =
+        dynamic_cast<const platforms::QemuPlatform*>(registry.find("my-an385").get());
+    QVERIFY(board != nullptr);
+    QCOMPARE(board->board().qemuMachine, std::string("mps2-an385"));
+
+    passes::StageTimeline timeline;
+    const auto model = codegen::compileToC(
+        passes::runGraphPipeline(
+            frontend::importTfliteFile(test::modelsDir() / "hello_world_int8" / "model.tflite"),
+            timeline),
+        {});
+    bool linkerScript = false, startup = false;
+    for (const auto& file : board->projectFiles(model)) {
+      if (file.path == "platform/linker.ld") {
+        QVERIFY(file.text.starts_with("/* my_an385 */\n"));
+        linkerScript = true;
+      }
+      startup = startup || file.path == "platform/cortex_m_startup.c";
+    }
+    QVERIFY(linkerScript);
+    QVERIFY(startup);  // the embedded start-up code, shared by every board
+  }
+
+  void brokenFoldersAreSkippedWithTheReason() {
+    QTemporaryDir dir;
+    const fs::path boards = dir.path().toStdString();
+    writeBoardFolder(boards / "a_no_linker", "a_no_linker");
+    fs::remove(boards / "a_no_linker" / "linker.ld");
+    writeBoardFolder(boards / "b_bad_json", "b_bad_json");
+    writeText(boards / "b_bad_json" / "board.json", "{\"name\": \"b_bad_json\"");
+    writeBoardFolder(boards / "c_good", "c_good");
+    writeText(boards / "not_a_board" / "notes.txt", "no board.json here");
+
+    project::PlatformRegistry registry;
+    const auto problems = platforms::addBoardFolders(registry, boards);
+    QCOMPARE(problems.size(), std::size_t{2});
+    QVERIFY2(problems[0].starts_with((boards / "a_no_linker").string() + ": skipped: ") &&
+                 problems[0].ends_with("cannot read linker.ld"),
+             problems[0].c_str());
+    QVERIFY2(problems[1].starts_with((boards / "b_bad_json").string() + ": skipped: "),
+             problems[1].c_str());
+    QCOMPARE(registry.names(), std::vector<std::string>{"c-good"});
+  }
+
+  void aFolderCannotReplaceABuiltInBoard() {
+    QTemporaryDir dir;
+    const fs::path boards = dir.path().toStdString();
+    writeBoardFolder(boards / "qemu_mps2_an385", "qemu_mps2_an385");
+    auto registry = platforms::builtinPlatformRegistry();
+    const auto before = registry.names();
+    const auto problems = platforms::addBoardFolders(registry, boards);
+    QCOMPARE(problems.size(), std::size_t{1});
+    QVERIFY2(problems[0].ends_with("a platform named qemu-mps2-an385 exists already"),
+             problems[0].c_str());
+    QCOMPARE(registry.names(), before);
+  }
+
+  void noFolderNoBoards() {
+    project::PlatformRegistry registry;
+    QVERIFY(platforms::addBoardFolders(registry, "/nonexistent/share/loupe/boards").empty());
+    QVERIFY(registry.names().empty());
+  }
+};
+
+QTEST_GUILESS_MAIN(BoardFoldersTest)
+#include "board_folders_test.moc"
