@@ -255,6 +255,18 @@ class NpuConstraints : public QObject {
                   "input 'in' (%0) batch 3 exceeds 1");
   }
 
+  // A FULLY_CONNECTED input of any rank is [rows, the weights' input channels]:
+  // [1,5,5,16] against [4,400] weights is one row.
+  void fullyConnectedInputIsFlattened() {
+    GraphBuilder b;
+    const int in = b.tensor("in", ir::DType::Int8, {1, 5, 5, 16}, perTensor(0.5f, 0));
+    const int w = b.constant("w", ir::DType::Int8, {4, 400}, std::vector<std::int8_t>(1600, 1),
+                             perChannel({0.01f, 0.01f, 0.01f, 0.01f}, 0));
+    const int out = b.tensor("out", ir::DType::Int8, {1, 4}, perTensor(0.25f, 0));
+    b.op(ir::OpType::FullyConnected, {in, w, ir::kNoTensor}, {out}, ir::FullyConnectedAttrs{});
+    EXPECT_ACCEPTED(b.build());
+  }
+
   void weightsUpToOneMiB() {
     // 1x1, 1024 input channels: 1,024 output channels are exactly 1 MiB.
     EXPECT_ACCEPTED(

@@ -94,7 +94,8 @@ void checkLimit(Reasons& reasons, const std::string& what, std::int64_t value, s
 
 // Batch, height, width and channels of every feature map, read as NHWC from
 // the innermost dimension out (a rank-2 [rows, channels] map has height 1);
-// a FULLY_CONNECTED input is [rows, input channels] whatever its rank.
+// a FULLY_CONNECTED input is [rows, the weights' input channels] whatever
+// its rank.
 void checkFeatureMapSizes(const ir::Graph& graph, const ir::Operator& op, Reasons& reasons) {
   for (const ir::Tensor* t : featureMaps(graph, op)) {
     if (t->shape.size() > kMaxRank || t->shape.empty()) continue;
@@ -102,8 +103,12 @@ void checkFeatureMapSizes(const ir::Graph& graph, const ir::Operator& op, Reason
     const ir::Shape& s = t->shape;
     const std::size_t rank = s.size();
     std::int64_t batch = 1, height = 1, width = 1, channels = s[rank - 1];
-    if (op.type == ir::OpType::FullyConnected && role(op, *t) == "input") {
-      batch = channels > 0 ? t->elementCount() / channels : 0;
+    const ir::Tensor* weights = graph.input(op, 1);
+    if (op.type == ir::OpType::FullyConnected && role(op, *t) == "input" && weights != nullptr &&
+        weights->shape.size() == 2 && weights->shape[1] > 0) {
+      // The input is flattened to [rows, weights' input channels].
+      channels = weights->shape[1];
+      batch = t->elementCount() / channels;
     } else {
       if (rank >= 2) width = s[rank - 2];
       if (rank >= 3) height = s[rank - 3];
