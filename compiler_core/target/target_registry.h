@@ -21,7 +21,6 @@ struct TargetOptionSpec {
 
 struct TargetKind {
   std::string name;  // "npu"
-  std::string description;
   std::vector<TargetOptionSpec> options;
   // Makes the target from options that are checked against `options` and
   // have every default filled in.
@@ -34,7 +33,6 @@ class TargetRegistry {
   void add(TargetKind kind);
   // The kind of that name, or nullptr.
   const TargetKind* find(const std::string& name) const;
-  const std::vector<TargetKind>& all() const { return kinds_; }
   std::vector<std::string> names() const;
 
  private:

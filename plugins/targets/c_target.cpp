@@ -12,10 +12,9 @@ target::TargetVerdict CTarget::accepts(const ir::Graph& graph, const ir::Operato
 }
 
 target::TargetKind cTargetKind() {
-  return {std::string(target::kCpuTargetName),
-          "the CPU: every operator Loupe lowers to C",
-          {},
-          [](const target::TargetOptions&) { return std::make_shared<const CTarget>(); }};
+  return {std::string(target::kCpuTargetName), {}, [](const target::TargetOptions&) {
+            return std::make_shared<const CTarget>();
+          }};
 }
 
 }  // namespace loupe::targets

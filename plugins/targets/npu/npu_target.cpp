@@ -16,9 +16,6 @@ target::TargetVerdict NpuTarget::accepts(const ir::Graph& graph, const ir::Opera
 
 target::TargetKind npuTargetKind() {
   return {kNpuTargetName,
-          std::string(kNpuDisplayName) +
-              ": CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, pooling "
-              "and element-wise int8 operators",
           {{"config", {"npu-32", "npu-64", "npu-128", "npu-256"}, "npu-128"}},
           [](const target::TargetOptions& options) {
             return std::make_shared<const NpuTarget>(options);
