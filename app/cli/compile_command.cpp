@@ -7,6 +7,7 @@
 #include "cli/command_line.h"
 #include "cli/commands.h"
 #include "cli/memory_options.h"
+#include "cli/target_options.h"
 #include "codegen/model_compiler.h"
 #include "frontend/tflite_importer.h"
 #include "ir/graph_printer.h"
@@ -18,20 +19,24 @@ namespace loupe::cli {
 
 const char* const kCompileUsage =
     "  loupec compile MODEL -o OUT.tar [--model-name NAME] [--workspace static|external]\n"
-    "                 [--planner NAME] [--pools SPEC]\n"
+    "                 [--planner NAME] [--pools SPEC] [--target \"npu -config=npu-128, c\"]\n"
     "      compiles the model to C and writes a Model Library Format tar: "
     "codegen/host/{src,include}\n"
     "      (tvmgen_<NAME>.h, NAME defaults to 'default'), parameters/, the printed IR of every\n"
     "      stage in src/, the C runtime in runtime/ and metadata.json with the memory plan.\n"
     "      --workspace external: the application passes the workspace "
     "(TVMGEN_<NAME>_WORKSPACE_SIZE\n"
-    "      bytes) instead of a static array in the generated code";
+    "      bytes) instead of a static array in the generated code.\n"
+    "      --target: targets in priority order (default \"c\"); every operator goes to the\n"
+    "      first that accepts it, and metadata.json's device_mapping records it. The generated\n"
+    "      code still runs every operator on the CPU: NPU code generation is not there yet";
 
 int runCompileCommand(const std::vector<std::string>& args) {
   auto specs = memoryOptionSpecs();
   specs.insert(specs.end(), {{"-o", OptionSpec::Kind::Value},
                              {"--model-name", OptionSpec::Kind::Value},
-                             {"--workspace", OptionSpec::Kind::Value}});
+                             {"--workspace", OptionSpec::Kind::Value},
+                             targetOptionSpec()});
   const auto parsed = parseArguments(args, specs);
   if (parsed.positional.size() != 1) throw UsageError("compile needs exactly one MODEL file");
   const auto output = parsed.value("-o");
@@ -48,10 +53,15 @@ int runCompileCommand(const std::vector<std::string>& args) {
   }
   options.externalWorkspace = workspace == "external";
   options.memory = memoryOptionsFrom(parsed);
+  const target::TargetList targets = targetsFrom(parsed);
 
   const ir::Graph imported = frontend::importTfliteFile(parsed.positional[0]);
   passes::StageTimeline timeline;
-  const ir::Graph graph = passes::runGraphPipeline(imported, timeline);
+  passes::PassContext context;
+  // The partition is recorded, but code generation does not read it yet:
+  // every operator is compiled for the CPU.
+  const ir::Graph graph = passes::runPartitionPipeline(
+      passes::runGraphPipeline(imported, timeline, context), targets, timeline, context);
   const codegen::CompiledModel model = codegen::compileToC(graph, options);
   std::vector<mlf::StageFile> stages;
   int number = 0;
@@ -65,14 +75,22 @@ int runCompileCommand(const std::vector<std::string>& args) {
     std::snprintf(prefix, sizeof prefix, "%02d_", number);
     stages.emplace_back(prefix + std::string("tir/") + f.name + ".tir.txt", tir::printPrimFunc(f));
   }
-  mlf::writeModelLibraryFormat(*output, mlf::mlfContentsOf(model, stages));
+  mlf::MlfContents contents = mlf::mlfContentsOf(model, stages);
+  contents.target = target::targetListString(targets);
+  mlf::writeModelLibraryFormat(*output, contents);
   const memory::MemoryPlan& plan = model.memoryPlan;
   std::cout << "compiled " << graph.name << " as '" << model.modelName
             << "': " << model.functions.size() << " operator function(s), workspace "
             << ir::groupDigits(model.workspaceBytes()) << " bytes"
             << (model.externalWorkspace ? " (external)" : "") << " planned by " << plan.planner
             << " (lower bound " << ir::groupDigits(plan.lowerBound) << ", gap "
-            << ir::groupDigits(plan.gap()) << ")\nwrote " << *output << "\n";
+            << ir::groupDigits(plan.gap()) << ")\ntargets (" << contents.target
+            << "): " << targetSummary(graph, targets)
+            << (graph.externalFunctions.empty()
+                    ? ""
+                    : " (recorded in metadata.json; the generated code runs every operator on "
+                      "the CPU for now)")
+            << "\nwrote " << *output << "\n";
   return 0;
 }
 

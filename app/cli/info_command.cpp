@@ -3,20 +3,27 @@
 #include <cstdio>
 #include <iostream>
 
+#include "analysis/device_mapping.h"
 #include "analysis/model_report.h"
 #include "analysis/operator_cost.h"
 #include "cli/command_line.h"
 #include "cli/commands.h"
+#include "cli/target_options.h"
 #include "frontend/tflite_importer.h"
+#include "frontend/vela_operator.h"
 #include "ir/graph_printer.h"
+#include "passes/annotate_targets.h"
+#include "passes/merge_target_regions.h"
+#include "passes/partition_graph.h"
 #include "reference/reference_interpreter.h"
 
 namespace loupe::cli {
 
 const char* const kInfoUsage =
-    "  loupec info MODEL [--json]\n"
-    "      operators in execution order with operands, MACs and bytes; model inputs,\n"
-    "      outputs and totals; operators Loupe cannot run, with the reason";
+    "  loupec info MODEL [--json] [--target \"npu -config=npu-128, c\"]\n"
+    "      operators in execution order with operands, MACs and bytes, the target each runs\n"
+    "      on (default \"c\") and why the others refuse it; model inputs, outputs and totals;\n"
+    "      operators Loupe cannot run, with the reason";
 
 namespace {
 
@@ -35,7 +42,15 @@ std::string operandLine(const ir::Graph& graph, const char* role, int index) {
          " \"" + shortName(t.name) + "\" " + ir::tensorTypeToString(t) + "\n";
 }
 
-void printText(const ir::Graph& graph, const std::vector<analysis::SupportProblem>& problems) {
+// "npu npu_0", "c", or "none" when no target accepts the operator.
+std::string placementText(const ir::Graph& graph, const ir::Operator& op) {
+  if (op.placement.target.empty()) return "none";
+  const std::string region = ir::regionName(graph, op);
+  return region.empty() ? op.placement.target : op.placement.target + " " + region;
+}
+
+void printText(const ir::Graph& graph, const std::vector<analysis::SupportProblem>& problems,
+               const target::TargetList& targets) {
   std::cout << "model " << graph.name << "\n";
   if (!graph.description.empty()) std::cout << "description: " << graph.description << "\n";
   std::cout << "\ninputs:\n";
@@ -53,10 +68,11 @@ void printText(const ir::Graph& graph, const std::vector<analysis::SupportProble
   std::cout << "\noperators (" << graph.operators.size() << ", execution order):\n";
   for (const auto& op : graph.operators) {
     const auto cost = analysis::operatorCost(graph, op);
-    char header[160];
-    std::snprintf(header, sizeof header, "  %3d  %-28s MACs %14s   params %10s B   out %9s B\n",
-                  op.index, op.typeName().c_str(), ir::groupDigits(cost.macs).c_str(),
-                  ir::groupDigits(cost.parameterBytes).c_str(),
+    char header[200];
+    std::snprintf(header, sizeof header,
+                  "  %3d  %-28s %-11s MACs %14s   params %10s B   out %9s B\n", op.index,
+                  op.typeName().c_str(), placementText(graph, op).c_str(),
+                  ir::groupDigits(cost.macs).c_str(), ir::groupDigits(cost.parameterBytes).c_str(),
                   ir::groupDigits(cost.outputBytes).c_str());
     std::cout << header;
     if (auto attrs = ir::attributesToString(op.attributes); !attrs.empty()) {
@@ -69,6 +85,14 @@ void printText(const ir::Graph& graph, const std::vector<analysis::SupportProble
         std::cout << "      UNSUPPORTED: " << problem.reason << "\n";
       }
     }
+    for (const ir::TargetRejection& rejection : op.placement.rejections) {
+      for (const std::string& reason : rejection.reasons) {
+        std::cout << "      not on " << rejection.target << ": " << reason << "\n";
+      }
+    }
+    if (const auto vela = frontend::velaOperator(graph, op)) {
+      std::cout << "      " << frontend::describeVelaOperator(*vela) << "\n";
+    }
   }
   const auto totals = analysis::graphCost(graph);
   std::cout << "\ntotals: " << graph.operators.size() << " operators, "
@@ -80,26 +104,39 @@ void printText(const ir::Graph& graph, const std::vector<analysis::SupportProble
   } else {
     std::cout << "support: " << problems.size() << " operator(s) cannot run (see UNSUPPORTED)\n";
   }
+  std::cout << "targets (" << target::targetListString(targets)
+            << "): " << targetSummary(graph, targets) << "\n";
 }
 
 }  // namespace
 
 int runInfoCommand(const std::vector<std::string>& args) {
-  const auto parsed = parseArguments(args, {{"--json", OptionSpec::Kind::Flag}});
+  const auto parsed =
+      parseArguments(args, {{"--json", OptionSpec::Kind::Flag}, targetOptionSpec()});
   if (parsed.positional.size() != 1) throw UsageError("info needs exactly one MODEL file");
+  const target::TargetList targets = targetsFrom(parsed);
 
   frontend::ImportOptions options;
   options.keepUnsupportedOperators = true;  // show what is there, flag what cannot run
-  const ir::Graph graph = frontend::importTfliteFile(parsed.positional[0], options);
+  // The model's own operators are partitioned, as imported: an operator no
+  // target accepts is shown with every target's reasons instead of failing.
+  passes::PassContext context;
+  ir::Graph graph = passes::annotateOperatorTargets(
+      frontend::importTfliteFile(parsed.positional[0], options), targets);
+  graph = passes::partitionGraph(passes::mergeTargetRegions(std::move(graph), context), context);
 
   std::vector<analysis::SupportProblem> problems;
   for (const auto& problem : reference::findUnsupportedOperators(graph)) {
     problems.push_back({problem.operatorIndex, problem.reason});
   }
   if (parsed.has("--json")) {
-    std::cout << analysis::modelReportJson(graph, problems).dump(2) << "\n";
+    nlohmann::json report = analysis::modelReportJson(graph, problems);
+    report["target"] = target::targetListString(targets);
+    report["target_summary"] = targetSummary(graph, targets);
+    report["device_mapping"] = analysis::deviceMappingJson(graph);
+    std::cout << report.dump(2) << "\n";
   } else {
-    printText(graph, problems);
+    printText(graph, problems, targets);
   }
   return 0;
 }

@@ -10,6 +10,7 @@
 #include "cli/command_line.h"
 #include "cli/commands.h"
 #include "cli/memory_options.h"
+#include "cli/target_options.h"
 #include "codegen/model_compiler.h"
 #include "frontend/tflite_importer.h"
 #include "passes/pass_manager.h"
@@ -25,7 +26,7 @@ namespace loupe::cli {
 const char* const kRunUsage =
     "  loupec run MODEL [--platform NAME] --inputs IN0.bin [IN1.bin ...] --output-dir DIR\n"
     "             [--port TTY] [--baud N] [--profile FILE.json] [--dump-tensors DIR]\n"
-    "             [--model-name NAME] [--planner NAME] [--pools SPEC]\n"
+    "             [--model-name NAME] [--planner NAME] [--pools SPEC] [--target T]\n"
     "      runs the model on raw little-endian input files and writes output<i>.bin to DIR.\n"
     "      reference (the default): Loupe's reference interpreter; --dump-tensors writes every\n"
     "        non-constant tensor as t<index>.bin plus index.json.\n"
@@ -36,7 +37,8 @@ const char* const kRunUsage =
     "      serial: the same with a board flashed with the generated firmware, on --port at\n"
     "        --baud (default 115200).\n"
     "      --profile writes the per-operator profile as JSON, and as a Chrome trace next to it\n"
-    "        (FILE.trace.json); --planner and --pools choose the memory plan as for memplan";
+    "        (FILE.trace.json); --planner and --pools choose the memory plan as for memplan;\n"
+    "        --target partitions as for compile (reported; every operator runs on the CPU)";
 
 namespace {
 
@@ -142,8 +144,14 @@ int runOnPlatform(const ir::Graph& graph, const ParsedArguments& parsed, const f
   compileOptions.memory = memoryOptionsFrom(parsed);
   progress("compile", "compiling " + graph.name + " to C");
   passes::StageTimeline timeline;
-  const codegen::CompiledModel model =
-      codegen::compileToC(passes::runGraphPipeline(graph, timeline), compileOptions);
+  passes::PassContext context;
+  const target::TargetList targets = targetsFrom(parsed);
+  // The partition is reported; the generated code runs every operator on the CPU.
+  const ir::Graph partitioned = passes::runPartitionPipeline(
+      passes::runGraphPipeline(graph, timeline, context), targets, timeline, context);
+  progress("compile", "targets (" + target::targetListString(targets) +
+                          "): " + targetSummary(partitioned, targets));
+  const codegen::CompiledModel model = codegen::compileToC(partitioned, compileOptions);
   project::Deployment deployment(*platform, model, options, progress);
   const auto outputs = deployment.run(inputs);
   const fs::path out = makeDirectory(outputDir.string());
@@ -181,8 +189,10 @@ int runRunCommand(const std::vector<std::string>& args) {
                              {"--model-name", OptionSpec::Kind::Value},
                              {"--port", OptionSpec::Kind::Value},
                              {"--baud", OptionSpec::Kind::Value},
-                             {"--profile", OptionSpec::Kind::Value}});
+                             {"--profile", OptionSpec::Kind::Value},
+                             targetOptionSpec()});
   const auto parsed = parseArguments(args, specs);
+  targetsFrom(parsed);  // a wrong --target is a usage error whatever the platform
   if (parsed.positional.size() != 1) throw UsageError("run needs exactly one MODEL file");
   const std::string platform = parsed.value("--platform").value_or("reference");
   const auto outputDir = parsed.value("--output-dir");

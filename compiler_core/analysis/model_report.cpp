@@ -3,6 +3,7 @@
 #include <cstdlib>
 
 #include "analysis/operator_cost.h"
+#include "frontend/vela_operator.h"
 #include "ir/graph_printer.h"
 
 namespace loupe::analysis {
@@ -53,23 +54,44 @@ nlohmann::json modelReportJson(const ir::Graph& graph,
     nlohmann::json inputs = nlohmann::json::array(), outputs = nlohmann::json::array();
     for (int index : op.inputs) inputs.push_back(operandJson(graph, index));
     for (int index : op.outputs) outputs.push_back(operandJson(graph, index));
-    nlohmann::json reasons = nlohmann::json::array();
+    nlohmann::json supportProblems = nlohmann::json::array();
     for (const auto& problem : problems) {
-      if (problem.operatorIndex == op.index) reasons.push_back(problem.reason);
+      if (problem.operatorIndex == op.index) supportProblems.push_back(problem.reason);
     }
-    operators.push_back({{"index", op.index},
-                         {"type", op.typeName()},
-                         {"version", op.version},
-                         {"attributes", ir::attributesToString(op.attributes)},
-                         {"inputs", inputs},
-                         {"outputs", outputs},
-                         {"macs", cost.macs},
-                         {"bytes",
-                          {{"input", cost.inputBytes},
-                           {"output", cost.outputBytes},
-                           {"parameters", cost.parameterBytes}}},
-                         {"supported", reasons.empty()},
-                         {"reasons", reasons}});
+    nlohmann::json targetReasons = nlohmann::json::array();
+    for (const ir::TargetRejection& rejection : op.placement.rejections) {
+      for (const std::string& reason : rejection.reasons) {
+        targetReasons.push_back(rejection.target + ": " + reason);
+      }
+    }
+    const std::string region = ir::regionName(graph, op);
+    nlohmann::json entry = {
+        {"index", op.index},
+        {"type", op.typeName()},
+        {"version", op.version},
+        {"attributes", ir::attributesToString(op.attributes)},
+        {"inputs", inputs},
+        {"outputs", outputs},
+        {"macs", cost.macs},
+        {"bytes",
+         {{"input", cost.inputBytes},
+          {"output", cost.outputBytes},
+          {"parameters", cost.parameterBytes}}},
+        {"supported", supportProblems.empty()},
+        {"support_problems", supportProblems},
+        {"target", op.placement.target.empty() ? nlohmann::json(nullptr)
+                                               : nlohmann::json(op.placement.target)},
+        {"region", region.empty() ? nlohmann::json(nullptr) : nlohmann::json(region)},
+        {"reasons", targetReasons}};
+    if (const auto vela = frontend::velaOperator(graph, op)) {
+      entry["vela"] = {{"command_stream_bytes", vela->commandStreamBytes},
+                       {"flash_bytes", vela->flashBytes},
+                       {"scratch_bytes", vela->scratchBytes},
+                       {"fast_scratch_bytes", vela->fastScratchBytes},
+                       {"description", frontend::describeVelaOperator(*vela)},
+                       {"refusal", frontend::velaRefusal(*vela)}};
+    }
+    operators.push_back(std::move(entry));
   }
   nlohmann::json inputs = nlohmann::json::array(), outputs = nlohmann::json::array();
   for (int index : graph.inputs) inputs.push_back(tensorJson(graph.tensor(index)));

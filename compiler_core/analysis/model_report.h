@@ -1,6 +1,7 @@
 // The machine-readable description of a model that `loupec info --json`
 // prints and the GUI reads: operators in execution order with their operands,
-// attributes, cost and support, the model's inputs and outputs, and totals.
+// attributes, cost, support and target, the model's inputs and outputs, and
+// totals.
 #pragma once
 
 #include <string>
@@ -23,6 +24,11 @@ struct SupportProblem {
 // {"scales", "zero_points", "quantized_dimension"}.
 nlohmann::json tensorJson(const ir::Tensor& tensor);
 
+// Every operator has "supported" and "support_problems" (what the reference
+// interpreter says), "target" and "region" (null until annotated and
+// partitioned) and "reasons": every target's refusal, prefixed by the target
+// ("npu: stride height 4 exceeds 3"); a Vela operator also has "vela" (its
+// command stream and buffer sizes, and why Loupe cannot run it).
 nlohmann::json modelReportJson(const ir::Graph& graph, const std::vector<SupportProblem>& problems);
 
 }  // namespace loupe::analysis

@@ -10,6 +10,7 @@
 #include "frontend/operator_spec.h"
 #include "frontend/shape_consistency.h"
 #include "frontend/tflite_builtin_names.h"
+#include "frontend/vela_operator.h"
 #include "tflite_schema_generated.h"
 
 namespace loupe::frontend {
@@ -282,6 +283,24 @@ class ModelReader {
     return result;
   }
 
+  // An operator Loupe cannot compile, refused when importing for compilation;
+  // a Vela operator is named as the precompiled command stream it is.
+  [[noreturn]] void refuseOpaque(const ir::Graph& graph, const tflite::Operator& source,
+                                 const Opcode& code, const std::string& where,
+                                 const std::string& what) const {
+    if (code.customCode == kVelaCustomCode) {
+      ir::Operator op;
+      op.type = ir::OpType::Opaque;
+      op.attributes = ir::OpaqueAttrs{code.customCode, code.builtinCode, {}};
+      op.inputs = readOperands(source.inputs(), where, "input", graph, true);
+      if (const auto vela = velaOperator(graph, op)) fail(where + ": " + velaRefusal(*vela));
+    }
+    fail(where + " is " + what + ", which Loupe " +
+         (code.builtinCode == kCustomBuiltinCode
+              ? "cannot compile or run (custom operators are opaque to it)"
+              : "does not support"));
+  }
+
   void readOperators(ir::Graph& graph) const {
     const auto* operators = subgraph_->operators();
     if (operators == nullptr) return;
@@ -302,9 +321,7 @@ class ModelReader {
                                               tfliteBuiltinName(code.builtinCode) + " (code " +
                                               std::to_string(code.builtinCode) + ")";
         if (!options_.keepUnsupportedOperators) {
-          fail(where + " is " + what + ", which Loupe " +
-               (custom ? "cannot compile or run (custom operators are opaque to it)"
-                       : "does not support"));
+          refuseOpaque(graph, *source, code, where, what);
         }
         op.type = ir::OpType::Opaque;
         ir::OpaqueAttrs attrs;

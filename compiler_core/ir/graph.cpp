@@ -37,4 +37,10 @@ bool isNoCopyView(const Graph& graph, const Operator& op) {
          input->elementCount() == output.elementCount();
 }
 
+std::string regionName(const Graph& graph, const Operator& op) {
+  const int region = op.placement.region;
+  if (region < 0 || static_cast<std::size_t>(region) >= graph.externalFunctions.size()) return "";
+  return graph.externalFunctions[static_cast<std::size_t>(region)].name;
+}
+
 }  // namespace loupe::ir

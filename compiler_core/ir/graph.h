@@ -9,6 +9,7 @@
 
 #include "ir/attributes.h"
 #include "ir/op_type.h"
+#include "ir/partition.h"
 #include "ir/tensor.h"
 
 namespace loupe::ir {
@@ -33,6 +34,9 @@ struct Operator {
   // reinterpreted, so code generation emits no copy and the memory planner
   // gives both tensors the same bytes. Set by fuse_operators.
   bool isView = false;
+  // The target the operator runs on and its region, once annotate_targets
+  // and merge_target_regions have run (see ir/partition.h).
+  OperatorPlacement placement;
 
   // "CONV_2D", or the custom code of an opaque operator.
   std::string typeName() const;
@@ -47,6 +51,11 @@ struct Graph {
   std::vector<Operator> operators;
   std::vector<int> inputs;   // tensor indices of the model inputs
   std::vector<int> outputs;  // tensor indices of the model outputs
+  // Set by partition_graph: the regions offloaded to a target other than the
+  // CPU, and main's calls in order. Empty before, and when every operator
+  // stays on the CPU (main then calls the operators in execution order).
+  std::vector<ExternalFunction> externalFunctions;
+  std::vector<MainCall> mainCalls;
 
   const Tensor& tensor(int index) const { return tensors.at(static_cast<std::size_t>(index)); }
   Tensor& tensor(int index) { return tensors.at(static_cast<std::size_t>(index)); }
@@ -62,5 +71,9 @@ struct Graph {
 // fuse pass marks such operators isView; code generation and the workspace
 // planner alias them.
 bool isNoCopyView(const Graph& graph, const Operator& op);
+
+// The name of the external function `op`'s region ("npu_0"), or "" when it
+// is in none (or partition_graph has not run).
+std::string regionName(const Graph& graph, const Operator& op);
 
 }  // namespace loupe::ir

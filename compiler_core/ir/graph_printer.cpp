@@ -118,6 +118,50 @@ std::string operand(const Graph& graph, int index) {
   return (tensor.isConstant ? "%c" : "%") + std::to_string(index);
 }
 
+// " target npu region npu_0" once annotate_targets (and partition_graph) ran.
+std::string placement(const Graph& graph, const Operator& op) {
+  if (op.placement.target.empty()) {
+    return op.placement.rejections.empty() ? "" : " target none";
+  }
+  std::string text = " target " + op.placement.target;
+  // Before partition_graph names the regions, their numbers.
+  if (const std::string name = regionName(graph, op); !name.empty()) {
+    text += " region " + name;
+  } else if (op.placement.region >= 0) {
+    text += " region " + std::to_string(op.placement.region);
+  }
+  return text;
+}
+
+std::string tensorList(const std::vector<int>& tensors, const char* prefix) {
+  std::string text;
+  for (std::size_t i = 0; i < tensors.size(); ++i) {
+    text += (i ? ", " : "") + std::string(prefix) + std::to_string(tensors[i]);
+  }
+  return text;
+}
+
+// The external functions and main's calls, as TVM prints a partitioned module.
+std::string partition(const Graph& graph) {
+  if (graph.externalFunctions.empty()) return "";
+  std::string text;
+  for (const ExternalFunction& f : graph.externalFunctions) {
+    text += "def @" + f.name + "(" + tensorList(f.inputs, "%") + ") -> (" +
+            tensorList(f.outputs, "%") + ") target " + f.target + " {ops " +
+            tensorList(f.operators, "") + "; consts " + tensorList(f.constants, "%c") + "}\n";
+  }
+  text += "def @main:";
+  for (std::size_t i = 0; i < graph.mainCalls.size(); ++i) {
+    const MainCall& call = graph.mainCalls[i];
+    text +=
+        (i ? ", " : " ") +
+        (call.externalFunction >= 0
+             ? "@" + graph.externalFunctions[static_cast<std::size_t>(call.externalFunction)].name
+             : "op " + std::to_string(call.operatorIndex));
+  }
+  return text + "\n";
+}
+
 }  // namespace
 
 std::string shapeToString(const Shape& shape) {
@@ -186,12 +230,12 @@ std::string printGraph(const Graph& graph) {
       text += " \"" + t.name + "\" " + tensorTypeToString(t);
     }
     text += "  // op " + std::to_string(op.index) + " v" + std::to_string(op.version) +
-            provenance(op) + "\n";
+            provenance(op) + placement(graph, op) + "\n";
   }
   for (int index : graph.outputs) {
     text += "  output %" + std::to_string(index) + "\n";
   }
-  return text;
+  return text + partition(graph);
 }
 
 }  // namespace loupe::ir

@@ -4,7 +4,9 @@
 // What passes add shows up too: `padding=explicit(t=0,b=1,l=0,r=1)` in the
 // attributes, and after an operator's `// op N vV` comment `fused from #3,#4`
 // (the model operators it stands for), `from #4` (its model index when that
-// differs from its position) and `view` (no copy).
+// differs from its position) and `view` (no copy); after partitioning,
+// `target npu region npu_0` and, below the graph, one `def @npu_0(...)` per
+// external function and main's calls.
 #pragma once
 
 #include <cstdint>

@@ -71,16 +71,23 @@ LoweringRule ruleFor(ir::OpType type) {
 
 }  // namespace
 
-tir::PrimFunc lowerOperator(const ir::Graph& graph, const ir::Operator& op,
-                            const std::string& functionName) {
+std::optional<std::string> loweringProblem(const ir::Graph& graph, const ir::Operator& op) {
   // The reference kernel's check states what the operator needs before any
   // loop is built, in the same words the interpreter uses.
   if (const reference::Kernel* kernel = reference::findKernel(op.type)) {
-    if (auto problem = kernel->check(graph, op)) fail(op, *problem);
+    if (auto problem = kernel->check(graph, op)) return problem;
   }
-  LoweringRule rule = ruleFor(op.type);
-  if (rule == nullptr) fail(op, "no C lowering for this operator type yet");
-  return rule(graph, op, functionName);
+  if (ruleFor(op.type) == nullptr) {
+    return op.type == ir::OpType::Opaque ? "no C lowering: the operator is opaque to the compiler"
+                                         : "no C lowering for this operator type yet";
+  }
+  return std::nullopt;
+}
+
+tir::PrimFunc lowerOperator(const ir::Graph& graph, const ir::Operator& op,
+                            const std::string& functionName) {
+  if (auto problem = loweringProblem(graph, op)) fail(op, *problem);
+  return ruleFor(op.type)(graph, op, functionName);
 }
 
 }  // namespace loupe::lowering

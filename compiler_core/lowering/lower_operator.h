@@ -4,12 +4,17 @@
 // the single entry point the compile pipeline calls.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "ir/graph.h"
 #include "tir/prim_func.h"
 
 namespace loupe::lowering {
+
+// Why `op` cannot be lowered to C (no lowering for its type, or its reference
+// kernel's check fails), or nullopt when it can: what the CPU target accepts.
+std::optional<std::string> loweringProblem(const ir::Graph& graph, const ir::Operator& op);
 
 // Throws LoweringError naming the operator when it has no lowering.
 tir::PrimFunc lowerOperator(const ir::Graph& graph, const ir::Operator& op,

@@ -1,5 +1,6 @@
 #include "mlf/compiled_model_export.h"
 
+#include "analysis/device_mapping.h"
 #include "codegen/runtime_files.h"
 #include "memory/memory_plan_json.h"
 #include "tir/tir_printer.h"
@@ -75,6 +76,7 @@ MlfContents mlfContentsOf(const codegen::CompiledModel& model,
   c.functions.push_back(run);
   c.functions.insert(c.functions.end(), operators.begin(), operators.end());
   c.memoryPlan = memoryPlanJson(model);
+  c.deviceMapping = analysis::deviceMappingJson(model.graph);
   for (const auto& f : model.sources) c.hostSources.push_back(entry(f.name, f.text));
   for (const auto& f : model.headers) c.hostHeaders.push_back(entry(f.name, f.text));
   for (const auto& [name, text] : stages) c.irStages.push_back(entry(name, text));

@@ -1,6 +1,7 @@
 // What a compiled model puts into its Model Library Format: the generated
 // sources and header, the constants as raw parameter files, the printed IR of
-// every compilation stage, the memory plan, and the C runtime (with the
+// every compilation stage, the memory plan, the device mapping (the target
+// and region of every operator), and the C runtime (with the
 // default crt_config.h under runtime/include, so the README's two include
 // folders are all a user needs).
 #pragma once

@@ -207,6 +207,7 @@ nlohmann::json mlfMetadata(const MlfContents& contents) {
       {"outputs", loupeTensorList(contents.outputs)},
       {"memory_plan", contents.memoryPlan},
   };
+  if (!contents.deviceMapping.is_null()) module["device_mapping"] = contents.deviceMapping;
   if (!contents.runtimeFiles.empty()) {
     // As TVM records its standalone CRT when it bundles it under runtime/.
     module["external_dependencies"] = nlohmann::json::array(

@@ -72,6 +72,9 @@ struct MlfContents {
   // each operator function.
   std::vector<MlfFunctionMemory> functions;
   nlohmann::json memoryPlan;  // Loupe's own key, opaque here
+  // Loupe's own key, opaque here: which target runs each operator and the
+  // regions (analysis/device_mapping); left out of metadata.json when null.
+  nlohmann::json deviceMapping;
 
   // Paths relative to their folder (plain relative paths, see archivePathProblem).
   std::vector<ArchiveEntry> hostSources;   // -> codegen/host/src/

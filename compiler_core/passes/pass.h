@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "ir/graph.h"
+#include "target/target_string.h"
 
 namespace loupe::passes {
 
@@ -19,6 +20,8 @@ struct PassContext {
   // One line per change a pass made ("fuse_operators: RELU #5 folded into
   // CONV_2D #4"), in order, for logs, the CLI and the GUI.
   std::vector<std::string> remarks;
+  // The targets in priority order, for annotate_targets (from --target).
+  target::TargetList targets;
 
   void remark(const std::string& text) {
     remarks.push_back(currentPass.empty() ? text : currentPass + ": " + text);

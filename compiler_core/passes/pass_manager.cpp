@@ -3,11 +3,14 @@
 #include <chrono>
 
 #include "ir/graph_printer.h"
+#include "passes/annotate_targets.h"
 #include "passes/eliminate_dead_code.h"
 #include "passes/fold_constants.h"
 #include "passes/fuse_operators.h"
 #include "passes/infer_shapes_and_types.h"
 #include "passes/legalize.h"
+#include "passes/merge_target_regions.h"
+#include "passes/partition_graph.h"
 
 namespace loupe::passes {
 
@@ -20,9 +23,15 @@ const std::vector<GraphPass>& registry() {
       {std::string(kLegalize), legalize},
       {std::string(kFuseOperators), fuseOperators},
       {std::string(kEliminateDeadCode), eliminateDeadCode},
+      {std::string(kAnnotateTargets), annotateTargets},
+      {std::string(kMergeTargetRegions), mergeTargetRegions},
+      {std::string(kPartitionGraph), partitionGraph},
   };
   return passes;
 }
+
+// The default pipeline is the registry up to the partitioning passes.
+constexpr std::size_t kDefaultPipelineLength = 5;
 
 Stage graphStage(std::string name, const ir::Graph& graph, double milliseconds) {
   Stage stage;
@@ -48,7 +57,11 @@ const GraphPass* findGraphPass(std::string_view name) {
 }
 
 std::vector<GraphPass> defaultGraphPipeline() {
-  return registry();
+  return {registry().begin(), registry().begin() + kDefaultPipelineLength};
+}
+
+std::vector<GraphPass> partitionPipeline() {
+  return {registry().begin() + kDefaultPipelineLength, registry().end()};
 }
 
 ir::Graph PassManager::run(ir::Graph graph, StageTimeline& timeline, PassContext& context) const {
@@ -69,6 +82,12 @@ ir::Graph runGraphPipeline(ir::Graph graph, StageTimeline& timeline, PassContext
     timeline.add(graphStage(std::string(kImportedStage), graph, 0.0));
   }
   return PassManager(defaultGraphPipeline()).run(std::move(graph), timeline, context);
+}
+
+ir::Graph runPartitionPipeline(ir::Graph graph, const target::TargetList& targets,
+                               StageTimeline& timeline, PassContext& context) {
+  context.targets = targets;
+  return PassManager(partitionPipeline()).run(std::move(graph), timeline, context);
 }
 
 ir::Graph runGraphPipeline(ir::Graph graph, StageTimeline& timeline) {

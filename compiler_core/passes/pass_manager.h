@@ -3,6 +3,10 @@
 // default pipeline is the one every compilation uses:
 //   infer_shapes_and_types, fold_constants, legalize, fuse_operators,
 //   eliminate_dead_code.
+// Partitioning follows it when targets are chosen (--target):
+//   annotate_targets, merge_target_regions, partition_graph;
+// the stage of partition_graph is the "Partitioned" graph: every operator's
+// target and region, and the external functions.
 // The passes are registered by name, so the CLI and the GUI can list them.
 #pragma once
 
@@ -19,7 +23,8 @@ namespace loupe::passes {
 // The name of the first stage: the graph as the importer produced it.
 inline constexpr std::string_view kImportedStage = "imported";
 
-// Every graph pass Loupe has, in the default pipeline's order.
+// Every graph pass Loupe has: the default pipeline's, then the partition
+// pipeline's, in order.
 std::span<const GraphPass> allGraphPasses();
 
 // The pass of that name, or nullptr.
@@ -27,6 +32,9 @@ const GraphPass* findGraphPass(std::string_view name);
 
 // The standard ordered list of graph passes.
 std::vector<GraphPass> defaultGraphPipeline();
+
+// annotate_targets, merge_target_regions, partition_graph.
+std::vector<GraphPass> partitionPipeline();
 
 class PassManager {
  public:
@@ -47,5 +55,11 @@ class PassManager {
 // then runs the default pipeline over it.
 ir::Graph runGraphPipeline(ir::Graph graph, StageTimeline& timeline, PassContext& context);
 ir::Graph runGraphPipeline(ir::Graph graph, StageTimeline& timeline);
+
+// Runs the partition pipeline for `targets` (priority order) over a graph the
+// default pipeline has run over. Throws PassError naming every operator no
+// target accepts.
+ir::Graph runPartitionPipeline(ir::Graph graph, const target::TargetList& targets,
+                               StageTimeline& timeline, PassContext& context);
 
 }  // namespace loupe::passes

@@ -82,6 +82,98 @@ class Loupec : public QObject {
     QVERIFY(!report["operators"][0]["reasons"].empty());
   }
 
+  void infoJsonGivesEveryOperatorATargetAndReasons() {
+    const auto result =
+        loupec({"info", model("kws_ref_model"), "--json", "--target", "npu -config=npu-128, c"});
+    QVERIFY2(result.exitCode == 0, qPrintable(result.err));
+    const auto report = nlohmann::json::parse(result.out.toStdString());
+    QCOMPARE(report["target"].get<std::string>(), std::string("npu -config=npu-128, c"));
+    for (const auto& op : report["operators"]) {
+      QVERIFY(op.contains("target") && op.contains("reasons"));
+      const std::string type = op["type"].get<std::string>();
+      const std::string target = op["target"].get<std::string>();
+      if (type == "CONV_2D" || type == "DEPTHWISE_CONV_2D") {
+        QCOMPARE(target, std::string("npu"));
+        QVERIFY(op["region"].is_string());
+      }
+      if (target == "c") {
+        // Every operator the NPU refuses says why, prefixed by the target.
+        QVERIFY(!op["reasons"].empty());
+        for (const auto& reason : op["reasons"]) {
+          QVERIFY(reason.get<std::string>().rfind("npu: ", 0) == 0);
+        }
+      }
+    }
+    const auto& softmax = report["operators"].back();
+    QCOMPARE(softmax["type"].get<std::string>(), std::string("SOFTMAX"));
+    QCOMPARE(
+        softmax["reasons"][0].get<std::string>(),
+        std::string("npu: operator type SOFTMAX is not supported by the NPU (Ethos-U55-like)"));
+    QVERIFY(report["device_mapping"]["regions"].is_array());
+    QCOMPARE(report["device_mapping"]["regions"][0]["name"].get<std::string>(),
+             std::string("npu_0"));
+  }
+
+  void infoTextShowsTargetsAndTheirSummary() {
+    const auto result =
+        loupec({"info", model("kws_ref_model"), "--target", "npu -config=npu-64, c"});
+    QVERIFY2(result.exitCode == 0, qPrintable(result.err));
+    QVERIFY2(result.out.contains("not on npu: operator type SOFTMAX is not supported"),
+             result.out.constData());
+    QVERIFY2(result.out.contains("targets (npu -config=npu-64, c): NPU (Ethos-U55-like) npu-64: "),
+             result.out.constData());
+    // Without --target everything is on the CPU.
+    const auto plain = loupec({"info", model("kws_ref_model")});
+    QVERIFY2(plain.out.contains("targets (c): c: 13"), plain.out.constData());
+  }
+
+  void aWrongTargetIsAUsageError() {
+    const QStringList verbArguments[] = {{"info"},
+                                         {"compile", "-o", "unused.tar"},
+                                         {"run", "--inputs", "in.bin", "--output-dir", "unused"}};
+    for (QStringList arguments : verbArguments) {
+      arguments << model("kws_ref_model") << "--target"
+                << "npu -config=npu-100, c";
+      const auto result = loupec(arguments);
+      QCOMPARE(result.exitCode, 2);
+      QVERIFY2(result.err.contains("--target: target 'npu': -config=npu-100 is not one of npu-32, "
+                                   "npu-64, npu-128, npu-256"),
+               qPrintable(result.err));
+    }
+  }
+
+  void compileRecordsThePartitionButKeepsTheCode() {
+    QTemporaryDir dir;
+    const auto result = loupec({"compile", model("kws_ref_model"), "-o", dir.filePath("kws.tar"),
+                                "--target", "npu -config=npu-128, c"});
+    QVERIFY2(result.exitCode == 0, qPrintable(result.err));
+    QVERIFY2(
+        result.out.contains("targets (npu -config=npu-128, c): NPU (Ethos-U55-like) npu-128: "),
+        result.out.constData());
+    QVERIFY2(result.out.contains("the generated code runs every operator on the CPU"),
+             result.out.constData());
+  }
+
+  void velaOperatorShowsItsCommandStreamAndIsRefused() {
+    const auto path = QString::fromStdString(
+        (loupe::test::modelsDir() / "vela" / "person_detect_vela.tflite").string());
+    const auto info = loupec({"info", path});
+    QCOMPARE(info.exitCode, 0);
+    QVERIFY2(info.out.contains("Ethos-U command stream of 8,168 bytes (COP1), 260,480 bytes of "
+                               "encoded weights"),
+             info.out.constData());
+    const auto json = nlohmann::json::parse(loupec({"info", path, "--json"}).out.toStdString());
+    QCOMPARE(json["operators"][0]["vela"]["command_stream_bytes"].get<int>(), 8168);
+    QVERIFY(json["operators"][0]["target"].is_null());
+    QTemporaryDir dir;
+    const auto compile = loupec({"compile", path, "-o", dir.filePath("vela.tar")});
+    QCOMPARE(compile.exitCode, 1);
+    QVERIFY2(compile.err.contains("operator 0: precompiled Ethos-U command streams (from Vela) "
+                                  "cannot run in Loupe: this operator is an Ethos-U command "
+                                  "stream of 8,168 bytes"),
+             qPrintable(compile.err));
+  }
+
   void corruptModelFailsWithItsReason() {
     QTemporaryDir dir;
     const QString path = dir.filePath("corrupt.tflite");

@@ -40,6 +40,9 @@ class PassManager : public QObject {
     QCOMPARE(names,
              (std::vector<std::string>{"infer_shapes_and_types", "fold_constants", "legalize",
                                        "fuse_operators", "eliminate_dead_code"}));
+    for (const auto& pass : passes::partitionPipeline()) names.push_back(pass.name);
+    QCOMPARE(names.size(), std::size_t{8});
+    QCOMPARE(names.back(), std::string("partition_graph"));
     QCOMPARE(passes::allGraphPasses().size(), names.size());
     QVERIFY(passes::findGraphPass("legalize") != nullptr);
     QCOMPARE(passes::findGraphPass("legalize")->name, std::string("legalize"));

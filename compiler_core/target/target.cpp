@@ -1,0 +1,11 @@
+#include "target/target.h"
+
+namespace loupe::target {
+
+std::string Target::toString() const {
+  std::string text = name_;
+  for (const auto& [key, value] : options_) text += " -" + key + "=" + value;
+  return text;
+}
+
+}  // namespace loupe::target

@@ -1,0 +1,53 @@
+// A compilation target: where an operator can run (the CPU through the C code
+// generator, an NPU). Targets are plugins (plugins/targets) behind this
+// interface; the core asks each, in the priority order of the target string,
+// whether it accepts an operator, and a refusal comes with its reasons in
+// words, so the CLI and the GUI can say why an operator stays on the CPU.
+#pragma once
+
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ir/graph.h"
+
+namespace loupe::target {
+
+// The CPU target: the C code generator. Operators on it stay in main; every
+// other target's operators are grouped into regions (external functions).
+inline constexpr std::string_view kCpuTargetName = "c";
+
+struct TargetVerdict {
+  bool accepted = false;
+  std::vector<std::string> reasons;  // empty when accepted
+
+  static TargetVerdict accept() { return {true, {}}; }
+  static TargetVerdict reject(std::vector<std::string> reasons) {
+    return {false, std::move(reasons)};
+  }
+};
+
+// Option key (without the dash) -> value, with every option's default filled in.
+using TargetOptions = std::map<std::string, std::string>;
+
+class Target {
+ public:
+  Target(std::string name, TargetOptions options)
+      : name_(std::move(name)), options_(std::move(options)) {}
+  virtual ~Target() = default;
+
+  const std::string& name() const { return name_; }
+  const TargetOptions& options() const { return options_; }
+  // "npu -config=npu-128": the name and every option, as a target string.
+  std::string toString() const;
+  // How a person is shown the target: "NPU (Ethos-U55-like) npu-128".
+  virtual std::string displayName() const = 0;
+  virtual TargetVerdict accepts(const ir::Graph& graph, const ir::Operator& op) const = 0;
+
+ private:
+  std::string name_;
+  TargetOptions options_;
+};
+
+}  // namespace loupe::target

@@ -1,0 +1,19 @@
+#include "targets/builtin_targets.h"
+
+#include "targets/c_target.h"
+#include "targets/npu/npu_target.h"
+
+namespace loupe::targets {
+
+void registerBuiltinTargets(target::TargetRegistry& registry) {
+  registry.add(cTargetKind());
+  registry.add(npu::npuTargetKind());
+}
+
+target::TargetRegistry builtinTargetRegistry() {
+  target::TargetRegistry registry;
+  registerBuiltinTargets(registry);
+  return registry;
+}
+
+}  // namespace loupe::targets

@@ -1,0 +1,20 @@
+// Target `c`: the CPU, through Loupe's C code generator. It accepts every
+// operator the lowering to TIR supports (lowering::loweringProblem), and
+// takes no options.
+#pragma once
+
+#include "target/target.h"
+#include "target/target_registry.h"
+
+namespace loupe::targets {
+
+class CTarget : public target::Target {
+ public:
+  CTarget() : Target(std::string(target::kCpuTargetName), {}) {}
+  std::string displayName() const override { return "CPU (C)"; }
+  target::TargetVerdict accepts(const ir::Graph& graph, const ir::Operator& op) const override;
+};
+
+target::TargetKind cTargetKind();
+
+}  // namespace loupe::targets

@@ -1,0 +1,25 @@
+#include "targets/npu/npu_target.h"
+
+#include "targets/npu/npu_constraints.h"
+
+namespace loupe::targets::npu {
+
+std::string NpuTarget::displayName() const {
+  return std::string(kNpuDisplayName) + " " + config();
+}
+
+target::TargetVerdict NpuTarget::accepts(const ir::Graph& graph, const ir::Operator& op) const {
+  auto reasons = npuConstraintViolations(graph, op);
+  if (reasons.empty()) return target::TargetVerdict::accept();
+  return target::TargetVerdict::reject(std::move(reasons));
+}
+
+target::TargetKind npuTargetKind() {
+  return {kNpuTargetName,
+          {{"config", {"npu-32", "npu-64", "npu-128", "npu-256"}, "npu-128"}},
+          [](const target::TargetOptions& options) {
+            return std::make_shared<const NpuTarget>(options);
+          }};
+}
+
+}  // namespace loupe::targets::npu
