@@ -13,6 +13,7 @@
 #include "ir/graph_printer.h"
 #include "mlf/compiled_model_export.h"
 #include "passes/pass_manager.h"
+#include "target/target_lowering.h"
 #include "tir/tir_printer.h"
 
 namespace loupe::cli {
@@ -28,8 +29,8 @@ const char* const kCompileUsage =
     "(TVMGEN_<NAME>_WORKSPACE_SIZE\n"
     "      bytes) instead of a static array in the generated code.\n"
     "      --target: targets in priority order (default \"c\"); every operator goes to the\n"
-    "      first that accepts it, and metadata.json's device_mapping records it. The generated\n"
-    "      code still runs every operator on the CPU: NPU code generation is not there yet";
+    "      first that accepts it, and metadata.json's device_mapping records it. An operator on\n"
+    "      the NPU (Ethos-U55-like) becomes a command stream and one driver call on devices->npu";
 
 int runCompileCommand(const std::vector<std::string>& args) {
   auto specs = memoryOptionSpecs();
@@ -58,10 +59,9 @@ int runCompileCommand(const std::vector<std::string>& args) {
   const ir::Graph imported = frontend::importTfliteFile(parsed.positional[0]);
   passes::StageTimeline timeline;
   passes::PassContext context;
-  // The partition is recorded, but code generation does not read it yet:
-  // every operator is compiled for the CPU.
   const ir::Graph graph = passes::runPartitionPipeline(
       passes::runGraphPipeline(imported, timeline, context), targets, timeline, context);
+  options.externalOperators = target::externalOperators(graph, targets);
   const codegen::CompiledModel model = codegen::compileToC(graph, options);
   std::vector<mlf::StageFile> stages;
   int number = 0;

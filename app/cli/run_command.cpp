@@ -20,6 +20,7 @@
 #include "project/reference_check.h"
 #include "project/run_profile.h"
 #include "reference/reference_interpreter.h"
+#include "target/target_lowering.h"
 
 namespace loupe::cli {
 
@@ -38,7 +39,8 @@ const char* const kRunUsage =
     "        --baud (default 115200).\n"
     "      --profile writes the per-operator profile as JSON, and as a Chrome trace next to it\n"
     "        (FILE.trace.json); --planner and --pools choose the memory plan as for memplan;\n"
-    "        --target partitions as for compile (reported; every operator runs on the CPU)";
+    "        --target partitions as for compile: operators on the NPU (Ethos-U55-like) run on\n"
+    "        the software NPU the firmware binds as its device";
 
 namespace {
 
@@ -146,11 +148,11 @@ int runOnPlatform(const ir::Graph& graph, const ParsedArguments& parsed, const f
   passes::StageTimeline timeline;
   passes::PassContext context;
   const target::TargetList targets = targetsFrom(parsed);
-  // The partition is reported; the generated code runs every operator on the CPU.
   const ir::Graph partitioned = passes::runPartitionPipeline(
       passes::runGraphPipeline(graph, timeline, context), targets, timeline, context);
   progress("compile", "targets (" + target::targetListString(targets) +
                           "): " + targetSummary(partitioned, targets));
+  compileOptions.externalOperators = target::externalOperators(partitioned, targets);
   const codegen::CompiledModel model = codegen::compileToC(partitioned, compileOptions);
   project::Deployment deployment(*platform, model, options, progress);
   const auto outputs = deployment.run(inputs);

@@ -37,7 +37,7 @@ tir::PrimFunc lowerToNpuFunction(const ir::Graph& graph, const ir::Operator& op,
        bytes(graph.tensor(ofm).byteSize())});
   tir::PrimFunc func = builder.finish(tir::evaluateChecked(call));
   func.externHeaders.push_back("loupe/npu_device.h");
-  func.attrs["target"] = "npu (Ethos-U55-like) " + macConfigName(config);
+  func.attrs["target"] = "NPU (Ethos-U55-like) npu-" + std::to_string(static_cast<int>(config));
   func.attrs["npu.estimated_cycles"] = std::to_string(compiled.performance.estimatedCycles);
   if (compiled.legalized.rawWeightBytes > 0) {
     func.attrs["npu.weights"] = std::to_string(compiled.legalized.encodedWeightBytes) +

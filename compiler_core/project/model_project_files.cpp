@@ -4,6 +4,7 @@
 
 #include "codegen/runtime_files.h"
 #include "project/deploy_error.h"
+#include "project/host_build.h"
 
 namespace loupe::project {
 
@@ -18,10 +19,14 @@ std::vector<ProjectFile> modelProjectFiles(const codegen::CompiledModel& model) 
 }
 
 ProjectFile modelDescriptorFile(const codegen::CompiledModel& model) {
-  if (!model.devices.empty()) {
-    throw DeployError(DeployError::Kind::BuildFailed,
-                      "deploying a model whose operators run on devices is not supported yet");
+  for (const std::string& device : model.devices) {
+    if (device != kSoftwareNpuDevice) {
+      throw DeployError(DeployError::Kind::BuildFailed,
+                        "the firmware has no device called '" + device +
+                            "' (it provides: " + kSoftwareNpuDevice + ", the software NPU)");
+    }
   }
+  const bool npu = !model.devices.empty();
   const std::string p = "tvmgen_" + model.modelName;
   const auto& graph = model.graph;
   const auto& pools = model.memoryPlan.pools;
@@ -34,9 +39,24 @@ ProjectFile modelDescriptorFile(const codegen::CompiledModel& model) {
          "#include <stddef.h>\n#include <stdint.h>\n\n"
          "#include <tvm/runtime/crt/rpc_server.h>\n"
          "#include <tvm/runtime/crt/tvm_micro_runtime.h>\n\n"
-         "#include \"model_descriptor.h\"\n"
+      << (npu ? "#include \"loupe/npu_device.h\"\n" : "")
+      << "#include \"model_descriptor.h\"\n"
          "#include \""
       << p << ".h\"\n\n";
+  if (npu) {
+    // The software NPU behind devices->npu: its state (accumulators) is
+    // static, bound once, before the first run.
+    out << "static loupe_npu_device npu_state;\nstatic tvm_device_t npu_device;\n"
+        << "static struct " << p << "_devices devices;\nstatic int devices_bound;\n\n"
+        << "static int32_t bind_devices(void) {\n  int32_t status;\n"
+        << "  if (devices_bound) return 0;\n"
+        << "  status = TVMDeviceInit(&npu_device);\n"
+        << "  if (status == 0) status = LoupeNpuDeviceInit(&npu_state);\n"
+        << "  if (status == 0) status = LoupeNpuDeviceBind(&npu_device, &npu_state);\n"
+        << "  if (status != 0) return status;\n"
+        << "  devices." << kSoftwareNpuDevice << " = &npu_device;\n"
+        << "  devices_bound = 1;\n  return 0;\n}\n\n";
+  }
   // uint64_t arrays: every buffer 8-byte aligned, enough for any dtype.
   auto storage = [&](const std::string& name, std::int64_t bytes) {
     out << "static uint64_t " << name << "[" << (bytes + 7) / 8 + 1 << "];\n";
@@ -78,6 +98,10 @@ ProjectFile modelDescriptorFile(const codegen::CompiledModel& model) {
     });
   }
   out << "\nstatic int32_t run_model(void) {\n  TVMContext context = {0};\n";
+  if (npu) {
+    out << "  const int32_t bound = bind_devices();\n  if (bound != 0) return bound;\n"
+        << "  TVMSetDevices(&context, &devices);\n";
+  }
   if (workspaces > 0) {
     out << "  TVMSetWorkspaces(&context, (void**)workspace_pointers, workspace_sizes, "
         << workspaces << ");\n";

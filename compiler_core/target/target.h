@@ -6,10 +6,12 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "codegen/model_compiler.h"
 #include "ir/graph.h"
 
 namespace loupe::target {
@@ -44,6 +46,10 @@ class Target {
   // How a person is shown the target: "NPU (Ethos-U55-like) npu-128".
   virtual std::string displayName() const = 0;
   virtual TargetVerdict accepts(const ir::Graph& graph, const ir::Operator& op) const = 0;
+  // How code generation compiles the operators placed on this target: none
+  // for the CPU (the C lowering), else the target's own lowering and the
+  // device its calls run on.
+  virtual std::optional<codegen::ExternalOperator> externalLowering() const { return std::nullopt; }
 
  private:
   std::string name_;

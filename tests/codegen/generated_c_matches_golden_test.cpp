@@ -3,8 +3,9 @@
 // against TFLite Micro's golden outputs: bit-exact (float32 within a few ulp),
 // and every TFLM SEANet per-layer case likewise. Each model is built once.
 // Every memory planning algorithm, and a plan split over two pools the
-// application passes in, keep the shared models bit-exact. So does running
-// every operator the NPU back end takes on the software NPU (npu-128).
+// application passes in, keep the shared models bit-exact. So does
+// partitioning for "npu -config=npu-128, c" and running the NPU's operators
+// on the software NPU.
 #include <QtTest>
 
 #include <map>
@@ -15,9 +16,10 @@
 #include "golden_compare.h"
 #include "golden_sets.h"
 #include "memory/planner_registry.h"
-#include "npu/npu_tir_function.h"
 #include "passes/pass_manager.h"
 #include "project/host_build.h"
+#include "target/target_lowering.h"
+#include "targets/builtin_targets.h"
 #include "test_data.h"
 
 using namespace loupe;
@@ -45,24 +47,18 @@ const Built& builtModel(const std::filesystem::path& path,
   return cache.emplace(std::pair{path, variant}, std::move(built)).first->second;
 }
 
-// Every operator the NPU back end can compile, as an external NPU function
-// on the device "npu" (the host binds the software NPU to it).
+// The operators the partitioner gives the NPU, as external NPU functions on
+// the device "npu" (the host binds the software NPU to it).
 codegen::CompileOptions npuOffload(const std::filesystem::path& path) {
+  const target::TargetList targets =
+      target::parseTargetString("npu -config=npu-128, c", targets::builtinTargetRegistry());
   passes::StageTimeline timeline;
-  const ir::Graph graph = passes::runGraphPipeline(frontend::importTfliteFile(path), timeline);
+  passes::PassContext context;
+  const ir::Graph partitioned = passes::runPartitionPipeline(
+      passes::runGraphPipeline(frontend::importTfliteFile(path), timeline, context), targets,
+      timeline, context);
   codegen::CompileOptions options;
-  for (const ir::Operator& op : graph.operators) {
-    try {
-      npu::compileNpuOperator(graph, op, npu::MacConfig::Macs128);
-    } catch (const npu::NpuLegalizeError&) {
-      continue;  // stays on the CPU
-    }
-    options.externalOperators[op.index] = {
-        project::kSoftwareNpuDevice,
-        [](const ir::Graph& g, const ir::Operator& o, const std::string& name) {
-          return npu::lowerToNpuFunction(g, o, npu::MacConfig::Macs128, name);
-        }};
-  }
+  options.externalOperators = target::externalOperators(partitioned, targets);
   return options;
 }
 

@@ -35,7 +35,7 @@ struct ConvCase {
   ir::DType biasType = ir::DType::Int32;
   std::int64_t biasValue = 100;
   float inputScale = 0.5f, weightScale = 0.01f, outputScale = 0.25f;
-  std::optional<ir::ExplicitPadding> explicitPadding;
+  std::optional<ir::ExplicitPadding> explicitPadding{};
 };
 
 ir::Graph convGraph(const ConvCase& c) {
@@ -291,11 +291,10 @@ class NpuConstraints : public QObject {
         convGraph({.inputScale = 1.0f, .weightScale = 1.0f, .outputScale = 0x1p-40f}),
         "effective scale 1.09951163e+12 (channel 0) needs shift 41, more than 30 (TFLite's "
         "QuantizeMultiplier)");
-    const auto tiny = reasonsFor(
+    // 2^-40 needs a shift below -31: TFLite flushes the channel to zero, and
+    // the NPU does the same (vww_96_int8 has such channels).
+    EXPECT_ACCEPTED(
         convGraph({.inputScale = 0x1p-20f, .weightScale = 0x1p-20f, .outputScale = 1.0f}));
-    QCOMPARE(tiny.size(), std::size_t{1});
-    QVERIFY2(tiny.front().find("needs a shift below -31") != std::string::npos,
-             tiny.front().c_str());
     EXPECT_ACCEPTED(convGraph({.inputScale = 1.0f, .weightScale = 1.0f, .outputScale = 0x1p-29f}));
   }
 

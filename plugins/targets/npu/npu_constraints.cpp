@@ -304,8 +304,9 @@ void checkBias(const ir::Graph& graph, const ir::Operator& op, Reasons& reasons)
 }
 
 // The per-channel multiplier input scale x weight scale / output scale, as
-// TFLite's QuantizeMultiplier encodes it: a shift outside [-31, 30] cannot be
-// applied (below, every bit is shifted out; above, the product overflows).
+// TFLite's QuantizeMultiplier encodes it: a shift above 30 cannot be applied
+// (the product overflows). Below -31 TFLite flushes the channel's multiplier
+// to zero, and so does the NPU's scale stream: the same bytes, so accepted.
 void checkRequantisation(const ir::Graph& graph, const ir::Operator& op, Reasons& reasons) {
   const ir::Tensor* input = graph.input(op, 0);
   const ir::Tensor* weights = graph.input(op, 1);
@@ -327,11 +328,6 @@ void checkRequantisation(const ir::Graph& graph, const ir::Operator& op, Reasons
     }
     if (real == 0.0) continue;
     const reference::QuantizedMultiplier q = reference::quantizeMultiplier(real);
-    if (q.multiplier == 0) {
-      reasons.push_back(where + " needs a shift below " + std::to_string(kMinRequantShift) +
-                        " (TFLite's QuantizeMultiplier)");
-      break;
-    }
     if (q.shift > kMaxRequantShift) {
       reasons.push_back(where + " needs shift " + std::to_string(q.shift) + ", more than " +
                         std::to_string(kMaxRequantShift) + " (TFLite's QuantizeMultiplier)");

@@ -32,9 +32,8 @@ inline constexpr std::size_t kMaxRank = 4;
 inline constexpr std::int64_t kMaxWeightBytes = 1024 * 1024;
 // Bias values are kept in 40 bits: |b| < 2^39.
 inline constexpr std::int64_t kBiasMagnitudeLimit = std::int64_t{1} << 39;
-// The shift TFLite's QuantizeMultiplier gives the effective scale
-// (input scale x weight scale / output scale) must lie in this range.
-inline constexpr int kMinRequantShift = -31;
+// The largest shift TFLite's QuantizeMultiplier may give the effective scale
+// (input scale x weight scale / output scale); smaller scales are flushed.
 inline constexpr int kMaxRequantShift = 30;
 // The depthwise convolution's channel multiplier.
 inline constexpr int kDepthMultiplier = 1;

@@ -1,5 +1,6 @@
 #include "targets/npu/npu_target.h"
 
+#include "npu/npu_tir_function.h"
 #include "targets/npu/npu_constraints.h"
 
 namespace loupe::targets::npu {
@@ -12,6 +13,18 @@ target::TargetVerdict NpuTarget::accepts(const ir::Graph& graph, const ir::Opera
   auto reasons = npuConstraintViolations(graph, op);
   if (reasons.empty()) return target::TargetVerdict::accept();
   return target::TargetVerdict::reject(std::move(reasons));
+}
+
+std::optional<codegen::ExternalOperator> NpuTarget::externalLowering() const {
+  ::loupe::npu::MacConfig mac = ::loupe::npu::MacConfig::Macs128;
+  for (::loupe::npu::MacConfig candidate : ::loupe::npu::kAllMacConfigs) {
+    if ("npu-" + std::to_string(static_cast<int>(candidate)) == config()) mac = candidate;
+  }
+  return codegen::ExternalOperator{
+      kNpuDeviceName,
+      [mac](const ir::Graph& graph, const ir::Operator& op, const std::string& name) {
+        return ::loupe::npu::lowerToNpuFunction(graph, op, mac, name);
+      }};
 }
 
 target::TargetKind npuTargetKind() {

@@ -12,6 +12,8 @@ namespace loupe::targets::npu {
 
 inline constexpr const char* kNpuTargetName = "npu";
 inline constexpr const char* kNpuDisplayName = "NPU (Ethos-U55-like)";
+// The device its operators run on: devices->npu in the generated code.
+inline constexpr const char* kNpuDeviceName = "npu";
 
 class NpuTarget : public target::Target {
  public:
@@ -21,6 +23,9 @@ class NpuTarget : public target::Target {
   // "NPU (Ethos-U55-like) npu-128".
   std::string displayName() const override;
   target::TargetVerdict accepts(const ir::Graph& graph, const ir::Operator& op) const override;
+  // Its operators become NPU functions (a command stream and a driver call,
+  // npu/npu_tir_function.h) on the device "npu".
+  std::optional<codegen::ExternalOperator> externalLowering() const override;
 };
 
 target::TargetKind npuTargetKind();
