@@ -1,13 +1,16 @@
 // Every shared model and every golden set, deployed to each platform (the
 // native host and both QEMU boards) through the Project API and run over the
 // serial session: the outputs must equal TFLite's golden bytes, and the
-// profile must have one entry per operator call adding up to the total.
+// profile must have one entry per operator call adding up to the total. On
+// the M55 every set also runs partitioned for "npu -config=npu-128, c", the
+// NPU's operators on the software NPU the firmware binds as its device.
 #include <QtTest>
 
 #include <cmath>
 #include <map>
 #include <memory>
 #include <set>
+#include <tuple>
 
 #include "codegen/model_compiler.h"
 #include "frontend/tflite_importer.h"
@@ -17,6 +20,8 @@
 #include "platforms/builtin_platforms.h"
 #include "project/deploy_error.h"
 #include "project/deployment.h"
+#include "target/target_lowering.h"
+#include "targets/builtin_targets.h"
 #include "test_data.h"
 
 using namespace loupe;
@@ -37,20 +42,28 @@ class DeployGoldenOnBoards : public QObject {
 
   project::PlatformRegistry registry_ = platforms::builtinPlatformRegistry();
   std::vector<test::GoldenSet> sets_ = test::goldenSets();
-  std::map<std::pair<std::string, std::filesystem::path>, DeployedModel> deployed_;
+  std::map<std::tuple<std::string, std::string, std::filesystem::path>, DeployedModel> deployed_;
   // Models that ran on each platform, for the "runs on the other board" check.
   std::map<std::string, std::set<std::filesystem::path>> ran_;
 
-  DeployedModel& deploy(const std::string& platformName, const std::filesystem::path& path) {
-    auto key = std::pair{platformName, path};
+  DeployedModel& deploy(const std::string& platformName, const std::string& targetString,
+                        const std::filesystem::path& path) {
+    auto key = std::tuple{platformName, targetString, path};
     if (auto it = deployed_.find(key); it != deployed_.end()) return it->second;
     // One board at a time: an idle firmware still polls its UART, and every
     // emulated board left running would take a share of the CPU.
     for (auto& [other, entry] : deployed_) entry.deployment.reset();
     DeployedModel& entry = deployed_[key];
     passes::StageTimeline timeline;
-    entry.model = codegen::compileToC(
-        passes::runGraphPipeline(frontend::importTfliteFile(path), timeline), {});
+    passes::PassContext context;
+    const target::TargetList targets =
+        target::parseTargetString(targetString, targets::builtinTargetRegistry());
+    const ir::Graph partitioned = passes::runPartitionPipeline(
+        passes::runGraphPipeline(frontend::importTfliteFile(path), timeline, context), targets,
+        timeline, context);
+    codegen::CompileOptions compileOptions;
+    compileOptions.externalOperators = target::externalOperators(partitioned, targets);
+    entry.model = codegen::compileToC(partitioned, compileOptions);
     project::DeploymentOptions options;
     options.build.cacheRoot = LOUPE_DEPLOY_TEST_CACHE;
     try {
@@ -71,22 +84,28 @@ class DeployGoldenOnBoards : public QObject {
  private slots:
   void goldenSetsMatch_data() {
     QTest::addColumn<QString>("platform");
+    QTest::addColumn<QString>("targets");
     QTest::addColumn<int>("set");
     QVERIFY(sets_.size() >= 40);
     for (const char* platform : {"host", "qemu-mps2-an385", "qemu-mps3-an547"}) {
       for (std::size_t i = 0; i < sets_.size(); ++i) {
         QTest::newRow(qPrintable(QString("%1 %2").arg(platform, sets_[i].name.c_str())))
-            << QString(platform) << static_cast<int>(i);
+            << QString(platform) << QString("c") << static_cast<int>(i);
       }
+    }
+    for (std::size_t i = 0; i < sets_.size(); ++i) {
+      QTest::newRow(qPrintable(QString("qemu-mps3-an547 npu-128 %1").arg(sets_[i].name.c_str())))
+          << QString("qemu-mps3-an547") << QString("npu -config=npu-128, c") << static_cast<int>(i);
     }
   }
 
   void goldenSetsMatch() {
     QFETCH(QString, platform);
+    QFETCH(QString, targets);
     QFETCH(int, set);
     const test::GoldenSet& golden = sets_[static_cast<std::size_t>(set)];
     try {
-      DeployedModel& deployed = deploy(platform.toStdString(), golden.model);
+      DeployedModel& deployed = deploy(platform.toStdString(), targets.toStdString(), golden.model);
       if (!deployed.doesNotFit.empty() || !deployed.deployment) {
         QVERIFY2(deployed.deployment || !deployed.doesNotFit.empty(),
                  "the golden sets of one model must be consecutive rows");
@@ -142,12 +161,14 @@ class DeployGoldenOnBoards : public QObject {
       if (entry.doesNotFit.empty()) continue;
       bool ranElsewhere = false;
       for (const auto& [platform, models] : ran_) {
-        if (platform != key.first && platform != "host" && models.contains(key.second)) {
+        if (platform != std::get<0>(key) && platform != "host" &&
+            models.contains(std::get<2>(key))) {
           ranElsewhere = true;
         }
       }
-      QVERIFY2(ranElsewhere, qPrintable(QString::fromStdString(
-                                 key.second.string() + " runs on no board: " + entry.doesNotFit)));
+      QVERIFY2(ranElsewhere,
+               qPrintable(QString::fromStdString(std::get<2>(key).string() +
+                                                 " runs on no board: " + entry.doesNotFit)));
     }
     deployed_.clear();
   }
