@@ -92,19 +92,7 @@ std::vector<std::int8_t> decodeWeights(std::span<const std::uint8_t> stream,
     std::vector<std::int8_t> block;
     at = decodeSubstream(stream, at, static_cast<std::size_t>(perChannel * blockChannels), block);
     std::size_t next = 0;
-    for (int ky = 0; ky < shape.kernelHeight; ++ky) {
-      for (int kx = 0; kx < shape.kernelWidth; ++kx) {
-        for (int ic = 0; ic < shape.ifmDepth; ++ic) {
-          for (int o = 0; o < blockChannels; ++o) {
-            const std::int64_t index =
-                ((std::int64_t{c0 + o} * shape.kernelHeight + ky) * shape.kernelWidth + kx) *
-                    shape.ifmDepth +
-                ic;
-            ohwi[static_cast<std::size_t>(index)] = block[next++];
-          }
-        }
-      }
-    }
+    for (std::size_t index : npuReadingOrder(shape, c0, blockChannels)) ohwi[index] = block[next++];
   }
   if (at != stream.size()) {
     throw WeightStreamError("weight stream: " + std::to_string(stream.size() - at) +

@@ -127,6 +127,27 @@ void encodeSubstream(const std::vector<std::int8_t>& weights, std::vector<std::u
 
 }  // namespace
 
+std::vector<std::size_t> npuReadingOrder(const WeightShape& shape, int firstChannel, int channels) {
+  std::vector<std::size_t> order;
+  order.reserve(static_cast<std::size_t>(std::int64_t{shape.kernelHeight} * shape.kernelWidth *
+                                         shape.ifmDepth * channels));
+  for (int ky = 0; ky < shape.kernelHeight; ++ky) {
+    for (int kx = 0; kx < shape.kernelWidth; ++kx) {
+      for (int ic = 0; ic < shape.ifmDepth; ++ic) {
+        for (int o = 0; o < channels; ++o) {
+          const std::int64_t index =
+              ((std::int64_t{firstChannel + o} * shape.kernelHeight + ky) * shape.kernelWidth +
+               kx) *
+                  shape.ifmDepth +
+              ic;
+          order.push_back(static_cast<std::size_t>(index));
+        }
+      }
+    }
+  }
+  return order;
+}
+
 std::vector<std::uint8_t> encodeWeights(std::span<const std::int8_t> ohwi,
                                         const WeightShape& shape) {
   if (shape.ofmDepth < 1 || shape.kernelHeight < 1 || shape.kernelWidth < 1 || shape.ifmDepth < 1 ||
@@ -147,22 +168,9 @@ std::vector<std::uint8_t> encodeWeights(std::span<const std::int8_t> ohwi,
       throw std::invalid_argument("encodeWeights: a block of " + std::to_string(blockChannels) +
                                   " OFM channels holds more weights than a sub-stream may");
     }
-    // The NPU's reading order: kernel row, column, IFM channel, OFM channel innermost.
     std::vector<std::int8_t> block;
-    block.reserve(static_cast<std::size_t>(perChannel * blockChannels));
-    for (int ky = 0; ky < shape.kernelHeight; ++ky) {
-      for (int kx = 0; kx < shape.kernelWidth; ++kx) {
-        for (int ic = 0; ic < shape.ifmDepth; ++ic) {
-          for (int o = 0; o < blockChannels; ++o) {
-            const std::int64_t index =
-                ((std::int64_t{c0 + o} * shape.kernelHeight + ky) * shape.kernelWidth + kx) *
-                    shape.ifmDepth +
-                ic;
-            block.push_back(ohwi[static_cast<std::size_t>(index)]);
-          }
-        }
-      }
-    }
+    for (std::size_t index : npuReadingOrder(shape, c0, blockChannels))
+      block.push_back(ohwi[index]);
     encodeSubstream(block, stream);
   }
   return stream;

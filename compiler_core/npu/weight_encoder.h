@@ -26,6 +26,12 @@ struct WeightShape {
   }
 };
 
+// The OHWI index of each weight of the sub-stream of OFM channels
+// [firstChannel, firstChannel + channels), in the order the NPU reads them:
+// kernel row, column, IFM channel, OFM channel innermost. The encoder and the
+// decoder both walk this one order.
+std::vector<std::size_t> npuReadingOrder(const WeightShape& shape, int firstChannel, int channels);
+
 // The compressed weight stream of `ohwi` (shape.count() values). Throws
 // std::invalid_argument when the count does not match or a sub-stream would
 // exceed LOUPE_NPU_WEIGHT_MAX_SUBSTREAM_VALUES.
