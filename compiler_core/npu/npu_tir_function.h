@@ -18,6 +18,8 @@ namespace loupe::npu {
 
 // The C function the body calls (runtime_core/crt/include/loupe/npu_device.h).
 inline constexpr const char* kNpuRunOperator = "LoupeNpuRunOperator";
+// The device NPU functions run on: devices->npu in the generated code.
+inline constexpr const char* kNpuDeviceName = "npu";
 
 // Throws NpuLegalizeError for an operator the NPU cannot run.
 tir::PrimFunc lowerToNpuFunction(const ir::Graph& graph, const ir::Operator& op, MacConfig config,

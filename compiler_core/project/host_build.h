@@ -36,10 +36,6 @@ struct HostBuild {
   std::string log;      // compiler command line and output
 };
 
-// The one device the host platform provides: the software NPU
-// (runtime_core/crt, loupe/npu_device.h), bound as `devices->npu`.
-inline constexpr const char* kSoftwareNpuDevice = "npu";
-
 // main.c for the host: `model_host IN0.bin ... OUT0.bin ...`; throws
 // HostBuildError for a model using a device the host does not provide.
 std::string hostMainSource(const codegen::CompiledModel& model);

@@ -4,7 +4,7 @@
 
 #include "codegen/runtime_files.h"
 #include "project/deploy_error.h"
-#include "project/host_build.h"
+#include "project/software_npu_binding.h"
 
 namespace loupe::project {
 
@@ -19,12 +19,8 @@ std::vector<ProjectFile> modelProjectFiles(const codegen::CompiledModel& model) 
 }
 
 ProjectFile modelDescriptorFile(const codegen::CompiledModel& model) {
-  for (const std::string& device : model.devices) {
-    if (device != kSoftwareNpuDevice) {
-      throw DeployError(DeployError::Kind::BuildFailed,
-                        "the firmware has no device called '" + device +
-                            "' (it provides: " + kSoftwareNpuDevice + ", the software NPU)");
-    }
+  if (const std::string missing = missingDeviceMessage(model, "the firmware"); !missing.empty()) {
+    throw DeployError(DeployError::Kind::BuildFailed, missing);
   }
   const bool npu = !model.devices.empty();
   const std::string p = "tvmgen_" + model.modelName;
@@ -39,24 +35,10 @@ ProjectFile modelDescriptorFile(const codegen::CompiledModel& model) {
          "#include <stddef.h>\n#include <stdint.h>\n\n"
          "#include <tvm/runtime/crt/rpc_server.h>\n"
          "#include <tvm/runtime/crt/tvm_micro_runtime.h>\n\n"
-      << (npu ? "#include \"loupe/npu_device.h\"\n" : "")
       << "#include \"model_descriptor.h\"\n"
          "#include \""
-      << p << ".h\"\n\n";
-  if (npu) {
-    // The software NPU behind devices->npu: its state (accumulators) is
-    // static, bound once, before the first run.
-    out << "static loupe_npu_device npu_state;\nstatic tvm_device_t npu_device;\n"
-        << "static struct " << p << "_devices devices;\nstatic int devices_bound;\n\n"
-        << "static int32_t bind_devices(void) {\n  int32_t status;\n"
-        << "  if (devices_bound) return 0;\n"
-        << "  status = TVMDeviceInit(&npu_device);\n"
-        << "  if (status == 0) status = LoupeNpuDeviceInit(&npu_state);\n"
-        << "  if (status == 0) status = LoupeNpuDeviceBind(&npu_device, &npu_state);\n"
-        << "  if (status != 0) return status;\n"
-        << "  devices." << kSoftwareNpuDevice << " = &npu_device;\n"
-        << "  devices_bound = 1;\n  return 0;\n}\n\n";
-  }
+      << p << ".h\"\n"
+      << softwareNpuBindingSource(model) << "\n";
   // uint64_t arrays: every buffer 8-byte aligned, enough for any dtype.
   auto storage = [&](const std::string& name, std::int64_t bytes) {
     out << "static uint64_t " << name << "[" << (bytes + 7) / 8 + 1 << "];\n";

@@ -21,7 +21,7 @@ std::optional<codegen::ExternalOperator> NpuTarget::externalLowering() const {
     if ("npu-" + std::to_string(static_cast<int>(candidate)) == config()) mac = candidate;
   }
   return codegen::ExternalOperator{
-      kNpuDeviceName,
+      ::loupe::npu::kNpuDeviceName,
       [mac](const ir::Graph& graph, const ir::Operator& op, const std::string& name) {
         return ::loupe::npu::lowerToNpuFunction(graph, op, mac, name);
       }};

@@ -12,8 +12,6 @@ namespace loupe::targets::npu {
 
 inline constexpr const char* kNpuTargetName = "npu";
 inline constexpr const char* kNpuDisplayName = "NPU (Ethos-U55-like)";
-// The device its operators run on: devices->npu in the generated code.
-inline constexpr const char* kNpuDeviceName = "npu";
 
 class NpuTarget : public target::Target {
  public:
