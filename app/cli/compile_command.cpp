@@ -6,6 +6,7 @@
 
 #include "cli/command_line.h"
 #include "cli/commands.h"
+#include "cli/device_report_printer.h"
 #include "cli/memory_options.h"
 #include "cli/target_options.h"
 #include "codegen/model_compiler.h"
@@ -13,7 +14,9 @@
 #include "ir/graph_printer.h"
 #include "mlf/compiled_model_export.h"
 #include "passes/pass_manager.h"
+#include "target/device_report.h"
 #include "target/target_lowering.h"
+#include "targets/builtin_targets.h"
 #include "tir/tir_printer.h"
 
 namespace loupe::cli {
@@ -21,6 +24,7 @@ namespace loupe::cli {
 const char* const kCompileUsage =
     "  loupec compile MODEL -o OUT.tar [--model-name NAME] [--workspace static|external]\n"
     "                 [--planner NAME] [--pools SPEC] [--target \"npu -config=npu-128, c\"]\n"
+    "                 [--report]\n"
     "      compiles the model to C and writes a Model Library Format tar: "
     "codegen/host/{src,include}\n"
     "      (tvmgen_<NAME>.h, NAME defaults to 'default'), parameters/, the printed IR of every\n"
@@ -30,13 +34,17 @@ const char* const kCompileUsage =
     "      bytes) instead of a static array in the generated code.\n"
     "      --target: targets in priority order (default \"c\"); every operator goes to the\n"
     "      first that accepts it, and metadata.json's device_mapping records it. An operator on\n"
-    "      the NPU (Ethos-U55-like) becomes a command stream and one driver call on devices->npu";
+    "      the NPU (Ethos-U55-like) becomes a command stream and one driver call on devices->npu.\n"
+    "      Prints each device's operators, MACs and estimated cycles (metadata.json has them\n"
+    "      too); --report adds every operator's estimate (compute, memory and estimated\n"
+    "      cycles, utilisation, encoded weights) and the NPU's cycles in each configuration";
 
 int runCompileCommand(const std::vector<std::string>& args) {
   auto specs = memoryOptionSpecs();
   specs.insert(specs.end(), {{"-o", OptionSpec::Kind::Value},
                              {"--model-name", OptionSpec::Kind::Value},
                              {"--workspace", OptionSpec::Kind::Value},
+                             {"--report", OptionSpec::Kind::Flag},
                              targetOptionSpec()});
   const auto parsed = parseArguments(args, specs);
   if (parsed.positional.size() != 1) throw UsageError("compile needs exactly one MODEL file");
@@ -77,6 +85,8 @@ int runCompileCommand(const std::vector<std::string>& args) {
   }
   mlf::MlfContents contents = mlf::mlfContentsOf(model, stages);
   contents.target = target::targetListString(targets);
+  const target::DeviceReport devices = target::deviceReport(graph, targets);
+  addDeviceReport(contents.deviceMapping, devices);
   mlf::writeModelLibraryFormat(*output, contents);
   const memory::MemoryPlan& plan = model.memoryPlan;
   std::cout << "compiled " << graph.name << " as '" << model.modelName
@@ -85,12 +95,12 @@ int runCompileCommand(const std::vector<std::string>& args) {
             << (model.externalWorkspace ? " (external)" : "") << " planned by " << plan.planner
             << " (lower bound " << ir::groupDigits(plan.lowerBound) << ", gap "
             << ir::groupDigits(plan.gap()) << ")\ntargets (" << contents.target
-            << "): " << targetSummary(graph, targets)
-            << (graph.externalFunctions.empty()
-                    ? ""
-                    : " (recorded in metadata.json; the generated code runs every operator on "
-                      "the CPU for now)")
-            << "\nwrote " << *output << "\n";
+            << "): " << targetSummary(graph, targets) << "\n";
+  printDeviceTotals(std::cout, devices);
+  if (parsed.has("--report")) {
+    printOperatorEstimates(std::cout, graph, devices, targets, targets::builtinTargetRegistry());
+  }
+  std::cout << "wrote " << *output << "\n";
   return 0;
 }
 

@@ -13,6 +13,7 @@
 
 #include "codegen/model_compiler.h"
 #include "ir/graph.h"
+#include "target/operator_estimate.h"
 
 namespace loupe::target {
 
@@ -50,6 +51,12 @@ class Target {
   // for the CPU (the C lowering), else the target's own lowering and the
   // device its calls run on.
   virtual std::optional<codegen::ExternalOperator> externalLowering() const { return std::nullopt; }
+  // What an operator this target accepted costs on it, from the target's
+  // performance model; none for a target without one (the CPU).
+  virtual std::optional<OperatorEstimate> estimate(const ir::Graph& /*graph*/,
+                                                   const ir::Operator& /*op*/) const {
+    return std::nullopt;
+  }
 
  private:
   std::string name_;

@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "ir/graph_printer.h"
 #include "loupe_version.h"
 #include "test_data.h"
 
@@ -142,16 +143,57 @@ class Loupec : public QObject {
     }
   }
 
-  void compileRecordsThePartitionButKeepsTheCode() {
+  void compilePrintsEachDeviceAndWithReportEveryOperatorsEstimate() {
     QTemporaryDir dir;
     const auto result = loupec({"compile", model("kws_ref_model"), "-o", dir.filePath("kws.tar"),
-                                "--target", "npu -config=npu-128, c"});
+                                "--target", "npu -config=npu-128, c", "--report"});
     QVERIFY2(result.exitCode == 0, qPrintable(result.err));
-    QVERIFY2(
-        result.out.contains("targets (npu -config=npu-128, c): NPU (Ethos-U55-like) npu-128: "),
-        result.out.constData());
-    QVERIFY2(result.out.contains("the generated code runs every operator on the CPU"),
-             result.out.constData());
+    const QString out = QString::fromUtf8(result.out);
+    QVERIFY2(out.contains("targets (npu -config=npu-128, c): NPU (Ethos-U55-like) npu-128: "),
+             qPrintable(out));
+    // The per-device totals are the ones metadata.json records.
+    QProcess tar;
+    tar.start("tar", {"-xOf", dir.filePath("kws.tar"), "metadata.json"});
+    QVERIFY(tar.waitForFinished());
+    const auto metadata = nlohmann::json::parse(tar.readAllStandardOutput().toStdString());
+    const nlohmann::json& devices = metadata["modules"]["default"]["device_mapping"]["devices"];
+    QCOMPARE(devices.size(), std::size_t{2});
+    const auto group = [](std::int64_t value) {
+      return QString::fromStdString(loupe::ir::groupDigits(value));
+    };
+    const QRegularExpression npuLine(
+        "\\n  npu +NPU \\(Ethos-U55-like\\) npu-128 +(\\d+) operator\\(s\\) +([\\d,]+) MACs  "
+        "([\\d,]+) estimated cycles\\n");
+    const auto npu = npuLine.match(out);
+    QVERIFY2(npu.hasMatch(), qPrintable(out));
+    QCOMPARE(npu.captured(1).toInt(), devices[0]["operators"].get<int>());
+    QCOMPARE(npu.captured(2), group(devices[0]["macs"].get<std::int64_t>()));
+    QCOMPARE(npu.captured(3), group(devices[0]["estimated_cycles"].get<std::int64_t>()));
+    QVERIFY2(out.contains(QRegularExpression(
+                 "\\n  host +CPU \\(C\\) +3 operator\\(s\\) .* no cycle model\\n")),
+             qPrintable(out));
+    // --report: one row per operator, its estimate or '-' on the CPU.
+    const nlohmann::json& operators = metadata["modules"]["default"]["device_mapping"]["operators"];
+    for (const nlohmann::json& op : operators) {
+      const QString cycles = op["estimate"].is_null()
+                                 ? QStringLiteral("-")
+                                 : group(op["estimate"]["estimated_cycles"].get<std::int64_t>());
+      const QRegularExpression row(QString("\\n +%1  %2 +%3 +[\\d,]+ +[-\\d,]+ +[-\\d,]+ +%4 ")
+                                       .arg(op["index"].get<int>())
+                                       .arg(QString::fromStdString(op["type"].get<std::string>()),
+                                            QString::fromStdString(op["device"].get<std::string>()),
+                                            cycles));
+      QVERIFY2(out.contains(row), qPrintable(row.pattern() + "\n" + out));
+    }
+    // And each configuration's column, whose total falls from npu-32 to npu-256.
+    const QRegularExpression totals("\\n +total +([\\d,]+) +([\\d,]+) +([\\d,]+) +([\\d,]+)\\n");
+    const auto total = totals.match(out);
+    QVERIFY2(total.hasMatch(), qPrintable(out));
+    QCOMPARE(total.captured(3), group(devices[0]["estimated_cycles"].get<std::int64_t>()));
+    for (int c = 2; c <= 4; ++c) {
+      QVERIFY(QString(total.captured(c)).remove(',').toLongLong() <
+              QString(total.captured(c - 1)).remove(',').toLongLong());
+    }
   }
 
   void velaOperatorShowsItsCommandStreamAndIsRefused() {

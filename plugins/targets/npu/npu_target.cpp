@@ -1,6 +1,8 @@
 #include "targets/npu/npu_target.h"
 
+#include "npu/npu_legalize.h"
 #include "npu/npu_tir_function.h"
+#include "npu/performance_model.h"
 #include "targets/npu/npu_constraints.h"
 
 namespace loupe::targets::npu {
@@ -15,11 +17,33 @@ target::TargetVerdict NpuTarget::accepts(const ir::Graph& graph, const ir::Opera
   return target::TargetVerdict::reject(std::move(reasons));
 }
 
-std::optional<codegen::ExternalOperator> NpuTarget::externalLowering() const {
-  ::loupe::npu::MacConfig mac = ::loupe::npu::MacConfig::Macs128;
+::loupe::npu::MacConfig NpuTarget::macConfig() const {
   for (::loupe::npu::MacConfig candidate : ::loupe::npu::kAllMacConfigs) {
-    if ("npu-" + std::to_string(static_cast<int>(candidate)) == config()) mac = candidate;
+    if ("npu-" + std::to_string(static_cast<int>(candidate)) == config()) return candidate;
   }
+  return ::loupe::npu::MacConfig::Macs128;  // the kind's default; options are checked on parsing
+}
+
+std::optional<target::OperatorEstimate> NpuTarget::estimate(const ir::Graph& graph,
+                                                            const ir::Operator& op) const {
+  const ::loupe::npu::NpuConfig npu = ::loupe::npu::npuConfig(macConfig());
+  const ::loupe::npu::NpuLegalizedOperator legalized = ::loupe::npu::legalizeForNpu(graph, op, npu);
+  const ::loupe::npu::NpuPerformance performance =
+      ::loupe::npu::estimatePerformance(legalized.operation, npu);
+  target::OperatorEstimate estimate;
+  estimate.macs = performance.macs;
+  estimate.computeCycles = performance.macCycles;
+  estimate.memoryCycles = performance.memoryCycles;
+  estimate.estimatedCycles = performance.estimatedCycles;
+  estimate.bytesMoved = performance.bytesMoved;
+  estimate.utilization = performance.utilization;
+  estimate.rawWeightBytes = legalized.rawWeightBytes;
+  estimate.encodedWeightBytes = legalized.encodedWeightBytes;
+  return estimate;
+}
+
+std::optional<codegen::ExternalOperator> NpuTarget::externalLowering() const {
+  const ::loupe::npu::MacConfig mac = macConfig();
   return codegen::ExternalOperator{
       ::loupe::npu::kNpuDeviceName,
       [mac](const ir::Graph& graph, const ir::Operator& op, const std::string& name) {

@@ -5,6 +5,7 @@
 // (npu_constraints).
 #pragma once
 
+#include "npu/npu_config.h"
 #include "target/target.h"
 #include "target/target_registry.h"
 
@@ -24,6 +25,13 @@ class NpuTarget : public target::Target {
   // Its operators become NPU functions (a command stream and a driver call,
   // npu/npu_tir_function.h) on the device "npu".
   std::optional<codegen::ExternalOperator> externalLowering() const override;
+  // The NPU performance model's estimate (npu/performance_model.h) for the
+  // operator as this configuration would run it.
+  std::optional<target::OperatorEstimate> estimate(const ir::Graph& graph,
+                                                   const ir::Operator& op) const override;
+
+ private:
+  ::loupe::npu::MacConfig macConfig() const;
 };
 
 target::TargetKind npuTargetKind();
