@@ -2,8 +2,9 @@
 // native host and both QEMU boards) through the Project API and run over the
 // serial session: the outputs must equal TFLite's golden bytes, and the
 // profile must have one entry per operator call adding up to the total. On
-// the M55 every set also runs partitioned for "npu -config=npu-128, c", the
-// NPU's operators on the software NPU the firmware binds as its device.
+// the host and the M55 every set also runs partitioned for "npu
+// -config=npu-128, c", the NPU's operators on the software NPU the firmware
+// binds as its device.
 #include <QtTest>
 
 #include <cmath>
@@ -93,9 +94,11 @@ class DeployGoldenOnBoards : public QObject {
             << QString(platform) << QString("c") << static_cast<int>(i);
       }
     }
-    for (std::size_t i = 0; i < sets_.size(); ++i) {
-      QTest::newRow(qPrintable(QString("qemu-mps3-an547 npu-128 %1").arg(sets_[i].name.c_str())))
-          << QString("qemu-mps3-an547") << QString("npu -config=npu-128, c") << static_cast<int>(i);
+    for (const char* platform : {"host", "qemu-mps3-an547"}) {
+      for (std::size_t i = 0; i < sets_.size(); ++i) {
+        QTest::newRow(qPrintable(QString("%1 npu-128 %2").arg(platform, sets_[i].name.c_str())))
+            << QString(platform) << QString("npu -config=npu-128, c") << static_cast<int>(i);
+      }
     }
   }
 
