@@ -35,15 +35,18 @@ struct BoardRun::Result {
 
 namespace {
 
-Bytes readInput(const QString& path, const ir::Tensor& tensor, std::size_t index) {
+// A raw tensor file for model input or output `index` ("input", "output"),
+// checked against the tensor's size.
+Bytes readTensorFile(const QString& path, const ir::Tensor& tensor, const char* role,
+                     std::size_t index) {
   QFile file(path);
   if (!file.open(QIODevice::ReadOnly)) {
-    throw std::runtime_error("cannot read input file " + path.toStdString());
+    throw std::runtime_error(std::string("cannot read ") + role + " file " + path.toStdString());
   }
   const QByteArray data = file.readAll();
   if (data.size() != tensor.byteSize()) {
     throw std::runtime_error(QFileInfo(path).fileName().toStdString() + ": " +
-                             std::to_string(data.size()) + " bytes, but input " +
+                             std::to_string(data.size()) + " bytes, but " + role + " " +
                              std::to_string(index) + " '" + tensor.name + "' needs " +
                              std::to_string(tensor.byteSize()));
   }
@@ -55,9 +58,11 @@ Bytes readInput(const QString& path, const ir::Tensor& tensor, std::size_t index
 BoardRun::BoardRun(ModelDocument* document, QObject* parent)
     : QObject(parent), document_(document) {
   connect(&watcher_, &QFutureWatcherBase::finished, this, &BoardRun::onDone);
+  findGoldenSets();
   connect(document_, &ModelDocument::modelLoaded, this, [this] {
     cancel();
     inputFiles_.clear();
+    findGoldenSets();
     state_ = State::Idle;
     error_.clear();
     outputs_.clear();
@@ -86,7 +91,43 @@ QList<PlatformChoice> BoardRun::platforms() {
   return choices;
 }
 
+void BoardRun::findGoldenSets() {
+  golden_ = {};
+  if (document_->isLoaded()) {
+    golden_ = project::findGoldenSets(document_->filePath().toStdString(), document_->graph());
+  }
+  goldenSet_ = golden_.sets.empty() ? QString() : QString::fromStdString(golden_.sets[0].name);
+}
+
+void BoardRun::setInputFiles(const QStringList& files) {
+  inputFiles_ = files;
+  goldenSet_.clear();
+}
+
+QStringList BoardRun::goldenSetNames() const {
+  QStringList names;
+  for (const project::GoldenSet& set : golden_.sets) names << QString::fromStdString(set.name);
+  return names;
+}
+
+QStringList BoardRun::skippedGoldenSets() const {
+  QStringList reasons;
+  for (const std::string& reason : golden_.skipped) reasons << QString::fromStdString(reason);
+  return reasons;
+}
+
+bool BoardRun::setGoldenSet(const QString& name) {
+  if (!name.isEmpty() && !goldenSetNames().contains(name)) return false;
+  goldenSet_ = name;
+  inputFiles_.clear();
+  return true;
+}
+
 QString BoardRun::inputsDescription() const {
+  if (!goldenSet_.isEmpty()) {
+    return tr("golden set %1 (TFLite's inputs; outputs also compared with TFLite's)")
+        .arg(goldenSet_);
+  }
   if (inputFiles_.isEmpty()) return tr("random bytes (seed 1)");
   QStringList names;
   for (const QString& file : inputFiles_) names << QFileInfo(file).fileName();
@@ -123,7 +164,13 @@ bool BoardRun::start(const Request& request) {
   emit started(platform_);
 
   ir::Graph graph = document_->graph();
-  const QStringList files = inputFiles_;
+  QStringList files = inputFiles_;
+  std::vector<std::filesystem::path> goldenOutputs;
+  for (const project::GoldenSet& set : golden_.sets) {
+    if (QString::fromStdString(set.name) != goldenSet_) continue;
+    for (const auto& input : set.inputs) files << QString::fromStdString(input.string());
+    goldenOutputs = set.outputs;
+  }
   stop_ = std::stop_source();
   // Progress is reported from the worker; the lines are delivered on this
   // object's thread and dropped once the run has been cancelled.
@@ -136,8 +183,8 @@ bool BoardRun::start(const Request& request) {
         },
         Qt::QueuedConnection);
   };
-  watcher_.setFuture(QtConcurrent::run([graph = std::move(graph), files, request, generation,
-                                        report,
+  watcher_.setFuture(QtConcurrent::run([graph = std::move(graph), files, goldenOutputs, request,
+                                        generation, report,
                                         stop =
                                             stop_.get_token()]() -> std::shared_ptr<const Result> {
     auto result = std::make_shared<Result>();
@@ -153,7 +200,7 @@ bool BoardRun::start(const Request& request) {
       for (std::size_t i = 0; i < graph.inputs.size(); ++i) {
         const ir::Tensor& tensor = graph.tensor(graph.inputs[i]);
         if (!files.isEmpty()) {
-          inputs.push_back(readInput(files[static_cast<qsizetype>(i)], tensor, i));
+          inputs.push_back(readTensorFile(files[static_cast<qsizetype>(i)], tensor, "input", i));
         } else {
           Bytes bytes(static_cast<std::size_t>(tensor.byteSize()));
           for (auto& byte : bytes) byte = static_cast<std::uint8_t>(random() & 0xff);
@@ -200,6 +247,17 @@ bool BoardRun::start(const Request& request) {
         check.agrees = checked.agrees;
         check.message = QString::fromStdString(checked.message);
         result->outputs << check;
+      }
+      if (!goldenOutputs.empty()) {
+        std::vector<Bytes> golden;
+        for (std::size_t i = 0; i < goldenOutputs.size(); ++i) {
+          golden.push_back(readTensorFile(QString::fromStdString(goldenOutputs[i].string()),
+                                          graph.tensor(graph.outputs[i]), "output", i));
+        }
+        for (const auto& checked : project::checkAgainstGolden(graph, outputs, golden)) {
+          result->outputs << OutputCheck{static_cast<int>(checked.index), checked.agrees,
+                                         QString::fromStdString(checked.message)};
+        }
       }
     } catch (const project::DeployError& error) {
       result->error = QString::fromUtf8(error.what());

@@ -1,6 +1,7 @@
 // "Run on board" for the GUI: compiles the document's model, deploys it to a
 // platform (generate, build, start, connect - project::Deployment), runs it
-// once and checks every output against the reference interpreter, all on a
+// once and checks every output against the reference interpreter (and, on a
+// golden set's inputs, against TFLite's outputs of that set), all on a
 // worker thread. Progress lines arrive by signal; a failure (DeployError,
 // SessionError, anything) becomes a message, never an exception in the
 // window. Cancel stops the run in flight (the build is killed, a started
@@ -17,6 +18,7 @@
 #include <vector>
 
 #include "project/deployment.h"
+#include "project/golden_sets.h"
 #include "project/run_profile.h"
 
 namespace loupe::models {
@@ -64,8 +66,18 @@ class BoardRun : public QObject {
   static QList<PlatformChoice> platforms();
 
   // Inputs: raw files in model input order, or none for random bytes (seed 1).
-  void setInputFiles(const QStringList& files) { inputFiles_ = files; }
+  // Choosing files leaves the golden set.
+  void setInputFiles(const QStringList& files);
   const QStringList& inputFiles() const { return inputFiles_; }
+  // The golden sets beside the opened model (project/golden_sets.h), real
+  // inputs first; a model that has them runs the first by default, and its
+  // outputs are also compared with TFLite's.
+  QStringList goldenSetNames() const;
+  // Why golden folders beside the model were left out ("seed4: ...").
+  QStringList skippedGoldenSets() const;
+  // Runs on that set's inputs (false when there is no such set); "" for none.
+  bool setGoldenSet(const QString& name);
+  const QString& goldenSet() const { return goldenSet_; }
   QString inputsDescription() const;
 
   // Starts a run; false when one is running or no model is open.
@@ -104,9 +116,13 @@ class BoardRun : public QObject {
   struct Result;
   void onDone();
   void clearProfile();
+  // The golden sets of the opened model; the first becomes the inputs.
+  void findGoldenSets();
 
   ModelDocument* document_;
   QStringList inputFiles_;
+  project::GoldenSets golden_;
+  QString goldenSet_;
   State state_ = State::Idle;
   bool running_ = false;
   int generation_ = 0;

@@ -28,6 +28,7 @@ DeployPanel::DeployPanel(models::ModelDocument* document, models::BoardRun* run,
       port_(new QComboBox(serialRow_)),
       baud_(new QSpinBox(serialRow_)),
       inputs_(new QLabel(this)),
+      goldenSet_(new QComboBox(this)),
       runButton_(new QPushButton(tr("Run on board"), this)),
       cancelButton_(new QPushButton(tr("Cancel"), this)),
       result_(new QLabel(this)) {
@@ -36,6 +37,7 @@ DeployPanel::DeployPanel(models::ModelDocument* document, models::BoardRun* run,
   runButton_->setObjectName(QStringLiteral("runOnBoardButton"));
   cancelButton_->setObjectName(QStringLiteral("cancelRunButton"));
   result_->setObjectName(QStringLiteral("deployResult"));
+  goldenSet_->setObjectName(QStringLiteral("goldenSetBox"));
 
   // Unavailable platforms stay listed, disabled, with what to install.
   auto* items = new QStandardItemModel(platform_);
@@ -84,8 +86,15 @@ DeployPanel::DeployPanel(models::ModelDocument* document, models::BoardRun* run,
     run_->setInputFiles({});
     updateControls();
   });
+  goldenSet_->setPlaceholderText(tr("Golden set"));
+  goldenSet_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+  connect(goldenSet_, &QComboBox::activated, this, [this](int index) {
+    run_->setGoldenSet(goldenSet_->itemText(index));
+    updateControls();
+  });
   inputs_->setWordWrap(true);
   auto* inputButtons = new QHBoxLayout;
+  inputButtons->addWidget(goldenSet_);
   inputButtons->addWidget(loadInputs);
   inputButtons->addWidget(randomInputs);
   inputButtons->addStretch(1);
@@ -120,10 +129,12 @@ DeployPanel::DeployPanel(models::ModelDocument* document, models::BoardRun* run,
   connect(run_, &models::BoardRun::finished, this, &DeployPanel::updateResult);
   connect(run_, &models::BoardRun::started, this, &DeployPanel::updateResult);
   connect(document_, &models::ModelDocument::modelLoaded, this, [this] {
+    refreshGoldenSets();
     updateControls();
     updateResult();
   });
   refreshPorts();
+  refreshGoldenSets();
   selectPlatform(QStringLiteral("host"));
   updateControls();
   updateResult();
@@ -163,6 +174,18 @@ void DeployPanel::loadInputs() {
   updateControls();
 }
 
+void DeployPanel::refreshGoldenSets() {
+  goldenSet_->clear();
+  goldenSet_->addItems(run_->goldenSetNames());
+  goldenSet_->setEnabled(goldenSet_->count() > 0);
+  QString tip = goldenSet_->count() > 0
+                    ? tr("TFLite's inputs and outputs from the golden/ folder beside the model")
+                    : tr("No golden/ folder with sets for this model beside it");
+  const QStringList skipped = run_->skippedGoldenSets();
+  if (!skipped.isEmpty()) tip += tr("\nLeft out:\n") + skipped.join(u'\n');
+  goldenSet_->setToolTip(tip);
+}
+
 void DeployPanel::runOnBoard() {
   models::BoardRun::Request request;
   request.platform = selectedPlatform();
@@ -176,6 +199,8 @@ void DeployPanel::updateControls() {
   form_->setRowVisible(serialRow_, platform_->currentData(Qt::UserRole + 2).toBool());
   description_->setText(platform_->currentData(Qt::UserRole).toString());
   inputs_->setText(run_->inputsDescription());
+  goldenSet_->setCurrentIndex(
+      run_->goldenSet().isEmpty() ? -1 : goldenSet_->findText(run_->goldenSet()));
   platform_->setEnabled(!running);
   runButton_->setEnabled(!running && document_->isLoaded() && !selectedPlatform().isEmpty());
   cancelButton_->setEnabled(running);

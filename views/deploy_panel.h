@@ -1,6 +1,7 @@
 // The Deploy panel: choose a platform (those whose tools are missing are
 // greyed out, the tooltip names the Debian package), a serial port and baud
-// rate for `serial`, the inputs (raw .bin files or random bytes with seed 1),
+// rate for `serial`, the inputs (a golden set beside the model, whose outputs
+// are then compared with TFLite's too; raw .bin files; or random bytes),
 // and Run on board / Cancel. Below: how the outputs compare with the
 // reference interpreter, the stage times, or why the run failed.
 #pragma once
@@ -32,6 +33,7 @@ class DeployPanel : public QWidget {
   QPushButton* runButton() const { return runButton_; }
   QPushButton* cancelButton() const { return cancelButton_; }
   QLabel* resultLabel() const { return result_; }
+  QComboBox* goldenSetBox() const { return goldenSet_; }
 
   // Selects `name` when it is listed and available; returns whether it did.
   bool selectPlatform(const QString& name);
@@ -46,6 +48,7 @@ class DeployPanel : public QWidget {
   void updateControls();
   void updateResult();
   void loadInputs();
+  void refreshGoldenSets();
 
   models::ModelDocument* document_;
   models::BoardRun* run_;
@@ -56,6 +59,7 @@ class DeployPanel : public QWidget {
   QComboBox* port_;
   QSpinBox* baud_;
   QLabel* inputs_;
+  QComboBox* goldenSet_;
   QPushButton* runButton_;
   QPushButton* cancelButton_;
   QLabel* result_;

@@ -1,8 +1,16 @@
 // The verdict on a board's outputs: equal bytes agree; a wrong byte or a
-// wrong size is located in the message.
+// wrong size is located in the message. Against TFLite's golden outputs,
+// float32 may be off by a few ulp and no more. Golden sets beside a model are
+// found in order, real inputs first, and a set that does not fit the model
+// is left out with the reason.
 #include <QtTest>
 
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
 #include "frontend/tflite_importer.h"
+#include "project/golden_sets.h"
 #include "project/reference_check.h"
 #include "test_data.h"
 
@@ -40,6 +48,90 @@ class ReferenceCheck : public QObject {
     QVERIFY(!checks[0].agrees);
     QCOMPARE(QString::fromStdString(checks[0].message),
              QString("output 0 has 11 bytes, the reference 12"));
+  }
+
+  void goldenIntegersMustBeExact() {
+    const auto dir = test::modelsDir() / "kws_ref_model";
+    const ir::Graph graph = frontend::importTfliteFile(dir / "model.tflite");
+    const std::vector<std::uint8_t> golden =
+        test::readBytes(dir / "golden" / "real1" / "output0.bin");
+    auto checks = project::checkAgainstGolden(graph, {golden}, {golden});
+    QVERIFY(checks[0].agrees);
+    QCOMPARE(QString::fromStdString(checks[0].message),
+             QString("output 0 equals TFLite's (bit-exact)"));
+    std::vector<std::uint8_t> board = golden;
+    board[3] = static_cast<std::uint8_t>(board[3] ^ 1);
+    checks = project::checkAgainstGolden(graph, {board}, {golden});
+    QVERIFY(!checks[0].agrees);
+    QVERIFY2(
+        QString::fromStdString(checks[0].message)
+            .startsWith("output 0 differs from TFLite's output: 1 of 12 bytes (first at byte 3"),
+        checks[0].message.c_str());
+  }
+
+  void goldenFloatsWithinFourUlp() {
+    const auto dir = test::modelsDir() / "hello_world_float";
+    const ir::Graph graph = frontend::importTfliteFile(dir / "model.tflite");
+    const std::vector<std::uint8_t> golden =
+        test::readBytes(dir / "golden" / "seed1" / "output0.bin");
+    QCOMPARE(golden.size(), std::size_t{4});
+    auto nudged = [&](std::int32_t ulps) {
+      std::int32_t bits;
+      std::memcpy(&bits, golden.data(), 4);
+      bits += ulps;
+      std::vector<std::uint8_t> board(4);
+      std::memcpy(board.data(), &bits, 4);
+      return board;
+    };
+    auto checks = project::checkAgainstGolden(graph, {nudged(3)}, {golden});
+    QVERIFY(checks[0].agrees);
+    QCOMPARE(QString::fromStdString(checks[0].message),
+             QString("output 0 is within 3 ulp of TFLite's"));
+    checks = project::checkAgainstGolden(graph, {nudged(5)}, {golden});
+    QVERIFY(!checks[0].agrees);
+    QVERIFY2(
+        QString::fromStdString(checks[0].message)
+            .startsWith("output 0 differs from TFLite's by more than 4 ulp in 1 of 1 elements"),
+        checks[0].message.c_str());
+    QCOMPARE(project::ulpDistance(1.0f, std::nextafter(1.0f, 2.0f)), 1u);
+    QCOMPARE(project::ulpDistance(-0.0f, 0.0f), 0u);
+  }
+
+  void goldenSetsBesideTheModelRealFirstAndChecked() {
+    QTemporaryDir temp;
+    const std::filesystem::path root = temp.path().toStdString();
+    const auto source = test::modelsDir() / "kws_ref_model";
+    std::filesystem::copy_file(source / "model.tflite", root / "model.tflite");
+    for (const char* set : {"seed1", "real2"}) {
+      std::filesystem::create_directories(root / "golden" / set);
+      for (const char* file : {"input0.bin", "output0.bin"}) {
+        std::filesystem::copy_file(source / "golden" / set / file, root / "golden" / set / file);
+      }
+    }
+    std::filesystem::create_directories(root / "golden" / "short");
+    std::filesystem::copy_file(source / "golden" / "seed1" / "input0.bin",
+                               root / "golden" / "short" / "input0.bin");
+    std::ofstream(root / "golden" / "short" / "output0.bin") << "abc";
+    std::filesystem::create_directories(root / "golden" / "empty");
+
+    const ir::Graph graph = frontend::importTfliteFile(root / "model.tflite");
+    const project::GoldenSets found = project::findGoldenSets(root / "model.tflite", graph);
+    QCOMPARE(found.sets.size(), std::size_t{2});
+    QCOMPARE(found.sets[0].name, std::string("real2"));
+    QCOMPARE(found.sets[1].name, std::string("seed1"));
+    QCOMPARE(found.sets[0].inputs, std::vector{root / "golden" / "real2" / "input0.bin"});
+    QCOMPARE(found.sets[0].outputs, std::vector{root / "golden" / "real2" / "output0.bin"});
+    QCOMPARE(found.skipped.size(), std::size_t{2});
+    QVERIFY2(QString::fromStdString(found.skipped[0])
+                 .startsWith("empty: input0.bin is missing (for input 0 '"),
+             found.skipped[0].c_str());
+    QVERIFY2(QString::fromStdString(found.skipped[1])
+                 .startsWith("short: output0.bin has 3 bytes, output 0 '"),
+             found.skipped[1].c_str());
+    QVERIFY2(QString::fromStdString(found.skipped[1]).endsWith("' needs 12"),
+             found.skipped[1].c_str());
+    // No golden/ folder: no sets, nothing skipped.
+    QVERIFY(project::findGoldenSets(root / "golden" / "model.tflite", graph).sets.empty());
   }
 };
 

@@ -1,19 +1,8 @@
 #include "golden_compare.h"
 
-#include <cstdlib>
 #include <cstring>
-#include <limits>
 
 namespace loupe::test {
-
-std::uint32_t ulpDistance(float a, float b) {
-  std::int32_t ia, ib;
-  std::memcpy(&ia, &a, 4);
-  std::memcpy(&ib, &b, 4);
-  if (ia < 0) ia = std::numeric_limits<std::int32_t>::min() - ia;
-  if (ib < 0) ib = std::numeric_limits<std::int32_t>::min() - ib;
-  return static_cast<std::uint32_t>(std::abs(static_cast<std::int64_t>(ia) - ib));
-}
 
 QString compareBytes(std::span<const std::uint8_t> actual, std::span<const std::uint8_t> expected,
                      const std::string& dtype, std::uint32_t maxFloatUlps) {

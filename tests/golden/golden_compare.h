@@ -10,12 +10,13 @@
 #include <span>
 #include <string>
 
+#include "project/reference_check.h"
+
 namespace loupe::test {
 
-// float32 results may differ from TFLite's in the last bits (summation order).
-inline constexpr std::uint32_t kMaxFloatUlps = 4;
-
-std::uint32_t ulpDistance(float a, float b);
+// The tolerance Run on board allows too (project/reference_check.h).
+using project::kMaxFloatUlps;
+using project::ulpDistance;
 
 // Empty when equal; otherwise where and how the bytes first differ. `dtype`
 // is the manifest's spelling ("int8", "float32", ...).

@@ -58,7 +58,13 @@ class BoardRunTest : public QObject {
     ProfileTableModel table(&run);
     QStringList lines;
     connect(&run, &BoardRun::progress, this, [&lines](const QString& line) { lines << line; });
-    QCOMPARE(run.inputsDescription(), "random bytes (seed 1)");
+    // The golden sets beside the model, real inputs first; the first is the default.
+    QCOMPARE(run.goldenSetNames(),
+             QStringList({"real1", "real2", "real3", "seed1", "seed2", "seed3"}));
+    QCOMPARE(run.goldenSet(), "real1");
+    QVERIFY(run.inputsDescription().startsWith("golden set real1"));
+    QVERIFY(!run.setGoldenSet("real9"));
+    QVERIFY(run.setGoldenSet("real2"));
 
     QVERIFY(run.start({}));  // host by default
     QVERIFY(run.isRunning());
@@ -67,9 +73,12 @@ class BoardRunTest : public QObject {
     QVERIFY2(run.state() == BoardRun::State::Succeeded, qPrintable(run.errorMessage()));
     QCOMPARE(run.platform(), "host");
 
-    QCOMPARE(run.outputChecks().size(), static_cast<qsizetype>(document.graph().outputs.size()));
+    // Each output against the reference interpreter, then against TFLite's.
+    const auto outputs = static_cast<qsizetype>(document.graph().outputs.size());
+    QCOMPARE(run.outputChecks().size(), 2 * outputs);
     QVERIFY(run.outputsAgree());
-    QVERIFY(run.outputChecks().front().message.contains("bit-exact"));
+    QVERIFY(run.outputChecks().front().message.contains("reference interpreter (bit-exact)"));
+    QCOMPARE(run.outputChecks()[outputs].message, "output 0 equals TFLite's (bit-exact)");
 
     const int calls = compiledCallCount(document);
     QVERIFY(calls > 0);
@@ -107,6 +116,7 @@ class BoardRunTest : public QObject {
     file.close();
     run.setInputFiles({file.fileName()});
     QCOMPARE(run.inputsDescription(), "short.bin");
+    QVERIFY(run.goldenSet().isEmpty());  // files replace the golden set
     QVERIFY(run.start({}));
     QVERIFY(run.waitUntilIdle(kRunTimeoutMs));
     QCOMPARE(run.state(), BoardRun::State::Failed);
