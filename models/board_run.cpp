@@ -17,6 +17,9 @@
 #include "project/deploy_error.h"
 #include "project/reference_check.h"
 #include "session_error.h"
+#include "target/target_lowering.h"
+#include "target/target_string.h"
+#include "targets/builtin_targets.h"
 
 namespace loupe::models {
 
@@ -214,10 +217,18 @@ bool BoardRun::start(const Request& request) {
       options.start.baud = request.baud;
       options.stop = stop;
 
-      report(QStringLiteral("[compile] compiling %1 to C").arg(QString::fromStdString(graph.name)));
+      const target::TargetList targets = target::parseTargetString(
+          request.targets.toStdString(), targets::builtinTargetRegistry());
+      report(QStringLiteral("[compile] compiling %1 to C for %2")
+                 .arg(QString::fromStdString(graph.name),
+                      QString::fromStdString(target::targetListString(targets))));
       passes::StageTimeline timeline;
-      const codegen::CompiledModel model =
-          codegen::compileToC(passes::runGraphPipeline(graph, timeline), {});
+      passes::PassContext context;
+      const ir::Graph partitioned = passes::runPartitionPipeline(
+          passes::runGraphPipeline(graph, timeline, context), targets, timeline, context);
+      codegen::CompileOptions compileOptions;
+      compileOptions.externalOperators = target::externalOperators(partitioned, targets);
+      const codegen::CompiledModel model = codegen::compileToC(partitioned, compileOptions);
       if (stop.stop_requested()) return result;
       project::Deployment deployment(
           *platform, model, options,

@@ -58,6 +58,9 @@ class BoardRun : public QObject {
     QString platform = QStringLiteral("host");
     QString port;  // serial only
     quint32 baud = 115200;
+    // Targets in priority order, as for `loupec run --target`: operators on
+    // the NPU (Ethos-U55-like) run on the software NPU the firmware binds.
+    QString targets = QStringLiteral("c");
   };
 
   explicit BoardRun(ModelDocument* document, QObject* parent = nullptr);

@@ -105,6 +105,33 @@ class BoardRunTest : public QObject {
     QVERIFY(!lines.filter("bit-exact").isEmpty());
   }
 
+  void kwsOnHostWithTheNpuTargetIsBitExact() {
+    ModelDocument document;
+    QVERIFY(document.open(loupe::test::kwsModelPath()));
+    BoardRun run(&document);
+    QStringList lines;
+    connect(&run, &BoardRun::progress, this, [&lines](const QString& line) { lines << line; });
+    BoardRun::Request request;
+    request.targets = QStringLiteral("npu -config=npu-128, c");
+    QVERIFY(run.start(request));
+    QVERIFY(run.waitUntilIdle(kRunTimeoutMs));
+    QVERIFY2(run.state() == BoardRun::State::Succeeded, qPrintable(run.errorMessage()));
+    QVERIFY(run.outputsAgree());  // the reference and TFLite's real1 outputs, bit-exact
+    QVERIFY2(!lines.filter("for npu -config=npu-128, c").isEmpty(), qPrintable(lines.join('\n')));
+    // The NPU's functions are profiled like the CPU's.
+    int npuRows = 0;
+    for (const auto& row : run.profileRows()) {
+      npuRows += QString::fromStdString(row.time.name).contains("_npu_");
+    }
+    QVERIFY2(npuRows > 0, qPrintable(lines.join('\n')));
+
+    request.targets = QStringLiteral("gpu");
+    QVERIFY(run.start(request));
+    QVERIFY(run.waitUntilIdle(kRunTimeoutMs));
+    QCOMPARE(run.state(), BoardRun::State::Failed);
+    QVERIFY2(run.errorMessage().contains("unknown target 'gpu'"), qPrintable(run.errorMessage()));
+  }
+
   void wrongInputFilesFailWithAMessage() {
     ModelDocument document;
     QVERIFY(document.open(loupe::test::kwsModelPath()));
