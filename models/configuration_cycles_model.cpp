@@ -31,7 +31,7 @@ void ConfigurationCyclesModel::rebuild() {
 
 int ConfigurationCyclesModel::rowCount(const QModelIndex& parent) const {
   if (parent.isValid() || compilation_->deviceMapping().configurations.isEmpty()) return 0;
-  return static_cast<int>(rows_.size()) + 1;  // the total row
+  return static_cast<int>(rows_.size()) + 1;  // the total row, first
 }
 
 int ConfigurationCyclesModel::columnCount(const QModelIndex& parent) const {
@@ -51,8 +51,9 @@ qint64 ConfigurationCyclesModel::total(int configuration) const {
 QVariant ConfigurationCyclesModel::data(const QModelIndex& index, int role) const {
   if (!index.isValid() || index.row() >= rowCount()) return {};
   const DeviceMapping& mapping = compilation_->deviceMapping();
-  const bool totalRow = index.row() == rows_.size();
-  const int mappingRow = totalRow ? -1 : rows_[index.row()];
+  // The total first, where it stays in sight however long the list.
+  const bool totalRow = index.row() == 0;
+  const int mappingRow = totalRow ? -1 : rows_[index.row() - 1];
   const int configuration = index.column() - kFirstConfigurationColumn;
   if (role == OperatorIndexRole) {
     return totalRow ? -1 : mapping.operators[mappingRow].modelOperators.value(0, -1);

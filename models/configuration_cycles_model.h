@@ -16,7 +16,7 @@ class ConfigurationCyclesModel : public QAbstractTableModel {
   Q_OBJECT
 
  public:
-  enum Role { OperatorIndexRole = Qt::UserRole + 1 };  // -1 on the total row
+  enum Role { OperatorIndexRole = Qt::UserRole + 1 };  // -1 on the total row (row 0)
   // Columns: operator, type, then one per configuration.
   static constexpr int kFirstConfigurationColumn = 2;
 

@@ -44,6 +44,11 @@ int DeviceOperatorTableModel::columnCount(const QModelIndex& parent) const {
   return parent.isValid() ? 0 : ColumnCount;
 }
 
+bool DeviceOperatorTableModel::hasRefusal(int row) const {
+  const DeviceOperatorRow& r = mapping().operators.at(row);
+  return !r.hasEstimate && !r.rejections.isEmpty();
+}
+
 int DeviceOperatorTableModel::rowOfOperator(int modelOperator) const {
   return mapping().rowOfModelOperator.value(modelOperator, -1);
 }
@@ -58,8 +63,10 @@ QVariant DeviceOperatorTableModel::data(const QModelIndex& index, int role) cons
       return sortValue(index.row(), index.column());
     case OperatorIndexRole:
       return row.modelOperators.value(0, -1);
+    case RejectionsRole:
+      return row.rejections;
     case Qt::ToolTipRole:
-      if (index.column() == RefusedColumn || index.column() == DeviceColumn) {
+      if (index.column() >= DeviceColumn) {
         return row.rejections.isEmpty()
                    ? row.targetDisplayName
                    : tr("%1\nrefused by:\n%2")
@@ -70,6 +77,9 @@ QVariant DeviceOperatorTableModel::data(const QModelIndex& index, int role) cons
       }
       return {};
     case Qt::TextAlignmentRole:
+      if (index.column() == ComputeCyclesColumn && hasRefusal(index.row())) {
+        return QVariant(Qt::AlignLeft | Qt::AlignVCenter);
+      }
       if (index.column() >= MacsColumn && index.column() <= WeightsColumn) {
         return QVariant(Qt::AlignRight | Qt::AlignVCenter);
       }
@@ -87,13 +97,17 @@ QVariant DeviceOperatorTableModel::displayValue(int r, int column) const {
     case TypeColumn:
       return row.type;
     case DeviceColumn:
-      return row.device.isEmpty() ? tr("none")
-                                  : row.device + QStringLiteral(" \u00b7 ") + row.targetDisplayName;
+      return row.device.isEmpty() ? tr("none") : row.device;
+    case TargetColumn:
+      return row.target;
     case RegionColumn:
       return row.region.isEmpty() ? tr("main") : row.region;
     case MacsColumn:
       return groupedNumber(row.macs);
     case ComputeCyclesColumn:
+      if (hasRefusal(r)) {
+        return tr("refused by %1").arg(row.rejections.join(QStringLiteral("; ")));
+      }
       return row.hasEstimate ? groupedNumber(row.computeCycles) : kNone;
     case MemoryCyclesColumn:
       return row.hasEstimate ? groupedNumber(row.memoryCycles) : kNone;
@@ -107,8 +121,6 @@ QVariant DeviceOperatorTableModel::displayValue(int r, int column) const {
                  ? groupedNumber(row.encodedWeightBytes) + QStringLiteral(" / ") +
                        groupedNumber(row.rawWeightBytes)
                  : kNone;
-    case RefusedColumn:
-      return row.rejections.join(QStringLiteral("; "));
     default:
       return {};
   }
@@ -155,8 +167,10 @@ QVariant DeviceOperatorTableModel::headerData(int section, Qt::Orientation orien
         return tr("Ideal MAC cycles / estimated cycles");
       case WeightsColumn:
         return tr("Weight bytes as the NPU reads them (encoded) / as the model stores them");
-      case RefusedColumn:
-        return tr("Why the NPU (Ethos-U55-like) refused the operator");
+      case ComputeCyclesColumn:
+        return tr(
+            "Cycles of the target's MAC array; for an operator the NPU (Ethos-U55-like) "
+            "refused, its reasons");
       default:
         return {};
     }
@@ -168,23 +182,23 @@ QVariant DeviceOperatorTableModel::headerData(int section, Qt::Orientation orien
     case TypeColumn:
       return tr("Type");
     case DeviceColumn:
-      return tr("Device \u00b7 target");
+      return tr("Device");
+    case TargetColumn:
+      return tr("Target");
     case RegionColumn:
       return tr("Region");
     case MacsColumn:
       return tr("MACs");
     case ComputeCyclesColumn:
-      return tr("Compute cycles");
+      return tr("Compute\ncycles");
     case MemoryCyclesColumn:
-      return tr("Memory cycles");
+      return tr("Memory\ncycles");
     case EstimatedCyclesColumn:
-      return tr("Estimated cycles");
+      return tr("Estimated\ncycles");
     case UtilizationColumn:
       return tr("Utilisation");
     case WeightsColumn:
-      return tr("Weights encoded / raw");
-    case RefusedColumn:
-      return tr("Refused by the NPU because");
+      return tr("Weights\nencoded / raw");
     default:
       return {};
   }

@@ -1,8 +1,9 @@
 // The Device Mapping view's operator table: one row per operator of the
 // partitioned graph - where it runs (device and target), its region, MACs,
 // its target's estimate (compute, memory and estimated cycles, utilisation,
-// encoded and raw weight bytes) and, for operators the NPU refused, its
-// reasons. The numbers are target::deviceReport's, as `loupec compile
+// encoded and raw weight bytes) or, for an operator the NPU refused, its
+// reasons in place of the estimate (the view spans them over those columns;
+// hasRefusal() says which rows). The numbers are target::deviceReport's, as `loupec compile
 // --report` prints them. Numeric columns give raw numbers under SortRole.
 #pragma once
 
@@ -21,6 +22,7 @@ class DeviceOperatorTableModel : public QAbstractTableModel {
     OperatorColumn,
     TypeColumn,
     DeviceColumn,
+    TargetColumn,
     RegionColumn,
     MacsColumn,
     ComputeCyclesColumn,
@@ -28,13 +30,13 @@ class DeviceOperatorTableModel : public QAbstractTableModel {
     EstimatedCyclesColumn,
     UtilizationColumn,
     WeightsColumn,
-    RefusedColumn,
     ColumnCount,
   };
 
   enum Role {
     SortRole = Qt::UserRole + 1,  // the raw value: number, or text
     OperatorIndexRole,            // the first imported operator of the row
+    RejectionsRole,               // QStringList: "npu: stride 4 exceeds 3", one per reason
   };
 
   explicit DeviceOperatorTableModel(const ModelCompilation* compilation, QObject* parent = nullptr);
@@ -44,6 +46,10 @@ class DeviceOperatorTableModel : public QAbstractTableModel {
   QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
   QVariant headerData(int section, Qt::Orientation orientation,
                       int role = Qt::DisplayRole) const override;
+
+  // Whether `row` shows the NPU's reasons in place of an estimate, from
+  // ComputeCyclesColumn to WeightsColumn.
+  bool hasRefusal(int row) const;
 
   // The row of imported operator `modelOperator`, or -1.
   int rowOfOperator(int modelOperator) const;

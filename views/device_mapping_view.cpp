@@ -1,18 +1,13 @@
 #include "views/device_mapping_view.h"
 
-#include <QBarCategoryAxis>
-#include <QBarSeries>
-#include <QBarSet>
-#include <QChart>
-#include <QChartView>
 #include <QFontDatabase>
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
-#include <QValueAxis>
 #include <algorithm>
 
 #include "models/configuration_cycles_model.h"
@@ -22,6 +17,7 @@
 #include "models/display_text.h"
 #include "models/model_compilation.h"
 #include "models/model_document.h"
+#include "views/configuration_bars.h"
 
 namespace loupe::views {
 
@@ -71,7 +67,7 @@ DeviceMappingView::DeviceMappingView(models::ModelDocument* document,
       summary_(new QLabel(this)),
       structLabel_(new QLabel(this)),
       configurationTitle_(new QLabel(this)),
-      chartView_(new QChartView(this)),
+      bars_(new ConfigurationBars(this)),
       configurationPane_(new QWidget(this)) {
   totalsTable_ = makeTable(totalsModel_, QStringLiteral("deviceTotalsTable"), this);
   totalsTable_->setSelectionMode(QAbstractItemView::NoSelection);
@@ -84,16 +80,15 @@ DeviceMappingView::DeviceMappingView(models::ModelDocument* document,
   structLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   structLabel_->setWordWrap(true);
   configurationTitle_->setWordWrap(true);
-  chartView_->setObjectName(QStringLiteral("configurationChart"));
-  chartView_->setRenderHint(QPainter::Antialiasing);
-  chartView_->setMinimumWidth(240);
+  bars_->setObjectName(QStringLiteral("configurationBars"));
 
   auto* configurationLayout = new QVBoxLayout(configurationPane_);
   configurationLayout->setContentsMargins(0, 0, 0, 0);
   configurationLayout->addWidget(configurationTitle_);
-  auto* configurationSplitter = new QSplitter(Qt::Horizontal, configurationPane_);
+  configurationSplitter_ = new QSplitter(Qt::Horizontal, configurationPane_);
+  auto* configurationSplitter = configurationSplitter_;
   configurationSplitter->addWidget(configurationTable_);
-  configurationSplitter->addWidget(chartView_);
+  configurationSplitter->addWidget(bars_);
   configurationSplitter->setStretchFactor(0, 3);
   configurationSplitter->setStretchFactor(1, 2);
   configurationLayout->addWidget(configurationSplitter, 1);
@@ -182,49 +177,49 @@ void DeviceMappingView::refresh() {
   fitHeightToRows(totalsTable_);
   totalsTable_->resizeColumnsToContents();
   operatorTable_->resizeColumnsToContents();
+  {
+    // The refusal text spanning the estimate columns must not widen the first of them.
+    using Ops = models::DeviceOperatorTableModel;
+    const int numbers =
+        operatorTable_->fontMetrics().horizontalAdvance(QStringLiteral("888,888,888"));
+    const int header =
+        operatorTable_->horizontalHeader()->fontMetrics().horizontalAdvance(tr("Compute"));
+    operatorTable_->setColumnWidth(Ops::ComputeCyclesColumn, std::max(numbers, header) + 16);
+  }
+  updateSpans();
   configurationTable_->resizeColumnsToContents();
+  {
+    // The table as wide as its columns, the bars take the rest.
+    int tableWidth = 2 * configurationTable_->frameWidth() +
+                     configurationTable_->verticalScrollBar()->sizeHint().width() + 4;
+    for (int c = 0; c < configurationModel_->columnCount(); ++c) {
+      tableWidth += configurationTable_->columnWidth(c);
+    }
+    const int total = std::max(configurationSplitter_->width(), width() - 16);
+    configurationSplitter_->setSizes({tableWidth, std::max(220, total - tableWidth)});
+  }
   configurationPane_->setVisible(!mapping.configurations.isEmpty());
   configurationTitle_->setText(
       tr("<b>Estimated cycles of the %1 operators in each MAC configuration</b>")
           .arg(mapping.configurationsTarget.section(QLatin1Char(' '), 0, 1).toHtmlEscaped()));
-  rebuildChart();
+  QList<ConfigurationBars::Bar> bars;
+  for (const models::ConfigurationCycles& c : mapping.configurations) {
+    bars.append({c.label, c.total, mapping.targetString.contains(QStringLiteral("=") + c.label)});
+  }
+  bars_->setBars(bars);
   showOperator(document_->currentOperator());
 }
 
-void DeviceMappingView::rebuildChart() {
-  const models::DeviceMapping& mapping = compilation_->deviceMapping();
-  auto* chart = new QChart;
-  chart->legend()->hide();
-  chart->setMargins(QMargins(2, 2, 2, 2));
-  chart->setTitle(tr("total estimated cycles"));
-  auto* set = new QBarSet(tr("cycles"));
-  set->setColor(QColor(0x5a, 0xa8, 0x5a));
-  QStringList labels;
-  qint64 peak = 0;
-  for (const models::ConfigurationCycles& c : mapping.configurations) {
-    labels.append(c.label);
-    set->append(static_cast<double>(c.total) / 1000.0);
-    peak = std::max(peak, c.total);
+// An operator the NPU refused shows the reasons across its estimate columns.
+void DeviceMappingView::updateSpans() {
+  using Ops = models::DeviceOperatorTableModel;
+  operatorTable_->clearSpans();
+  for (int row = 0; row < operatorModel_->rowCount(); ++row) {
+    if (operatorModel_->hasRefusal(row)) {
+      operatorTable_->setSpan(row, Ops::ComputeCyclesColumn, 1,
+                              Ops::WeightsColumn - Ops::ComputeCyclesColumn + 1);
+    }
   }
-  auto* series = new QBarSeries;
-  series->append(set);
-  series->setLabelsVisible(true);
-  series->setLabelsFormat(QStringLiteral("@valuek"));
-  series->setLabelsPrecision(4);
-  chart->addSeries(series);
-  auto* xAxis = new QBarCategoryAxis;
-  xAxis->append(labels);
-  chart->addAxis(xAxis, Qt::AlignBottom);
-  series->attachAxis(xAxis);
-  auto* yAxis = new QValueAxis;
-  yAxis->setRange(0, static_cast<double>(peak) / 1000.0 * 1.2 + 1);
-  yAxis->setLabelFormat(QStringLiteral("%.0fk"));
-  yAxis->setTickCount(4);
-  chart->addAxis(yAxis, Qt::AlignLeft);
-  series->attachAxis(yAxis);
-  QChart* old = chartView_->chart();
-  chartView_->setChart(chart);
-  delete old;
 }
 
 void DeviceMappingView::showOperator(int operatorIndex) {

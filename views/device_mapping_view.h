@@ -5,14 +5,14 @@
 // operator (device and target, region, MACs, the NPU's compute, memory and
 // estimated cycles, utilisation, encoded/raw weights, or why the NPU refused
 // it); below, the NPU (Ethos-U55-like) operators' cycles in every MAC
-// configuration with a total row and a bar chart of the totals. Selecting a
+// configuration with a total row and bars of the totals. Selecting a
 // row selects the operator in every view.
 #pragma once
 
 #include <QWidget>
 
-class QChartView;
 class QLabel;
+class QSplitter;
 class QTableView;
 
 namespace loupe::models {
@@ -25,6 +25,8 @@ class ModelDocument;
 
 namespace loupe::views {
 
+class ConfigurationBars;
+
 class DeviceMappingView : public QWidget {
   Q_OBJECT
 
@@ -36,11 +38,11 @@ class DeviceMappingView : public QWidget {
   QTableView* operatorTable() const { return operatorTable_; }
   QTableView* configurationTable() const { return configurationTable_; }
   QLabel* devicesStructLabel() const { return structLabel_; }
-  QChartView* configurationChart() const { return chartView_; }
+  ConfigurationBars* configurationBars() const { return bars_; }
 
  private:
   void refresh();
-  void rebuildChart();
+  void updateSpans();
   void showOperator(int operatorIndex);
 
   models::ModelDocument* document_;
@@ -54,8 +56,9 @@ class DeviceMappingView : public QWidget {
   QTableView* operatorTable_;
   QLabel* configurationTitle_;
   QTableView* configurationTable_;
-  QChartView* chartView_;
+  ConfigurationBars* bars_;
   QWidget* configurationPane_;
+  QSplitter* configurationSplitter_;
 };
 
 }  // namespace loupe::views

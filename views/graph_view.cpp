@@ -163,11 +163,11 @@ GraphView::GraphView(models::ModelDocument* document, models::DocumentGraphLayou
   legend->setContentsMargins(8, 0, 8, 4);
   const QPen nodeBorder(QColor(0x50, 0x60, 0x78), 1);
   addLegendEntry(legend, GraphNodeItem::targetColor(QStringLiteral("c")), nodeBorder, false,
-                 tr("target c (CPU)"));
+                 tr("CPU (c)"));
   auto* npuEntries = new QHBoxLayout(npuLegend_);
   npuEntries->setContentsMargins(0, 0, 0, 0);
   addLegendEntry(npuEntries, GraphNodeItem::targetColor(QStringLiteral("npu")), nodeBorder, false,
-                 tr("target npu: NPU (Ethos-U55-like)"));
+                 tr("NPU (Ethos-U55-like)"));
   addLegendEntry(npuEntries, Qt::transparent, regionPen(), false, tr("NPU region"));
   npuLegend_->hide();
   legend->addWidget(npuLegend_);
@@ -178,6 +178,8 @@ GraphView::GraphView(models::ModelDocument* document, models::DocumentGraphLayou
   addLegendEntry(legend, Qt::white, QPen(QColor(0xc0, 0x20, 0x20), 2, Qt::DashLine), false,
                  tr("cannot run"));
   legend->addStretch(1);
+  // A narrow window clips the legend rather than squeezing the docks.
+  targetLegend_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
   // The time legend: the heat scale from no time to the slowest operator.
   auto* heat = new QHBoxLayout(timeLegend_);
   heat->setContentsMargins(8, 0, 8, 4);
@@ -297,16 +299,18 @@ void GraphView::applyPlacements() {
   QFont labelFont = edgeLabelFont();
   labelFont.setBold(true);
   for (auto it = regionBounds.cbegin(); it != regionBounds.cend(); ++it) {
-    const QRectF box = it.value().adjusted(-12, -12, 12, 12);
+    // Close around the nodes, so the outline stays clear of the edge labels
+    // in the gaps between ranks; the name to its left, clear of them too.
+    const QRectF box = it.value().adjusted(-6, -5, 6, 5);
     QPainterPath path;
     path.addRoundedRect(box, 8, 8);
     auto* outline = scene->addPath(path, regionPen(), Qt::NoBrush);
-    outline->setZValue(0);
+    outline->setZValue(-1);
     outline->setToolTip(
         tr("region %1: one external function on %2").arg(it.key(), regionTarget.value(it.key())));
     auto* label = scene->addSimpleText(it.key(), labelFont);
     label->setBrush(regionPen().color());
-    label->setPos(box.left() + 6, box.top() - label->boundingRect().height() - 1);
+    label->setPos(box.left() - label->boundingRect().width() - 6, box.top());
     regionItems_ << outline << label;
     regionNames_ << it.key();
   }

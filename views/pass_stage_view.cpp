@@ -18,7 +18,7 @@ PassStageView::PassStageView(models::ModelCompilation* compilation, QWidget* par
       stageBox_(new QComboBox(this)),
       status_(new QLabel(this)),
       editor_(new QsciScintilla(this)),
-      wanted_(QStringLiteral("partition_graph")) {
+      wanted_(QStringLiteral("fuse_operators")) {
   stageBox_->setObjectName(QStringLiteral("passStageBox"));
   stageBox_->setToolTip(tr("The graph after this pass"));
   stageBox_->setSizeAdjustPolicy(QComboBox::AdjustToContents);

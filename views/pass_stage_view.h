@@ -38,7 +38,7 @@ class PassStageView : public QWidget {
   QComboBox* stageBox_;
   QLabel* status_;
   QsciScintilla* editor_;
-  QString wanted_;  // the stage to show once compiled
+  QString wanted_;  // the stage to show once compiled; the Fused stage at first
 };
 
 }  // namespace loupe::views

@@ -126,7 +126,8 @@ class DeviceMappingTest : public QObject {
     int npuRows = 0;
     for (int row = 0; row < operators->rowCount(); ++row) {
       const QString device = operators->index(row, Ops::DeviceColumn).data().toString();
-      const QString refused = operators->index(row, Ops::RefusedColumn).data().toString();
+      const QStringList refused =
+          operators->index(row, Ops::OperatorColumn).data(Ops::RejectionsRole).toStringList();
       if (device.startsWith("npu")) {
         ++npuRows;
         QVERIFY(operators->index(row, Ops::EstimatedCyclesColumn).data(Ops::SortRole).toLongLong() >
@@ -134,7 +135,14 @@ class DeviceMappingTest : public QObject {
         QVERIFY(refused.isEmpty());
       } else {
         QVERIFY2(device.startsWith("host"), qPrintable(device));
-        QVERIFY2(refused.startsWith("npu: "), qPrintable(refused));
+        QVERIFY(!refused.isEmpty());
+        for (const QString& reason : refused)
+          QVERIFY2(reason.startsWith("npu: "), qPrintable(reason));
+        // The reasons stand where an NPU operator's estimate would.
+        const QString shown = operators->index(row, Ops::ComputeCyclesColumn).data().toString();
+        QVERIFY2(shown.contains(refused.front()), qPrintable(shown));
+        QCOMPARE(view->operatorTable()->columnSpan(row, Ops::ComputeCyclesColumn),
+                 Ops::WeightsColumn - Ops::ComputeCyclesColumn + 1);
       }
     }
     QCOMPARE(npuRows, 10);
@@ -152,6 +160,10 @@ class DeviceMappingTest : public QObject {
     }
     QCOMPARE(labels, QStringList({"npu-32", "npu-64", "npu-128", "npu-256"}));
     QCOMPARE(sweep->total(2), static_cast<qint64>(*expected.estimatedCycles));
+    // The total row comes first, in sight.
+    QCOMPARE(sweep->index(0, 0).data().toString(), QStringLiteral("total"));
+    QCOMPARE(sweep->index(0, sweep->kFirstConfigurationColumn + 2).data().toString(),
+             loupe::models::groupedNumber(*expected.estimatedCycles));
     for (int c = 1; c < 4; ++c) QVERIFY(sweep->total(c) <= sweep->total(c - 1));
     QVERIFY(sweep->total(0) > sweep->total(3));
   }
