@@ -31,7 +31,9 @@ QString stageDescription(CompilationStage stage) {
                                          "The graph IR as read from the .tflite file, in the "
                                          "model's execution order");
     case CompilationStage::Partitioned:
-      return QCoreApplication::translate("Stage", "Operators annotated with their target");
+      return QCoreApplication::translate("Stage",
+                                         "Operators annotated with their target (CPU or NPU "
+                                         "(Ethos-U55-like)), region and estimate");
     case CompilationStage::Fused:
       return QCoreApplication::translate("Stage", "Operators after fusion (conv+bias+requant+act)");
     case CompilationStage::Tir:

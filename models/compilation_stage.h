@@ -1,6 +1,5 @@
 // The stages of Loupe's pipeline as the GUI names them. The navigator lists a
-// stage once the document holds its result; today the importer is the only
-// stage that runs, later issues add the rest in pipeline order.
+// stage once the document or the compilation holds its result, in this order.
 #pragma once
 
 #include <QString>

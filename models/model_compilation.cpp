@@ -12,7 +12,12 @@
 #include "memory/memory_plan.h"
 #include "memory/planner_registry.h"
 #include "models/model_document.h"
+#include "models/target_choice.h"
 #include "passes/pass_manager.h"
+#include "target/device_report.h"
+#include "target/target_lowering.h"
+#include "target/target_string.h"
+#include "targets/builtin_targets.h"
 #include "tir/tir_printer.h"
 
 namespace loupe::models {
@@ -21,11 +26,13 @@ namespace loupe::models {
 struct ModelCompilation::Result {
   int generation = 0;
   QString error;    // non-empty: it failed
-  ir::Graph graph;  // after the graph passes
+  ir::Graph graph;  // after the graph passes and partitioning
   std::map<int, std::int64_t> scratchBytes;
   FunctionListing tir;
   FunctionListing c;
   MemoryPlanLayout plan;
+  DeviceMapping devices;
+  QList<PassStageText> stages;
 };
 
 struct ModelCompilation::Replan {
@@ -56,7 +63,10 @@ memory::MemoryPlanOptions planOptions(const QString& planner,
 }  // namespace
 
 ModelCompilation::ModelCompilation(ModelDocument* document, QObject* parent)
-    : QObject(parent), document_(document), planner_(QString::fromUtf8(memory::kDefaultPlanner)) {
+    : QObject(parent),
+      document_(document),
+      planner_(QString::fromUtf8(memory::kDefaultPlanner)),
+      targetString_(QString::fromUtf8(kDefaultTargetString)) {
   connect(document_, &ModelDocument::modelLoaded, this, &ModelCompilation::startCompilation);
   connect(&compileWatcher_, &QFutureWatcherBase::finished, this,
           &ModelCompilation::onCompilationDone);
@@ -89,6 +99,26 @@ const MemoryPlanLayout& ModelCompilation::memoryPlan() const {
   return memoryPlan_;
 }
 
+const DeviceMapping& ModelCompilation::deviceMapping() const {
+  static const DeviceMapping empty;
+  return result_ ? result_->devices : empty;
+}
+
+const QList<PassStageText>& ModelCompilation::passStages() const {
+  static const QList<PassStageText> empty;
+  return result_ ? result_->stages : empty;
+}
+
+bool ModelCompilation::setTargetString(const QString& targetString) {
+  if (!targetStringError(targetString).isEmpty()) return false;
+  const QString canonical = canonicalTargetString(targetString);
+  if (canonical == targetString_) return true;
+  targetString_ = canonical;
+  emit targetStringChanged(targetString_);
+  if (document_->isLoaded()) startCompilation();
+  return true;
+}
+
 QStringList ModelCompilation::plannerNames() {
   QStringList names;
   for (const memory::PlannerInfo& p : memory::planners()) {
@@ -118,44 +148,60 @@ void ModelCompilation::startCompilation() {
   const int generation = generation_;
   ir::Graph imported = document_->graph();
   const QString planner = planner_;
-  compileWatcher_.setFuture(QtConcurrent::run(
-      [imported = std::move(imported), planner, generation]() -> std::shared_ptr<const Result> {
-        auto result = std::make_shared<Result>();
-        result->generation = generation;
-        try {
-          passes::StageTimeline timeline;
-          result->graph = passes::runGraphPipeline(imported, timeline);
-          codegen::CompileOptions options;
-          options.memory.planner = planner.toStdString();
-          const codegen::CompiledModel model = codegen::compileToC(result->graph, options);
-          result->scratchBytes = model.memoryPlan.scratchBytes;
-          for (const codegen::OperatorCall& call : model.calls) {
-            const tir::PrimFunc& f = model.functions[call.function];
-            const QList<int> modelOps = modelOperatorsOf(result->graph, call.operatorIndex);
-            const QString name = QString::fromStdString(f.name);
-            result->tir.append(name, modelOps, QString::fromStdString(tir::printPrimFunc(f)));
-            result->c.append(name, modelOps, QString::fromStdString(codegen::printCSource(f)));
-          }
-          // The rest of the generated code (AOT executor, registry, header)
-          // follows the operators, so the C view holds everything that is built.
-          for (const auto* files : {&model.sources, &model.headers}) {
-            for (const codegen::GeneratedFile& file : *files) {
-              const bool operatorSource =
-                  std::any_of(model.functions.begin(), model.functions.end(),
-                              [&](const tir::PrimFunc& f) { return file.name == f.name + ".c"; });
-              if (operatorSource) continue;
-              result->c.append(
-                  {}, {},
-                  QStringLiteral("// ---- %1 ----\n").arg(QString::fromStdString(file.name)) +
-                      QString::fromStdString(file.text));
-            }
-          }
-          result->plan = memoryPlanLayout(model.graph, model.memoryPlan);
-        } catch (const std::exception& error) {
-          result->error = QString::fromUtf8(error.what());
+  const QString targetString = targetString_;
+  compileWatcher_.setFuture(QtConcurrent::run([imported = std::move(imported), planner,
+                                               targetString,
+                                               generation]() -> std::shared_ptr<const Result> {
+    auto result = std::make_shared<Result>();
+    result->generation = generation;
+    try {
+      // The same sequence as `loupec compile --target`.
+      const target::TargetList targets =
+          target::parseTargetString(targetString.toStdString(), targets::builtinTargetRegistry());
+      passes::StageTimeline timeline;
+      passes::PassContext context;
+      result->graph = passes::runPartitionPipeline(
+          passes::runGraphPipeline(imported, timeline, context), targets, timeline, context);
+      for (const passes::Stage& stage : timeline.stages()) {
+        if (stage.kind != passes::StageKind::Graph) continue;
+        result->stages.append(
+            {QString::fromStdString(stage.name), QString::fromStdString(stage.text)});
+      }
+      codegen::CompileOptions options;
+      options.memory.planner = planner.toStdString();
+      options.externalOperators = target::externalOperators(result->graph, targets);
+      const codegen::CompiledModel model = codegen::compileToC(result->graph, options);
+      result->devices = deviceMappingOf(
+          result->graph, target::deviceReport(result->graph, targets), targets, model.devices,
+          QString::fromStdString(model.modelName), static_cast<int>(imported.operators.size()));
+      result->scratchBytes = model.memoryPlan.scratchBytes;
+      for (const codegen::OperatorCall& call : model.calls) {
+        const tir::PrimFunc& f = model.functions[call.function];
+        const QList<int> modelOps = modelOperatorsOf(result->graph, call.operatorIndex);
+        const QString name = QString::fromStdString(f.name);
+        result->tir.append(name, modelOps, QString::fromStdString(tir::printPrimFunc(f)));
+        result->c.append(name, modelOps, QString::fromStdString(codegen::printCSource(f)));
+      }
+      // The rest of the generated code (AOT executor, registry, header)
+      // follows the operators, so the C view holds everything that is built.
+      for (const auto* files : {&model.sources, &model.headers}) {
+        for (const codegen::GeneratedFile& file : *files) {
+          const bool operatorSource =
+              std::any_of(model.functions.begin(), model.functions.end(),
+                          [&](const tir::PrimFunc& f) { return file.name == f.name + ".c"; });
+          if (operatorSource) continue;
+          result->c.append(
+              {}, {},
+              QStringLiteral("// ---- %1 ----\n").arg(QString::fromStdString(file.name)) +
+                  QString::fromStdString(file.text));
         }
-        return result;
-      }));
+      }
+      result->plan = memoryPlanLayout(model.graph, model.memoryPlan);
+    } catch (const std::exception& error) {
+      result->error = QString::fromUtf8(error.what());
+    }
+    return result;
+  }));
 }
 
 void ModelCompilation::onCompilationDone() {

@@ -1,7 +1,8 @@
-// Compiles the document's model the way `loupec compile` does (graph passes,
-// lowering to TIR, C, memory plan) on a worker thread, and keeps what the TIR,
-// C and Memory Plan views show. The window never waits: results arrive by
-// signal, a failure becomes a message (Problems shows it), and a result that
+// Compiles the document's model the way `loupec compile --target T` does
+// (graph passes, partitioning for the chosen targets, lowering to TIR - the
+// NPU's operators to NPU functions -, C, memory plan) on a worker thread, and
+// keeps what the TIR, C, Memory Plan, Device Mapping and pass views show. The window never waits:
+// results arrive by signal, a failure becomes a message (Problems shows it), and a result that
 // belongs to a model no longer open is dropped. Re-planning with another
 // algorithm reuses the compiled graph and runs only the planner.
 #pragma once
@@ -11,12 +12,19 @@
 #include <QStringList>
 #include <memory>
 
+#include "models/device_mapping.h"
 #include "models/function_listing.h"
 #include "models/memory_plan_layout.h"
 
 namespace loupe::models {
 
 class ModelDocument;
+
+// One graph stage of the pass timeline: the pass's name and the graph it left, printed.
+struct PassStageText {
+  QString name;  // "imported", "fuse_operators", "partition_graph"
+  QString text;
+};
 
 class ModelCompilation : public QObject {
   Q_OBJECT
@@ -37,6 +45,17 @@ class ModelCompilation : public QObject {
   const FunctionListing& tirListing() const;
   const FunctionListing& cListing() const;
   const MemoryPlanLayout& memoryPlan() const;
+  // Where each operator runs and what it costs there; empty until compiled.
+  const DeviceMapping& deviceMapping() const;
+  // Every graph stage of the last compilation, in pipeline order.
+  const QList<PassStageText>& passStages() const;
+
+  // The targets to compile for, as `loupec compile --target` takes them
+  // ("npu -config=npu-128, c"); "c" by default.
+  QString targetString() const { return targetString_; }
+  // Recompiles for `targetString` (on the worker thread) when it differs.
+  // Returns false, changing nothing, when it is not a valid target string.
+  bool setTargetString(const QString& targetString);
 
   // The planning algorithms by name, in the registry's order, and a sentence each.
   static QStringList plannerNames();
@@ -59,6 +78,7 @@ class ModelCompilation : public QObject {
  signals:
   void compilationStarted();
   void compiled();
+  void targetStringChanged(const QString& targetString);
   void compilationFailed(const QString& message);
   void memoryPlanChanged();
   void busyChanged(bool busy);
@@ -74,6 +94,7 @@ class ModelCompilation : public QObject {
   ModelDocument* document_;
   QString planner_;
   QString comparisonPlanner_;
+  QString targetString_;
   State state_ = State::NoModel;
   QString errorMessage_;
   std::shared_ptr<const Result> result_;

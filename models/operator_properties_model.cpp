@@ -4,7 +4,9 @@
 #include <algorithm>
 
 #include "ir/graph_printer.h"
+#include "models/device_mapping.h"
 #include "models/display_text.h"
+#include "models/model_compilation.h"
 #include "models/model_document.h"
 #include "models/operator_attribute_fields.h"
 
@@ -46,6 +48,62 @@ OperatorPropertiesModel::OperatorPropertiesModel(const ModelDocument* document, 
           &OperatorPropertiesModel::rebuild);
 }
 
+void OperatorPropertiesModel::attachCompilation(const ModelCompilation* compilation) {
+  compilation_ = compilation;
+  connect(compilation_, &ModelCompilation::compiled, this, &OperatorPropertiesModel::rebuild);
+  connect(compilation_, &ModelCompilation::compilationFailed, this,
+          &OperatorPropertiesModel::rebuild);
+  rebuild();
+}
+
+void OperatorPropertiesModel::addPlacement() {
+  if (!compilation_) return;
+  const DeviceOperatorRow* placed = compilation_->deviceMapping().rowFor(operatorIndex_);
+  if (!placed) {
+    section(this, tr("Placement"),
+            compilation_->state() == ModelCompilation::State::Compiled ? tr("folded away")
+                                                                       : tr("not compiled"));
+    return;
+  }
+  const bool onNpu = placed->target == QStringLiteral("npu");
+  QStandardItem* placement =
+      section(this, tr("Placement"), placed->device.isEmpty() ? tr("no target") : placed->device);
+  placement->appendRow(row(tr("Target"), placed->targetDisplayName.isEmpty()
+                                             ? placed->target
+                                             : placed->targetDisplayName));
+  placement->appendRow(row(tr("Device"), placed->device));
+  placement->appendRow(row(tr("Region"), placed->region.isEmpty() ? tr("main") : placed->region));
+  if (placed->modelOperators.size() > 1) {
+    QStringList ops;
+    for (int m : placed->modelOperators) ops.append(QString::number(m));
+    placement->appendRow(row(tr("Fused from"), tr("ops %1").arg(ops.join(u'+'))));
+  }
+  if (placed->hasEstimate) {
+    QStandardItem* estimate = section(this, onNpu ? tr("NPU estimate") : tr("Estimate"),
+                                      tr("%1 cycles").arg(groupedNumber(placed->estimatedCycles)));
+    estimate->appendRow(row(tr("Compute cycles"), groupedNumber(placed->computeCycles)));
+    estimate->appendRow(row(tr("Memory cycles"), groupedNumber(placed->memoryCycles)));
+    estimate->appendRow(row(tr("Estimated cycles"), groupedNumber(placed->estimatedCycles)));
+    estimate->appendRow(row(tr("Bytes moved"), groupedNumber(placed->bytesMoved)));
+    estimate->appendRow(
+        row(tr("Utilisation"), QStringLiteral("%1 %").arg(100.0 * placed->utilization, 0, 'f', 1)));
+    if (placed->rawWeightBytes > 0) {
+      estimate->appendRow(row(tr("Weights encoded / raw"),
+                              groupedNumber(placed->encodedWeightBytes) + QStringLiteral(" / ") +
+                                  groupedNumber(placed->rawWeightBytes)));
+    }
+  }
+  if (!placed->rejections.isEmpty()) {
+    QStandardItem* refused =
+        section(this, tr("Refused by"), QString::number(placed->rejections.size()));
+    for (const QString& reason : placed->rejections) {
+      const QString target = reason.section(u':', 0, 0);
+      refused->appendRow(row(target == QStringLiteral("npu") ? tr("NPU (Ethos-U55-like)") : target,
+                             reason.section(u':', 1).trimmed()));
+    }
+  }
+}
+
 void OperatorPropertiesModel::rebuild() {
   removeRows(0, rowCount());
   operatorIndex_ = document_->currentOperator();
@@ -59,6 +117,8 @@ void OperatorPropertiesModel::rebuild() {
   operatorSection->appendRow(row(tr("Index"), QString::number(op.index)));
   operatorSection->appendRow(row(tr("Type"), type));
   operatorSection->appendRow(row(tr("Version"), QString::number(op.version)));
+  // Where it runs, near the top: the first thing to check after choosing a target.
+  addPlacement();
 
   const auto fields = operatorAttributeFields(op.attributes);
   QStandardItem* attributes =

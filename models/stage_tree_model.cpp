@@ -39,7 +39,8 @@ void StageTreeModel::rebuild() {
   std::vector<CompilationStage> stages = document_->availableStages();
   if (compilation_ && compilation_->state() == ModelCompilation::State::Compiled) {
     stages.insert(stages.end(),
-                  {CompilationStage::Tir, CompilationStage::C, CompilationStage::MemoryPlan});
+                  {CompilationStage::Partitioned, CompilationStage::Fused, CompilationStage::Tir,
+                   CompilationStage::C, CompilationStage::MemoryPlan});
   }
   for (const CompilationStage stage : stages) {
     QString toolTip = stageDescription(stage);
@@ -48,6 +49,9 @@ void StageTreeModel::rebuild() {
       toolTip += QStringLiteral(" (") +
                  (count == 1 ? tr("1 operator") : tr("%1 operators").arg(count)) +
                  QStringLiteral(")");
+    }
+    if (stage == CompilationStage::Partitioned) {
+      toolTip += QStringLiteral(" (--target \"%1\")").arg(compilation_->targetString());
     }
     auto* item = new QStandardItem(stageTitle(stage));
     item->setToolTip(toolTip);

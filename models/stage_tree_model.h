@@ -1,7 +1,8 @@
 // The stage navigator's tree: the open model at the root and, under it, every
 // compilation stage whose result the document holds, in pipeline order. Each
 // stage item carries its CompilationStage under StageRole. Attached to a
-// ModelCompilation, it adds TIR, C and Memory plan once the model compiled.
+// ModelCompilation, it adds Partitioned, Fused, TIR, C and Memory plan once the
+// model compiled.
 #pragma once
 
 #include <QStandardItemModel>

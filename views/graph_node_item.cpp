@@ -8,20 +8,51 @@ namespace loupe::views {
 
 GraphNodeItem::GraphNodeItem(const models::LaidOutNode& node) : node_(node) {
   setPos(node.rect.topLeft());
-  setToolTip(node.operatorIndex >= 0
-                 ? QStringLiteral("op %1 %2\noutput %3\ntarget %4%5")
-                       .arg(node.operatorIndex)
-                       .arg(node.title, node.detail, node.target,
-                            node.supported ? QString() : QStringLiteral("\nLoupe cannot run it"))
-                 : QStringLiteral("%1\n%2").arg(node.title, node.detail));
+  updateToolTip();
   setCursor(Qt::PointingHandCursor);
   setZValue(1);
 }
 
+void GraphNodeItem::setPlacement(const QString& target, const QString& targetName,
+                                 const QString& region, const QStringList& rejections) {
+  node_.target = target;
+  targetName_ = targetName;
+  region_ = region;
+  rejections_ = rejections;
+  updateToolTip();
+  update();
+}
+
+void GraphNodeItem::updateToolTip() {
+  if (node_.operatorIndex < 0) {
+    setToolTip(QStringLiteral("%1\n%2").arg(node_.title, node_.detail));
+    return;
+  }
+  QString text =
+      QStringLiteral("op %1 %2\noutput %3\ntarget %4")
+          .arg(node_.operatorIndex)
+          .arg(node_.title, node_.detail,
+               targetName_.isEmpty() ? node_.target
+                                     : node_.target + QStringLiteral(" \u00b7 ") + targetName_);
+  if (!region_.isEmpty()) text += QStringLiteral("\nregion %1").arg(region_);
+  if (!rejections_.isEmpty()) {
+    text += QStringLiteral("\nrefused by ") + rejections_.join(QStringLiteral("\nrefused by "));
+  }
+  if (!node_.supported) text += QStringLiteral("\nLoupe cannot run it");
+  setToolTip(text);
+}
+
 QColor GraphNodeItem::targetColor(const QString& target) {
   if (target == QStringLiteral("c")) return QColor(0xd6, 0xe6, 0xfa);
+  if (target == QStringLiteral("npu")) return QColor(0xc4, 0xea, 0xc0);
   if (target.isEmpty()) return QColor(0xee, 0xee, 0xee);
   return QColor(0xe6, 0xd8, 0xf5);  // any other target, until there are more
+}
+
+QColor GraphNodeItem::fillColor() const {
+  if (current_) return QColor(0xff, 0xd8, 0x6b);
+  if (heat_ >= 0 && node_.operatorIndex >= 0) return heatColor(heat_);
+  return targetColor(node_.operatorIndex >= 0 ? node_.target : QString());
 }
 
 QFont GraphNodeItem::titleFont() {
@@ -62,9 +93,7 @@ QRectF GraphNodeItem::boundingRect() const {
 void GraphNodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*) {
   const QRectF r(QPointF(0, 0), node_.rect.size());
   painter->setRenderHint(QPainter::Antialiasing);
-  QColor fill = targetColor(node_.operatorIndex >= 0 ? node_.target : QString());
-  if (heat_ >= 0 && node_.operatorIndex >= 0) fill = heatColor(heat_);
-  if (current_) fill = QColor(0xff, 0xd8, 0x6b);
+  const QColor fill = fillColor();
   QPen pen(current_ ? QColor(0xb0, 0x60, 0x00) : QColor(0x50, 0x60, 0x78), current_ ? 2.5 : 1);
   if (!node_.supported) {
     pen.setColor(QColor(0xc0, 0x20, 0x20));

@@ -1,9 +1,10 @@
 // One node of the Graph view: an operator box (type in bold, output type and
-// shape below, fill by target or by board time, a red dashed border when Loupe cannot run it)
-// or a model input/output ellipse. Clicking it selects its operator.
+// shape below, fill by target - CPU or NPU (Ethos-U55-like) - or by board time, a red dashed border
+// when Loupe cannot run it) or a model input/output ellipse. Clicking it selects its operator.
 #pragma once
 
 #include <QGraphicsItem>
+#include <QStringList>
 
 #include "models/graph_layout.h"
 
@@ -19,6 +20,14 @@ class GraphNodeItem : public QGraphicsItem {
   // Colour by time: 0..1 of the slowest operator's time; negative: by target.
   void setHeat(double heat);
   double heat() const { return heat_; }
+  // Where the compiled model runs the operator: its target ("npu", "c"), the
+  // target's display name, its region ("npu_0", empty in main) and why other
+  // targets refused it. The fill and the tool tip follow.
+  void setPlacement(const QString& target, const QString& targetName, const QString& region,
+                    const QStringList& rejections);
+  const QString& region() const { return region_; }
+  // The fill drawn now (target, heat or selection).
+  QColor fillColor() const;
 
   QRectF boundingRect() const override;
   void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
@@ -34,6 +43,10 @@ class GraphNodeItem : public QGraphicsItem {
   models::LaidOutNode node_;
   bool current_ = false;
   double heat_ = -1;
+  QString targetName_;
+  QString region_;
+  QStringList rejections_;
+  void updateToolTip();
 };
 
 }  // namespace loupe::views

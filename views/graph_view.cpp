@@ -7,6 +7,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMap>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QPainterPath>
@@ -29,6 +30,11 @@ QFont edgeLabelFont() {
   QFont font;
   font.setPixelSize(10);
   return font;
+}
+
+// The outline around an NPU region's operators.
+QPen regionPen() {
+  return QPen(QColor(0x2e, 0x7d, 0x32), 1.5, Qt::DashLine);
 }
 
 // A legend entry: the node's shape as drawn, then what it means.
@@ -118,6 +124,7 @@ GraphView::GraphView(models::ModelDocument* document, models::DocumentGraphLayou
       status_(new QLabel(this)),
       colourBox_(new QComboBox(this)),
       targetLegend_(new QWidget(this)),
+      npuLegend_(new QWidget(this)),
       timeLegend_(new QWidget(this)),
       timeLegendMax_(new QLabel(this)) {
   canvas_->setScene(new QGraphicsScene(this));
@@ -156,7 +163,14 @@ GraphView::GraphView(models::ModelDocument* document, models::DocumentGraphLayou
   legend->setContentsMargins(8, 0, 8, 4);
   const QPen nodeBorder(QColor(0x50, 0x60, 0x78), 1);
   addLegendEntry(legend, GraphNodeItem::targetColor(QStringLiteral("c")), nodeBorder, false,
-                 tr("target c (CPU)"));
+                 tr("CPU (c)"));
+  auto* npuEntries = new QHBoxLayout(npuLegend_);
+  npuEntries->setContentsMargins(0, 0, 0, 0);
+  addLegendEntry(npuEntries, GraphNodeItem::targetColor(QStringLiteral("npu")), nodeBorder, false,
+                 tr("NPU (Ethos-U55-like)"));
+  addLegendEntry(npuEntries, Qt::transparent, regionPen(), false, tr("NPU region"));
+  npuLegend_->hide();
+  legend->addWidget(npuLegend_);
   addLegendEntry(legend, GraphNodeItem::targetColor(QString()), nodeBorder, true,
                  tr("model input / output"));
   addLegendEntry(legend, QColor(0xff, 0xd8, 0x6b), QPen(QColor(0xb0, 0x60, 0x00), 2), false,
@@ -164,6 +178,8 @@ GraphView::GraphView(models::ModelDocument* document, models::DocumentGraphLayou
   addLegendEntry(legend, Qt::white, QPen(QColor(0xc0, 0x20, 0x20), 2, Qt::DashLine), false,
                  tr("cannot run"));
   legend->addStretch(1);
+  // A narrow window clips the legend rather than squeezing the docks.
+  targetLegend_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
   // The time legend: the heat scale from no time to the slowest operator.
   auto* heat = new QHBoxLayout(timeLegend_);
   heat->setContentsMargins(8, 0, 8, 4);
@@ -239,6 +255,73 @@ bool GraphView::setColourBy(ColourBy colourBy) {
   return true;
 }
 
+void GraphView::setDeviceMapping(const models::DeviceMapping& mapping) {
+  mapping_ = mapping;
+  applyPlacements();
+}
+
+QStringList GraphView::regionNames() const {
+  return regionNames_;
+}
+
+void GraphView::applyPlacements() {
+  QGraphicsScene* scene = canvas_->scene();
+  for (QGraphicsItem* item : regionItems_) {
+    scene->removeItem(item);
+    delete item;
+  }
+  regionItems_.clear();
+  regionNames_.clear();
+  // Each region's nodes, in node order, with the target's name.
+  QMap<QString, QRectF> regionBounds;
+  QMap<QString, QString> regionTarget;
+  bool anyNpu = false;
+  for (GraphNodeItem* item : nodes_) {
+    const int op = item->node().operatorIndex;
+    if (op < 0) continue;
+    const models::DeviceOperatorRow* row = mapping_.rowFor(op);
+    if (!row) {
+      // Not compiled (yet), or folded away: the CPU runs what is left of it.
+      item->setPlacement(QStringLiteral("c"), {}, {}, {});
+      continue;
+    }
+    item->setPlacement(row->target, row->targetDisplayName, row->region, row->rejections);
+    anyNpu = anyNpu || row->target == QStringLiteral("npu");
+    if (!row->region.isEmpty()) {
+      regionBounds[row->region] = regionBounds.value(row->region).isNull()
+                                      ? item->sceneBoundingRect()
+                                      : regionBounds[row->region].united(item->sceneBoundingRect());
+      regionTarget[row->region] = row->targetDisplayName;
+    }
+  }
+  npuLegend_->setVisible(anyNpu);
+  // An outline around each region's nodes, named at its top left.
+  QFont labelFont = edgeLabelFont();
+  labelFont.setBold(true);
+  for (auto it = regionBounds.cbegin(); it != regionBounds.cend(); ++it) {
+    // Close around the nodes, so the outline stays clear of the edge labels
+    // in the gaps between ranks; the name to its left, clear of them too.
+    const QRectF box = it.value().adjusted(-6, -5, 6, 5);
+    QPainterPath path;
+    path.addRoundedRect(box, 8, 8);
+    auto* outline = scene->addPath(path, regionPen(), Qt::NoBrush);
+    outline->setZValue(-1);
+    outline->setToolTip(
+        tr("region %1: one external function on %2").arg(it.key(), regionTarget.value(it.key())));
+    auto* label = scene->addSimpleText(it.key(), labelFont);
+    label->setBrush(regionPen().color());
+    label->setPos(box.left() - label->boundingRect().width() - 6, box.top());
+    regionItems_ << outline << label;
+    regionNames_ << it.key();
+  }
+  if (!nodes_.isEmpty()) {
+    scene->setSceneRect(layout_->layout()
+                            .bounds.adjusted(-20, -20, 20, 20)
+                            .united(scene->itemsBoundingRect().adjusted(-10, -10, 10, 10)));
+  }
+  overview_->refresh();
+}
+
 void GraphView::applyColours() {
   double maximum = 0;
   for (double t : operatorTimes_) maximum = std::max(maximum, t);
@@ -261,6 +344,7 @@ void GraphView::buildScene() {
   QGraphicsScene* scene = canvas_->scene();
   scene->clear();
   nodes_.clear();
+  regionItems_.clear();  // scene->clear() deleted them
   const models::GraphLayout& layout = layout_->layout();
   if (!layout.error.isEmpty()) {
     status_->setText(layout.error);
@@ -303,6 +387,7 @@ void GraphView::buildScene() {
   }
   applyColours();
   scene->setSceneRect(layout.bounds.adjusted(-20, -20, 20, 20));
+  applyPlacements();
   status_->setText(tr("%1 operators \u00b7 laid out in %2 ms")
                        .arg(document_->operatorCount())
                        .arg(layout.milliseconds, 0, 'f', 0));

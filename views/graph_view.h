@@ -1,6 +1,7 @@
 // The Graph tab: the imported model as Graphviz `dot` lays it out (off the
 // GUI thread, see DocumentGraphLayout), drawn in a QGraphicsView. Operators
-// are boxes with their type and output type/shape, coloured by target (the
+// are boxes with their type and output type/shape, coloured by target - the
+// CPU or the NPU (Ethos-U55-like), each NPU region outlined and named (the
 // legend says which) or, once the model ran on a board, by time as a heat
 // map; edges carry their tensor's shape. Wheel zooms, dragging
 // pans, Fit shows everything, the overview in the corner jumps; clicking a
@@ -13,7 +14,10 @@
 #include <QWidget>
 #include <vector>
 
+#include "models/device_mapping.h"
+
 class QComboBox;
+class QGraphicsItem;
 class QLabel;
 class QLineEdit;
 
@@ -73,6 +77,13 @@ class GraphView : public QWidget {
   ColourBy colourBy() const { return colourBy_; }
   QComboBox* colourByBox() const { return colourBox_; }
 
+  // Where the compiled model runs each operator: nodes take their target's
+  // colour, regions get an outline. An empty mapping: everything on the CPU.
+  void setDeviceMapping(const models::DeviceMapping& mapping);
+  // The outlines drawn, by region name ("npu_0").
+  QStringList regionNames() const;
+  QWidget* targetLegend() const { return targetLegend_; }
+
  protected:
   void showEvent(QShowEvent* event) override;
 
@@ -81,6 +92,7 @@ class GraphView : public QWidget {
   void showInitialView();
   void showOperator(int operatorIndex);
   void applyColours();
+  void applyPlacements();
 
   models::ModelDocument* document_;
   models::DocumentGraphLayout* layout_;
@@ -90,6 +102,10 @@ class GraphView : public QWidget {
   QLabel* status_;
   QComboBox* colourBox_;
   QWidget* targetLegend_;
+  QWidget* npuLegend_;  // the NPU's colour and the region outline, when it runs anything
+  models::DeviceMapping mapping_;
+  QList<QGraphicsItem*> regionItems_;
+  QStringList regionNames_;
   QWidget* timeLegend_;
   QLabel* timeLegendMax_;
   std::vector<double> operatorTimes_;

@@ -3,6 +3,8 @@
 #include <QCommandLineParser>
 #include <QRegularExpression>
 
+#include "models/target_choice.h"
+
 namespace loupe::gui {
 
 QString launchUsage() {
@@ -15,12 +17,17 @@ QString launchUsage() {
       "options:\n"
       "  --screenshot FILE.png   render the window (offscreen when there is no display),\n"
       "                          save it as PNG and exit; non-zero exit on failure\n"
-      "  --view VIEW             the tab to show: graph, operators, ir, tir, c or memory,\n"
+      "  --view VIEW             the tab to show: graph, operators, ir, devices, passes,\n"
+      "                          tir, c or memory,\n"
       "                          or deploy / profile (the Deploy panel with the build log\n"
       "                          or the Profile dock; default: operators)\n"
       "  --run-on PLATFORM       run the model on PLATFORM (host, qemu-mps2-an385,\n"
       "                          qemu-mps3-an547) before showing it, as Run on board does;\n"
       "                          a failed run is listed in Problems\n"
+      "  --target TARGETS        compile for TARGETS in priority order, as loupec compile\n"
+      "                          --target takes them: \"c\" (the default) or e.g.\n"
+      "                          \"npu -config=npu-128, c\" (the NPU (Ethos-U55-like) with\n"
+      "                          128 MACs, the CPU for what it refuses)\n"
       "  --size WxH              window size for the screenshot (default: 1400x900)\n"
       "  --select N, --operator N  select operator N (default: the first)\n"
       "  --version               print the version and exit\n"
@@ -36,7 +43,8 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments, const QStringList
   const QCommandLineOption op(QStringList{QStringLiteral("select"), QStringLiteral("operator")}, {},
                               QStringLiteral("N"));
   const QCommandLineOption runOn(QStringLiteral("run-on"), {}, QStringLiteral("PLATFORM"));
-  parser.addOptions({screenshot, view, size, op, runOn});
+  const QCommandLineOption target(QStringLiteral("target"), {}, QStringLiteral("TARGETS"));
+  parser.addOptions({screenshot, view, size, op, runOn, target});
   if (!parser.parse(arguments)) {
     options.error = parser.errorText();
     return options;
@@ -66,6 +74,14 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments, const QStringList
   if (parser.isSet(runOn) && options.runOn.isEmpty()) {
     options.error = QStringLiteral("--run-on needs a platform name");
     return options;
+  }
+  if (parser.isSet(target)) {
+    options.target = parser.value(target);
+    const QString error = models::targetStringError(options.target);
+    if (!error.isEmpty()) {
+      options.error = QStringLiteral("--target '%1': %2").arg(options.target, error);
+      return options;
+    }
   }
   if (parser.isSet(size)) {
     static const QRegularExpression pattern(QStringLiteral("^(\\d{2,5})x(\\d{2,5})$"));

@@ -15,6 +15,7 @@ struct LaunchOptions {
   QSize windowSize{1400, 900};
   int operatorIndex = -1;  // the operator to select, -1 to keep the default
   QString runOn;           // non-empty: run the model on this platform first
+  QString target;          // non-empty: compile for these targets ("npu -config=npu-128, c")
   QString error;           // non-empty when the arguments are wrong
 
   bool screenshot() const { return !screenshotPath.isEmpty(); }

@@ -50,6 +50,8 @@ int takeScreenshot(const loupe::gui::LaunchOptions& options) {
   defaultMessageHandler = qInstallMessageHandler(quietOffscreenMessages);
   MainWindow window(MainWindow::Options{.interactive = false, .persistSettings = false});
   window.resize(options.windowSize);
+  // Before the model opens, so it compiles once, for these targets.
+  if (!options.target.isEmpty()) window.setTargetString(options.target);
   const QString model =
       options.modelPath.isEmpty() ? loupe::gui::bundledModelPath() : options.modelPath;
   if (!window.openModel(model)) {
@@ -139,6 +141,7 @@ int main(int argc, char** argv) {
   if (options.screenshot()) return takeScreenshot(options);
 
   loupe::gui::MainWindow window(loupe::gui::MainWindow::Options{});
+  if (!options.target.isEmpty()) window.setTargetString(options.target);
   window.show();
   // Open once the window is up, so a failure's message box has a parent to
   // sit on.

@@ -1,8 +1,10 @@
 #include "gui/main_window.h"
 
 #include <QAction>
+#include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QComboBox>
 #include <QDir>
 #include <QDockWidget>
 #include <QDragEnterEvent>
@@ -21,6 +23,7 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTimer>
+#include <QToolBar>
 
 #include "gui/bundled_model.h"
 #include "loupe_version.h"
@@ -34,12 +37,15 @@
 #include "models/problem_list_model.h"
 #include "models/profile_table_model.h"
 #include "models/stage_tree_model.h"
+#include "models/target_choice.h"
 #include "views/deploy_panel.h"
+#include "views/device_mapping_view.h"
 #include "views/function_listing_view.h"
 #include "views/graph_ir_view.h"
 #include "views/graph_view.h"
 #include "views/memory_plan_view.h"
 #include "views/operator_table_view.h"
+#include "views/pass_stage_view.h"
 #include "views/problems_view.h"
 #include "views/profile_view.h"
 #include "views/properties_view.h"
@@ -54,6 +60,7 @@ namespace {
 const char* const kGeometryKey = "mainWindow/geometry";
 const char* const kStateKey = "mainWindow/state";
 const char* const kLastDirectoryKey = "mainWindow/lastDirectory";
+const char* const kTargetKey = "compile/target";
 
 // The first local .tflite file among dropped URLs, or an empty string.
 QString droppedModel(const QMimeData* mime) {
@@ -93,9 +100,16 @@ MainWindow::MainWindow(Options options, QWidget* parent)
   createViews();
   createDocks();
   createActions();
+  createTargetChoice();
 
   problemListModel_->attachCompilation(compilation_);
   stageTreeModel_->attachCompilation(compilation_);
+  propertiesModel_->attachCompilation(compilation_);
+  // The graph shows where each operator runs once the model compiled.
+  connect(compilation_, &models::ModelCompilation::compiled, this,
+          [this] { graphView_->setDeviceMapping(compilation_->deviceMapping()); });
+  connect(compilation_, &models::ModelCompilation::compilationFailed, this,
+          [this] { graphView_->setDeviceMapping({}); });
   problemListModel_->attachBoardRun(boardRun_);
 
   totalsLabel_ = new QLabel(this);
@@ -155,6 +169,15 @@ void MainWindow::createViews() {
   graphIrView_ = new views::GraphIrView(document_, this);
   graphIrView_->setObjectName(QStringLiteral("graphIrView"));
   addStageTab(CompilationStage::Imported, QStringLiteral("ir"), graphIrView_, tr("Graph IR"));
+
+  deviceMappingView_ = new views::DeviceMappingView(document_, compilation_, this);
+  deviceMappingView_->setObjectName(QStringLiteral("deviceMappingView"));
+  addStageTab(CompilationStage::Partitioned, QStringLiteral("devices"), deviceMappingView_,
+              tr("Devices"));
+
+  passStageView_ = new views::PassStageView(compilation_, this);
+  passStageView_->setObjectName(QStringLiteral("passStageView"));
+  addStageTab(CompilationStage::Fused, QStringLiteral("passes"), passStageView_, tr("Passes"));
 
   tirView_ = new views::FunctionListingView(views::FunctionListingView::Language::Tir, document_,
                                             compilation_, this);
@@ -293,9 +316,75 @@ void MainWindow::createActions() {
 }
 
 QStringList MainWindow::viewNames() {
-  return {QStringLiteral("graph"),  QStringLiteral("operators"), QStringLiteral("ir"),
-          QStringLiteral("tir"),    QStringLiteral("c"),         QStringLiteral("memory"),
-          QStringLiteral("deploy"), QStringLiteral("profile")};
+  return {QStringLiteral("graph"),   QStringLiteral("operators"), QStringLiteral("ir"),
+          QStringLiteral("devices"), QStringLiteral("passes"),    QStringLiteral("tir"),
+          QStringLiteral("c"),       QStringLiteral("memory"),    QStringLiteral("deploy"),
+          QStringLiteral("profile")};
+}
+
+// The target choice, in a toolbar and the Compile menu: the CPU alone or the
+// NPU (Ethos-U55-like) in each MAC configuration with the CPU beside it.
+void MainWindow::createTargetChoice() {
+  QToolBar* bar = addToolBar(tr("Compile"));
+  bar->setObjectName(QStringLiteral("compileToolBar"));
+  bar->setMovable(false);
+  auto* label = new QLabel(tr(" Target: "), bar);
+  bar->addWidget(label);
+  targetBox_ = new QComboBox(bar);
+  targetBox_->setObjectName(QStringLiteral("targetBox"));
+  targetBox_->setToolTip(
+      tr("Where operators run: each goes to the first target that accepts it "
+         "(loupec compile --target)"));
+  targetBox_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+  bar->addWidget(targetBox_);
+
+  // Between View and Run: compile, then run.
+  auto* compileMenu = new QMenu(tr("&Compile"), this);
+  menuBar()->insertMenu(menuBar()->actions().value(2), compileMenu);
+  targetActions_ = new QActionGroup(this);
+  targetActions_->setExclusive(true);
+  for (const models::TargetChoice& choice : models::targetChoices()) {
+    targetBox_->addItem(choice.label, choice.targetString);
+    QAction* action = compileMenu->addAction(choice.label);
+    action->setCheckable(true);
+    action->setData(choice.targetString);
+    action->setStatusTip(tr("Compile for --target \"%1\"").arg(choice.targetString));
+    targetActions_->addAction(action);
+  }
+  connect(targetBox_, &QComboBox::activated, this,
+          [this](int index) { setTargetString(targetBox_->itemData(index).toString()); });
+  connect(targetActions_, &QActionGroup::triggered, this,
+          [this](QAction* action) { setTargetString(action->data().toString()); });
+  compileMenu->addSeparator();
+  compileMenu->addAction(tr("Show &Device Mapping"), this,
+                         [this] { showView(QStringLiteral("devices")); });
+  connect(compilation_, &models::ModelCompilation::targetStringChanged, this,
+          &MainWindow::showTargetString);
+
+  if (options_.persistSettings) {
+    const QString saved = QSettings().value(kTargetKey).toString();
+    if (!saved.isEmpty()) compilation_->setTargetString(saved);
+  }
+  showTargetString(compilation_->targetString());
+}
+
+bool MainWindow::setTargetString(const QString& targetString) {
+  if (!compilation_->setTargetString(targetString)) return false;
+  if (options_.persistSettings) QSettings().setValue(kTargetKey, compilation_->targetString());
+  return true;
+}
+
+void MainWindow::showTargetString(const QString& targetString) {
+  int index = targetBox_->findData(targetString);
+  if (index < 0) {
+    // A target list given on the command line that no menu choice names.
+    targetBox_->addItem(targetString, targetString);
+    index = targetBox_->count() - 1;
+  }
+  targetBox_->setCurrentIndex(index);
+  for (QAction* action : targetActions_->actions()) {
+    action->setChecked(action->data().toString() == targetString);
+  }
 }
 
 bool MainWindow::isBusy() const {
@@ -366,6 +455,7 @@ QString MainWindow::currentViewName() const {
 }
 
 void MainWindow::showStage(CompilationStage stage) {
+  if (stage == CompilationStage::Fused) passStageView_->showStage(QStringLiteral("fuse_operators"));
   // Keep the user's tab when it already belongs to the stage.
   for (const StageTab& tab : stageTabs_) {
     if (tab.widget == tabs_->currentWidget() && tab.stage == stage) return;

@@ -12,6 +12,8 @@
 #include "models/compilation_stage.h"
 
 class QAction;
+class QActionGroup;
+class QComboBox;
 class QDockWidget;
 class QLabel;
 class QMenu;
@@ -32,11 +34,13 @@ class StageTreeModel;
 
 namespace loupe::views {
 class DeployPanel;
+class DeviceMappingView;
 class FunctionListingView;
 class GraphIrView;
 class GraphView;
 class MemoryPlanView;
 class OperatorTableView;
+class PassStageView;
 class ProblemsView;
 class ProfileView;
 class PropertiesView;
@@ -71,6 +75,16 @@ class MainWindow : public QMainWindow {
   views::FunctionListingView* tirView() const { return tirView_; }
   views::FunctionListingView* cView() const { return cView_; }
   views::MemoryPlanView* memoryPlanView() const { return memoryPlanView_; }
+  views::DeviceMappingView* deviceMappingView() const { return deviceMappingView_; }
+  views::PassStageView* passStageView() const { return passStageView_; }
+  views::StageNavigator* stageNavigator() const { return stageNavigator_; }
+  models::OperatorPropertiesModel* propertiesModel() const { return propertiesModel_; }
+  QComboBox* targetBox() const { return targetBox_; }
+
+  // Compiles for `targetString` ("npu -config=npu-128, c"), in the
+  // background, and remembers it (QSettings). Returns false, changing
+  // nothing, for a string that is not a valid target list.
+  bool setTargetString(const QString& targetString);
   models::BoardRun* boardRun() const { return boardRun_; }
   models::ProblemListModel* problemListModel() const { return problemListModel_; }
   views::DeployPanel* deployPanel() const { return deployPanel_; }
@@ -85,7 +99,7 @@ class MainWindow : public QMainWindow {
   bool waitUntilIdle(int timeoutMs = 120000);
 
   // The views by name, for --view: the central "graph", "operators", "ir",
-  // "tir", "c", "memory", and the docks "deploy" and "profile".
+  // "devices", "passes", "tir", "c", "memory", and the docks "deploy" and "profile".
   static QStringList viewNames();
   bool showView(const QString& name);
   QString currentViewName() const;
@@ -108,6 +122,8 @@ class MainWindow : public QMainWindow {
   void addStageTab(models::CompilationStage stage, const QString& viewName, QWidget* widget,
                    const QString& title);
   void showStage(models::CompilationStage stage);
+  void createTargetChoice();
+  void showTargetString(const QString& targetString);
   void chooseModelFile();
   void rebuildRecentMenu();
   void showAbout();
@@ -142,6 +158,10 @@ class MainWindow : public QMainWindow {
   views::FunctionListingView* tirView_ = nullptr;
   views::FunctionListingView* cView_ = nullptr;
   views::MemoryPlanView* memoryPlanView_ = nullptr;
+  views::DeviceMappingView* deviceMappingView_ = nullptr;
+  views::PassStageView* passStageView_ = nullptr;
+  QComboBox* targetBox_ = nullptr;
+  QActionGroup* targetActions_ = nullptr;
   views::StageNavigator* stageNavigator_ = nullptr;
   views::PropertiesView* propertiesView_ = nullptr;
   views::ProblemsView* problemsView_ = nullptr;

@@ -52,10 +52,26 @@ class LaunchOptionsTest : public QObject {
     QVERIFY(!parseLaunchOptions({"loupe", "--screenshot"}, kViews).error.isEmpty());
   }
 
+  void aTargetListIsCheckedAndKept() {
+    const auto options =
+        parseLaunchOptions({"loupe", "--target", "npu -config=npu-128, c"}, kViews);
+    QVERIFY2(options.error.isEmpty(), qPrintable(options.error));
+    QCOMPARE(options.target, "npu -config=npu-128, c");
+    // A configuration the NPU does not have, and a target nobody registered.
+    const QString badConfig =
+        parseLaunchOptions({"loupe", "--target", "npu -config=npu-100, c"}, kViews).error;
+    QVERIFY2(
+        badConfig.contains("--target 'npu -config=npu-100, c'") && badConfig.contains("npu-128"),
+        qPrintable(badConfig));
+    const QString unknown = parseLaunchOptions({"loupe", "--target", "gpu, c"}, kViews).error;
+    QVERIFY2(unknown.contains("gpu"), qPrintable(unknown));
+    QVERIFY(parseLaunchOptions({"loupe", "--target"}, kViews).error.contains("target"));
+  }
+
   void theUsageNamesEveryOption() {
     const QString usage = loupe::gui::launchUsage();
-    for (const char* option :
-         {"--screenshot", "--view", "--size", "--operator", "--run-on", "--version", "--help"}) {
+    for (const char* option : {"--screenshot", "--view", "--size", "--operator", "--run-on",
+                               "--target", "--version", "--help"}) {
       QVERIFY2(usage.contains(option), option);
     }
   }

@@ -84,6 +84,13 @@ class LoupeCommandLineTest : public QObject {
     QVERIFY(run.err.contains("unknown view 'flowchart'"));
   }
 
+  void aBadTargetStringExitsWithUsageError() {
+    const Run run = runLoupe({"--screenshot", "x.png", "--target", "npu -config=npu-7"});
+    QCOMPARE(run.exitCode, 2);
+    QVERIFY2(run.err.contains("--target 'npu -config=npu-7'"), qPrintable(run.err));
+    QVERIFY(!QFileInfo::exists("x.png"));
+  }
+
   void anUnwritableScreenshotFails() {
     const Run run = runLoupe({"--screenshot", "/nonexistent/dir/x.png"});
     QCOMPARE(run.exitCode, 1);

@@ -1,0 +1,80 @@
+#include "models/device_mapping.h"
+
+#include "target/device_report.h"
+#include "targets/builtin_targets.h"
+
+namespace loupe::models {
+
+const DeviceOperatorRow* DeviceMapping::rowFor(int modelOperator) const {
+  const int row = rowOfModelOperator.value(modelOperator, -1);
+  return row >= 0 ? &operators[row] : nullptr;
+}
+
+DeviceMapping deviceMappingOf(const ir::Graph& partitioned, const target::DeviceReport& report,
+                              const std::vector<std::shared_ptr<const target::Target>>& targets,
+                              const std::vector<std::string>& devices, const QString& modelName,
+                              int modelOperatorCount) {
+  DeviceMapping mapping;
+  mapping.targetString = QString::fromStdString(target::targetListString(targets));
+  for (const target::DeviceTotals& d : report.devices) {
+    mapping.devices.append({QString::fromStdString(d.device), QString::fromStdString(d.target),
+                            QString::fromStdString(d.displayName), d.operators, d.macs,
+                            d.estimatedCycles});
+  }
+  mapping.devicesStruct = QStringLiteral("tvmgen_%1_devices").arg(modelName);
+  for (const std::string& d : devices) mapping.deviceMembers.append(QString::fromStdString(d));
+
+  mapping.rowOfModelOperator = QList<int>(modelOperatorCount, -1);
+  // The report's rows follow the graph's operators one to one.
+  for (std::size_t i = 0; i < report.operators.size(); ++i) {
+    const target::OperatorPlacementRow& r = report.operators[i];
+    DeviceOperatorRow row;
+    row.operatorIndex = r.operatorIndex;
+    for (int m : partitioned.operators.at(i).modelOperators()) {
+      row.modelOperators.append(m);
+      if (m >= 0 && m < modelOperatorCount) mapping.rowOfModelOperator[m] = static_cast<int>(i);
+    }
+    row.type = QString::fromStdString(r.type);
+    row.target = QString::fromStdString(r.target);
+    for (const auto& t : targets) {
+      if (t->name() == r.target) row.targetDisplayName = QString::fromStdString(t->displayName());
+    }
+    row.device = QString::fromStdString(r.device);
+    row.region = QString::fromStdString(r.region);
+    row.macs = r.macs;
+    if (r.estimate) {
+      row.hasEstimate = true;
+      row.computeCycles = r.estimate->computeCycles;
+      row.memoryCycles = r.estimate->memoryCycles;
+      row.estimatedCycles = r.estimate->estimatedCycles;
+      row.bytesMoved = r.estimate->bytesMoved;
+      row.utilization = r.estimate->utilization;
+      row.rawWeightBytes = r.estimate->rawWeightBytes;
+      row.encodedWeightBytes = r.estimate->encodedWeightBytes;
+    }
+    for (const std::string& reason : r.rejections)
+      row.rejections.append(QString::fromStdString(reason));
+    mapping.operators.append(row);
+  }
+
+  // The sweep over MAC configurations, of the first target that has one.
+  const target::TargetRegistry registry = targets::builtinTargetRegistry();
+  for (const auto& t : targets) {
+    const auto sweep = target::estimatesAcrossConfigurations(partitioned, *t, registry);
+    if (sweep.empty()) continue;
+    mapping.configurationsTarget = QString::fromStdString(t->displayName());
+    for (const target::ConfigurationEstimates& column : sweep) {
+      ConfigurationCycles cycles;
+      cycles.label = QString::fromStdString(column.label);
+      for (const auto& value : column.cyclesByOperator) {
+        cycles.cyclesByRow.append(value);
+        cycles.total += value.value_or(0);
+      }
+      mapping.configurations.append(cycles);
+    }
+    break;
+  }
+  return mapping;
+}
+
+}  // namespace loupe::models

@@ -1,0 +1,92 @@
+// Which device runs each operator of the compiled model and what it costs
+// there, as plain Qt data for the Device Mapping view, the graph's target
+// colours and Properties: target::deviceReport of the partitioned graph (the
+// numbers `loupec compile --report` prints), the members of the generated
+// `struct tvmgen_<name>_devices`, and the NPU's cycles in every MAC
+// configuration. Rows are the partitioned (fused) graph's operators; each
+// knows the model operators it came from, so a row selects the operator the
+// other views show.
+#pragma once
+
+#include <QList>
+#include <QString>
+#include <QStringList>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace loupe::ir {
+struct Graph;
+}
+namespace loupe::target {
+struct DeviceReport;
+class Target;
+}  // namespace loupe::target
+
+namespace loupe::models {
+
+struct DeviceOperatorRow {
+  int operatorIndex = -1;     // in the partitioned graph
+  QList<int> modelOperators;  // the imported operators it was fused from
+  QString type;               // "CONV_2D"
+  QString target;             // "npu", "c"; empty when no target took it
+  QString targetDisplayName;  // "NPU (Ethos-U55-like) npu-128"
+  QString device;             // "npu", "host"
+  QString region;             // "npu_0"; empty in main
+  qint64 macs = 0;
+  // The target's estimate; none on a target without a cycle model.
+  bool hasEstimate = false;
+  qint64 computeCycles = 0;
+  qint64 memoryCycles = 0;
+  qint64 estimatedCycles = 0;
+  qint64 bytesMoved = 0;
+  double utilization = 0;
+  qint64 rawWeightBytes = 0;
+  qint64 encodedWeightBytes = 0;
+  // Why other targets refused it: "npu: stride 4 exceeds 3", one per reason.
+  QStringList rejections;
+};
+
+struct DeviceTotalsRow {
+  QString device;       // "npu"
+  QString target;       // "npu -config=npu-128"
+  QString displayName;  // "NPU (Ethos-U55-like) npu-128"
+  int operators = 0;
+  qint64 macs = 0;
+  std::optional<qint64> estimatedCycles;  // none: the target has no cycle model
+};
+
+// One MAC configuration of a target with a performance model.
+struct ConfigurationCycles {
+  QString label;  // "npu-32"
+  // Per row of DeviceMapping::operators; none for operators the target does not run.
+  QList<std::optional<qint64>> cyclesByRow;
+  qint64 total = 0;
+};
+
+struct DeviceMapping {
+  QString targetString;  // "npu -config=npu-128, c"
+  QList<DeviceTotalsRow> devices;
+  QString devicesStruct;      // "tvmgen_default_devices"
+  QStringList deviceMembers;  // "npu"; empty: the run function takes no devices
+  QList<DeviceOperatorRow> operators;
+  QString configurationsTarget;  // the display name of the target the sweep is of
+  QList<ConfigurationCycles> configurations;
+  // Row of `operators` per imported operator, -1 when none (folded away).
+  QList<int> rowOfModelOperator;
+
+  bool isEmpty() const { return operators.isEmpty(); }
+  // The row holding imported operator `modelOperator`, or nullptr.
+  const DeviceOperatorRow* rowFor(int modelOperator) const;
+};
+
+// `targets` are the ones the graph was partitioned for; `devices` the
+// compiled model's device names; `modelName` the generated code's <name>;
+// `modelOperatorCount` the imported graph's operator count.
+DeviceMapping deviceMappingOf(const ir::Graph& partitioned, const target::DeviceReport& report,
+                              const std::vector<std::shared_ptr<const target::Target>>& targets,
+                              const std::vector<std::string>& devices, const QString& modelName,
+                              int modelOperatorCount);
+
+}  // namespace loupe::models

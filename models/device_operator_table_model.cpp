@@ -1,0 +1,207 @@
+#include "models/device_operator_table_model.h"
+
+#include <QStringList>
+
+#include "models/device_mapping.h"
+#include "models/display_text.h"
+#include "models/model_compilation.h"
+
+namespace loupe::models {
+
+namespace {
+
+// What a cell shows where the target has no number (no cycle model, no weights).
+const QString kNone = QStringLiteral("\u2013");
+
+QString operatorsText(const QList<int>& operators) {
+  QStringList parts;
+  for (int op : operators) parts.append(QString::number(op));
+  return parts.join(u'+');
+}
+
+}  // namespace
+
+DeviceOperatorTableModel::DeviceOperatorTableModel(const ModelCompilation* compilation,
+                                                   QObject* parent)
+    : QAbstractTableModel(parent), compilation_(compilation) {
+  auto reset = [this] {
+    beginResetModel();
+    endResetModel();
+  };
+  connect(compilation_, &ModelCompilation::compiled, this, reset);
+  connect(compilation_, &ModelCompilation::compilationFailed, this, reset);
+}
+
+const DeviceMapping& DeviceOperatorTableModel::mapping() const {
+  return compilation_->deviceMapping();
+}
+
+int DeviceOperatorTableModel::rowCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : static_cast<int>(mapping().operators.size());
+}
+
+int DeviceOperatorTableModel::columnCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : ColumnCount;
+}
+
+bool DeviceOperatorTableModel::hasRefusal(int row) const {
+  const DeviceOperatorRow& r = mapping().operators.at(row);
+  return !r.hasEstimate && !r.rejections.isEmpty();
+}
+
+int DeviceOperatorTableModel::rowOfOperator(int modelOperator) const {
+  return mapping().rowOfModelOperator.value(modelOperator, -1);
+}
+
+QVariant DeviceOperatorTableModel::data(const QModelIndex& index, int role) const {
+  if (!index.isValid() || index.row() >= rowCount()) return {};
+  const DeviceOperatorRow& row = mapping().operators[index.row()];
+  switch (role) {
+    case Qt::DisplayRole:
+      return displayValue(index.row(), index.column());
+    case SortRole:
+      return sortValue(index.row(), index.column());
+    case OperatorIndexRole:
+      return row.modelOperators.value(0, -1);
+    case RejectionsRole:
+      return row.rejections;
+    case Qt::ToolTipRole:
+      if (index.column() >= DeviceColumn) {
+        return row.rejections.isEmpty()
+                   ? row.targetDisplayName
+                   : tr("%1\nrefused by:\n%2")
+                         .arg(row.targetDisplayName, row.rejections.join(u'\n'));
+      }
+      if (index.column() == OperatorColumn && row.modelOperators.size() > 1) {
+        return tr("fused from model operators %1").arg(operatorsText(row.modelOperators));
+      }
+      return {};
+    case Qt::TextAlignmentRole:
+      if (index.column() == ComputeCyclesColumn && hasRefusal(index.row())) {
+        return QVariant(Qt::AlignLeft | Qt::AlignVCenter);
+      }
+      if (index.column() >= MacsColumn && index.column() <= WeightsColumn) {
+        return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+      }
+      return QVariant(Qt::AlignLeft | Qt::AlignVCenter);
+    default:
+      return {};
+  }
+}
+
+QVariant DeviceOperatorTableModel::displayValue(int r, int column) const {
+  const DeviceOperatorRow& row = mapping().operators[r];
+  switch (column) {
+    case OperatorColumn:
+      return operatorsText(row.modelOperators);
+    case TypeColumn:
+      return row.type;
+    case DeviceColumn:
+      return row.device.isEmpty() ? tr("none") : row.device;
+    case TargetColumn:
+      return row.target;
+    case RegionColumn:
+      return row.region.isEmpty() ? tr("main") : row.region;
+    case MacsColumn:
+      return groupedNumber(row.macs);
+    case ComputeCyclesColumn:
+      if (hasRefusal(r)) {
+        return tr("refused by %1").arg(row.rejections.join(QStringLiteral("; ")));
+      }
+      return row.hasEstimate ? groupedNumber(row.computeCycles) : kNone;
+    case MemoryCyclesColumn:
+      return row.hasEstimate ? groupedNumber(row.memoryCycles) : kNone;
+    case EstimatedCyclesColumn:
+      return row.hasEstimate ? groupedNumber(row.estimatedCycles) : kNone;
+    case UtilizationColumn:
+      return row.hasEstimate ? QStringLiteral("%1 %").arg(100.0 * row.utilization, 0, 'f', 1)
+                             : kNone;
+    case WeightsColumn:
+      return row.hasEstimate && row.rawWeightBytes > 0
+                 ? groupedNumber(row.encodedWeightBytes) + QStringLiteral(" / ") +
+                       groupedNumber(row.rawWeightBytes)
+                 : kNone;
+    default:
+      return {};
+  }
+}
+
+QVariant DeviceOperatorTableModel::sortValue(int r, int column) const {
+  const DeviceOperatorRow& row = mapping().operators[r];
+  switch (column) {
+    case OperatorColumn:
+      return row.modelOperators.value(0, -1);
+    case MacsColumn:
+      return row.macs;
+    case ComputeCyclesColumn:
+      return row.hasEstimate ? row.computeCycles : -1;
+    case MemoryCyclesColumn:
+      return row.hasEstimate ? row.memoryCycles : -1;
+    case EstimatedCyclesColumn:
+      return row.hasEstimate ? row.estimatedCycles : -1;
+    case UtilizationColumn:
+      return row.hasEstimate ? row.utilization : -1.0;
+    case WeightsColumn:
+      return row.hasEstimate ? row.encodedWeightBytes : -1;
+    default:
+      return displayValue(r, column);
+  }
+}
+
+QVariant DeviceOperatorTableModel::headerData(int section, Qt::Orientation orientation,
+                                              int role) const {
+  if (orientation != Qt::Horizontal) return {};
+  if (role == Qt::ToolTipRole) {
+    switch (section) {
+      case OperatorColumn:
+        return tr("The model operator(s), as the Operators table numbers them");
+      case DeviceColumn:
+        return tr(
+            "The member of struct tvmgen_<name>_devices the call gets (host: the CPU), "
+            "and the target");
+      case RegionColumn:
+        return tr("The external function the operator belongs to; main for the CPU");
+      case EstimatedCyclesColumn:
+        return tr("The larger of compute and memory cycles (the units overlap them)");
+      case UtilizationColumn:
+        return tr("Ideal MAC cycles / estimated cycles");
+      case WeightsColumn:
+        return tr("Weight bytes as the NPU reads them (encoded) / as the model stores them");
+      case ComputeCyclesColumn:
+        return tr(
+            "Cycles of the target's MAC array; for an operator the NPU (Ethos-U55-like) "
+            "refused, its reasons");
+      default:
+        return {};
+    }
+  }
+  if (role != Qt::DisplayRole) return {};
+  switch (section) {
+    case OperatorColumn:
+      return tr("Op");
+    case TypeColumn:
+      return tr("Type");
+    case DeviceColumn:
+      return tr("Device");
+    case TargetColumn:
+      return tr("Target");
+    case RegionColumn:
+      return tr("Region");
+    case MacsColumn:
+      return tr("MACs");
+    case ComputeCyclesColumn:
+      return tr("Compute\ncycles");
+    case MemoryCyclesColumn:
+      return tr("Memory\ncycles");
+    case EstimatedCyclesColumn:
+      return tr("Estimated\ncycles");
+    case UtilizationColumn:
+      return tr("Utilisation");
+    case WeightsColumn:
+      return tr("Weights\nencoded / raw");
+    default:
+      return {};
+  }
+}
+
+}  // namespace loupe::models
