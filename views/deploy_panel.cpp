@@ -27,6 +27,7 @@ DeployPanel::DeployPanel(models::ModelDocument* document, models::BoardRun* run,
       serialRow_(new QWidget(this)),
       port_(new QComboBox(serialRow_)),
       baud_(new QSpinBox(serialRow_)),
+      targets_(new QLabel(this)),
       inputs_(new QLabel(this)),
       goldenSet_(new QComboBox(this)),
       runButton_(new QPushButton(tr("Run on board"), this)),
@@ -117,6 +118,7 @@ DeployPanel::DeployPanel(models::ModelDocument* document, models::BoardRun* run,
   form->addRow(tr("Platform"), platform_);
   form->addRow(QString(), description_);
   form->addRow(tr("Serial"), serialRow_);
+  form->addRow(tr("Targets"), targets_);
   form->addRow(tr("Inputs"), inputs_);
   form->addRow(QString(), inputButtons);
   auto* layout = new QVBoxLayout(this);
@@ -174,6 +176,11 @@ void DeployPanel::loadInputs() {
   updateControls();
 }
 
+void DeployPanel::setTargetString(const QString& targetString) {
+  targetString_ = targetString;
+  updateControls();
+}
+
 void DeployPanel::refreshGoldenSets() {
   goldenSet_->clear();
   goldenSet_->addItems(run_->goldenSetNames());
@@ -191,6 +198,7 @@ void DeployPanel::runOnBoard() {
   request.platform = selectedPlatform();
   request.port = port_->currentText().trimmed();
   request.baud = static_cast<quint32>(baud_->value());
+  request.targets = targetString_;
   run_->start(request);
 }
 
@@ -198,6 +206,10 @@ void DeployPanel::updateControls() {
   const bool running = run_->isRunning();
   form_->setRowVisible(serialRow_, platform_->currentData(Qt::UserRole + 2).toBool());
   description_->setText(platform_->currentData(Qt::UserRole).toString());
+  targets_->setText(targetString_);
+  targets_->setToolTip(
+      tr("As chosen in the toolbar's Target box; operators on the NPU "
+         "(Ethos-U55-like) run on the software NPU the firmware binds"));
   inputs_->setText(run_->inputsDescription());
   goldenSet_->setCurrentIndex(
       run_->goldenSet().isEmpty() ? -1 : goldenSet_->findText(run_->goldenSet()));

@@ -35,6 +35,11 @@ class DeployPanel : public QWidget {
   QLabel* resultLabel() const { return result_; }
   QComboBox* goldenSetBox() const { return goldenSet_; }
 
+  // The targets Run on board compiles for ("npu -config=npu-128, c"); the
+  // window passes the ones the views were compiled for.
+  void setTargetString(const QString& targetString);
+  const QString& targetString() const { return targetString_; }
+
   // Selects `name` when it is listed and available; returns whether it did.
   bool selectPlatform(const QString& name);
   QString selectedPlatform() const;
@@ -58,6 +63,8 @@ class DeployPanel : public QWidget {
   QWidget* serialRow_;
   QComboBox* port_;
   QSpinBox* baud_;
+  QLabel* targets_;
+  QString targetString_ = QStringLiteral("c");
   QLabel* inputs_;
   QComboBox* goldenSet_;
   QPushButton* runButton_;

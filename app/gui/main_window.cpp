@@ -385,6 +385,7 @@ void MainWindow::showTargetString(const QString& targetString) {
   for (QAction* action : targetActions_->actions()) {
     action->setChecked(action->data().toString() == targetString);
   }
+  deployPanel_->setTargetString(targetString);  // Run on board deploys what the views show
 }
 
 bool MainWindow::isBusy() const {

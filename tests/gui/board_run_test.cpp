@@ -198,6 +198,10 @@ class BoardRunTest : public QObject {
     QVERIFY(!graph->setColourBy(loupe::views::GraphView::ColourBy::Time));  // no profile yet
 
     QVERIFY(window.deployPanel()->selectPlatform("host"));
+    // Run on board compiles for the targets the views show.
+    QVERIFY(window.setTargetString("npu -config=npu-64, c"));
+    QCOMPARE(window.deployPanel()->targetString(), "npu -config=npu-64, c");
+    QVERIFY(window.waitUntilIdle());
     QVERIFY(window.runOnBoardAction()->isEnabled());
     window.runOnBoardAction()->trigger();
     QVERIFY(window.boardRun()->isRunning());
@@ -207,6 +211,7 @@ class BoardRunTest : public QObject {
              qPrintable(window.boardRun()->errorMessage()));
     QVERIFY(window.deployPanel()->resultLabel()->text().contains("bit-exact"));
     QVERIFY(window.buildLog()->toPlainText().contains("[compile]"));
+    QVERIFY(window.buildLog()->toPlainText().contains("to C for npu -config=npu-64, c"));
 
     QTableView* table = window.profileView()->table();
     QCOMPARE(table->model()->rowCount(), static_cast<int>(window.boardRun()->profileRows().size()));
