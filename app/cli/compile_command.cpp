@@ -61,7 +61,7 @@ int runCompileCommand(const std::vector<std::string>& args) {
   passes::PassContext context;
   const ir::Graph graph = passes::runPartitionPipeline(
       passes::runGraphPipeline(imported, timeline, context), targets, timeline, context);
-  options.externalOperators = target::externalOperators(graph, targets);
+  options.externalFunctions = target::externalFunctions(graph, targets);
   const codegen::CompiledModel model = codegen::compileToC(graph, options);
   std::vector<mlf::StageFile> stages;
   int number = 0;

@@ -15,15 +15,15 @@ target::TargetVerdict NpuTarget::accepts(const ir::Graph& graph, const ir::Opera
   return target::TargetVerdict::reject(std::move(reasons));
 }
 
-std::optional<codegen::ExternalOperator> NpuTarget::externalLowering() const {
+std::optional<codegen::ExternalLowering> NpuTarget::externalLowering() const {
   ::loupe::npu::MacConfig mac = ::loupe::npu::MacConfig::Macs128;
   for (::loupe::npu::MacConfig candidate : ::loupe::npu::kAllMacConfigs) {
     if ("npu-" + std::to_string(static_cast<int>(candidate)) == config()) mac = candidate;
   }
-  return codegen::ExternalOperator{
+  return codegen::ExternalLowering{
       ::loupe::npu::kNpuDeviceName,
-      [mac](const ir::Graph& graph, const ir::Operator& op, const std::string& name) {
-        return ::loupe::npu::lowerToNpuFunction(graph, op, mac, name);
+      [mac](const ir::Graph& graph, const ir::ExternalFunction& region, const std::string& name) {
+        return ::loupe::npu::lowerToNpuRegionFunction(graph, region, mac, name);
       }};
 }
 
