@@ -227,7 +227,7 @@ bool BoardRun::start(const Request& request) {
       const ir::Graph partitioned = passes::runPartitionPipeline(
           passes::runGraphPipeline(graph, timeline, context), targets, timeline, context);
       codegen::CompileOptions compileOptions;
-      compileOptions.externalOperators = target::externalOperators(partitioned, targets);
+      compileOptions.externalFunctions = target::externalFunctions(partitioned, targets);
       const codegen::CompiledModel model = codegen::compileToC(partitioned, compileOptions);
       if (stop.stop_requested()) return result;
       project::Deployment deployment(
@@ -241,11 +241,12 @@ bool BoardRun::start(const Request& request) {
       result->times = deployment.times();
       result->profile = deployment.profile();
       for (const auto& op : result->profile.operators) {
+        // A region call (one NPU function) stands for all its operators.
         QList<int> modelOps;
-        if (op.operatorIndex >= 0 &&
-            static_cast<std::size_t>(op.operatorIndex) < model.graph.operators.size()) {
-          for (int m :
-               model.graph.operators[static_cast<std::size_t>(op.operatorIndex)].modelOperators()) {
+        for (int index : op.operators) {
+          if (index < 0 || static_cast<std::size_t>(index) >= model.graph.operators.size())
+            continue;
+          for (int m : model.graph.operators[static_cast<std::size_t>(index)].modelOperators()) {
             modelOps << m;
           }
         }

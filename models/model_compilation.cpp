@@ -169,7 +169,7 @@ void ModelCompilation::startCompilation() {
       }
       codegen::CompileOptions options;
       options.memory.planner = planner.toStdString();
-      options.externalOperators = target::externalOperators(result->graph, targets);
+      options.externalFunctions = target::externalFunctions(result->graph, targets);
       const codegen::CompiledModel model = codegen::compileToC(result->graph, options);
       result->devices = deviceMappingOf(
           result->graph, target::deviceReport(result->graph, targets), targets, model.devices,

@@ -34,7 +34,8 @@ const char* const kCompileUsage =
     "      bytes) instead of a static array in the generated code.\n"
     "      --target: targets in priority order (default \"c\"); every operator goes to the\n"
     "      first that accepts it, and metadata.json's device_mapping records it. An operator on\n"
-    "      the NPU (Ethos-U55-like) becomes a command stream and one driver call on devices->npu.\n"
+    "      the NPU (Ethos-U55-like) is compiled with its region: one function, one command stream\n"
+    "      and one driver call on devices->npu per region.\n"
     "      Prints each device's operators, MACs and estimated cycles (metadata.json has them\n"
     "      too); --report adds every operator's estimate (compute, memory and estimated\n"
     "      cycles, utilisation, encoded weights) and the NPU's cycles in each configuration";
@@ -69,7 +70,7 @@ int runCompileCommand(const std::vector<std::string>& args) {
   passes::PassContext context;
   const ir::Graph graph = passes::runPartitionPipeline(
       passes::runGraphPipeline(imported, timeline, context), targets, timeline, context);
-  options.externalOperators = target::externalOperators(graph, targets);
+  options.externalFunctions = target::externalFunctions(graph, targets);
   const codegen::CompiledModel model = codegen::compileToC(graph, options);
   std::vector<mlf::StageFile> stages;
   int number = 0;

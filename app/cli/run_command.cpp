@@ -152,7 +152,7 @@ int runOnPlatform(const ir::Graph& graph, const ParsedArguments& parsed, const f
       passes::runGraphPipeline(graph, timeline, context), targets, timeline, context);
   progress("compile", "targets (" + target::targetListString(targets) +
                           "): " + targetSummary(partitioned, targets));
-  compileOptions.externalOperators = target::externalOperators(partitioned, targets);
+  compileOptions.externalFunctions = target::externalFunctions(partitioned, targets);
   const codegen::CompiledModel model = codegen::compileToC(partitioned, compileOptions);
   project::Deployment deployment(*platform, model, options, progress);
   const auto outputs = deployment.run(inputs);

@@ -258,8 +258,14 @@ GeneratedFile printRunSource(const CompiledModel& m) {
     const ir::Operator& op = m.graph.operators[static_cast<std::size_t>(call.operatorIndex)];
     const std::string device =
         call.device >= 0 ? "devices->" + m.devices[static_cast<std::size_t>(call.device)] : "";
-    out << "  /* #" << op.index << " " << op.typeName()
-        << (device.empty() ? "" : " on " + device.substr(9)) << " */\n";
+    // A region's call runs several operators: the comment lists them all.
+    std::string operators;
+    for (int index : call.operators) {
+      operators += (operators.empty() ? "#" : ", #") + std::to_string(index) + " " +
+                   m.graph.operators[static_cast<std::size_t>(index)].typeName();
+    }
+    if (operators.empty()) operators = "#" + std::to_string(op.index) + " " + op.typeName();
+    out << "  /* " << operators << (device.empty() ? "" : " on " + device.substr(9)) << " */\n";
     if (!device.empty()) {
       out << "  status = TVMDeviceOpen(" << device << ");\n  if (status != 0) return status;\n";
     }

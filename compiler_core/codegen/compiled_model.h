@@ -19,11 +19,13 @@ struct GeneratedFile {
   std::string text;
 };
 
-// One operator call of the AOT run function, in execution order.
+// One call of the AOT run function, in execution order: one operator, or a
+// region of operators compiled as one external function (an NPU region).
 struct OperatorCall {
-  int operatorIndex = -1;
-  std::size_t function = 0;  // index into CompiledModel::functions
-  int device = -1;           // index into CompiledModel::devices, or -1 for the CPU
+  int operatorIndex = -1;      // the (first) operator the call runs; its profile entry
+  std::vector<int> operators;  // every operator the call runs, in order
+  std::size_t function = 0;    // index into CompiledModel::functions
+  int device = -1;             // index into CompiledModel::devices, or -1 for the CPU
 };
 
 struct CompiledModel {

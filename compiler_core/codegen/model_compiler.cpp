@@ -92,28 +92,47 @@ CompiledModel compileToC(const ir::Graph& graph, const CompileOptions& options) 
     }
     return static_cast<int>(known - model.devices.begin());
   };
+  // Operator index -> the external function (region) it belongs to, for
+  // the regions a target lowers itself.
+  std::map<int, int> regionOfOperator;
+  for (const auto& [region, lowering] : options.externalFunctions) {
+    if (region < 0 || static_cast<std::size_t>(region) >= graph.externalFunctions.size()) {
+      throw std::invalid_argument("external function " + std::to_string(region) +
+                                  " is not a region of the graph (compile the partitioned graph)");
+    }
+    for (int op : graph.externalFunctions.at(static_cast<std::size_t>(region)).operators) {
+      regionOfOperator[op] = region;
+    }
+  }
   for (const ir::Operator& op : graph.operators) {
-    const auto external = options.externalOperators.find(op.index);
-    const bool isExternal = external != options.externalOperators.end();
-    if (!isExternal && !needsFunction(graph, op)) continue;
-    tir::PrimFunc func;
+    const auto region = regionOfOperator.find(op.index);
+    if (region != regionOfOperator.end()) {
+      const ir::ExternalFunction& external =
+          graph.externalFunctions.at(static_cast<std::size_t>(region->second));
+      // A region is one function and one call, made where its first operator runs.
+      if (external.operators.front() != op.index) continue;
+      const ExternalLowering& lowering = options.externalFunctions.at(region->second);
+      const int device = deviceIndex(lowering.device);
+      tir::PrimFunc func =
+          lowering.lower(graph, external, "tvmgen_" + options.modelName + "_" + external.name);
+      if (func.scratchBytes > 0) memoryOptions.scratchBytes[op.index] = func.scratchBytes;
+      model.calls.push_back({op.index, external.operators, model.functions.size(), device});
+      model.functions.push_back(std::move(func));
+      // The region's call happens at one step: its operators must run back
+      // to back, in region order, in whatever order the planner chooses.
+      memoryOptions.contiguousGroups.push_back(external.operators);
+      continue;
+    }
+    if (!needsFunction(graph, op)) continue;
+    tir::PrimFunc func = lowerToFunction(
+        graph, op,
+        prefix + lowerCase(op.typeName()) + "_" + std::to_string(model.functions.size()));
     int device = -1;
-    if (isExternal) {
-      device = deviceIndex(external->second.device);
-      func = external->second.lower(graph, op,
-                                    "tvmgen_" + options.modelName + "_" + external->second.device +
-                                        "_" + lowerCase(op.typeName()) + "_" +
-                                        std::to_string(model.functions.size()));
-    } else {
-      func = lowerToFunction(
-          graph, op,
-          prefix + lowerCase(op.typeName()) + "_" + std::to_string(model.functions.size()));
-      if (auto it = options.operatorDevices.find(op.index); it != options.operatorDevices.end()) {
-        device = deviceIndex(it->second);
-      }
+    if (auto it = options.operatorDevices.find(op.index); it != options.operatorDevices.end()) {
+      device = deviceIndex(it->second);
     }
     if (func.scratchBytes > 0) memoryOptions.scratchBytes[op.index] = func.scratchBytes;
-    model.calls.push_back({op.index, model.functions.size(), device});
+    model.calls.push_back({op.index, {op.index}, model.functions.size(), device});
     model.functions.push_back(std::move(func));
   }
   // With every function's scratch known, the plan fixes where each tensor
@@ -122,13 +141,17 @@ CompiledModel compileToC(const ir::Graph& graph, const CompileOptions& options) 
   model.memoryPlan = memory::planMemory(graph, memoryOptions);
   const memory::WorkspaceAnalysis& analysis = model.memoryPlan.analysis;
   for (const OperatorCall& call : model.calls) {
-    if (auto it = analysis.inPlaceOperators.find(call.operatorIndex);
-        it != analysis.inPlaceOperators.end()) {
-      model.functions[call.function].attrs["in_place"] =
-          "output over " + graph.tensor(it->second).name;
+    for (int index : call.operators) {
+      if (auto it = analysis.inPlaceOperators.find(index); it != analysis.inPlaceOperators.end()) {
+        std::string& note = model.functions[call.function].attrs["in_place"];
+        note += (note.empty() ? "" : "; ") +
+                (call.operators.size() > 1 ? "#" + std::to_string(index) + " " : "") +
+                "output over " + graph.tensor(it->second).name;
+      }
     }
   }
-  // Calls follow the plan's execution order.
+  // Calls follow the plan's execution order; a region's call comes at its
+  // first operator's step (the plan keeps the rest right after it).
   std::vector<OperatorCall> ordered;
   for (int index : analysis.order) {
     for (const OperatorCall& call : model.calls) {

@@ -12,12 +12,14 @@
 
 namespace loupe::codegen {
 
-// An operator a target other than the CPU compiles (from partitioning): its
-// lowering to TIR (e.g. npu::lowerToNpuFunction, a driver call) and the
-// device (rfcs/000) the AOT code opens around its call and passes it.
-struct ExternalOperator {
+// How a target other than the CPU compiles a region of operators the
+// partitioner gave it (an ir::ExternalFunction): its lowering to ONE TIR
+// function (e.g. npu::lowerToNpuRegionFunction, one command stream for the
+// whole region) and the device (rfcs/000) the AOT code opens around its one
+// call and passes it.
+struct ExternalLowering {
   std::string device;
-  std::function<tir::PrimFunc(const ir::Graph& graph, const ir::Operator& op,
+  std::function<tir::PrimFunc(const ir::Graph& graph, const ir::ExternalFunction& region,
                               const std::string& functionName)>
       lower;
 };
@@ -31,8 +33,11 @@ struct CompileOptions {
   // partitioning). The AOT code opens the device around the operator's call
   // and passes it as the resource_handle.
   std::map<int, std::string> operatorDevices;
-  // Operator index -> its external lowering; these run on their device.
-  std::map<int, ExternalOperator> externalOperators;
+  // Index into Graph::externalFunctions -> the region's lowering: the
+  // region becomes one function tvmgen_<model>_<region name>, called once,
+  // on its device. The memory plan keeps the region's operators contiguous
+  // and in region order (memory::MemoryPlanOptions::contiguousGroups).
+  std::map<int, ExternalLowering> externalFunctions;
   // Planner, pools and aliasing of the workspace plan.
   memory::MemoryPlanOptions memory;
 };

@@ -31,9 +31,13 @@ std::string sanitizeName(std::string_view name) {
 
 FunctionBuilder::FunctionBuilder(const ir::Graph& graph, const ir::Operator& op,
                                  std::string functionName)
-    : graph_(graph), op_(op) {
+    : graph_(graph) {
   func_.name = std::move(functionName);
   func_.attrs["operator"] = "#" + std::to_string(op.index) + " " + op.typeName();
+}
+
+FunctionBuilder::FunctionBuilder(const ir::Graph& graph, std::string functionName) : graph_(graph) {
+  func_.name = std::move(functionName);
 }
 
 tir::Buffer FunctionBuilder::param(int tensorIndex, const std::string& role, bool written) {

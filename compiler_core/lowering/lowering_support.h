@@ -31,6 +31,8 @@ std::string sanitizeName(std::string_view name);
 class FunctionBuilder {
  public:
   FunctionBuilder(const ir::Graph& graph, const ir::Operator& op, std::string functionName);
+  // A function of several operators (an NPU region): no "operator" attribute.
+  FunctionBuilder(const ir::Graph& graph, std::string functionName);
 
   // The buffer of graph tensor `tensorIndex` as a parameter named `role`.
   tir::Buffer param(int tensorIndex, const std::string& role, bool written);
@@ -56,7 +58,6 @@ class FunctionBuilder {
                           std::vector<std::int64_t> shape, std::vector<std::uint8_t> bytes);
 
   const ir::Graph& graph_;
-  const ir::Operator& op_;
   tir::PrimFunc func_;
 };
 

@@ -25,7 +25,21 @@ struct ExecutionOrder {
 // Evaluates the topological orders (the model's own first) up to maxOrders
 // and returns the best; on a tie the model's order stays. Operators sharing a
 // variable tensor keep their relative order.
+//
+// `groups` lists operators that must run back to back in the given order
+// (an NPU region called as one function, whose call happens at one step):
+// the search treats each group as one node, so every order it evaluates
+// keeps the group contiguous. Throws std::invalid_argument when no order
+// can (a group whose operators are not in dependency order, or that another
+// operator both reads from and feeds).
 ExecutionOrder chooseExecutionOrder(const ir::Graph& graph, const AnalysisOptions& options,
+                                    const std::vector<std::vector<int>>& groups = {},
                                     std::int64_t maxOrders = 4096);
+
+// The model's own order with each group moved together: repeatedly the
+// ready operator (or group, by its lowest operator index) that comes first.
+// Without groups, graphOrder(graph). Throws like chooseExecutionOrder.
+std::vector<int> groupedGraphOrder(const ir::Graph& graph,
+                                   const std::vector<std::vector<int>>& groups);
 
 }  // namespace loupe::memory

@@ -60,9 +60,9 @@ MemoryPlan planMemoryUnchecked(const ir::Graph& graph, const MemoryPlanOptions& 
   analysisOptions.inPlace = options.inPlace;
   analysisOptions.scratchBytes = options.scratchBytes;
   if (options.reorder) {
-    plan.order = chooseExecutionOrder(graph, analysisOptions);
+    plan.order = chooseExecutionOrder(graph, analysisOptions, options.contiguousGroups);
   } else {
-    plan.order.operators = graphOrder(graph);
+    plan.order.operators = groupedGraphOrder(graph, options.contiguousGroups);
   }
   plan.analysis = analyzeWorkspace(graph, plan.order.operators, analysisOptions);
   plan.lowerBound = liveBytesLowerBound(plan.analysis.buffers);

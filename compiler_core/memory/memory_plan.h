@@ -31,6 +31,11 @@ struct MemoryPlanOptions {
   // Operator index -> bytes of its function's scratch region, to place
   // beside the tensors (from the lowered functions).
   std::map<int, std::int64_t> scratchBytes;
+  // Operators that run as one call (an NPU region compiled to one function):
+  // each group runs back to back in the order given, in every order the
+  // planner considers. Their tensors are still planned one by one with the
+  // lifetimes of their operators' steps.
+  std::vector<std::vector<int>> contiguousGroups;
 };
 
 struct MemoryPlan {

@@ -1,5 +1,6 @@
 #include "npu/command_stream.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <limits>
 #include <optional>
@@ -233,11 +234,20 @@ void forEachCommand(std::span<const std::uint8_t> stream, Visit visit) {
   }
   Reader header(stream, 4);
   const int version = header.u16();
-  if (version != LOUPE_NPU_STREAM_VERSION) {
+  const int regionCount = header.u16();
+  if (version == LOUPE_NPU_STREAM_VERSION) {
+    if (regionCount == 0 || regionCount > LOUPE_NPU_MAX_REGIONS) {
+      fail(6, "region count " + std::to_string(regionCount) + ", expected 1.." +
+                  std::to_string(LOUPE_NPU_MAX_REGIONS));
+    }
+  } else if (version == LOUPE_NPU_STREAM_VERSION_1) {
+    if (regionCount != 0) fail(6, "version 1 with a region count");
+  } else {
     fail(4, "version " + std::to_string(version) + ", expected " +
+                std::to_string(LOUPE_NPU_STREAM_VERSION_1) + " or " +
                 std::to_string(LOUPE_NPU_STREAM_VERSION));
   }
-  header.u16();
+  const int regions = version == LOUPE_NPU_STREAM_VERSION_1 ? LOUPE_NPU_REGION_COUNT : regionCount;
   const std::uint32_t count = header.u32();
   std::size_t at = LOUPE_NPU_STREAM_HEADER_BYTES;
   for (std::uint32_t i = 0; i < count; ++i) {
@@ -252,6 +262,17 @@ void forEachCommand(std::span<const std::uint8_t> stream, Visit visit) {
     }
     if (stream.size() - at - LOUPE_NPU_COMMAND_HEADER_BYTES < payload) {
       fail(at, std::string(info->name) + " runs past the end of the stream");
+    }
+    // Feature maps and stream references start with their region, which
+    // must be one the header counts (as the C decoder checks).
+    const bool namesRegion = opcode == LOUPE_NPU_CMD_SET_IFM || opcode == LOUPE_NPU_CMD_SET_IFM2 ||
+                             opcode == LOUPE_NPU_CMD_SET_OFM ||
+                             opcode == LOUPE_NPU_CMD_SET_WEIGHTS ||
+                             opcode == LOUPE_NPU_CMD_SET_SCALES;
+    if (namesRegion && stream[at + LOUPE_NPU_COMMAND_HEADER_BYTES] >= regions) {
+      fail(at, std::string(info->name) + " names region " +
+                   std::to_string(stream[at + LOUPE_NPU_COMMAND_HEADER_BYTES]) + " of " +
+                   std::to_string(regions));
     }
     Reader reader(stream, at + LOUPE_NPU_COMMAND_HEADER_BYTES);
     visit(at, opcode, *info, reader);
@@ -387,15 +408,30 @@ std::string describeStreamRef(const NpuStreamRef& s) {
 
 std::vector<std::uint8_t> encodeCommandStream(std::span<const NpuOperation> operations) {
   Writer body;
-  for (const NpuOperation& op : operations) writeOperation(body, op);
+  // The header counts the regions the commands name (one past the highest),
+  // so a caller binding fewer is refused before anything runs.
+  int regions = 1;
+  for (const NpuOperation& op : operations) {
+    writeOperation(body, op);
+    for (int region : {op.ifm.region, op.ofm.region, usesIfm2(op.kind) ? op.ifm2.region : 0,
+                       usesWeights(op.kind) ? op.weights.region : 0,
+                       usesWeights(op.kind) ? op.scales.region : 0}) {
+      regions = std::max(regions, region + 1);
+    }
+  }
+  if (regions > LOUPE_NPU_MAX_REGIONS) {
+    throw CommandStreamError("the operations name " + std::to_string(regions) +
+                             " base-address regions; a stream holds at most " +
+                             std::to_string(LOUPE_NPU_MAX_REGIONS));
+  }
   std::vector<std::uint8_t> stream = {LOUPE_NPU_STREAM_MAGIC0,
                                       LOUPE_NPU_STREAM_MAGIC1,
                                       LOUPE_NPU_STREAM_MAGIC2,
                                       LOUPE_NPU_STREAM_MAGIC3,
                                       LOUPE_NPU_STREAM_VERSION & 0xFF,
                                       LOUPE_NPU_STREAM_VERSION >> 8,
-                                      0,
-                                      0};
+                                      static_cast<std::uint8_t>(regions & 0xFF),
+                                      static_cast<std::uint8_t>(regions >> 8)};
   for (int i = 0; i < 4; ++i) stream.push_back(static_cast<std::uint8_t>(body.commands >> (8 * i)));
   stream.insert(stream.end(), body.bytes.begin(), body.bytes.end());
   return stream;
@@ -470,8 +506,12 @@ std::string disassembleCommandStream(std::span<const std::uint8_t> stream) {
         }
         text += line + "\n";
       });
-  return "LNPU v" + std::to_string(LOUPE_NPU_STREAM_VERSION) + ", " + std::to_string(commands) +
-         " commands, " + std::to_string(operations.size()) + " operations\n" + text;
+  const int version = stream[4] | (stream[5] << 8);
+  const int regionCount =
+      version == LOUPE_NPU_STREAM_VERSION_1 ? LOUPE_NPU_REGION_COUNT : stream[6] | (stream[7] << 8);
+  return "LNPU v" + std::to_string(version) + ", " + std::to_string(regionCount) + " regions, " +
+         std::to_string(commands) + " commands, " + std::to_string(operations.size()) +
+         " operations\n" + text;
 }
 
 }  // namespace loupe::npu

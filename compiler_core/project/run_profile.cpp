@@ -31,10 +31,19 @@ RunProfile makeRunProfile(const codegen::CompiledModel& model,
     const ir::Operator& op = model.graph.operators.at(index);
     OperatorTime time;
     time.operatorIndex = call.operatorIndex;
+    time.operators = call.operators.empty() ? std::vector<int>{call.operatorIndex} : call.operators;
     time.name = model.functions.at(call.function).name;
-    time.type = op.typeName();
+    // A region call (one NPU function) is one row: its type lists the
+    // operators it ran, its MACs are theirs together.
+    for (int member : time.operators) {
+      const ir::Operator& memberOp = model.graph.operators.at(static_cast<std::size_t>(member));
+      time.macs += analysis::operatorCost(model.graph, memberOp).macs;
+      if (time.operators.size() > 1) {
+        time.type += (time.type.empty() ? "" : "+") + memberOp.typeName();
+      }
+    }
+    if (time.operators.size() <= 1) time.type = op.typeName();
     time.time = static_cast<double>(entries[index].ticks) * unitsPerTick;
-    time.macs = analysis::operatorCost(model.graph, op).macs;
     profile.operators.push_back(std::move(time));
   }
   return profile;

@@ -12,18 +12,21 @@
 
 namespace loupe::project {
 
+// One call of the AOT run function: an operator, or a region of operators
+// compiled as one function (an NPU region), which the board times as one.
 struct OperatorTime {
-  int operatorIndex = -1;
-  std::string name;  // the generated C function
-  std::string type;  // "CONV_2D"
-  double time = 0;   // in RunProfile::unit
+  int operatorIndex = -1;      // the call's (first) operator: its profiler entry
+  std::vector<int> operators;  // every operator the call ran
+  std::string name;            // the generated C function, e.g. tvmgen_default_npu_0
+  std::string type;            // "CONV_2D"; a region: "CONV_2D+DEPTHWISE_CONV_2D+..."
+  double time = 0;             // in RunProfile::unit
   std::int64_t macs = 0;
 };
 
 struct RunProfile {
   std::string unit;                     // "instructions" or "ns"
   double total = 0;                     // the whole run, measured around it on the board
-  std::vector<OperatorTime> operators;  // one per operator call, in call order
+  std::vector<OperatorTime> operators;  // one per call (operator or region), in call order
 
   double operatorSum() const;
 };

@@ -22,7 +22,7 @@ nlohmann::json estimateJson(const std::optional<OperatorEstimate>& estimate) {
 }  // namespace
 
 std::string deviceOf(const Target& target) {
-  const std::optional<codegen::ExternalOperator> lowering = target.externalLowering();
+  const std::optional<codegen::ExternalLowering> lowering = target.externalLowering();
   return lowering ? lowering->device : std::string(kHostDeviceName);
 }
 

@@ -47,10 +47,10 @@ class Target {
   // How a person is shown the target: "NPU (Ethos-U55-like) npu-128".
   virtual std::string displayName() const = 0;
   virtual TargetVerdict accepts(const ir::Graph& graph, const ir::Operator& op) const = 0;
-  // How code generation compiles the operators placed on this target: none
-  // for the CPU (the C lowering), else the target's own lowering and the
-  // device its calls run on.
-  virtual std::optional<codegen::ExternalOperator> externalLowering() const { return std::nullopt; }
+  // How code generation compiles the regions placed on this target: none
+  // for the CPU (the C lowering, per operator), else the target's own
+  // lowering of a whole region to one function and the device it runs on.
+  virtual std::optional<codegen::ExternalLowering> externalLowering() const { return std::nullopt; }
   // What an operator this target accepted costs on it, from the target's
   // performance model; none for a target without one (the CPU).
   virtual std::optional<OperatorEstimate> estimate(const ir::Graph& /*graph*/,

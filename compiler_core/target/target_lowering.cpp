@@ -2,14 +2,16 @@
 
 namespace loupe::target {
 
-std::map<int, codegen::ExternalOperator> externalOperators(const ir::Graph& partitioned,
+std::map<int, codegen::ExternalLowering> externalFunctions(const ir::Graph& partitioned,
                                                            const TargetList& targets) {
-  std::map<int, codegen::ExternalOperator> external;
+  std::map<int, codegen::ExternalLowering> external;
   for (const auto& target : targets) {
-    const std::optional<codegen::ExternalOperator> lowering = target->externalLowering();
+    const std::optional<codegen::ExternalLowering> lowering = target->externalLowering();
     if (!lowering) continue;
-    for (const ir::Operator& op : partitioned.operators) {
-      if (op.placement.target == target->name()) external[op.index] = *lowering;
+    for (std::size_t i = 0; i < partitioned.externalFunctions.size(); ++i) {
+      if (partitioned.externalFunctions[i].target == target->name()) {
+        external[static_cast<int>(i)] = *lowering;
+      }
     }
   }
   return external;

@@ -1,6 +1,7 @@
-// From a partitioned graph to code generation: every operator placed on a
-// target with its own lowering (the NPU) becomes an external operator of
-// codegen::CompileOptions, compiled by that target and run on its device.
+// From a partitioned graph to code generation: every region (external
+// function) placed on a target with its own lowering (the NPU) becomes an
+// external function of codegen::CompileOptions, compiled by that target into
+// one function and run on its device with one call.
 #pragma once
 
 #include <map>
@@ -11,7 +12,8 @@
 
 namespace loupe::target {
 
-std::map<int, codegen::ExternalOperator> externalOperators(const ir::Graph& partitioned,
+// Index into partitioned.externalFunctions -> the lowering of its target.
+std::map<int, codegen::ExternalLowering> externalFunctions(const ir::Graph& partitioned,
                                                            const TargetList& targets);
 
 }  // namespace loupe::target

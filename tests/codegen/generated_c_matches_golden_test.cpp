@@ -32,34 +32,44 @@ struct Built {
 };
 
 // `variant` names the compile options, so each model is built once per variant.
+// `partitioned`: the graph to compile instead of the graph pipeline's (the
+// external functions of the compile options index its regions).
 const Built& builtModel(const std::filesystem::path& path,
                         const codegen::CompileOptions& compileOptions = {},
-                        const std::string& variant = "default") {
+                        const std::string& variant = "default",
+                        const ir::Graph* partitioned = nullptr) {
   static std::map<std::pair<std::filesystem::path, std::string>, Built> cache;
   if (auto it = cache.find({path, variant}); it != cache.end()) return it->second;
   passes::StageTimeline timeline;
   Built built;
   built.model = codegen::compileToC(
-      passes::runGraphPipeline(frontend::importTfliteFile(path), timeline), compileOptions);
+      partitioned != nullptr ? *partitioned
+                             : passes::runGraphPipeline(frontend::importTfliteFile(path), timeline),
+      compileOptions);
   project::HostBuildOptions options;
   options.cacheRoot = test::codegenCacheRoot();
   built.build = project::buildHostExecutable(built.model, options);
   return cache.emplace(std::pair{path, variant}, std::move(built)).first->second;
 }
 
-// The operators the partitioner gives the NPU, as external NPU functions on
-// the device "npu" (the host binds the software NPU to it).
-codegen::CompileOptions npuOffload(const std::filesystem::path& path) {
+// The model partitioned for the NPU, and its regions as external NPU
+// functions on the device "npu" (the host binds the software NPU to it).
+struct NpuOffload {
+  ir::Graph partitioned;
+  codegen::CompileOptions options;
+};
+
+NpuOffload npuOffload(const std::filesystem::path& path) {
   const target::TargetList targets =
       target::parseTargetString("npu -config=npu-128, c", targets::builtinTargetRegistry());
   passes::StageTimeline timeline;
   passes::PassContext context;
-  const ir::Graph partitioned = passes::runPartitionPipeline(
+  NpuOffload offload;
+  offload.partitioned = passes::runPartitionPipeline(
       passes::runGraphPipeline(frontend::importTfliteFile(path), timeline, context), targets,
       timeline, context);
-  codegen::CompileOptions options;
-  options.externalOperators = target::externalOperators(partitioned, targets);
-  return options;
+  offload.options.externalFunctions = target::externalFunctions(offload.partitioned, targets);
+  return offload;
 }
 
 // Runs golden set `golden` on `built`; empty when every output matches.
@@ -158,24 +168,35 @@ class GeneratedCMatchesGolden : public QObject {
     QFETCH(int, set);
     const test::GoldenSet& golden = sets_[static_cast<std::size_t>(set)];
     try {
-      const Built& built = builtModel(golden.model, npuOffload(golden.model), "npu-128");
+      const NpuOffload offload = npuOffload(golden.model);
+      const Built& built =
+          builtModel(golden.model, offload.options, "npu-128", &offload.partitioned);
       // Integer models run their convolutions on the NPU; the generated C
       // calls the driver and returns its status.
       if (golden.name.starts_with("kws_ref_model/")) {
-        int npuCalls = 0;
+        // Every convolution runs inside an NPU region function: one call per
+        // region, on device 0 ("npu"), named tvmgen_default_<region>.
+        std::set<int> onNpu;
+        int regionCalls = 0;
         for (const codegen::OperatorCall& call : built.model.calls) {
-          const auto type =
-              built.model.graph.operators[static_cast<std::size_t>(call.operatorIndex)].type;
-          const bool convolution =
-              type == ir::OpType::Conv2D || type == ir::OpType::DepthwiseConv2D;
-          if (convolution) QCOMPARE(call.device, 0);
-          if (call.device == 0) ++npuCalls;
+          if (call.device != 0) continue;
+          ++regionCalls;
+          QVERIFY(built.model.functions[call.function].name.starts_with("tvmgen_default_npu_"));
+          onNpu.insert(call.operators.begin(), call.operators.end());
+        }
+        for (const ir::Operator& op : built.model.graph.operators) {
+          if (op.type == ir::OpType::Conv2D || op.type == ir::OpType::DepthwiseConv2D) {
+            QVERIFY2(onNpu.contains(op.index), qPrintable(QString::number(op.index)));
+          }
         }
         QCOMPARE(built.model.devices, std::vector<std::string>{"npu"});
-        QVERIFY(npuCalls >= 9);
+        QCOMPARE(static_cast<std::size_t>(regionCalls), built.model.graph.externalFunctions.size());
+        QVERIFY(onNpu.size() >= 9);
+        // One stream per region: the region's function binds its regions and
+        // runs the stream once, every driver status checked.
         bool printed = false;
         for (const auto& source : built.model.sources) {
-          if (source.text.find("LoupeNpuRunOperator(resource_handle, command_stream") !=
+          if (source.text.find("LoupeNpuRunStream(resource_handle, command_stream") !=
               std::string::npos) {
             printed = source.text.find("if (status != 0) return status;") != std::string::npos;
             break;

@@ -1,10 +1,11 @@
 // Every shared model and every golden set, deployed to each platform (the
 // native host and both QEMU boards) through the Project API and run over the
 // serial session: the outputs must equal TFLite's golden bytes, and the
-// profile must have one entry per operator call adding up to the total. On
-// the host and the M55 every set also runs partitioned for "npu
-// -config=npu-128, c", the NPU's operators on the software NPU the firmware
-// binds as its device.
+// profile must have one entry per call of the compiled model (an operator,
+// or a whole NPU region) adding up to the total. On the host and the M55
+// every set also runs partitioned for "npu -config=npu-128, c", each NPU
+// region one function and one command stream on the software NPU the
+// firmware binds as its device.
 #include <QtTest>
 
 #include <cmath>
@@ -63,7 +64,7 @@ class DeployGoldenOnBoards : public QObject {
         passes::runGraphPipeline(frontend::importTfliteFile(path), timeline, context), targets,
         timeline, context);
     codegen::CompileOptions compileOptions;
-    compileOptions.externalOperators = target::externalOperators(partitioned, targets);
+    compileOptions.externalFunctions = target::externalFunctions(partitioned, targets);
     entry.model = codegen::compileToC(partitioned, compileOptions);
     project::DeploymentOptions options;
     options.build.cacheRoot = LOUPE_DEPLOY_TEST_CACHE;
@@ -130,7 +131,8 @@ class DeployGoldenOnBoards : public QObject {
             test::compareBytes(outputs[i], test::readBytes(golden.outputs[i]), dtype);
         QVERIFY2(difference.isEmpty(), qPrintable(QString("output %1: %2").arg(i).arg(difference)));
       }
-      // One entry per operator call, adding up to the measured total.
+      // One entry per call the compiled model makes (an NPU region is one
+      // call, however many operators it runs), adding up to the measured total.
       const project::RunProfile& profile = deployed.deployment->profile();
       QCOMPARE(profile.operators.size(), deployed.model.calls.size());
       QCOMPARE(QString::fromStdString(profile.unit),

@@ -76,7 +76,7 @@ class ExecutionOrderTest : public QObject {
       g.op(ir::OpType::Relu, {in}, {leaves.back()});
     }
     const ir::Graph graph = g.inputs({in}).outputs(leaves).build();
-    const auto order = memory::chooseExecutionOrder(graph, {}, 100);
+    const auto order = memory::chooseExecutionOrder(graph, {}, {}, 100);
     QVERIFY(!order.exhaustive);
     QCOMPARE(order.ordersEvaluated, std::int64_t{100});
     QCOMPARE(order.operators.size(), std::size_t{8});
@@ -103,6 +103,53 @@ class ExecutionOrderTest : public QObject {
       return std::find(ops.begin(), ops.end(), op) - ops.begin();
     };
     QVERIFY(position(1) < position(2));
+  }
+
+  // A group (an NPU region called as one function) runs back to back: the
+  // branch-interleaving order 0 2 1 3 would split the group {0, 1}, so the
+  // search only sees orders that keep it whole.
+  void aContiguousGroupStaysTogether() {
+    GraphBuilder g;
+    const int in = g.tensor("in", ir::DType::Int8, {1, 16});
+    const int bigA = g.tensor("bigA", ir::DType::Int8, {1, 1024});
+    const int bigB = g.tensor("bigB", ir::DType::Int8, {1, 1024});
+    const int smallA = g.tensor("smallA", ir::DType::Int8, {1, 16});
+    const int smallB = g.tensor("smallB", ir::DType::Int8, {1, 16});
+    const int out = g.tensor("out", ir::DType::Int8, {1, 16});
+    g.op(ir::OpType::Relu, {in}, {bigA});            // 0
+    g.op(ir::OpType::Relu, {in}, {bigB});            // 1
+    g.op(ir::OpType::Relu, {bigA}, {smallA});        // 2
+    g.op(ir::OpType::Relu, {bigB}, {smallB});        // 3
+    g.op(ir::OpType::Add, {smallA, smallB}, {out});  // 4
+    const ir::Graph graph = g.inputs({in}).outputs({out}).build();
+    const std::vector<std::vector<int>> groups = {{1, 3}};
+    const auto order = memory::chooseExecutionOrder(graph, {}, groups);
+    // {1, 3} as one node: 0 2 (1 3) 4 keeps one large tensor alive at a time.
+    QCOMPARE(order.operators, (std::vector<int>{0, 2, 1, 3, 4}));
+    QCOMPARE(order.bound, std::int64_t{1024 + 16 + 16});
+    // The model's own order with the group moved together.
+    QCOMPARE(memory::groupedGraphOrder(graph, groups), (std::vector<int>{0, 1, 3, 2, 4}));
+    QCOMPARE(memory::groupedGraphOrder(graph, {}), (std::vector<int>{0, 1, 2, 3, 4}));
+    for (const auto& o : {order.operators, memory::groupedGraphOrder(graph, groups)}) {
+      const auto at = std::find(o.begin(), o.end(), 1);
+      QVERIFY(at + 1 != o.end() && *(at + 1) == 3);
+    }
+  }
+
+  void aGroupThatCannotBeContiguousIsRefused() {
+    GraphBuilder g;
+    const int in = g.tensor("in", ir::DType::Int8, {1, 16});
+    const int a = g.tensor("a", ir::DType::Int8, {1, 16});
+    const int b = g.tensor("b", ir::DType::Int8, {1, 16});
+    const int out = g.tensor("out", ir::DType::Int8, {1, 16});
+    g.op(ir::OpType::Relu, {in}, {a});   // 0
+    g.op(ir::OpType::Relu, {a}, {b});    // 1: between 0 and 2
+    g.op(ir::OpType::Relu, {b}, {out});  // 2
+    const ir::Graph graph = g.inputs({in}).outputs({out}).build();
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                             memory::chooseExecutionOrder(graph, {}, {{0, 2}}));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                             memory::chooseExecutionOrder(graph, {}, {{1, 0}}));
   }
 };
 

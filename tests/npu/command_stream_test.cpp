@@ -171,6 +171,14 @@ class NpuCommandStreamTest : public QObject {
     const auto stream = encodeCommandStream(everyKind());
     QCOMPARE(std::string(stream.begin(), stream.begin() + 4), std::string("LNPU"));
     QCOMPARE(stream[4] | (stream[5] << 8), LOUPE_NPU_STREAM_VERSION);
+    // Version 2 counts the regions: one past the highest any operation names.
+    int highest = 0;
+    for (const NpuOperation& op : everyKind()) {
+      highest =
+          std::max({highest, op.ifm.region, op.ofm.region, usesIfm2(op.kind) ? op.ifm2.region : 0,
+                    usesWeights(op.kind) ? std::max(op.weights.region, op.scales.region) : 0});
+    }
+    QCOMPARE(stream[6] | (stream[7] << 8), highest + 1);
     // Convolutions: block, IFM, OFM, kernel, weights, scales, activation,
     // rounding, op = 9; pools 7; element-wise 7 (IFM2, no kernel).
     const std::uint32_t count = stream[8] | (stream[9] << 8) | (stream[10] << 16) |
@@ -190,6 +198,31 @@ class NpuCommandStreamTest : public QObject {
     badVersion[4] = 9;
     QVERIFY(cppRefuses(badVersion, "version 9"));
     QCOMPARE(cDecodeStatus(badVersion), kTvmErrorNpuUnsupportedVersion);
+
+    // Version 2 region counts: 0 and past LOUPE_NPU_MAX_REGIONS are bad
+    // headers; a command naming a region at or past the count is refused.
+    auto noRegions = good;
+    noRegions[6] = 0;
+    noRegions[7] = 0;
+    QVERIFY(cppRefuses(noRegions, "region count 0"));
+    QCOMPARE(cDecodeStatus(noRegions), kTvmErrorNpuBadHeader);
+    auto tooManyRegions = good;
+    tooManyRegions[6] = LOUPE_NPU_MAX_REGIONS + 1;
+    QVERIFY(cppRefuses(tooManyRegions, "region count 65"));
+    QCOMPARE(cDecodeStatus(tooManyRegions), kTvmErrorNpuBadHeader);
+    auto fewRegions = good;
+    fewRegions[6] = LOUPE_NPU_REGION_IFM;  // the IFMs are in region 2 and above
+    QVERIFY(cppRefuses(fewRegions, "names region"));
+    QCOMPARE(cDecodeStatus(fewRegions), kTvmErrorNpuRegionInvalid);
+    // Version 1 (8 regions) is still read, but only without a count.
+    auto version1 = good;
+    version1[4] = LOUPE_NPU_STREAM_VERSION_1;
+    version1[6] = 0;
+    QCOMPARE(decodeCommandStream(version1), everyKind());
+    QCOMPARE(cDecodeStatus(version1), kTvmErrorNoError);
+    version1[6] = 5;
+    QVERIFY(cppRefuses(version1, "version 1 with a region count"));
+    QCOMPARE(cDecodeStatus(version1), kTvmErrorNpuBadHeader);
 
     auto truncated = good;
     truncated.resize(truncated.size() - 1);
@@ -223,6 +256,9 @@ class NpuCommandStreamTest : public QObject {
     ops = everyKind();
     ops[0].activationMax = 40000;
     QVERIFY_THROWS_EXCEPTION(CommandStreamError, encodeCommandStream(ops));
+    ops = everyKind();
+    ops[0].ofm.region = LOUPE_NPU_MAX_REGIONS;  // a 65th region
+    QVERIFY_THROWS_EXCEPTION(CommandStreamError, encodeCommandStream(ops));
   }
 
   void theDisassemblyListsEveryCommand() {
@@ -241,7 +277,7 @@ class NpuCommandStreamTest : public QObject {
     const std::string text = disassembleCommandStream(encodeCommandStream({&op, 1}));
     const QStringList lines = QString::fromStdString(text).split('\n', Qt::SkipEmptyParts);
     QCOMPARE(lines.size(), 8);
-    QCOMPARE(lines[0], QString("LNPU v1, 7 commands, 1 operations"));
+    QCOMPARE(lines[0], QString("LNPU v2, 5 regions, 7 commands, 1 operations"));
     QCOMPARE(lines[1], QString("000c  SET_BLOCK_CONFIG  ofm_block=2x2x8"));
     QCOMPARE(lines[2], QString("0016  SET_IFM  region=2 offset=0 shape=1x2x3 strides=6,3,1 zp=0 "
                                "scale=1073741824*2^-1"));

@@ -42,12 +42,12 @@ std::optional<target::OperatorEstimate> NpuTarget::estimate(const ir::Graph& gra
   return estimate;
 }
 
-std::optional<codegen::ExternalOperator> NpuTarget::externalLowering() const {
+std::optional<codegen::ExternalLowering> NpuTarget::externalLowering() const {
   const ::loupe::npu::MacConfig mac = macConfig();
-  return codegen::ExternalOperator{
+  return codegen::ExternalLowering{
       ::loupe::npu::kNpuDeviceName,
-      [mac](const ir::Graph& graph, const ir::Operator& op, const std::string& name) {
-        return ::loupe::npu::lowerToNpuFunction(graph, op, mac, name);
+      [mac](const ir::Graph& graph, const ir::ExternalFunction& region, const std::string& name) {
+        return ::loupe::npu::lowerToNpuRegionFunction(graph, region, mac, name);
       }};
 }
 

@@ -24,7 +24,7 @@ class NpuTarget : public target::Target {
   target::TargetVerdict accepts(const ir::Graph& graph, const ir::Operator& op) const override;
   // Its operators become NPU functions (a command stream and a driver call,
   // npu/npu_tir_function.h) on the device "npu".
-  std::optional<codegen::ExternalOperator> externalLowering() const override;
+  std::optional<codegen::ExternalLowering> externalLowering() const override;
   // The NPU performance model's estimate (npu/performance_model.h) for the
   // operator as this configuration would run it.
   std::optional<target::OperatorEstimate> estimate(const ir::Graph& graph,

@@ -37,6 +37,11 @@ extern "C" {
 typedef struct loupe_npu_device {
   uint32_t accumulators[LOUPE_NPU_ACCUMULATOR_CAPACITY];
   uint32_t operations_run; /* since LoupeNpuDeviceInit, for tests and profiling */
+  /* The base-address table LoupeNpuDeviceSetRegion fills and
+   * LoupeNpuDeviceRun runs a stream with (then clears): like Ethos-U's base
+   * pointer registers, set before a command stream is started. */
+  uint8_t* region_bases[LOUPE_NPU_MAX_REGIONS];
+  size_t region_sizes[LOUPE_NPU_MAX_REGIONS];
 } loupe_npu_device;
 
 int32_t LoupeNpuDeviceInit(loupe_npu_device* npu);
@@ -50,6 +55,17 @@ int32_t LoupeNpuDeviceInit(loupe_npu_device* npu);
 int32_t LoupeNpuExecute(loupe_npu_device* npu, const uint8_t* command_stream, size_t length,
                         uint8_t* const base_addresses[], const size_t base_sizes[],
                         size_t region_count);
+
+/* Binds region `region` (< LOUPE_NPU_MAX_REGIONS) of the next
+ * LoupeNpuDeviceRun to `bytes` bytes at `base` (NULL: unbound).
+ * kTvmErrorNpuRegionInvalid for a region past the table. */
+int32_t LoupeNpuDeviceSetRegion(loupe_npu_device* npu, uint32_t region, uint8_t* base,
+                                size_t bytes);
+
+/* Runs a command stream (all its operations, in order) with the regions set
+ * since the last run, then unbinds every region, whether it succeeded or not.
+ * Returns what LoupeNpuExecute returns. */
+int32_t LoupeNpuDeviceRun(loupe_npu_device* npu, const uint8_t* command_stream, size_t length);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -5,8 +5,12 @@
  * allocating. The format constants live here once so the C++ encoder and the
  * C decoder cannot drift apart.
  *
- * A stream is a 12-byte header (magic "LNPU", version, command count) and
- * commands of 4 header bytes (opcode, 0, payload length) plus a payload.
+ * A stream is a 12-byte header (magic "LNPU", version, region count, command
+ * count) and commands of 4 header bytes (opcode, 0, payload length) plus a
+ * payload. Version 2 names in its header how many base-address regions its
+ * commands use (so one stream can address every tensor of a region of
+ * several operations, one base-address region per tensor); version 1 has 0
+ * there and means the 8 regions of LOUPE_NPU_REGION_COUNT.
  * SET_* commands load registers; an OP_* command runs one operation with the
  * registers as they are. All numbers are little-endian.
  * C99, no allocation; usable from C++.
@@ -25,7 +29,8 @@ extern "C" {
 #define LOUPE_NPU_STREAM_MAGIC1 'N'
 #define LOUPE_NPU_STREAM_MAGIC2 'P'
 #define LOUPE_NPU_STREAM_MAGIC3 'U'
-#define LOUPE_NPU_STREAM_VERSION 1
+#define LOUPE_NPU_STREAM_VERSION 2   /* what the compiler writes */
+#define LOUPE_NPU_STREAM_VERSION_1 1 /* still read: 8 regions, header bytes 6-7 are 0 */
 #define LOUPE_NPU_STREAM_HEADER_BYTES 12
 #define LOUPE_NPU_COMMAND_HEADER_BYTES 4
 
@@ -44,8 +49,13 @@ enum loupe_npu_region {
   LOUPE_NPU_REGION_IFM = 2,
   LOUPE_NPU_REGION_IFM2 = 3,
   LOUPE_NPU_REGION_OFM = 4,
-  LOUPE_NPU_REGION_COUNT = 8 /* regions a stream may name: 0..7 */
+  LOUPE_NPU_REGION_COUNT = 8 /* regions a version 1 stream may name: 0..7 */
 };
+
+/* The most regions a version 2 stream may name (its header's region count):
+ * 0 constants, 1 scratch and up to 62 feature maps, one per tensor of an NPU
+ * region function. A device's base-address table has this many entries. */
+#define LOUPE_NPU_MAX_REGIONS 64
 
 enum loupe_npu_opcode {
   LOUPE_NPU_CMD_SET_BLOCK_CONFIG = 0x01, /* u16 h, w, c */
@@ -145,17 +155,20 @@ typedef struct loupe_npu_stream_decoder {
   size_t length;
   size_t position;
   uint32_t commands_left;
+  uint16_t region_count; /* regions the stream may name (from its header) */
   loupe_npu_operation registers;
 } loupe_npu_stream_decoder;
 
-/* Checks the header; kTvmErrorNoError or a kTvmErrorNpu* code. */
+/* Checks the header (magic, version 1 or 2, a version 2 region count of
+ * 1..LOUPE_NPU_MAX_REGIONS); kTvmErrorNoError or a kTvmErrorNpu* code. */
 int32_t LoupeNpuStreamBegin(loupe_npu_stream_decoder* decoder, const uint8_t* data, size_t length);
 
 /* Reads commands up to and including the next OP_* and copies the registers
  * it runs with to *operation (*produced = 1); at the end of the stream
  * *produced = 0. Returns kTvmErrorNoError or a kTvmErrorNpu* code for a
  * malformed stream (truncated, unknown opcode, wrong payload length, more or
- * fewer commands than the header says). */
+ * fewer commands than the header says), and kTvmErrorNpuRegionInvalid for a
+ * feature map or stream in a region at or past the header's region count. */
 int32_t LoupeNpuStreamNext(loupe_npu_stream_decoder* decoder, loupe_npu_operation* operation,
                            int* produced);
 

@@ -52,30 +52,25 @@ static inline int32_t LoupeNpuInvoke(void* resource_handle, const uint8_t* comma
   return LoupeNpuExecute(npu, command_stream, length, base_addresses, base_sizes, region_count);
 }
 
-/* What a generated NPU operator function calls (its TIR's call_extern): the
- * command stream with its constants (region 0) and the operator's feature
- * maps (IFM, IFM2 or NULL, OFM) as regions 2, 3 and 4, on the NPU behind the
- * resource handle. The constants are only read (region 0 is read-only to the
- * NPU), so dropping their const here is safe. */
-static inline int32_t LoupeNpuRunOperator(void* resource_handle, const uint8_t* command_stream,
-                                          uint32_t command_stream_bytes, const uint8_t* constants,
-                                          uint32_t constants_bytes, const int8_t* ifm,
-                                          uint32_t ifm_bytes, const int8_t* ifm2,
-                                          uint32_t ifm2_bytes, int8_t* ofm, uint32_t ofm_bytes) {
-  uint8_t* base_addresses[LOUPE_NPU_REGION_OFM + 1];
-  size_t base_sizes[LOUPE_NPU_REGION_OFM + 1];
-  base_addresses[LOUPE_NPU_REGION_CONSTANTS] = (uint8_t*)(uintptr_t)constants;
-  base_sizes[LOUPE_NPU_REGION_CONSTANTS] = constants_bytes;
-  base_addresses[LOUPE_NPU_REGION_SCRATCH] = NULL;
-  base_sizes[LOUPE_NPU_REGION_SCRATCH] = 0;
-  base_addresses[LOUPE_NPU_REGION_IFM] = (uint8_t*)(uintptr_t)ifm;
-  base_sizes[LOUPE_NPU_REGION_IFM] = ifm_bytes;
-  base_addresses[LOUPE_NPU_REGION_IFM2] = (uint8_t*)(uintptr_t)ifm2;
-  base_sizes[LOUPE_NPU_REGION_IFM2] = ifm2 == NULL ? 0 : ifm2_bytes;
-  base_addresses[LOUPE_NPU_REGION_OFM] = (uint8_t*)ofm;
-  base_sizes[LOUPE_NPU_REGION_OFM] = ofm_bytes;
-  return LoupeNpuInvoke(resource_handle, command_stream, command_stream_bytes, base_addresses,
-                        base_sizes, LOUPE_NPU_REGION_OFM + 1);
+/* What a generated NPU region function calls (its TIR's call_externs): one
+ * LoupeNpuSetRegion per base-address region its command stream names (0 the
+ * constants, 2.. one per feature-map tensor), then one LoupeNpuRunStream that
+ * runs every operation of the region. Pointers arrive const when the
+ * function only reads the tensor (its inputs, its constants): the stream
+ * writes only through OFM regions, which the function binds from pointers it
+ * was given to write, so dropping const here writes no const object. */
+static inline int32_t LoupeNpuSetRegion(void* resource_handle, uint32_t region, const void* base,
+                                        uint32_t bytes) {
+  loupe_npu_device* npu = LoupeNpuDeviceOf((tvm_device_t*)resource_handle);
+  if (npu == NULL) return kTvmErrorDeviceInvalid;
+  return LoupeNpuDeviceSetRegion(npu, region, (uint8_t*)(uintptr_t)base, bytes);
+}
+
+static inline int32_t LoupeNpuRunStream(void* resource_handle, const uint8_t* command_stream,
+                                        uint32_t command_stream_bytes) {
+  loupe_npu_device* npu = LoupeNpuDeviceOf((tvm_device_t*)resource_handle);
+  if (npu == NULL) return kTvmErrorDeviceInvalid;
+  return LoupeNpuDeviceRun(npu, command_stream, command_stream_bytes);
 }
 
 #ifdef __cplusplus

@@ -55,7 +55,17 @@ int32_t LoupeNpuStreamBegin(loupe_npu_stream_decoder* decoder, const uint8_t* da
       data[2] != LOUPE_NPU_STREAM_MAGIC2 || data[3] != LOUPE_NPU_STREAM_MAGIC3) {
     return kTvmErrorNpuBadHeader;
   }
-  if (ReadU16(data + 4) != LOUPE_NPU_STREAM_VERSION) return kTvmErrorNpuUnsupportedVersion;
+  if (ReadU16(data + 4) == LOUPE_NPU_STREAM_VERSION) {
+    decoder->region_count = ReadU16(data + 6);
+    if (decoder->region_count == 0 || decoder->region_count > LOUPE_NPU_MAX_REGIONS) {
+      return kTvmErrorNpuBadHeader;
+    }
+  } else if (ReadU16(data + 4) == LOUPE_NPU_STREAM_VERSION_1) {
+    if (ReadU16(data + 6) != 0) return kTvmErrorNpuBadHeader;
+    decoder->region_count = LOUPE_NPU_REGION_COUNT;
+  } else {
+    return kTvmErrorNpuUnsupportedVersion;
+  }
   decoder->data = data;
   decoder->length = length;
   decoder->position = LOUPE_NPU_STREAM_HEADER_BYTES;
@@ -93,9 +103,24 @@ static size_t PayloadBytes(uint8_t opcode) {
   }
 }
 
-/* Applies one command; sets *kind to the operation an OP_* command starts. */
-static int32_t Apply(loupe_npu_operation* r, uint8_t opcode, const uint8_t* p, uint8_t* kind) {
+/* Applies one command; sets *kind to the operation an OP_* command starts.
+ * A region past the header's count is refused here, while decoding, so a
+ * stream never names a base address its caller was not asked for. */
+static int32_t Apply(loupe_npu_operation* r, uint8_t opcode, const uint8_t* p,
+                     uint16_t region_count, uint8_t* kind) {
   *kind = LOUPE_NPU_OP_NONE;
+  switch (opcode) {
+    case LOUPE_NPU_CMD_SET_IFM:
+    case LOUPE_NPU_CMD_SET_IFM2:
+    case LOUPE_NPU_CMD_SET_OFM:
+    case LOUPE_NPU_CMD_SET_WEIGHTS:
+    case LOUPE_NPU_CMD_SET_SCALES:
+      /* The region is the first payload byte of a feature map and a stream reference. */
+      if (p[0] >= region_count) return kTvmErrorNpuRegionInvalid;
+      break;
+    default:
+      break;
+  }
   switch (opcode) {
     case LOUPE_NPU_CMD_SET_BLOCK_CONFIG:
       r->block.height = ReadU16(p);
@@ -186,8 +211,8 @@ int32_t LoupeNpuStreamNext(loupe_npu_stream_decoder* decoder, loupe_npu_operatio
     if (decoder->length - decoder->position - LOUPE_NPU_COMMAND_HEADER_BYTES < payload) {
       return kTvmErrorNpuTruncatedStream;
     }
-    status =
-        Apply(&decoder->registers, command[0], command + LOUPE_NPU_COMMAND_HEADER_BYTES, &kind);
+    status = Apply(&decoder->registers, command[0], command + LOUPE_NPU_COMMAND_HEADER_BYTES,
+                   decoder->region_count, &kind);
     if (status != kTvmErrorNoError) return status;
     decoder->position += LOUPE_NPU_COMMAND_HEADER_BYTES + payload;
     --decoder->commands_left;

@@ -346,6 +346,11 @@ int32_t LoupeNpuExecute(loupe_npu_device* npu, const uint8_t* command_stream, si
   regions.sizes = base_sizes;
   regions.count = region_count;
   status = LoupeNpuStreamBegin(&decoder, command_stream, length);
+  /* A stream naming more regions than the caller bound fails before any of
+   * its operations runs, rather than part-way through. */
+  if (status == kTvmErrorNoError && region_count < decoder.region_count) {
+    status = kTvmErrorNpuRegionInvalid;
+  }
   while (status == kTvmErrorNoError) {
     status = LoupeNpuStreamNext(&decoder, &op, &produced);
     if (status != kTvmErrorNoError || !produced) break;
@@ -365,6 +370,30 @@ int32_t LoupeNpuExecute(loupe_npu_device* npu, const uint8_t* command_stream, si
         break;
     }
     if (status == kTvmErrorNoError) ++npu->operations_run;
+  }
+  return status;
+}
+
+int32_t LoupeNpuDeviceSetRegion(loupe_npu_device* npu, uint32_t region, uint8_t* base,
+                                size_t bytes) {
+  if (npu == NULL) return kTvmErrorDeviceInvalid;
+  if (region >= LOUPE_NPU_MAX_REGIONS) return kTvmErrorNpuRegionInvalid;
+  npu->region_bases[region] = base;
+  npu->region_sizes[region] = base == NULL ? 0 : bytes;
+  return kTvmErrorNoError;
+}
+
+int32_t LoupeNpuDeviceRun(loupe_npu_device* npu, const uint8_t* command_stream, size_t length) {
+  size_t r;
+  int32_t status;
+  if (npu == NULL) return kTvmErrorDeviceInvalid;
+  status = LoupeNpuExecute(npu, command_stream, length, npu->region_bases, npu->region_sizes,
+                           LOUPE_NPU_MAX_REGIONS);
+  /* Bindings last one run, so a later stream cannot reach an earlier
+   * function's buffers through a region it forgot to bind. */
+  for (r = 0; r < LOUPE_NPU_MAX_REGIONS; ++r) {
+    npu->region_bases[r] = NULL;
+    npu->region_sizes[r] = 0;
   }
   return status;
 }
