@@ -44,10 +44,16 @@ struct ModelCompilation::Replan {
 
 namespace {
 
-QList<int> modelOperatorsOf(const ir::Graph& graph, int operatorIndex) {
+// The imported model's operators a call runs: an NPU region's call runs all
+// of its operators, so selecting any of them shows the region's function.
+QList<int> modelOperatorsOf(const ir::Graph& graph, const codegen::OperatorCall& call) {
   QList<int> result;
-  for (int m : graph.operators.at(static_cast<std::size_t>(operatorIndex)).modelOperators()) {
-    result.append(m);
+  const std::vector<int> operators =
+      call.operators.empty() ? std::vector<int>{call.operatorIndex} : call.operators;
+  for (int index : operators) {
+    for (int m : graph.operators.at(static_cast<std::size_t>(index)).modelOperators()) {
+      result.append(m);
+    }
   }
   return result;
 }
@@ -177,7 +183,7 @@ void ModelCompilation::startCompilation() {
       result->scratchBytes = model.memoryPlan.scratchBytes;
       for (const codegen::OperatorCall& call : model.calls) {
         const tir::PrimFunc& f = model.functions[call.function];
-        const QList<int> modelOps = modelOperatorsOf(result->graph, call.operatorIndex);
+        const QList<int> modelOps = modelOperatorsOf(result->graph, call);
         const QString name = QString::fromStdString(f.name);
         result->tir.append(name, modelOps, QString::fromStdString(tir::printPrimFunc(f)));
         result->c.append(name, modelOps, QString::fromStdString(codegen::printCSource(f)));

@@ -239,7 +239,7 @@ class DeviceMappingTest : public QObject {
     QVERIFY(window->graphView()->nodeOfOperator(op)->isCurrent());
     QVERIFY(!window->graphView()->nodeOfOperator(0)->isCurrent());
     const QString tir = window->tirView()->currentFunctionText();
-    QVERIFY2(tir.contains("LoupeNpuRunOperator"), qPrintable(tir));
+    QVERIFY2(tir.contains("LoupeNpuRunStream"), qPrintable(tir));
     // Properties shows where it runs and the NPU's estimate.
     auto* properties = window->propertiesModel();
     QCOMPARE(properties->value("Placement", "Target"),
@@ -269,16 +269,16 @@ class DeviceMappingTest : public QObject {
     window->document()->setCurrentOperator(conv);
     QVERIFY(window->showView("c"));
     const QString c = window->cView()->currentFunctionText();
-    QVERIFY2(c.contains("LoupeNpuRunOperator"), qPrintable(c));
+    QVERIFY2(c.contains("LoupeNpuRunStream"), qPrintable(c));
     // A CPU operator stays plain C.
     window->document()->setCurrentOperator(static_cast<int>(model.operators.size()) - 1);
-    QVERIFY(!window->cView()->currentFunctionText().contains("LoupeNpuRunOperator"));
+    QVERIFY(!window->cView()->currentFunctionText().contains("LoupeNpuRunStream"));
     // And a CPU-only compilation has no NPU call at all.
     QVERIFY(window->setTargetString("c"));
     QVERIFY(window->waitUntilIdle());
     window->document()->setCurrentOperator(conv);
     QVERIFY(!window->cView()->currentFunctionText().isEmpty());
-    QVERIFY(!window->cView()->currentFunctionText().contains("LoupeNpuRunOperator"));
+    QVERIFY(!window->cView()->currentFunctionText().contains("LoupeNpuRunStream"));
   }
 
   void anotherTargetRecompilesInTheBackground() {
