@@ -81,6 +81,10 @@ struct DeviceMapping {
   const DeviceOperatorRow* rowFor(int modelOperator) const;
 };
 
+// A rejection as the UI words it: "npu: stride 4 exceeds 3" becomes
+// "NPU (Ethos-U55-like): stride 4 exceeds 3"; other targets keep their name.
+QString rejectionText(const QString& rejection);
+
 // `targets` are the ones the graph was partitioned for; `devices` the
 // compiled model's device names; `modelName` the generated code's <name>;
 // `modelOperatorCount` the imported graph's operator count.

@@ -10,6 +10,12 @@ namespace loupe::models {
 
 namespace {
 
+QString refusals(const QStringList& rejections, const QString& separator) {
+  QStringList shown;
+  for (const QString& r : rejections) shown.append(rejectionText(r));
+  return shown.join(separator);
+}
+
 // What a cell shows where the target has no number (no cycle model, no weights).
 const QString kNone = QStringLiteral("\u2013");
 
@@ -67,10 +73,10 @@ QVariant DeviceOperatorTableModel::data(const QModelIndex& index, int role) cons
       return row.rejections;
     case Qt::ToolTipRole:
       if (index.column() >= DeviceColumn) {
-        return row.rejections.isEmpty()
-                   ? row.targetDisplayName
-                   : tr("%1\nrefused by:\n%2")
-                         .arg(row.targetDisplayName, row.rejections.join(u'\n'));
+        return row.rejections.isEmpty() ? row.targetDisplayName
+                                        : tr("%1\nrefused by\n%2")
+                                              .arg(row.targetDisplayName,
+                                                   refusals(row.rejections, QStringLiteral("\n")));
       }
       if (index.column() == OperatorColumn && row.modelOperators.size() > 1) {
         return tr("fused from model operators %1").arg(operatorsText(row.modelOperators));
@@ -106,7 +112,7 @@ QVariant DeviceOperatorTableModel::displayValue(int r, int column) const {
       return groupedNumber(row.macs);
     case ComputeCyclesColumn:
       if (hasRefusal(r)) {
-        return tr("refused by %1").arg(row.rejections.join(QStringLiteral("; ")));
+        return tr("refused by %1").arg(refusals(row.rejections, QStringLiteral("; ")));
       }
       return row.hasEstimate ? groupedNumber(row.computeCycles) : kNone;
     case MemoryCyclesColumn:
@@ -166,7 +172,9 @@ QVariant DeviceOperatorTableModel::headerData(int section, Qt::Orientation orien
       case UtilizationColumn:
         return tr("Ideal MAC cycles / estimated cycles");
       case WeightsColumn:
-        return tr("Weight bytes as the NPU reads them (encoded) / as the model stores them");
+        return tr(
+            "Weight bytes as the NPU (Ethos-U55-like) reads them (encoded) / as the model stores "
+            "them");
       case ComputeCyclesColumn:
         return tr(
             "Cycles of the target's MAC array; for an operator the NPU (Ethos-U55-like) "

@@ -65,7 +65,6 @@ void OperatorPropertiesModel::addPlacement() {
                                                                        : tr("not compiled"));
     return;
   }
-  const bool onNpu = placed->target == QStringLiteral("npu");
   QStandardItem* placement =
       section(this, tr("Placement"), placed->device.isEmpty() ? tr("no target") : placed->device);
   placement->appendRow(row(tr("Target"), placed->targetDisplayName.isEmpty()
@@ -79,8 +78,8 @@ void OperatorPropertiesModel::addPlacement() {
     placement->appendRow(row(tr("Fused from"), tr("ops %1").arg(ops.join(u'+'))));
   }
   if (placed->hasEstimate) {
-    QStandardItem* estimate = section(this, onNpu ? tr("NPU estimate") : tr("Estimate"),
-                                      tr("%1 cycles").arg(groupedNumber(placed->estimatedCycles)));
+    QStandardItem* estimate =
+        section(this, tr("Estimate"), tr("%1 cycles").arg(groupedNumber(placed->estimatedCycles)));
     estimate->appendRow(row(tr("Compute cycles"), groupedNumber(placed->computeCycles)));
     estimate->appendRow(row(tr("Memory cycles"), groupedNumber(placed->memoryCycles)));
     estimate->appendRow(row(tr("Estimated cycles"), groupedNumber(placed->estimatedCycles)));

@@ -168,7 +168,7 @@ GraphView::GraphView(models::ModelDocument* document, models::DocumentGraphLayou
   npuEntries->setContentsMargins(0, 0, 0, 0);
   addLegendEntry(npuEntries, GraphNodeItem::targetColor(QStringLiteral("npu")), nodeBorder, false,
                  tr("NPU (Ethos-U55-like)"));
-  addLegendEntry(npuEntries, Qt::transparent, regionPen(), false, tr("NPU region"));
+  addLegendEntry(npuEntries, Qt::transparent, regionPen(), false, tr("region (npu_N)"));
   npuLegend_->hide();
   legend->addWidget(npuLegend_);
   addLegendEntry(legend, GraphNodeItem::targetColor(QString()), nodeBorder, true,
@@ -285,7 +285,9 @@ void GraphView::applyPlacements() {
       item->setPlacement(QStringLiteral("c"), {}, {}, {});
       continue;
     }
-    item->setPlacement(row->target, row->targetDisplayName, row->region, row->rejections);
+    QStringList refusals;
+    for (const QString& r : row->rejections) refusals.append(models::rejectionText(r));
+    item->setPlacement(row->target, row->targetDisplayName, row->region, refusals);
     anyNpu = anyNpu || row->target == QStringLiteral("npu");
     if (!row->region.isEmpty()) {
       regionBounds[row->region] = regionBounds.value(row->region).isNull()
