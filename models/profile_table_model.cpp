@@ -46,16 +46,15 @@ QVariant ProfileTableModel::data(const QModelIndex& index, int role) const {
   if (role == Qt::ToolTipRole && index.column() == OperatorColumn) {
     return QString::fromStdString(row.time.name);
   }
+  if (role == Qt::ToolTipRole && index.column() == TypeColumn) {
+    return QString::fromStdString(row.time.type);
+  }
   if (role != Qt::DisplayRole && role != SortRole) return {};
   switch (index.column()) {
-    case OperatorColumn: {
-      QStringList ops;
-      for (int m : row.modelOperators) ops << QString::number(m);
-      return ops.isEmpty() ? QString::fromStdString(row.time.name)
-                           : tr("op %1").arg(ops.join(QStringLiteral("+")));
-    }
+    case OperatorColumn:
+      return callOperatorsText(row);
     case TypeColumn:
-      return QString::fromStdString(row.time.type);
+      return callTypeText(row);
     case TimeColumn:
       return groupedNumber(static_cast<std::int64_t>(row.time.time));
     case MacsColumn:
@@ -92,6 +91,21 @@ int ProfileTableModel::rowOfOperator(int operatorIndex) const {
     if (rows[i].modelOperators.contains(operatorIndex)) return static_cast<int>(i);
   }
   return -1;
+}
+
+QString ProfileTableModel::callOperatorsText(const ProfileRow& row) {
+  const auto& ops = row.modelOperators;
+  if (ops.isEmpty()) return QString::fromStdString(row.time.name);
+  if (ops.size() > 3) return tr("op %1\u2026%2").arg(ops.front()).arg(ops.back());
+  QStringList numbers;
+  for (int m : ops) numbers << QString::number(m);
+  return tr("op %1").arg(numbers.join(QStringLiteral("+")));
+}
+
+QString ProfileTableModel::callTypeText(const ProfileRow& row) {
+  const QString type = QString::fromStdString(row.time.type);
+  const qsizetype operators = type.count(u'+') + 1;
+  return operators > 1 ? tr("region of %1 operators").arg(operators) : type;
 }
 
 }  // namespace loupe::models

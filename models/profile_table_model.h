@@ -7,11 +7,18 @@
 namespace loupe::models {
 
 class BoardRun;
+struct ProfileRow;
 
 class ProfileTableModel : public QAbstractTableModel {
   Q_OBJECT
 
  public:
+  // How a call is named in the table and the chart: "op 3", "op 0…8" for a
+  // region's call (an NPU region runs many operators in one call), and its
+  // type, "CONV_2D" or "region of 9 operators" (the tooltip lists them).
+  static QString callOperatorsText(const ProfileRow& row);
+  static QString callTypeText(const ProfileRow& row);
+
   enum Column { OperatorColumn, TypeColumn, TimeColumn, MacsColumn, PercentColumn, ColumnCount };
   // The first imported-model operator of the row (what selecting it selects).
   enum Role { OperatorIndexRole = Qt::UserRole + 1, SortRole };

@@ -148,10 +148,9 @@ void ProfileView::rebuildChart() {
     const auto& row = rows[i];
     *set << row.time.time / scale;
     maximum = std::max(maximum, row.time.time / scale);
-    QStringList ops;
-    for (int m : row.modelOperators) ops << QString::number(m);
-    categories << QStringLiteral("op %1 %2")
-                      .arg(ops.join(u'+'), QString::fromStdString(row.time.type).toLower());
+    categories << QStringLiteral("%1 %2").arg(
+        models::ProfileTableModel::callOperatorsText(row),
+        models::ProfileTableModel::callTypeText(row).toLower());
     barOperators_ << (row.modelOperators.isEmpty() ? -1 : row.modelOperators.front());
   }
   auto* series = new QHorizontalBarSeries;

@@ -124,6 +124,12 @@ class BoardRunTest : public QObject {
       npuRows += QString::fromStdString(row.time.name).contains("_npu_");
     }
     QVERIFY2(npuRows > 0, qPrintable(lines.join('\n')));
+    // kws's first region runs its nine convolutions in one call; the table
+    // and the chart name it by its operators, not by nine joined types.
+    const auto& region = run.profileRows().front();
+    QCOMPARE(region.modelOperators, QList<int>({0, 1, 2, 3, 4, 5, 6, 7, 8}));
+    QCOMPARE(ProfileTableModel::callOperatorsText(region), QString("op 0\u20268"));
+    QCOMPARE(ProfileTableModel::callTypeText(region), QString("region of 9 operators"));
 
     request.targets = QStringLiteral("gpu");
     QVERIFY(run.start(request));
