@@ -226,9 +226,7 @@ bool BoardRun::start(const Request& request) {
       passes::PassContext context;
       const ir::Graph partitioned = passes::runPartitionPipeline(
           passes::runGraphPipeline(graph, timeline, context), targets, timeline, context);
-      codegen::CompileOptions compileOptions;
-      compileOptions.externalFunctions = target::externalFunctions(partitioned, targets);
-      const codegen::CompiledModel model = codegen::compileToC(partitioned, compileOptions);
+      const codegen::CompiledModel model = target::compileForTargets(partitioned, targets);
       if (stop.stop_requested()) return result;
       project::Deployment deployment(
           *platform, model, options,

@@ -175,8 +175,8 @@ void ModelCompilation::startCompilation() {
       }
       codegen::CompileOptions options;
       options.memory.planner = planner.toStdString();
-      options.externalFunctions = target::externalFunctions(result->graph, targets);
-      const codegen::CompiledModel model = codegen::compileToC(result->graph, options);
+      const codegen::CompiledModel model =
+          target::compileForTargets(result->graph, targets, options);
       result->devices = deviceMappingOf(
           result->graph, target::deviceReport(result->graph, targets), targets, model.devices,
           QString::fromStdString(model.modelName), static_cast<int>(imported.operators.size()));

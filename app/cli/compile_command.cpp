@@ -70,8 +70,7 @@ int runCompileCommand(const std::vector<std::string>& args) {
   passes::PassContext context;
   const ir::Graph graph = passes::runPartitionPipeline(
       passes::runGraphPipeline(imported, timeline, context), targets, timeline, context);
-  options.externalFunctions = target::externalFunctions(graph, targets);
-  const codegen::CompiledModel model = codegen::compileToC(graph, options);
+  const codegen::CompiledModel model = target::compileForTargets(graph, targets, options);
   std::vector<mlf::StageFile> stages;
   int number = 0;
   for (const passes::Stage& stage : timeline.stages()) {

@@ -152,8 +152,8 @@ int runOnPlatform(const ir::Graph& graph, const ParsedArguments& parsed, const f
       passes::runGraphPipeline(graph, timeline, context), targets, timeline, context);
   progress("compile", "targets (" + target::targetListString(targets) +
                           "): " + targetSummary(partitioned, targets));
-  compileOptions.externalFunctions = target::externalFunctions(partitioned, targets);
-  const codegen::CompiledModel model = codegen::compileToC(partitioned, compileOptions);
+  const codegen::CompiledModel model =
+      target::compileForTargets(partitioned, targets, compileOptions);
   project::Deployment deployment(*platform, model, options, progress);
   const auto outputs = deployment.run(inputs);
   const fs::path out = makeDirectory(outputDir.string());

@@ -17,4 +17,10 @@ std::map<int, codegen::ExternalLowering> externalFunctions(const ir::Graph& part
   return external;
 }
 
+codegen::CompiledModel compileForTargets(const ir::Graph& partitioned, const TargetList& targets,
+                                         codegen::CompileOptions options) {
+  options.externalFunctions = externalFunctions(partitioned, targets);
+  return codegen::compileToC(partitioned, options);
+}
+
 }  // namespace loupe::target

@@ -16,4 +16,10 @@ namespace loupe::target {
 std::map<int, codegen::ExternalLowering> externalFunctions(const ir::Graph& partitioned,
                                                            const TargetList& targets);
 
+// Compiles a partitioned graph to C with `options`, its regions lowered by
+// their targets (externalFunctions): what loupec compile and run, the GUI and
+// Run on board each do with the graph runPartitionPipeline gave them.
+codegen::CompiledModel compileForTargets(const ir::Graph& partitioned, const TargetList& targets,
+                                         codegen::CompileOptions options = {});
+
 }  // namespace loupe::target

@@ -63,9 +63,7 @@ class DeployGoldenOnBoards : public QObject {
     const ir::Graph partitioned = passes::runPartitionPipeline(
         passes::runGraphPipeline(frontend::importTfliteFile(path), timeline, context), targets,
         timeline, context);
-    codegen::CompileOptions compileOptions;
-    compileOptions.externalFunctions = target::externalFunctions(partitioned, targets);
-    entry.model = codegen::compileToC(partitioned, compileOptions);
+    entry.model = target::compileForTargets(partitioned, targets);
     project::DeploymentOptions options;
     options.build.cacheRoot = LOUPE_DEPLOY_TEST_CACHE;
     try {
