@@ -49,16 +49,7 @@ DeviceMapping deviceMappingOf(const ir::Graph& partitioned, const target::Device
     row.device = QString::fromStdString(r.device);
     row.region = QString::fromStdString(r.region);
     row.macs = r.macs;
-    if (r.estimate) {
-      row.hasEstimate = true;
-      row.computeCycles = r.estimate->computeCycles;
-      row.memoryCycles = r.estimate->memoryCycles;
-      row.estimatedCycles = r.estimate->estimatedCycles;
-      row.bytesMoved = r.estimate->bytesMoved;
-      row.utilization = r.estimate->utilization;
-      row.rawWeightBytes = r.estimate->rawWeightBytes;
-      row.encodedWeightBytes = r.estimate->encodedWeightBytes;
-    }
+    row.estimate = r.estimate;
     for (const std::string& reason : r.rejections)
       row.rejections.append(QString::fromStdString(reason));
     mapping.operators.append(row);

@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include "target/operator_estimate.h"
+
 namespace loupe::ir {
 struct Graph;
 }
@@ -36,14 +38,7 @@ struct DeviceOperatorRow {
   QString region;             // "npu_0"; empty in main
   qint64 macs = 0;
   // The target's estimate; none on a target without a cycle model.
-  bool hasEstimate = false;
-  qint64 computeCycles = 0;
-  qint64 memoryCycles = 0;
-  qint64 estimatedCycles = 0;
-  qint64 bytesMoved = 0;
-  double utilization = 0;
-  qint64 rawWeightBytes = 0;
-  qint64 encodedWeightBytes = 0;
+  std::optional<target::OperatorEstimate> estimate;
   // Why other targets refused it: "npu: stride 4 exceeds 3", one per reason.
   QStringList rejections;
 };

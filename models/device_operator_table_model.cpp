@@ -52,7 +52,7 @@ int DeviceOperatorTableModel::columnCount(const QModelIndex& parent) const {
 
 bool DeviceOperatorTableModel::hasRefusal(int row) const {
   const DeviceOperatorRow& r = mapping().operators.at(row);
-  return !r.hasEstimate && !r.rejections.isEmpty();
+  return !r.estimate && !r.rejections.isEmpty();
 }
 
 int DeviceOperatorTableModel::rowOfOperator(int modelOperator) const {
@@ -97,6 +97,7 @@ QVariant DeviceOperatorTableModel::data(const QModelIndex& index, int role) cons
 
 QVariant DeviceOperatorTableModel::displayValue(int r, int column) const {
   const DeviceOperatorRow& row = mapping().operators[r];
+  const std::optional<target::OperatorEstimate>& e = row.estimate;
   switch (column) {
     case OperatorColumn:
       return operatorsText(row.modelOperators);
@@ -114,19 +115,15 @@ QVariant DeviceOperatorTableModel::displayValue(int r, int column) const {
       if (hasRefusal(r)) {
         return tr("refused by %1").arg(refusals(row.rejections, QStringLiteral("; ")));
       }
-      return row.hasEstimate ? groupedNumber(row.computeCycles) : kNone;
+      return e ? groupedNumber(e->computeCycles) : kNone;
     case MemoryCyclesColumn:
-      return row.hasEstimate ? groupedNumber(row.memoryCycles) : kNone;
+      return e ? groupedNumber(e->memoryCycles) : kNone;
     case EstimatedCyclesColumn:
-      return row.hasEstimate ? groupedNumber(row.estimatedCycles) : kNone;
+      return e ? groupedNumber(e->estimatedCycles) : kNone;
     case UtilizationColumn:
-      return row.hasEstimate ? QStringLiteral("%1 %").arg(100.0 * row.utilization, 0, 'f', 1)
-                             : kNone;
+      return e ? utilizationText(e->utilization) : kNone;
     case WeightsColumn:
-      return row.hasEstimate && row.rawWeightBytes > 0
-                 ? groupedNumber(row.encodedWeightBytes) + QStringLiteral(" / ") +
-                       groupedNumber(row.rawWeightBytes)
-                 : kNone;
+      return e && e->rawWeightBytes > 0 ? encodedWeightsText(*e) : kNone;
     default:
       return {};
   }
@@ -134,21 +131,22 @@ QVariant DeviceOperatorTableModel::displayValue(int r, int column) const {
 
 QVariant DeviceOperatorTableModel::sortValue(int r, int column) const {
   const DeviceOperatorRow& row = mapping().operators[r];
+  const std::optional<target::OperatorEstimate>& e = row.estimate;
   switch (column) {
     case OperatorColumn:
       return row.modelOperators.value(0, -1);
     case MacsColumn:
       return row.macs;
     case ComputeCyclesColumn:
-      return row.hasEstimate ? row.computeCycles : -1;
+      return e ? static_cast<qint64>(e->computeCycles) : qint64{-1};
     case MemoryCyclesColumn:
-      return row.hasEstimate ? row.memoryCycles : -1;
+      return e ? static_cast<qint64>(e->memoryCycles) : qint64{-1};
     case EstimatedCyclesColumn:
-      return row.hasEstimate ? row.estimatedCycles : -1;
+      return e ? static_cast<qint64>(e->estimatedCycles) : qint64{-1};
     case UtilizationColumn:
-      return row.hasEstimate ? row.utilization : -1.0;
+      return e ? e->utilization : -1.0;
     case WeightsColumn:
-      return row.hasEstimate ? row.encodedWeightBytes : -1;
+      return e ? static_cast<qint64>(e->encodedWeightBytes) : qint64{-1};
     default:
       return displayValue(r, column);
   }

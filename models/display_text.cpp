@@ -8,6 +8,16 @@ QString groupedNumber(std::int64_t value) {
   return QString::fromStdString(ir::groupDigits(value));
 }
 
+QString utilizationText(double utilization) {
+  return QStringLiteral("%1 %").arg(100.0 * utilization, 0, 'f', 1);
+}
+
+QString encodedWeightsText(const target::OperatorEstimate& estimate) {
+  if (estimate.rawWeightBytes <= 0) return {};
+  return groupedNumber(estimate.encodedWeightBytes) + QStringLiteral(" / ") +
+         groupedNumber(estimate.rawWeightBytes);
+}
+
 QString tensorShapeText(const ir::Tensor& tensor) {
   return QString::fromStdString(std::string(ir::dtypeName(tensor.dtype)) +
                                 ir::shapeToString(tensor.shape));

@@ -7,11 +7,19 @@
 #include <cstdint>
 
 #include "ir/tensor.h"
+#include "target/operator_estimate.h"
 
 namespace loupe::models {
 
 // 1234567 -> "1,234,567" (independent of the user's locale, like loupec).
 QString groupedNumber(std::int64_t value);
+
+// "12.0 %" for a target estimate's utilisation (0..1).
+QString utilizationText(double utilization);
+
+// "4,016 / 4,096": an estimate's encoded and raw weight bytes; empty when the
+// operator has no weights.
+QString encodedWeightsText(const target::OperatorEstimate& estimate);
 
 // "int8[1,49,10,1]"
 QString tensorShapeText(const ir::Tensor& tensor);

@@ -77,19 +77,16 @@ void OperatorPropertiesModel::addPlacement() {
     for (int m : placed->modelOperators) ops.append(QString::number(m));
     placement->appendRow(row(tr("Fused from"), tr("ops %1").arg(ops.join(u'+'))));
   }
-  if (placed->hasEstimate) {
+  if (const auto& e = placed->estimate) {
     QStandardItem* estimate =
-        section(this, tr("Estimate"), tr("%1 cycles").arg(groupedNumber(placed->estimatedCycles)));
-    estimate->appendRow(row(tr("Compute cycles"), groupedNumber(placed->computeCycles)));
-    estimate->appendRow(row(tr("Memory cycles"), groupedNumber(placed->memoryCycles)));
-    estimate->appendRow(row(tr("Estimated cycles"), groupedNumber(placed->estimatedCycles)));
-    estimate->appendRow(row(tr("Bytes moved"), groupedNumber(placed->bytesMoved)));
-    estimate->appendRow(
-        row(tr("Utilisation"), QStringLiteral("%1 %").arg(100.0 * placed->utilization, 0, 'f', 1)));
-    if (placed->rawWeightBytes > 0) {
-      estimate->appendRow(row(tr("Weights encoded / raw"),
-                              groupedNumber(placed->encodedWeightBytes) + QStringLiteral(" / ") +
-                                  groupedNumber(placed->rawWeightBytes)));
+        section(this, tr("Estimate"), tr("%1 cycles").arg(groupedNumber(e->estimatedCycles)));
+    estimate->appendRow(row(tr("Compute cycles"), groupedNumber(e->computeCycles)));
+    estimate->appendRow(row(tr("Memory cycles"), groupedNumber(e->memoryCycles)));
+    estimate->appendRow(row(tr("Estimated cycles"), groupedNumber(e->estimatedCycles)));
+    estimate->appendRow(row(tr("Bytes moved"), groupedNumber(e->bytesMoved)));
+    estimate->appendRow(row(tr("Utilisation"), utilizationText(e->utilization)));
+    if (e->rawWeightBytes > 0) {
+      estimate->appendRow(row(tr("Weights encoded / raw"), encodedWeightsText(*e)));
     }
   }
   if (!placed->rejections.isEmpty()) {
