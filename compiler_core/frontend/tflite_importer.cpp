@@ -235,6 +235,15 @@ class ModelReader {
     tensor.quantization.quantizedDimension = q->quantized_dimension();
     if (scales->size() > 1) {
       const int dim = q->quantized_dimension();
+      // TOCO wrote the depthwise filter's dimension 3 into per-channel biases
+      // (rank 1), e.g. in TFLite Micro's person_detect example; TFLite Micro
+      // never reads a bias's dimension and runs them. One scale per element
+      // of a rank-1 tensor can only be along dimension 0, so read it so.
+      if (tensor.shape.size() == 1 &&
+          tensor.shape[0] == static_cast<std::int32_t>(scales->size())) {
+        tensor.quantization.quantizedDimension = 0;
+        return;
+      }
       if (dim < 0 || static_cast<std::size_t>(dim) >= tensor.shape.size()) {
         fail(who + " is quantized per channel along dimension " + std::to_string(dim) +
              ", outside its rank " + std::to_string(tensor.shape.size()));

@@ -3,11 +3,9 @@
 // inside, then the arithmetic reference::planMean chose, as the reference
 // kernel does it:
 //   float32          float sum in input order, divided by the count;
-//   int8/int16, same quantisation in and out
-//                    int32 sum, C division by the count;
-//   int8/int16 otherwise
-//                    int32 sum requantised in float by loupe_mean_requantize
-//                    (loupe/quantized_mean.h), the helper the reference calls.
+//   int8/int16       int32 sum requantised in fixed point by
+//                    loupe_mean_requantize (loupe/quantized_mean.h), the
+//                    helper the reference calls, with the plan's constants.
 // Adjacent dimensions that are both kept or both reduced merge, and length-1
 // dimensions drop out, so MEAN over H and W of NHWC is three loops (batch,
 // channel, pixels). Per output element the reduced loops visit its inputs in
@@ -64,8 +62,6 @@ Expr meanOf(const reference::MeanPlan& plan, const Expr& sum, ScalarType outType
   switch (plan.arithmetic) {
     case reference::MeanArithmetic::Float:
       return sum / floatImm(static_cast<double>(count));
-    case reference::MeanArithmetic::IntegerDivision:
-      return cast(outType, sum / intImm(count));
     case reference::MeanArithmetic::Requantize: {
       const bool int8 = outType == ScalarType::Int8;
       const int qMin =
@@ -73,8 +69,8 @@ Expr meanOf(const reference::MeanPlan& plan, const Expr& sum, ScalarType outType
       const int qMax =
           int8 ? std::numeric_limits<std::int8_t>::max() : std::numeric_limits<std::int16_t>::max();
       return cast(outType, callIntrinsic("loupe.mean_requantize", ScalarType::Int32,
-                                         {sum, intImm(count), floatImm(plan.scale),
-                                          floatImm(plan.bias), plan.outputZeroPoint, qMin, qMax}));
+                                         {sum, plan.zeroPointSum, plan.multiplier, plan.shift,
+                                          plan.outputZeroPoint, qMin, qMax}));
     }
   }
   return sum;

@@ -1,7 +1,7 @@
 // MEAN over constant axes, bit-exact with TFLite Micro's reduce kernel
-// (reduce_common.cc): float32 sums in input order; int8/int16 either divide
-// the integer sum (same quantisation in and out) or requantise in float as
-// reference_ops::QuantizedMeanOrSum does. keep_dims only changes the output
+// (reduce_common.cc): float32 sums in input order; int8/int16 requantise the
+// int32 sum in fixed point as reference_ops::QuantizedMeanOrSum does, for
+// equal and different quantisations alike. keep_dims only changes the output
 // shape, which the check compares against the model's.
 #include <algorithm>
 #include <limits>
@@ -42,13 +42,14 @@ MeanPlanResult planMean(const ir::Tensor& input, const ir::Tensor& output,
   }
   const auto& inQ = input.quantization;
   const auto& outQ = output.quantization;
-  if (inQ.zeroPoint() == outQ.zeroPoint() && inQ.scale() == outQ.scale()) {
-    plan.arithmetic = MeanArithmetic::IntegerDivision;
-    return result;
-  }
   plan.arithmetic = MeanArithmetic::Requantize;
-  plan.scale = inQ.scale() / outQ.scale();
-  plan.bias = static_cast<float>(-inQ.zeroPoint()) * plan.scale;
+  // The ratio in double from the float scales, as TFLite Micro's Prepare.
+  loupe_quantize_multiplier(static_cast<double>(inQ.scale()) / static_cast<double>(outQ.scale()),
+                            &plan.multiplier, &plan.shift);
+  if (plan.reducedCount > 0)
+    loupe_mean_fold_count(plan.reducedCount, &plan.multiplier, &plan.shift);
+  plan.zeroPointSum = static_cast<std::int32_t>(static_cast<std::uint32_t>(
+      static_cast<std::uint64_t>(static_cast<std::int64_t>(inQ.zeroPoint()) * plan.reducedCount)));
   plan.outputZeroPoint = outQ.zeroPoint();
   return result;
 }
@@ -148,13 +149,9 @@ void evalQuantizedMean(const MeanPlan& plan, const ir::Tensor& input, const T* i
   sumIntoOutputs(in, input.shape, plan.axes, sums.data());
   if (plan.reducedCount <= 0) return;
   for (std::int64_t o = 0; o < outputCount; ++o) {
-    if (plan.arithmetic == MeanArithmetic::IntegerDivision) {
-      out[o] = static_cast<T>(sums[o] / static_cast<std::int32_t>(plan.reducedCount));
-    } else {
-      out[o] = static_cast<T>(loupe_mean_requantize(
-          sums[o], static_cast<std::int32_t>(plan.reducedCount), plan.scale, plan.bias,
-          plan.outputZeroPoint, std::numeric_limits<T>::min(), std::numeric_limits<T>::max()));
-    }
+    out[o] = static_cast<T>(loupe_mean_requantize(
+        sums[o], plan.zeroPointSum, plan.multiplier, plan.shift, plan.outputZeroPoint,
+        std::numeric_limits<T>::min(), std::numeric_limits<T>::max()));
   }
 }
 

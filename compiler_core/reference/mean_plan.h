@@ -1,5 +1,5 @@
 // MEAN as TFLite Micro's reduce kernel evaluates it: which axes are reduced
-// and which of its three arithmetics applies. Derived once from the operands
+// and which of its two arithmetics applies. Derived once from the operands
 // and quantisation; shared by the reference kernel and the code generator.
 #pragma once
 
@@ -15,11 +15,10 @@ namespace loupe::reference {
 enum class MeanArithmetic {
   // float32: float sum in input order, divided by the element count.
   Float,
-  // int8/int16 with identical input and output quantisation: int32 sum of the
-  // raw values, C division by the count (truncates towards zero).
-  IntegerDivision,
-  // int8/int16 otherwise: int32 sum, then in float
-  // round(sum / count * scale + bias) + output zero point, clamped.
+  // int8/int16, whatever the quantisations (TFLite Micro has no special
+  // case for equal ones): int32 sum less input zero point * count,
+  // requantised in fixed point with 1/count folded into the multiplier,
+  // plus the output zero point, clamped (loupe/quantized_mean.h).
   Requantize,
 };
 
@@ -27,8 +26,12 @@ struct MeanPlan {
   std::vector<int> axes;          // reduced axes, non-negative, without duplicates
   std::int64_t reducedCount = 1;  // input elements per output element
   MeanArithmetic arithmetic = MeanArithmetic::Float;
-  float scale = 1.0f;  // input scale / output scale (Requantize)
-  float bias = 0.0f;   // -input zero point * scale (Requantize)
+  // Requantize: the multiplier and shift of input scale / output scale with
+  // 1/reducedCount folded in, and input zero point * reducedCount wrapped to
+  // int32.
+  std::int32_t multiplier = 0;
+  int shift = 0;
+  std::int32_t zeroPointSum = 0;
   std::int32_t outputZeroPoint = 0;
 };
 

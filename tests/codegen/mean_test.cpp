@@ -1,12 +1,12 @@
 // MEAN through TIR and generated C, byte for byte against the reference
 // interpreter, for each of the reference kernel's arithmetics: float32
-// sums, int8/int16 integer division (same quantisation in and out) and
-// int8/int16 float requantisation (different quantisation), including
-// outputs that saturate. Ranks 1 to 5, one or two reduced axes (negative,
-// repeated, of length 1 or 0), with and without keep_dims. MEAN over H and W
-// of NHWC is one loop over the pixels per channel, and the requantisation
-// calls the helper the reference calls. Three distinct axes and a
-// non-constant axis operand are refused with the reference kernel's reason.
+// sums and int8/int16 fixed-point requantisation (with the same or different
+// quantisation in and out), including outputs that saturate, and the
+// MobileNetV2 pooling case against TFLite Micro's own bytes. Ranks 1 to 5, one or two reduced axes
+// (negative, repeated, of length 1 or 0), with and without keep_dims. MEAN over H and W of NHWC is
+// one loop over the pixels per channel, and the requantisation calls the helper the reference
+// calls. Three distinct axes and a non-constant axis operand are refused with the reference
+// kernel's reason.
 #include <QtTest>
 
 #include <algorithm>
@@ -15,6 +15,7 @@
 #include "codegen_checks.h"
 #include "graph_builder.h"
 #include "lowering/lowering_support.h"
+#include "tflm_mean_pooling_case.h"
 #include "tir/tir_printer.h"
 
 using namespace loupe;
@@ -211,12 +212,19 @@ class MeanCodegen : public QObject {
 
   void nhwcOverHeightAndWidthIsOneLoopPerChannel() {
     // [2,4,4,8] over H and W with the same quantisation: batch, channel,
-    // then the 16 pixels (8 apart), divided in C.
+    // then the 16 pixels (8 apart), requantised like any other int8 MEAN.
     const std::string tir = tirOf(meanGraph(kCases[8]));
     QCOMPARE(loopCount(tir), 3);
     QVERIFY2(tir.find("for r0 in range(16)") != std::string::npos, tir.c_str());
     QVERIFY2(tir.find("input[((k0 * 128) + (r0 * 8)) + k1]") != std::string::npos, tir.c_str());
-    QVERIFY2(tir.find("mean_requantize") == std::string::npos, tir.c_str());
+    QVERIFY2(tir.find("mean_requantize") != std::string::npos, tir.c_str());
+  }
+
+  void int8GlobalPoolingMatchesTfliteMicro() {
+    const auto actual =
+        test::runGeneratedC(test::tflmMeanPoolingGraph(), {test::tflmMeanPoolingInput()});
+    QCOMPARE(actual.size(), std::size_t{1});
+    QCOMPARE(actual[0], test::tflmMeanPoolingExpected());
   }
 
   void requantisationCallsTheSharedHelper() {
@@ -225,7 +233,8 @@ class MeanCodegen : public QObject {
     const std::string source = codegen::compileToC(meanGraph(kCases[11]), {}).sources.at(0).text;
     QVERIFY2(source.find("#include \"loupe/quantized_mean.h\"") != std::string::npos,
              source.c_str());
-    QVERIFY2(source.find("loupe_mean_requantize(acc[0], 25, ") != std::string::npos,
+    // The input zero point -3 times the 25 summed values.
+    QVERIFY2(source.find("loupe_mean_requantize(acc[0], -75, ") != std::string::npos,
              source.c_str());
   }
 

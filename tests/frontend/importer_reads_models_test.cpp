@@ -8,12 +8,26 @@
 #include "analysis/operator_cost.h"
 #include "frontend/tflite_importer.h"
 #include "ir/graph_printer.h"
+#include "model_editor.h"
+#include "reference/reference_interpreter.h"
 #include "test_data.h"
 
 namespace fs = std::filesystem;
 using loupe::frontend::importTfliteFile;
 
 namespace {
+
+// The bias tensor of the model's first DEPTHWISE_CONV_2D, or -1.
+int biasOfFirstDepthwise(loupe::test::ModelEditor& editor) {
+  for (const auto& op : editor.subgraph().operators) {
+    const auto& code = *editor.model().operator_codes.at(op->opcode_index);
+    // DEPTHWISE_CONV_2D is builtin 4, in either field of the operator code.
+    if (std::max<int>(code.builtin_code, code.deprecated_builtin_code) == 4) {
+      return op->inputs.at(2);
+    }
+  }
+  return -1;
+}
 
 nlohmann::json readJson(const fs::path& path) {
   std::ifstream in(path);
@@ -110,6 +124,49 @@ class ImporterReadsModels : public QObject {
     QCOMPARE(graph.operators.size(), std::size_t{1});
     QCOMPARE(graph.operators[0].typeName(), std::string("CUSTOM(ethos-u)"));
     QVERIFY_THROWS_EXCEPTION(loupe::frontend::ImportError, importTfliteFile(path));
+  }
+
+  void perTensorBiasQuantizedAlongADimensionPastItsRankImports() {
+    // TFLite's converter writes 1-D biases with one scale and a
+    // quantized_dimension of 3; with one scale the dimension means nothing,
+    // and TFLite and TFLite Micro run such models. hello_world_int8's first
+    // bias (tensor 5, int32[16]) made so still gives the golden output.
+    const auto dir = loupe::test::modelsDir() / "hello_world_int8";
+    loupe::test::ModelEditor editor(dir / "model.tflite");
+    QCOMPARE(editor.tensor(5).quantization->scale.size(), std::size_t{1});
+    editor.tensor(5).quantization->quantized_dimension = 3;
+    const auto graph = loupe::frontend::importTflite(editor.bytes());
+    QCOMPARE(graph.tensors.at(5).shape, (loupe::ir::Shape{16}));
+    loupe::reference::ReferenceInterpreter interpreter(graph);
+    interpreter.setInput(0, loupe::test::readBytes(dir / "golden" / "seed1" / "input0.bin"));
+    interpreter.invoke();
+    const auto output = interpreter.output(0);
+    QCOMPARE(std::vector<std::uint8_t>(output.begin(), output.end()),
+             loupe::test::readBytes(dir / "golden" / "seed1" / "output0.bin"));
+  }
+
+  void perChannelBiasQuantizedAlongDimensionThreeImports() {
+    // TOCO wrote the depthwise filter's quantized_dimension 3 into the rank-1
+    // per-channel biases (TFLite Micro's person_detect example has 14 such
+    // tensors); TFLite Micro ignores it and runs the model. kws's first
+    // depthwise bias (int32[64], 64 scales) made so imports, is read as
+    // quantised along its only dimension, and still gives the golden output.
+    const auto dir = loupe::test::modelsDir() / "kws_ref_model";
+    loupe::test::ModelEditor editor(dir / "model.tflite");
+    const int bias = biasOfFirstDepthwise(editor);
+    QVERIFY(bias >= 0);
+    QCOMPARE(editor.tensor(bias).shape.size(), std::size_t{1});
+    QCOMPARE(editor.tensor(bias).quantization->scale.size(),
+             static_cast<std::size_t>(editor.tensor(bias).shape[0]));
+    editor.tensor(bias).quantization->quantized_dimension = 3;
+    const auto graph = loupe::frontend::importTflite(editor.bytes());
+    QCOMPARE(graph.tensors.at(static_cast<std::size_t>(bias)).quantization.quantizedDimension, 0);
+    loupe::reference::ReferenceInterpreter interpreter(graph);
+    interpreter.setInput(0, loupe::test::readBytes(dir / "golden" / "seed1" / "input0.bin"));
+    interpreter.invoke();
+    const auto output = interpreter.output(0);
+    QCOMPARE(std::vector<std::uint8_t>(output.begin(), output.end()),
+             loupe::test::readBytes(dir / "golden" / "seed1" / "output0.bin"));
   }
 
   void printerIsDeterministic() {

@@ -263,6 +263,16 @@ class ImporterRejectsBadInput : public QObject {
     EXPECT_MESSAGE(message, "dimension 0 has 64 channels");
   }
 
+  void perChannelDimensionPastTheRank() {
+    ModelEditor editor(kKws());
+    // Tensor 17's 64 per-channel scales along dimension 4 of a rank-4 tensor:
+    // with more than one scale the dimension matters and must exist.
+    editor.tensor(17).quantization->quantized_dimension = 4;
+    const QString message = importErrorOf(editor.bytes());
+    EXPECT_MESSAGE(message, "tensor 17 'functional_1/conv2d/Conv2D' is quantized per channel");
+    EXPECT_MESSAGE(message, "along dimension 4, outside its rank 4");
+  }
+
   void tensorReadBeforeWritten() {
     ModelEditor editor(kHelloWorld());
     // Operator 1 reads its own output (same shape as its real input).

@@ -1,11 +1,14 @@
-// MEAN as TFLite Micro's reduce kernel computes it: float sums; integer
-// division when input and output share quantisation; otherwise float
-// requantisation with round-half-away-from-zero.
+// MEAN as TFLite Micro's reduce kernel computes it: float sums; for int8 and
+// int16, whatever the quantisations, the int32 sum less input zero point *
+// count requantised in fixed point with 1/count folded into the multiplier
+// (reference_ops::QuantizedMeanOrSum). The integer expectations are what
+// TFLite Micro's own kernel (commit 90b983c) gives for the same cases.
 #include <QtTest>
 
 #include "graph_builder.h"
 #include "reference/reference_interpreter.h"
 #include "single_op_harness.h"
+#include "tflm_mean_pooling_case.h"
 
 using namespace loupe;
 using loupe::test::bytesOf;
@@ -54,34 +57,37 @@ class MeanTest : public QObject {
     QCOMPARE(run<float>(graph, {1, 2, 3, 4, 5, 6}), (std::vector<float>{2.0f, 5.0f}));
   }
 
-  void int8WithSharedQuantisationTruncatesTheDivision() {
-    // Same scale and zero point in and out: sum / count in C integer
-    // division. Row 0: -6 / 4 = -1 (rounding would give -2). Row 1: 6 / 4 =
-    // 1 (rounding would give 2). Row 2: -128*4 / 4 = -128.
+  void int8WithSharedQuantisationStillRequantises() {
+    // Same scale and zero point in and out: no integer division either (an
+    // older TFLite's special case). The sum less 3 * 4 is scaled by 1/4 with
+    // rounding, halves away from zero: row 0: (-6 - 12) / 4 = -4.5 -> -5,
+    // + 3 = -2; row 1: (6 - 12) / 4 = -1.5 -> -2, + 3 = 1; row 2: -131 + 3.
     const auto q = test::perTensor(0.1f, 3);
     const auto graph = meanGraph(ir::DType::Int8, {3, 4}, {1}, {3}, false, q, q);
     QCOMPARE(run<std::int8_t>(graph, {-3, -3, 0, 0, 3, 3, 0, 0, -128, -128, -128, -128}),
-             (std::vector<std::int8_t>{-1, 1, -128}));
+             (std::vector<std::int8_t>{-2, 1, -128}));
   }
 
-  void int8RequantisesInFloat() {
+  void int8RequantisesInFixedPoint() {
     // Input scale 0.5, zero point 1; output scale 0.25, zero point -2.
-    // scale = 2, bias = -1 * 2 = -2. Inputs 10, 11, 13: mean 34/3 =
-    // 11.333..., * 2 - 2 = 20.666... -> 21, + (-2) = 19. (Real values 4.5, 5,
-    // 6 have mean 5.1667 = 0.25 * (18.667 + 2).)
+    // Inputs 10, 11, 13: (34 - 3) * 2 / 3 = 20.666... -> 21, + (-2) = 19.
+    // (Real values 4.5, 5, 6 have mean 5.1667 = 0.25 * (18.667 + 2).)
     const auto graph = meanGraph(ir::DType::Int8, {1, 3}, {1}, {1, 1}, true,
                                  test::perTensor(0.5f, 1), test::perTensor(0.25f, -2));
     QCOMPARE(run<std::int8_t>(graph, {10, 11, 13}), (std::vector<std::int8_t>{19}));
   }
 
-  void requantisationRoundsHalvesAwayFromZeroAndClamps() {
-    // scale 1, bias 0, output zero point 5: means 0.5 -> 1 + 5 = 6, -0.5 ->
-    // -1 + 5 = 4; mean 127 * 2 = 254 would be 259 and clamps to 127; -128 *
-    // 2 + 5 = -251 clamps to -128.
+  void requantisationRoundsInFixedPointAndClamps() {
+    // Scale ratio 1, output zero point 5: the mean 0.5 rounds up to 1 (+ 5 =
+    // 6) but -0.5 rounds to 0 (+ 5 = 5), not away from zero as float
+    // rounding would: the doubling high multiply takes that tie towards
+    // zero; mean 127 *
+    // 2 = 254 would be 259 and clamps to 127; -128 * 2 + 5 = -251 clamps to
+    // -128.
     {
       const auto graph = meanGraph(ir::DType::Int8, {2, 2}, {1}, {2}, false,
                                    test::perTensor(1.0f, 0), test::perTensor(1.0f, 5));
-      QCOMPARE(run<std::int8_t>(graph, {0, 1, 0, -1}), (std::vector<std::int8_t>{6, 4}));
+      QCOMPARE(run<std::int8_t>(graph, {0, 1, 0, -1}), (std::vector<std::int8_t>{6, 5}));
     }
     {
       const auto graph = meanGraph(ir::DType::Int8, {2, 2}, {1}, {2}, false,
@@ -93,7 +99,7 @@ class MeanTest : public QObject {
 
   void int16RequantisesOverTwoAxes() {
     // Input scale 1/1024, zero point 0; output scale 1/512, zero point 0:
-    // scale 0.5, bias 0. Channel 0 of a [1,2,2,2] tensor: 1000, 2000, 3000,
+    // scale 0.5. Channel 0 of a [1,2,2,2] tensor: 1000, 2000, 3000,
     // 4001 -> mean 2500.25 * 0.5 = 1250.125 -> 1250. Channel 1: -1, -2, -3,
     // -4 -> mean -2.5 * 0.5 = -1.25 -> -1.
     const auto graph = meanGraph(ir::DType::Int16, {1, 2, 2, 2}, {2, 1}, {1, 2}, false,
@@ -102,11 +108,29 @@ class MeanTest : public QObject {
              (std::vector<std::int16_t>{1250, -1}));
   }
 
-  void int16WithSharedQuantisationDividesInInt32() {
+  void int16WithSharedQuantisationSumsInInt32() {
     // 32767 * 3 overflows int16 but not the int32 sum: mean 32767.
     const auto q = test::perTensor(1.0f / 32768, 0);
     const auto graph = meanGraph(ir::DType::Int16, {3}, {0}, {}, false, q, q);
     QCOMPARE(run<std::int16_t>(graph, {32767, 32767, 32767}), (std::vector<std::int16_t>{32767}));
+  }
+
+  void int8GlobalPoolingMatchesTfliteMicro() {
+    // The MobileNetV2 pooling that was one step off on 516 of 1,280 bytes.
+    const ir::Graph graph = test::tflmMeanPoolingGraph();
+    reference::ReferenceInterpreter interpreter(graph);
+    interpreter.setInput(0, test::tflmMeanPoolingInput());
+    interpreter.invoke();
+    const auto expected = test::tflmMeanPoolingExpected();
+    const auto actual = interpreter.output(0);
+    QCOMPARE(actual.size(), expected.size());
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+      QVERIFY2(actual[i] == expected[i],
+               qPrintable(QString("channel %1: %2, TFLite Micro %3")
+                              .arg(i)
+                              .arg(static_cast<std::int8_t>(actual[i]))
+                              .arg(static_cast<std::int8_t>(expected[i]))));
+    }
   }
 
   void floatAgreesWithQuantisedWithinOneStep() {
