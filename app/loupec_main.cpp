@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "builtin_registries.h"
 #include "cli/command_line.h"
 #include "cli/commands.h"
 #include "loupe_version.h"
@@ -41,12 +42,13 @@ int main(int argc, char** argv) {
   const std::string verb = args[0];
   args.erase(args.begin());
   try {
-    if (verb == "info") return loupe::cli::runInfoCommand(args);
-    if (verb == "compile") return loupe::cli::runCompileCommand(args);
-    if (verb == "run") return loupe::cli::runRunCommand(args);
     if (verb == "memplan") return loupe::cli::runMemplanCommand(args);
-    if (verb == "generate") return loupe::cli::runGenerateCommand(args);
-    if (verb == "platforms") return loupe::cli::runPlatformsCommand(args);
+    const loupe::project::Registries registries = loupe::plugins::builtinRegistries();
+    if (verb == "info") return loupe::cli::runInfoCommand(args, registries);
+    if (verb == "compile") return loupe::cli::runCompileCommand(args, registries);
+    if (verb == "run") return loupe::cli::runRunCommand(args, registries);
+    if (verb == "generate") return loupe::cli::runGenerateCommand(args, registries);
+    if (verb == "platforms") return loupe::cli::runPlatformsCommand(args, registries);
     std::cerr << "loupec: unknown command '" << verb << "' (try loupec --help)\n";
     return 2;
   } catch (const loupe::cli::UsageError& error) {

@@ -15,10 +15,9 @@
 #include <iterator>
 #include <string>
 
-#include "codegen/model_compiler.h"
+#include "builtin_registries.h"
+#include "driver/compile_driver.h"
 #include "frontend/tflite_importer.h"
-#include "passes/pass_manager.h"
-#include "platforms/builtin_platforms.h"
 #include "project/deployment.h"
 #include "rpc_client.h"
 
@@ -66,14 +65,15 @@ int main(int argc, char** argv) {
   const std::string platformName = argc > 1 ? argv[1] : "qemu-mps3-an547";
   const std::string modelName = argc > 2 ? argv[2] : "kws_ref_model";
   const fs::path modelDir = fs::path(LOUPE_BENCH_MODELS_DIR) / modelName;
-  const auto registry = platforms::builtinPlatformRegistry();
-  const auto platform = registry.find(platformName);
+  const project::Registries registries = plugins::builtinRegistries();
+  const auto platform = registries.platforms.find(platformName);
 
   const auto compileStart = Clock::now();
-  passes::StageTimeline timeline;
-  const ir::Graph graph = frontend::importTfliteFile(modelDir / "model.tflite");
   const codegen::CompiledModel model =
-      codegen::compileToC(passes::runGraphPipeline(graph, timeline), {});
+      driver::compileModel({frontend::importTfliteFile(modelDir / "model.tflite"),
+                            target::parseTargetString("c", registries.targets),
+                            {}})
+          .model;
   const double compileSeconds = std::chrono::duration<double>(Clock::now() - compileStart).count();
 
   // A cold cache, so the build is measured, not found.

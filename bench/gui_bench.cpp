@@ -7,6 +7,7 @@
 #include <QPixmap>
 #include <cstdio>
 
+#include "builtin_registries.h"
 #include "gui/main_window.h"
 #include "ir/graph.h"
 #include "models/document_graph_layout.h"
@@ -57,8 +58,12 @@ int main(int argc, char** argv) {
   QElapsedTimer timer;
   timer.start();
   {
-    loupe::gui::MainWindow window(
-        loupe::gui::MainWindow::Options{.interactive = false, .persistSettings = false});
+    // As loupe's main does: the registries, then the window.
+    loupe::gui::MainWindow window(loupe::gui::MainWindow::Options{
+        .interactive = false,
+        .persistSettings = false,
+        .registries = std::make_shared<const loupe::project::Registries>(
+            loupe::plugins::builtinRegistries())});
     window.resize(1400, 900);
     window.showView(QStringLiteral("graph"));
     window.show();

@@ -12,11 +12,11 @@
 #include <string>
 
 #include "codegen/model_compiler.h"
+#include "driver/compile_driver.h"
 #include "frontend/tflite_importer.h"
 #include "ir/graph_printer.h"
 #include "memory/memory_plan.h"
 #include "memory/planner_registry.h"
-#include "passes/pass_manager.h"
 
 namespace fs = std::filesystem;
 using namespace loupe;
@@ -59,8 +59,7 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "no .tflite in %s\n", (modelsDir / anchor.model).c_str());
       return 1;
     }
-    passes::StageTimeline timeline;
-    const ir::Graph graph = passes::runGraphPipeline(frontend::importTfliteFile(file), timeline);
+    const ir::Graph graph = driver::partitionModel(frontend::importTfliteFile(file), {}).graph;
     long long best = -1;
     long long bound = 0, graphOrderBound = 0;
     memory::MemoryPlanOptions options;

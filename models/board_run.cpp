@@ -10,16 +10,12 @@
 #include <exception>
 #include <random>
 
-#include "codegen/model_compiler.h"
+#include "driver/compile_driver.h"
 #include "models/model_document.h"
-#include "passes/pass_manager.h"
-#include "platforms/builtin_platforms.h"
+#include "models/target_choice.h"
 #include "project/deploy_error.h"
 #include "project/reference_check.h"
 #include "session_error.h"
-#include "target/target_lowering.h"
-#include "target/target_string.h"
-#include "targets/builtin_targets.h"
 
 namespace loupe::models {
 
@@ -58,8 +54,8 @@ Bytes readTensorFile(const QString& path, const ir::Tensor& tensor, const char* 
 
 }  // namespace
 
-BoardRun::BoardRun(ModelDocument* document, QObject* parent)
-    : QObject(parent), document_(document) {
+BoardRun::BoardRun(ModelDocument* document, const project::Registries& registries, QObject* parent)
+    : QObject(parent), document_(document), registries_(registries) {
   connect(&watcher_, &QFutureWatcherBase::finished, this, &BoardRun::onDone);
   findGoldenSets();
   connect(document_, &ModelDocument::modelLoaded, this, [this] {
@@ -77,9 +73,9 @@ BoardRun::~BoardRun() {
   watcher_.waitForFinished();
 }
 
-QList<PlatformChoice> BoardRun::platforms() {
+QList<PlatformChoice> BoardRun::platforms() const {
   QList<PlatformChoice> choices;
-  for (const auto& platform : platforms::builtinPlatformRegistry().all()) {
+  for (const auto& platform : registries_.platforms.all()) {
     PlatformChoice choice;
     choice.name = QString::fromStdString(platform->name());
     choice.description = QString::fromStdString(platform->description());
@@ -154,7 +150,7 @@ void BoardRun::clearProfile() {
   if (had) emit profileChanged();
 }
 
-bool BoardRun::start(const Request& request) {
+bool BoardRun::start(Request request) {
   if (running_ || !document_->isLoaded()) return false;
   const int generation = ++generation_;
   runningGeneration_ = generation;
@@ -167,6 +163,9 @@ bool BoardRun::start(const Request& request) {
   emit started(platform_);
 
   ir::Graph graph = document_->graph();
+  if (request.targets.empty()) {
+    request.targets = target::parseTargetString(kDefaultTargetString, registries_.targets);
+  }
   QStringList files = inputFiles_;
   std::vector<std::filesystem::path> goldenOutputs;
   for (const project::GoldenSet& set : golden_.sets) {
@@ -187,7 +186,7 @@ bool BoardRun::start(const Request& request) {
         Qt::QueuedConnection);
   };
   watcher_.setFuture(QtConcurrent::run([graph = std::move(graph), files, goldenOutputs, request,
-                                        generation, report,
+                                        &platforms = registries_.platforms, generation, report,
                                         stop =
                                             stop_.get_token()]() -> std::shared_ptr<const Result> {
     auto result = std::make_shared<Result>();
@@ -210,23 +209,16 @@ bool BoardRun::start(const Request& request) {
           inputs.push_back(std::move(bytes));
         }
       }
-      const auto registry = platforms::builtinPlatformRegistry();
-      const auto platform = registry.find(request.platform.toStdString());
+      const auto platform = platforms.find(request.platform.toStdString());
       project::DeploymentOptions options;
       options.start.port = request.port.toStdString();
       options.start.baud = request.baud;
       options.stop = stop;
 
-      const target::TargetList targets = target::parseTargetString(
-          request.targets.toStdString(), targets::builtinTargetRegistry());
       report(QStringLiteral("[compile] compiling %1 to C for %2")
                  .arg(QString::fromStdString(graph.name),
-                      QString::fromStdString(target::targetListString(targets))));
-      passes::StageTimeline timeline;
-      passes::PassContext context;
-      const ir::Graph partitioned = passes::runPartitionPipeline(
-          passes::runGraphPipeline(graph, timeline, context), targets, timeline, context);
-      const codegen::CompiledModel model = target::compileForTargets(partitioned, targets);
+                      QString::fromStdString(target::targetListString(request.targets))));
+      const codegen::CompiledModel model = driver::compileModel({graph, request.targets, {}}).model;
       if (stop.stop_requested()) return result;
       project::Deployment deployment(
           *platform, model, options,

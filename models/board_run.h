@@ -19,7 +19,9 @@
 
 #include "project/deployment.h"
 #include "project/golden_sets.h"
+#include "project/registries.h"
 #include "project/run_profile.h"
+#include "target/target_string.h"
 
 namespace loupe::models {
 
@@ -60,13 +62,16 @@ class BoardRun : public QObject {
     quint32 baud = 115200;
     // Targets in priority order, as for `loupec run --target`: operators on
     // the NPU (Ethos-U55-like) run on the software NPU the firmware binds.
-    QString targets = QStringLiteral("c");
+    // Empty: the CPU only ("c").
+    target::TargetList targets;
   };
 
-  explicit BoardRun(ModelDocument* document, QObject* parent = nullptr);
+  // Deploys to the platforms of `registries`, which outlive the BoardRun.
+  BoardRun(ModelDocument* document, const project::Registries& registries,
+           QObject* parent = nullptr);
   ~BoardRun() override;  // waits for a run in flight
 
-  static QList<PlatformChoice> platforms();
+  QList<PlatformChoice> platforms() const;
 
   // Inputs: raw files in model input order, or none for random bytes (seed 1).
   // Choosing files leaves the golden set.
@@ -84,7 +89,7 @@ class BoardRun : public QObject {
   QString inputsDescription() const;
 
   // Starts a run; false when one is running or no model is open.
-  bool start(const Request& request);
+  bool start(Request request);
   // Stops the run in flight; its result, if any arrives, is ignored.
   void cancel();
 
@@ -123,6 +128,7 @@ class BoardRun : public QObject {
   void findGoldenSets();
 
   ModelDocument* document_;
+  const project::Registries& registries_;
   QStringList inputFiles_;
   project::GoldenSets golden_;
   QString goldenSet_;

@@ -1,7 +1,6 @@
 #include "models/device_mapping.h"
 
 #include "target/device_report.h"
-#include "targets/builtin_targets.h"
 
 namespace loupe::models {
 
@@ -20,7 +19,7 @@ QString rejectionText(const QString& rejection) {
 DeviceMapping deviceMappingOf(const ir::Graph& partitioned, const target::DeviceReport& report,
                               const std::vector<std::shared_ptr<const target::Target>>& targets,
                               const std::vector<std::string>& devices, const QString& modelName,
-                              int modelOperatorCount) {
+                              int modelOperatorCount, const target::TargetRegistry& registry) {
   DeviceMapping mapping;
   mapping.targetString = QString::fromStdString(target::targetListString(targets));
   for (const target::DeviceTotals& d : report.devices) {
@@ -56,7 +55,6 @@ DeviceMapping deviceMappingOf(const ir::Graph& partitioned, const target::Device
   }
 
   // The sweep over MAC configurations, of the first target that has one.
-  const target::TargetRegistry registry = targets::builtinTargetRegistry();
   for (const auto& t : targets) {
     const auto sweep = target::estimatesAcrossConfigurations(partitioned, *t, registry);
     if (sweep.empty()) continue;

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "target/operator_estimate.h"
+#include "target/target_registry.h"
 
 namespace loupe::ir {
 struct Graph;
@@ -82,10 +83,11 @@ QString rejectionText(const QString& rejection);
 
 // `targets` are the ones the graph was partitioned for; `devices` the
 // compiled model's device names; `modelName` the generated code's <name>;
-// `modelOperatorCount` the imported graph's operator count.
+// `modelOperatorCount` the imported graph's operator count; `registry` makes
+// the target in each of its configurations for the sweep.
 DeviceMapping deviceMappingOf(const ir::Graph& partitioned, const target::DeviceReport& report,
                               const std::vector<std::shared_ptr<const target::Target>>& targets,
                               const std::vector<std::string>& devices, const QString& modelName,
-                              int modelOperatorCount);
+                              int modelOperatorCount, const target::TargetRegistry& registry);
 
 }  // namespace loupe::models

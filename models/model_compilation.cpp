@@ -8,16 +8,10 @@
 #include <exception>
 
 #include "codegen/c_function_printer.h"
-#include "codegen/model_compiler.h"
+#include "driver/compile_driver.h"
 #include "memory/memory_plan.h"
 #include "memory/planner_registry.h"
 #include "models/model_document.h"
-#include "models/target_choice.h"
-#include "passes/pass_manager.h"
-#include "target/device_report.h"
-#include "target/target_lowering.h"
-#include "target/target_string.h"
-#include "targets/builtin_targets.h"
 #include "tir/tir_printer.h"
 
 namespace loupe::models {
@@ -68,11 +62,13 @@ memory::MemoryPlanOptions planOptions(const QString& planner,
 
 }  // namespace
 
-ModelCompilation::ModelCompilation(ModelDocument* document, QObject* parent)
+ModelCompilation::ModelCompilation(ModelDocument* document, const target::TargetRegistry& registry,
+                                   target::TargetList targets, QObject* parent)
     : QObject(parent),
       document_(document),
+      registry_(registry),
       planner_(QString::fromUtf8(memory::kDefaultPlanner)),
-      targetString_(QString::fromUtf8(kDefaultTargetString)) {
+      targets_(std::move(targets)) {
   connect(document_, &ModelDocument::modelLoaded, this, &ModelCompilation::startCompilation);
   connect(&compileWatcher_, &QFutureWatcherBase::finished, this,
           &ModelCompilation::onCompilationDone);
@@ -115,14 +111,15 @@ const QList<PassStageText>& ModelCompilation::passStages() const {
   return result_ ? result_->stages : empty;
 }
 
-bool ModelCompilation::setTargetString(const QString& targetString) {
-  if (!targetStringError(targetString).isEmpty()) return false;
-  const QString canonical = canonicalTargetString(targetString);
-  if (canonical == targetString_) return true;
-  targetString_ = canonical;
-  emit targetStringChanged(targetString_);
+QString ModelCompilation::targetString() const {
+  return QString::fromStdString(target::targetListString(targets_));
+}
+
+void ModelCompilation::setTargets(target::TargetList targets) {
+  if (target::targetListString(targets) == target::targetListString(targets_)) return;
+  targets_ = std::move(targets);
+  emit targetStringChanged(targetString());
   if (document_->isLoaded()) startCompilation();
-  return true;
 }
 
 QStringList ModelCompilation::plannerNames() {
@@ -154,60 +151,55 @@ void ModelCompilation::startCompilation() {
   const int generation = generation_;
   ir::Graph imported = document_->graph();
   const QString planner = planner_;
-  const QString targetString = targetString_;
-  compileWatcher_.setFuture(QtConcurrent::run([imported = std::move(imported), planner,
-                                               targetString,
-                                               generation]() -> std::shared_ptr<const Result> {
-    auto result = std::make_shared<Result>();
-    result->generation = generation;
-    try {
-      // The same sequence as `loupec compile --target`.
-      const target::TargetList targets =
-          target::parseTargetString(targetString.toStdString(), targets::builtinTargetRegistry());
-      passes::StageTimeline timeline;
-      passes::PassContext context;
-      result->graph = passes::runPartitionPipeline(
-          passes::runGraphPipeline(imported, timeline, context), targets, timeline, context);
-      for (const passes::Stage& stage : timeline.stages()) {
-        if (stage.kind != passes::StageKind::Graph) continue;
-        result->stages.append(
-            {QString::fromStdString(stage.name), QString::fromStdString(stage.text)});
-      }
-      codegen::CompileOptions options;
-      options.memory.planner = planner.toStdString();
-      const codegen::CompiledModel model =
-          target::compileForTargets(result->graph, targets, options);
-      result->devices = deviceMappingOf(
-          result->graph, target::deviceReport(result->graph, targets), targets, model.devices,
-          QString::fromStdString(model.modelName), static_cast<int>(imported.operators.size()));
-      result->scratchBytes = model.memoryPlan.scratchBytes;
-      for (const codegen::OperatorCall& call : model.calls) {
-        const tir::PrimFunc& f = model.functions[call.function];
-        const QList<int> modelOps = modelOperatorsOf(result->graph, call);
-        const QString name = QString::fromStdString(f.name);
-        result->tir.append(name, modelOps, QString::fromStdString(tir::printPrimFunc(f)));
-        result->c.append(name, modelOps, QString::fromStdString(codegen::printCSource(f)));
-      }
-      // The rest of the generated code (AOT executor, registry, header)
-      // follows the operators, so the C view holds everything that is built.
-      for (const auto* files : {&model.sources, &model.headers}) {
-        for (const codegen::GeneratedFile& file : *files) {
-          const bool operatorSource =
-              std::any_of(model.functions.begin(), model.functions.end(),
-                          [&](const tir::PrimFunc& f) { return file.name == f.name + ".c"; });
-          if (operatorSource) continue;
-          result->c.append(
-              {}, {},
-              QStringLiteral("// ---- %1 ----\n").arg(QString::fromStdString(file.name)) +
-                  QString::fromStdString(file.text));
+  compileWatcher_.setFuture(
+      QtConcurrent::run([imported = std::move(imported), planner, targets = targets_,
+                         &registry = registry_, generation]() -> std::shared_ptr<const Result> {
+        auto result = std::make_shared<Result>();
+        result->generation = generation;
+        try {
+          // The driver `loupec compile --target` uses.
+          const int importedOperators = static_cast<int>(imported.operators.size());
+          driver::CompileRequest request{std::move(imported), targets, {}};
+          request.options.memory.planner = planner.toStdString();
+          driver::Compilation compilation = driver::compileModel(std::move(request));
+          for (const passes::Stage& stage : compilation.timeline.stages()) {
+            if (stage.kind != passes::StageKind::Graph) continue;
+            result->stages.append(
+                {QString::fromStdString(stage.name), QString::fromStdString(stage.text)});
+          }
+          result->graph = std::move(compilation.graph);
+          const codegen::CompiledModel& model = compilation.model;
+          result->devices =
+              deviceMappingOf(result->graph, compilation.devices, targets, model.devices,
+                              QString::fromStdString(model.modelName), importedOperators, registry);
+          result->scratchBytes = model.memoryPlan.scratchBytes;
+          for (const codegen::OperatorCall& call : model.calls) {
+            const tir::PrimFunc& f = model.functions[call.function];
+            const QList<int> modelOps = modelOperatorsOf(result->graph, call);
+            const QString name = QString::fromStdString(f.name);
+            result->tir.append(name, modelOps, QString::fromStdString(tir::printPrimFunc(f)));
+            result->c.append(name, modelOps, QString::fromStdString(codegen::printCSource(f)));
+          }
+          // The rest of the generated code (AOT executor, registry, header)
+          // follows the operators, so the C view holds everything that is built.
+          for (const auto* files : {&model.sources, &model.headers}) {
+            for (const codegen::GeneratedFile& file : *files) {
+              const bool operatorSource =
+                  std::any_of(model.functions.begin(), model.functions.end(),
+                              [&](const tir::PrimFunc& f) { return file.name == f.name + ".c"; });
+              if (operatorSource) continue;
+              result->c.append(
+                  {}, {},
+                  QStringLiteral("// ---- %1 ----\n").arg(QString::fromStdString(file.name)) +
+                      QString::fromStdString(file.text));
+            }
+          }
+          result->plan = memoryPlanLayout(model.graph, model.memoryPlan);
+        } catch (const std::exception& error) {
+          result->error = QString::fromUtf8(error.what());
         }
-      }
-      result->plan = memoryPlanLayout(model.graph, model.memoryPlan);
-    } catch (const std::exception& error) {
-      result->error = QString::fromUtf8(error.what());
-    }
-    return result;
-  }));
+        return result;
+      }));
 }
 
 void ModelCompilation::onCompilationDone() {

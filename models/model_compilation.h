@@ -15,6 +15,8 @@
 #include "models/device_mapping.h"
 #include "models/function_listing.h"
 #include "models/memory_plan_layout.h"
+#include "target/target_registry.h"
+#include "target/target_string.h"
 
 namespace loupe::models {
 
@@ -32,7 +34,11 @@ class ModelCompilation : public QObject {
  public:
   enum class State { NoModel, Compiling, Compiled, Failed };
 
-  explicit ModelCompilation(ModelDocument* document, QObject* parent = nullptr);
+  // Compiles for `targets` (priority order, parsed where the user chose
+  // them); `registry` (which outlives this) makes the targets' other
+  // configurations for the Devices view's sweep.
+  ModelCompilation(ModelDocument* document, const target::TargetRegistry& registry,
+                   target::TargetList targets, QObject* parent = nullptr);
   ~ModelCompilation() override;
 
   State state() const { return state_; }
@@ -50,12 +56,12 @@ class ModelCompilation : public QObject {
   // Every graph stage of the last compilation, in pipeline order.
   const QList<PassStageText>& passStages() const;
 
-  // The targets to compile for, as `loupec compile --target` takes them
-  // ("npu -config=npu-128, c"); "c" by default.
-  QString targetString() const { return targetString_; }
-  // Recompiles for `targetString` (on the worker thread) when it differs.
-  // Returns false, changing nothing, when it is not a valid target string.
-  bool setTargetString(const QString& targetString);
+  // The targets to compile for, and as `loupec compile --target` takes them
+  // ("npu -config=npu-128, c").
+  const target::TargetList& targets() const { return targets_; }
+  QString targetString() const;
+  // Recompiles for `targets` (on the worker thread) when they differ.
+  void setTargets(target::TargetList targets);
 
   // The planning algorithms by name, in the registry's order, and a sentence each.
   static QStringList plannerNames();
@@ -92,9 +98,10 @@ class ModelCompilation : public QObject {
   void startReplan();
 
   ModelDocument* document_;
+  const target::TargetRegistry& registry_;
   QString planner_;
   QString comparisonPlanner_;
-  QString targetString_;
+  target::TargetList targets_;
   State state_ = State::NoModel;
   QString errorMessage_;
   std::shared_ptr<const Result> result_;

@@ -2,9 +2,6 @@
 
 #include <exception>
 
-#include "target/target_string.h"
-#include "targets/builtin_targets.h"
-
 namespace loupe::models {
 
 namespace {
@@ -15,9 +12,8 @@ constexpr const char* kConfigOption = "config";
 
 }  // namespace
 
-QList<TargetChoice> targetChoices() {
+QList<TargetChoice> targetChoices(const target::TargetRegistry& registry) {
   QList<TargetChoice> choices{{QStringLiteral("CPU only (c)"), QStringLiteral("c")}};
-  const target::TargetRegistry registry = targets::builtinTargetRegistry();
   const target::TargetKind* npu = registry.find(kNpuKind);
   if (!npu) return choices;
   for (const target::TargetOptionSpec& option : npu->options) {
@@ -31,21 +27,13 @@ QList<TargetChoice> targetChoices() {
   return choices;
 }
 
-QString targetStringError(const QString& targetString) {
+target::TargetList parseTargets(const QString& targetString, const target::TargetRegistry& registry,
+                                QString* error) {
   try {
-    target::parseTargetString(targetString.toStdString(), targets::builtinTargetRegistry());
+    return target::parseTargetString(targetString.toStdString(), registry);
+  } catch (const std::exception& failure) {
+    if (error) *error = QString::fromUtf8(failure.what());
     return {};
-  } catch (const std::exception& error) {
-    return QString::fromUtf8(error.what());
-  }
-}
-
-QString canonicalTargetString(const QString& targetString) {
-  try {
-    return QString::fromStdString(target::targetListString(
-        target::parseTargetString(targetString.toStdString(), targets::builtinTargetRegistry())));
-  } catch (const std::exception&) {
-    return targetString;
   }
 }
 

@@ -1,11 +1,15 @@
 // The targets the window offers to compile for: the CPU alone, or the NPU
 // (Ethos-U55-like) in each MAC configuration its target kind allows, with the
 // CPU taking what the NPU refuses. Each choice is a target string as `loupec
-// compile --target` takes it, so the GUI compiles exactly what loupec does.
+// compile --target` takes it, so the GUI compiles exactly what loupec does;
+// a string is parsed once, where the user chose or typed it.
 #pragma once
 
 #include <QList>
 #include <QString>
+
+#include "target/target_registry.h"
+#include "target/target_string.h"
 
 namespace loupe::models {
 
@@ -17,15 +21,13 @@ struct TargetChoice {
   QString targetString;  // "npu -config=npu-128, c"
 };
 
-// "CPU only (c)" first, then one NPU choice per configuration, smallest first.
-QList<TargetChoice> targetChoices();
+// "CPU only (c)" first, then one NPU choice per configuration of `registry`'s
+// npu kind, smallest first.
+QList<TargetChoice> targetChoices(const target::TargetRegistry& registry);
 
-// Why `targetString` is not a valid target list (the parser's message), or
-// an empty string when it is.
-QString targetStringError(const QString& targetString);
-
-// The target string as the parser writes it back ("npu -config=npu-128, c"),
-// so equal choices compare equal; `targetString` itself when it is invalid.
-QString canonicalTargetString(const QString& targetString);
+// The targets `targetString` names in priority order; an empty list and the
+// parser's message in `error` when it is not a valid target list.
+target::TargetList parseTargets(const QString& targetString, const target::TargetRegistry& registry,
+                                QString* error);
 
 }  // namespace loupe::models

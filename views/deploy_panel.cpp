@@ -42,7 +42,7 @@ DeployPanel::DeployPanel(models::ModelDocument* document, models::BoardRun* run,
 
   // Unavailable platforms stay listed, disabled, with what to install.
   auto* items = new QStandardItemModel(platform_);
-  for (const models::PlatformChoice& choice : models::BoardRun::platforms()) {
+  for (const models::PlatformChoice& choice : run_->platforms()) {
     auto* item = new QStandardItem(choice.name);
     item->setData(choice.description, Qt::UserRole);
     if (choice.available) {
@@ -176,9 +176,13 @@ void DeployPanel::loadInputs() {
   updateControls();
 }
 
-void DeployPanel::setTargetString(const QString& targetString) {
-  targetString_ = targetString;
+void DeployPanel::setTargets(target::TargetList targets) {
+  targetList_ = std::move(targets);
   updateControls();
+}
+
+QString DeployPanel::targetString() const {
+  return QString::fromStdString(target::targetListString(targetList_));
 }
 
 void DeployPanel::refreshGoldenSets() {
@@ -198,7 +202,7 @@ void DeployPanel::runOnBoard() {
   request.platform = selectedPlatform();
   request.port = port_->currentText().trimmed();
   request.baud = static_cast<quint32>(baud_->value());
-  request.targets = targetString_;
+  request.targets = targetList_;
   run_->start(request);
 }
 
@@ -206,7 +210,7 @@ void DeployPanel::updateControls() {
   const bool running = run_->isRunning();
   form_->setRowVisible(serialRow_, platform_->currentData(Qt::UserRole + 2).toBool());
   description_->setText(platform_->currentData(Qt::UserRole).toString());
-  targets_->setText(targetString_);
+  targets_->setText(targetString());
   targets_->setToolTip(
       tr("As chosen in the toolbar's Target box; operators on the NPU "
          "(Ethos-U55-like) run on the software NPU the firmware binds"));

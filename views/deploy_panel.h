@@ -8,6 +8,8 @@
 
 #include <QWidget>
 
+#include "target/target_string.h"
+
 class QComboBox;
 class QFormLayout;
 class QLabel;
@@ -37,8 +39,9 @@ class DeployPanel : public QWidget {
 
   // The targets Run on board compiles for ("npu -config=npu-128, c"); the
   // window passes the ones the views were compiled for.
-  void setTargetString(const QString& targetString);
-  const QString& targetString() const { return targetString_; }
+  // The targets Run on board compiles for (the window's).
+  void setTargets(target::TargetList targets);
+  QString targetString() const;
 
   // Selects `name` when it is listed and available; returns whether it did.
   bool selectPlatform(const QString& name);
@@ -64,7 +67,7 @@ class DeployPanel : public QWidget {
   QComboBox* port_;
   QSpinBox* baud_;
   QLabel* targets_;
-  QString targetString_ = QStringLiteral("c");
+  target::TargetList targetList_;
   QLabel* inputs_;
   QComboBox* goldenSet_;
   QPushButton* runButton_;

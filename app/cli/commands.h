@@ -5,14 +5,18 @@
 #include <string>
 #include <vector>
 
+#include "project/registries.h"
+
 namespace loupe::cli {
 
-int runInfoCommand(const std::vector<std::string>& args);
-int runRunCommand(const std::vector<std::string>& args);
-int runCompileCommand(const std::vector<std::string>& args);
+// `registries`: the targets and platforms, built once by loupec's main.
+int runInfoCommand(const std::vector<std::string>& args, const project::Registries& registries);
+int runRunCommand(const std::vector<std::string>& args, const project::Registries& registries);
+int runCompileCommand(const std::vector<std::string>& args, const project::Registries& registries);
 int runMemplanCommand(const std::vector<std::string>& args);
-int runGenerateCommand(const std::vector<std::string>& args);
-int runPlatformsCommand(const std::vector<std::string>& args);
+int runGenerateCommand(const std::vector<std::string>& args, const project::Registries& registries);
+int runPlatformsCommand(const std::vector<std::string>& args,
+                        const project::Registries& registries);
 
 extern const char* const kInfoUsage;
 extern const char* const kRunUsage;

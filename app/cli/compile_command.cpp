@@ -9,14 +9,10 @@
 #include "cli/device_report_printer.h"
 #include "cli/memory_options.h"
 #include "cli/target_options.h"
-#include "codegen/model_compiler.h"
+#include "driver/compile_driver.h"
 #include "frontend/tflite_importer.h"
 #include "ir/graph_printer.h"
 #include "mlf/compiled_model_export.h"
-#include "passes/pass_manager.h"
-#include "target/device_report.h"
-#include "target/target_lowering.h"
-#include "targets/builtin_targets.h"
 #include "tir/tir_printer.h"
 
 namespace loupe::cli {
@@ -40,7 +36,7 @@ const char* const kCompileUsage =
     "      too); --report adds every operator's estimate (compute, memory and estimated\n"
     "      cycles, utilisation, encoded weights) and the NPU's cycles in each configuration";
 
-int runCompileCommand(const std::vector<std::string>& args) {
+int runCompileCommand(const std::vector<std::string>& args, const project::Registries& registries) {
   auto specs = memoryOptionSpecs();
   specs.insert(specs.end(), {{"-o", OptionSpec::Kind::Value},
                              {"--model-name", OptionSpec::Kind::Value},
@@ -63,17 +59,15 @@ int runCompileCommand(const std::vector<std::string>& args) {
   }
   options.externalWorkspace = workspace == "external";
   options.memory = memoryOptionsFrom(parsed);
-  const target::TargetList targets = targetsFrom(parsed);
+  const target::TargetList targets = targetsFrom(parsed, registries.targets);
 
-  const ir::Graph imported = frontend::importTfliteFile(parsed.positional[0]);
-  passes::StageTimeline timeline;
-  passes::PassContext context;
-  const ir::Graph graph = passes::runPartitionPipeline(
-      passes::runGraphPipeline(imported, timeline, context), targets, timeline, context);
-  const codegen::CompiledModel model = target::compileForTargets(graph, targets, options);
+  const driver::Compilation compilation = driver::compileModel(
+      {frontend::importTfliteFile(parsed.positional[0]), targets, std::move(options)});
+  const ir::Graph& graph = compilation.graph;
+  const codegen::CompiledModel& model = compilation.model;
   std::vector<mlf::StageFile> stages;
   int number = 0;
-  for (const passes::Stage& stage : timeline.stages()) {
+  for (const passes::Stage& stage : compilation.timeline.stages()) {
     char prefix[16];
     std::snprintf(prefix, sizeof prefix, "%02d_", number++);
     stages.emplace_back(prefix + stage.name + ".graph.txt", stage.text);
@@ -85,7 +79,7 @@ int runCompileCommand(const std::vector<std::string>& args) {
   }
   mlf::MlfContents contents = mlf::mlfContentsOf(model, stages);
   contents.target = target::targetListString(targets);
-  const target::DeviceReport devices = target::deviceReport(graph, targets);
+  const target::DeviceReport& devices = compilation.devices;
   addDeviceReport(contents.deviceMapping, devices);
   mlf::writeModelLibraryFormat(*output, contents);
   const memory::MemoryPlan& plan = model.memoryPlan;
@@ -98,7 +92,7 @@ int runCompileCommand(const std::vector<std::string>& args) {
             << "): " << targetSummary(graph, targets) << "\n";
   printDeviceTotals(std::cout, devices);
   if (parsed.has("--report")) {
-    printOperatorEstimates(std::cout, graph, devices, targets, targets::builtinTargetRegistry());
+    printOperatorEstimates(std::cout, graph, devices, targets, registries.targets);
   }
   std::cout << "wrote " << *output << "\n";
   return 0;

@@ -9,12 +9,10 @@
 #include "cli/command_line.h"
 #include "cli/commands.h"
 #include "cli/target_options.h"
+#include "driver/compile_driver.h"
 #include "frontend/tflite_importer.h"
 #include "frontend/vela_operator.h"
 #include "ir/graph_printer.h"
-#include "passes/annotate_targets.h"
-#include "passes/merge_target_regions.h"
-#include "passes/partition_graph.h"
 #include "reference/reference_interpreter.h"
 
 namespace loupe::cli {
@@ -110,20 +108,18 @@ void printText(const ir::Graph& graph, const std::vector<analysis::SupportProble
 
 }  // namespace
 
-int runInfoCommand(const std::vector<std::string>& args) {
+int runInfoCommand(const std::vector<std::string>& args, const project::Registries& registries) {
   const auto parsed =
       parseArguments(args, {{"--json", OptionSpec::Kind::Flag}, targetOptionSpec()});
   if (parsed.positional.size() != 1) throw UsageError("info needs exactly one MODEL file");
-  const target::TargetList targets = targetsFrom(parsed);
+  const target::TargetList targets = targetsFrom(parsed, registries.targets);
 
   frontend::ImportOptions options;
   options.keepUnsupportedOperators = true;  // show what is there, flag what cannot run
   // The model's own operators are partitioned, as imported: an operator no
   // target accepts is shown with every target's reasons instead of failing.
-  passes::PassContext context;
-  ir::Graph graph = passes::annotateOperatorTargets(
+  const ir::Graph graph = driver::previewPartitioning(
       frontend::importTfliteFile(parsed.positional[0], options), targets);
-  graph = passes::partitionGraph(passes::mergeTargetRegions(std::move(graph), context), context);
 
   std::vector<analysis::SupportProblem> problems;
   for (const auto& problem : reference::findUnsupportedOperators(graph)) {

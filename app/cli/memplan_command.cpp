@@ -9,11 +9,11 @@
 #include "cli/commands.h"
 #include "cli/memory_options.h"
 #include "codegen/model_compiler.h"
+#include "driver/compile_driver.h"
 #include "frontend/tflite_importer.h"
 #include "ir/graph_printer.h"
 #include "memory/memory_plan_json.h"
 #include "memory/planner_registry.h"
-#include "passes/pass_manager.h"
 
 namespace loupe::cli {
 
@@ -75,9 +75,9 @@ int runMemplanCommand(const std::vector<std::string>& args) {
   if (parsed.positional.size() != 1) throw UsageError("memplan needs exactly one MODEL file");
   memory::MemoryPlanOptions options = memoryOptionsFrom(parsed, true);
 
-  const ir::Graph imported = frontend::importTfliteFile(parsed.positional[0]);
-  passes::StageTimeline timeline;
-  const ir::Graph graph = passes::runGraphPipeline(imported, timeline);
+  // The graph passes only: the plan of the graph as the CPU runs it.
+  const ir::Graph graph =
+      driver::partitionModel(frontend::importTfliteFile(parsed.positional[0]), {}).graph;
   // Operator scratch is part of the plan; lowering the operators finds it.
   std::vector<std::string> unknown;
   options.scratchBytes = codegen::operatorScratch(graph, &unknown);

@@ -3,7 +3,7 @@
 
 #include "cli/command_line.h"
 #include "cli/commands.h"
-#include "platforms/builtin_platforms.h"
+#include "project/platform_registry.h"
 
 namespace loupe::cli {
 
@@ -13,13 +13,12 @@ const char* const kPlatformsUsage =
     "      packages to install for those that are not; QEMU boards include the folders of\n"
     "      share/loupe/boards beside the installed loupec (board.json, board.h, linker.ld)";
 
-int runPlatformsCommand(const std::vector<std::string>& args) {
+int runPlatformsCommand(const std::vector<std::string>& args,
+                        const project::Registries& registries) {
   const auto parsed = parseArguments(args, {});
   if (!parsed.positional.empty()) throw UsageError("platforms takes no arguments");
-  project::PlatformRegistry registry;
-  const auto skippedBoards = platforms::registerBuiltinPlatforms(registry);
   std::cout << "reference\n    ready: Loupe's reference interpreter (no code generation)\n";
-  for (const auto& platform : registry.all()) {
+  for (const auto& platform : registries.platforms.all()) {
     std::cout << platform->name() << "\n    ";
     const auto missing = project::missingTools(*platform);
     if (missing.empty()) {
@@ -31,7 +30,8 @@ int runPlatformsCommand(const std::vector<std::string>& args) {
     }
     std::cout << platform->description() << "\n";
   }
-  for (const auto& skipped : skippedBoards) std::cout << "board folder " << skipped << "\n";
+  for (const auto& skipped : registries.skippedBoards)
+    std::cout << "board folder " << skipped << "\n";
   return 0;
 }
 

@@ -11,16 +11,13 @@
 #include "cli/commands.h"
 #include "cli/memory_options.h"
 #include "cli/target_options.h"
-#include "codegen/model_compiler.h"
+#include "driver/compile_driver.h"
 #include "frontend/tflite_importer.h"
-#include "passes/pass_manager.h"
-#include "platforms/builtin_platforms.h"
 #include "project/deploy_error.h"
 #include "project/deployment.h"
 #include "project/reference_check.h"
 #include "project/run_profile.h"
 #include "reference/reference_interpreter.h"
-#include "target/target_lowering.h"
 
 namespace loupe::cli {
 
@@ -116,15 +113,15 @@ void writeProfile(const project::RunProfile& profile, const std::string& modelNa
 // Compiles the model, deploys it to the platform, runs it over the RPC
 // session and checks the outputs against the reference interpreter.
 int runOnPlatform(const ir::Graph& graph, const ParsedArguments& parsed, const fs::path& outputDir,
-                  const std::string& platformName) {
+                  const std::string& platformName, const project::PlatformRegistry& platforms,
+                  const target::TargetList& targets) {
   if (parsed.value("--dump-tensors")) {
     throw UsageError(
         "--dump-tensors needs --platform reference (generated code keeps only outputs)");
   }
-  const auto registry = platforms::builtinPlatformRegistry();
   std::shared_ptr<const project::Platform> platform;
   try {
-    platform = registry.find(platformName);
+    platform = platforms.find(platformName);
   } catch (const project::DeployError& error) {
     throw UsageError(std::string(error.what()) + " reference");
   }
@@ -145,15 +142,11 @@ int runOnPlatform(const ir::Graph& graph, const ParsedArguments& parsed, const f
   compileOptions.modelName = parsed.value("--model-name").value_or("default");
   compileOptions.memory = memoryOptionsFrom(parsed);
   progress("compile", "compiling " + graph.name + " to C");
-  passes::StageTimeline timeline;
-  passes::PassContext context;
-  const target::TargetList targets = targetsFrom(parsed);
-  const ir::Graph partitioned = passes::runPartitionPipeline(
-      passes::runGraphPipeline(graph, timeline, context), targets, timeline, context);
+  const driver::Compilation compilation =
+      driver::compileModel({graph, targets, std::move(compileOptions)});
   progress("compile", "targets (" + target::targetListString(targets) +
-                          "): " + targetSummary(partitioned, targets));
-  const codegen::CompiledModel model =
-      target::compileForTargets(partitioned, targets, compileOptions);
+                          "): " + targetSummary(compilation.graph, targets));
+  const codegen::CompiledModel& model = compilation.model;
   project::Deployment deployment(*platform, model, options, progress);
   const auto outputs = deployment.run(inputs);
   const fs::path out = makeDirectory(outputDir.string());
@@ -182,7 +175,7 @@ int runOnPlatform(const ir::Graph& graph, const ParsedArguments& parsed, const f
 
 }  // namespace
 
-int runRunCommand(const std::vector<std::string>& args) {
+int runRunCommand(const std::vector<std::string>& args, const project::Registries& registries) {
   auto specs = memoryOptionSpecs();
   specs.insert(specs.end(), {{"--platform", OptionSpec::Kind::Value},
                              {"--inputs", OptionSpec::Kind::List},
@@ -194,14 +187,17 @@ int runRunCommand(const std::vector<std::string>& args) {
                              {"--profile", OptionSpec::Kind::Value},
                              targetOptionSpec()});
   const auto parsed = parseArguments(args, specs);
-  targetsFrom(parsed);  // a wrong --target is a usage error whatever the platform
+  // A wrong --target is a usage error whatever the platform.
+  const target::TargetList targets = targetsFrom(parsed, registries.targets);
   if (parsed.positional.size() != 1) throw UsageError("run needs exactly one MODEL file");
   const std::string platform = parsed.value("--platform").value_or("reference");
   const auto outputDir = parsed.value("--output-dir");
   if (!outputDir) throw UsageError("run needs --output-dir DIR");
 
   const ir::Graph graph = frontend::importTfliteFile(parsed.positional[0]);
-  if (platform != "reference") return runOnPlatform(graph, parsed, *outputDir, platform);
+  if (platform != "reference") {
+    return runOnPlatform(graph, parsed, *outputDir, platform, registries.platforms, targets);
+  }
   reference::ReferenceInterpreter interpreter(graph);
   const auto inputs = readInputs(graph, parsed.list("--inputs"));
   for (std::size_t i = 0; i < inputs.size(); ++i) interpreter.setInput(i, inputs[i]);

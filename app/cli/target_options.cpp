@@ -2,18 +2,17 @@
 
 #include <set>
 
-#include "targets/builtin_targets.h"
-
 namespace loupe::cli {
 
 OptionSpec targetOptionSpec() {
   return {"--target", OptionSpec::Kind::Value};
 }
 
-target::TargetList targetsFrom(const ParsedArguments& parsed) {
+target::TargetList targetsFrom(const ParsedArguments& parsed,
+                               const target::TargetRegistry& registry) {
   const std::string text = parsed.value("--target").value_or(kDefaultTargetString);
   try {
-    return target::parseTargetString(text, targets::builtinTargetRegistry());
+    return target::parseTargetString(text, registry);
   } catch (const target::TargetStringError& error) {
     throw UsageError(std::string("--target: ") + error.what());
   }

@@ -7,6 +7,7 @@
 
 #include "cli/command_line.h"
 #include "ir/graph.h"
+#include "target/target_registry.h"
 #include "target/target_string.h"
 
 namespace loupe::cli {
@@ -17,7 +18,8 @@ OptionSpec targetOptionSpec();
 
 // The targets the user chose; UsageError ("--target: unknown target 'gpu'
 // ...") when the string is wrong.
-target::TargetList targetsFrom(const ParsedArguments& parsed);
+target::TargetList targetsFrom(const ParsedArguments& parsed,
+                               const target::TargetRegistry& registry);
 
 // "NPU (Ethos-U55-like) npu-128: 12 of 14 operators in 1 region; c: 2" for a
 // partitioned graph, in the targets' priority order; operators no target

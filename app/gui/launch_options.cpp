@@ -34,7 +34,8 @@ QString launchUsage() {
       "  -h, --help              print this text and exit\n");
 }
 
-LaunchOptions parseLaunchOptions(const QStringList& arguments, const QStringList& viewNames) {
+LaunchOptions parseLaunchOptions(const QStringList& arguments, const QStringList& viewNames,
+                                 const target::TargetRegistry& targets) {
   LaunchOptions options;
   QCommandLineParser parser;
   const QCommandLineOption screenshot(QStringLiteral("screenshot"), {}, QStringLiteral("FILE"));
@@ -77,8 +78,9 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments, const QStringList
   }
   if (parser.isSet(target)) {
     options.target = parser.value(target);
-    const QString error = models::targetStringError(options.target);
-    if (!error.isEmpty()) {
+    QString error;
+    options.targets = models::parseTargets(options.target, targets, &error);
+    if (options.targets.empty()) {
       options.error = QStringLiteral("--target '%1': %2").arg(options.target, error);
       return options;
     }

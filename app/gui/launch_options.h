@@ -6,6 +6,9 @@
 #include <QString>
 #include <QStringList>
 
+#include "target/target_registry.h"
+#include "target/target_string.h"
+
 namespace loupe::gui {
 
 struct LaunchOptions {
@@ -13,10 +16,11 @@ struct LaunchOptions {
   QString screenshotPath;  // non-empty: render, save the PNG and exit
   QString view = QStringLiteral("operators");
   QSize windowSize{1400, 900};
-  int operatorIndex = -1;  // the operator to select, -1 to keep the default
-  QString runOn;           // non-empty: run the model on this platform first
-  QString target;          // non-empty: compile for these targets ("npu -config=npu-128, c")
-  QString error;           // non-empty when the arguments are wrong
+  int operatorIndex = -1;      // the operator to select, -1 to keep the default
+  QString runOn;               // non-empty: run the model on this platform first
+  QString target;              // non-empty: compile for these targets ("npu -config=npu-128, c")
+  target::TargetList targets;  // `target` parsed; empty when not given
+  QString error;               // non-empty when the arguments are wrong
 
   bool screenshot() const { return !screenshotPath.isEmpty(); }
 };
@@ -25,7 +29,9 @@ struct LaunchOptions {
 QString launchUsage();
 
 // `arguments` as QCoreApplication::arguments() gives them (program first).
-// `viewNames` are the views --view accepts.
-LaunchOptions parseLaunchOptions(const QStringList& arguments, const QStringList& viewNames);
+// `viewNames` are the views --view accepts; --target is parsed against
+// `targets`.
+LaunchOptions parseLaunchOptions(const QStringList& arguments, const QStringList& viewNames,
+                                 const target::TargetRegistry& targets);
 
 }  // namespace loupe::gui

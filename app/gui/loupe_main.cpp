@@ -8,6 +8,7 @@
 #include <cstring>
 #include <initializer_list>
 
+#include "builtin_registries.h"
 #include "gui/bundled_model.h"
 #include "gui/launch_options.h"
 #include "gui/main_window.h"
@@ -45,13 +46,15 @@ void quietOffscreenMessages(QtMsgType type, const QMessageLogContext& context,
   defaultMessageHandler(type, context, message);
 }
 
-int takeScreenshot(const loupe::gui::LaunchOptions& options) {
+int takeScreenshot(const loupe::gui::LaunchOptions& options,
+                   std::shared_ptr<const loupe::project::Registries> registries) {
   using loupe::gui::MainWindow;
   defaultMessageHandler = qInstallMessageHandler(quietOffscreenMessages);
-  MainWindow window(MainWindow::Options{.interactive = false, .persistSettings = false});
+  MainWindow window(MainWindow::Options{
+      .interactive = false, .persistSettings = false, .registries = std::move(registries)});
   window.resize(options.windowSize);
   // Before the model opens, so it compiles once, for these targets.
-  if (!options.target.isEmpty()) window.setTargetString(options.target);
+  if (!options.targets.empty()) window.setTargets(options.targets);
   const QString model =
       options.modelPath.isEmpty() ? loupe::gui::bundledModelPath() : options.modelPath;
   if (!window.openModel(model)) {
@@ -132,16 +135,18 @@ int main(int argc, char** argv) {
   // and its icon.
   QGuiApplication::setDesktopFileName(QStringLiteral(LOUPE_APP_ID));
 
-  const auto options = loupe::gui::parseLaunchOptions(QApplication::arguments(),
-                                                      loupe::gui::MainWindow::viewNames());
+  const auto registries =
+      std::make_shared<const loupe::project::Registries>(loupe::plugins::builtinRegistries());
+  const auto options = loupe::gui::parseLaunchOptions(
+      QApplication::arguments(), loupe::gui::MainWindow::viewNames(), registries->targets);
   if (!options.error.isEmpty()) {
     printError(options.error + QStringLiteral("\n(try loupe --help)"));
     return 2;
   }
-  if (options.screenshot()) return takeScreenshot(options);
+  if (options.screenshot()) return takeScreenshot(options, registries);
 
-  loupe::gui::MainWindow window(loupe::gui::MainWindow::Options{});
-  if (!options.target.isEmpty()) window.setTargetString(options.target);
+  loupe::gui::MainWindow window(loupe::gui::MainWindow::Options{.registries = registries});
+  if (!options.targets.empty()) window.setTargets(options.targets);
   window.show();
   // Open once the window is up, so a failure's message box has a parent to
   // sit on.

@@ -25,6 +25,8 @@
 #include <QTimer>
 #include <QToolBar>
 
+#include <stdexcept>
+
 #include "gui/bundled_model.h"
 #include "loupe_version.h"
 #include "models/board_run.h"
@@ -79,15 +81,19 @@ QString droppedModel(const QMimeData* mime) {
 MainWindow::MainWindow(Options options, QWidget* parent)
     : QMainWindow(parent),
       options_(options),
+      registries_(options.registries ? options.registries
+                                     : throw std::invalid_argument("MainWindow needs registries")),
       recentFiles_(options.persistSettings),
       document_(new models::ModelDocument(this)),
-      compilation_(new models::ModelCompilation(document_, this)),
+      compilation_(new models::ModelCompilation(
+          document_, registries_->targets,
+          target::parseTargetString(models::kDefaultTargetString, registries_->targets), this)),
       graphLayout_(new models::DocumentGraphLayout(document_, this)),
       operatorTableModel_(new models::OperatorTableModel(document_, this)),
       propertiesModel_(new models::OperatorPropertiesModel(document_, this)),
       problemListModel_(new models::ProblemListModel(document_, this)),
       stageTreeModel_(new models::StageTreeModel(document_, this)),
-      boardRun_(new models::BoardRun(document_, this)),
+      boardRun_(new models::BoardRun(document_, *registries_, this)),
       profileTableModel_(new models::ProfileTableModel(boardRun_, this)) {
   setWindowTitle(QStringLiteral("Loupe"));
   setAcceptDrops(true);
@@ -343,7 +349,7 @@ void MainWindow::createTargetChoice() {
   menuBar()->insertMenu(menuBar()->actions().value(2), compileMenu);
   targetActions_ = new QActionGroup(this);
   targetActions_->setExclusive(true);
-  for (const models::TargetChoice& choice : models::targetChoices()) {
+  for (const models::TargetChoice& choice : models::targetChoices(registries_->targets)) {
     targetBox_->addItem(choice.label, choice.targetString);
     QAction* action = compileMenu->addAction(choice.label);
     action->setCheckable(true);
@@ -359,22 +365,35 @@ void MainWindow::createTargetChoice() {
   compileMenu->addAction(tr("Show &Device Mapping"), this,
                          [this] { showView(QStringLiteral("devices")); });
   connect(compilation_, &models::ModelCompilation::targetStringChanged, this,
-          &MainWindow::showTargetString);
+          &MainWindow::showTargets);
 
   if (options_.persistSettings) {
     const QString saved = QSettings().value(kTargetKey).toString();
-    if (!saved.isEmpty()) compilation_->setTargetString(saved);
+    // A saved list that no longer parses (a target since removed) is ignored.
+    QString ignored;
+    if (auto targets = models::parseTargets(saved, registries_->targets, &ignored);
+        !targets.empty()) {
+      compilation_->setTargets(std::move(targets));
+    }
   }
-  showTargetString(compilation_->targetString());
+  showTargets();
 }
 
 bool MainWindow::setTargetString(const QString& targetString) {
-  if (!compilation_->setTargetString(targetString)) return false;
-  if (options_.persistSettings) QSettings().setValue(kTargetKey, compilation_->targetString());
+  QString error;
+  target::TargetList targets = models::parseTargets(targetString, registries_->targets, &error);
+  if (targets.empty()) return false;
+  setTargets(std::move(targets));
   return true;
 }
 
-void MainWindow::showTargetString(const QString& targetString) {
+void MainWindow::setTargets(target::TargetList targets) {
+  compilation_->setTargets(std::move(targets));
+  if (options_.persistSettings) QSettings().setValue(kTargetKey, compilation_->targetString());
+}
+
+void MainWindow::showTargets() {
+  const QString targetString = compilation_->targetString();
   int index = targetBox_->findData(targetString);
   if (index < 0) {
     // A target list given on the command line that no menu choice names.
@@ -385,7 +404,7 @@ void MainWindow::showTargetString(const QString& targetString) {
   for (QAction* action : targetActions_->actions()) {
     action->setChecked(action->data().toString() == targetString);
   }
-  deployPanel_->setTargetString(targetString);  // Run on board deploys what the views show
+  deployPanel_->setTargets(compilation_->targets());  // Run on board deploys what the views show
 }
 
 bool MainWindow::isBusy() const {

@@ -7,9 +7,12 @@
 #include <QList>
 #include <QMainWindow>
 #include <QStringList>
+#include <memory>
 
 #include "gui/recent_files.h"
 #include "models/compilation_stage.h"
+#include "project/registries.h"
+#include "target/target_string.h"
 
 class QAction;
 class QActionGroup;
@@ -59,6 +62,9 @@ class MainWindow : public QMainWindow {
     bool interactive = true;
     // Read and write QSettings (window layout, recent files).
     bool persistSettings = true;
+    // The targets and platforms to offer, built once by the app
+    // (plugins::builtinRegistries()); required.
+    std::shared_ptr<const project::Registries> registries;
   };
 
   explicit MainWindow(Options options, QWidget* parent = nullptr);
@@ -81,10 +87,12 @@ class MainWindow : public QMainWindow {
   models::OperatorPropertiesModel* propertiesModel() const { return propertiesModel_; }
   QComboBox* targetBox() const { return targetBox_; }
 
-  // Compiles for `targetString` ("npu -config=npu-128, c"), in the
-  // background, and remembers it (QSettings). Returns false, changing
+  // Compiles for `targetString` ("npu -config=npu-128, c"), parsed here,
+  // in the background, and remembers it (QSettings). Returns false, changing
   // nothing, for a string that is not a valid target list.
   bool setTargetString(const QString& targetString);
+  // The same for targets parsed already (loupe --target).
+  void setTargets(target::TargetList targets);
   models::BoardRun* boardRun() const { return boardRun_; }
   models::ProblemListModel* problemListModel() const { return problemListModel_; }
   views::DeployPanel* deployPanel() const { return deployPanel_; }
@@ -123,7 +131,7 @@ class MainWindow : public QMainWindow {
                    const QString& title);
   void showStage(models::CompilationStage stage);
   void createTargetChoice();
-  void showTargetString(const QString& targetString);
+  void showTargets();
   void chooseModelFile();
   void rebuildRecentMenu();
   void showAbout();
@@ -138,6 +146,7 @@ class MainWindow : public QMainWindow {
   void saveSettings() const;
 
   Options options_;
+  std::shared_ptr<const project::Registries> registries_;
   RecentFiles recentFiles_;
 
   models::ModelDocument* document_;

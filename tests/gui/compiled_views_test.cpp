@@ -37,7 +37,8 @@ using loupe::models::ModelCompilation;
 namespace {
 
 MainWindow::Options quietOptions() {
-  return MainWindow::Options{.interactive = false, .persistSettings = false};
+  return MainWindow::Options{
+      .interactive = false, .persistSettings = false, .registries = loupe::test::registries()};
 }
 
 QString modelPath(const char* name) {

@@ -40,7 +40,8 @@ namespace {
 const QString kNpu128 = QStringLiteral("npu -config=npu-128, c");
 
 MainWindow::Options quietOptions() {
-  return MainWindow::Options{.interactive = false, .persistSettings = false};
+  return MainWindow::Options{
+      .interactive = false, .persistSettings = false, .registries = loupe::test::registries()};
 }
 
 // What `loupec compile MODEL --target TARGETS` reports.

@@ -3,9 +3,16 @@
 #include <QFile>
 #include <QRandomGenerator>
 
+#include "builtin_registries.h"
 #include "test_data.h"
 
 namespace loupe::test {
+
+std::shared_ptr<const project::Registries> registries() {
+  static const auto built =
+      std::make_shared<const project::Registries>(plugins::builtinRegistries());
+  return built;
+}
 
 QString kwsModelPath() {
   return QString::fromStdString((modelsDir() / "kws_ref_model" / "model.tflite").string());

@@ -5,6 +5,9 @@
 #include <QString>
 #include <QStringList>
 #include <QTemporaryDir>
+#include <memory>
+
+#include "project/registries.h"
 
 namespace loupe::test {
 
@@ -15,6 +18,10 @@ QString velaModelPath();  // one CUSTOM(ethos-u) operator: never runnable
 // The operator types of kws_ref_model in execution order (checked against
 // `loupec info`).
 QStringList kwsOperatorTypes();
+
+// The built-in targets and platforms, built once for the whole test, as an
+// app builds them at start-up.
+std::shared_ptr<const project::Registries> registries();
 
 // Writes `size` pseudo-random bytes (fixed seed) into `dir` and returns the path.
 QString writeCorruptModel(const QTemporaryDir& dir, int size = 4096);

@@ -2,6 +2,7 @@
 #include <QtTest>
 
 #include "gui/launch_options.h"
+#include "gui_test_files.h"
 
 using loupe::gui::parseLaunchOptions;
 
@@ -14,7 +15,7 @@ class LaunchOptionsTest : public QObject {
 
  private slots:
   void noArgumentsOpenTheBundledModel() {
-    const auto options = parseLaunchOptions({"loupe"}, kViews);
+    const auto options = parseLaunchOptions({"loupe"}, kViews, loupe::test::registries()->targets);
     QVERIFY(options.error.isEmpty());
     QVERIFY(options.modelPath.isEmpty());
     QVERIFY(!options.screenshot());
@@ -24,7 +25,8 @@ class LaunchOptionsTest : public QObject {
 
   void aScreenshotOfAViewOfAModel() {
     const auto options = parseLaunchOptions(
-        {"loupe", "--screenshot", "out.png", "--view=ir", "--size", "800x600", "m.tflite"}, kViews);
+        {"loupe", "--screenshot", "out.png", "--view=ir", "--size", "800x600", "m.tflite"}, kViews,
+        loupe::test::registries()->targets);
     QVERIFY2(options.error.isEmpty(), qPrintable(options.error));
     QCOMPARE(options.screenshotPath, "out.png");
     QCOMPARE(options.view, "ir");
@@ -34,38 +36,52 @@ class LaunchOptionsTest : public QObject {
   }
 
   void aRunOnAPlatformBeforeTheScreenshot() {
-    const auto options =
-        parseLaunchOptions({"loupe", "--run-on", "host", "--screenshot", "p.png"}, kViews);
+    const auto options = parseLaunchOptions({"loupe", "--run-on", "host", "--screenshot", "p.png"},
+                                            kViews, loupe::test::registries()->targets);
     QVERIFY2(options.error.isEmpty(), qPrintable(options.error));
     QCOMPARE(options.runOn, "host");
-    QVERIFY(parseLaunchOptions({"loupe", "--run-on"}, kViews).error.contains("run-on"));
+    QVERIFY(parseLaunchOptions({"loupe", "--run-on"}, kViews, loupe::test::registries()->targets)
+                .error.contains("run-on"));
   }
 
   void wrongArgumentsSayWhatIsWrong() {
-    QVERIFY(parseLaunchOptions({"loupe", "--view", "graph"}, kViews)
-                .error.contains("unknown view 'graph' (available: operators, ir)"));
-    QVERIFY(parseLaunchOptions({"loupe", "--size", "big"}, kViews).error.contains("WxH"));
-    QVERIFY(parseLaunchOptions({"loupe", "a.tflite", "b.tflite"}, kViews)
+    QVERIFY(
+        parseLaunchOptions({"loupe", "--view", "graph"}, kViews, loupe::test::registries()->targets)
+            .error.contains("unknown view 'graph' (available: operators, ir)"));
+    QVERIFY(
+        parseLaunchOptions({"loupe", "--size", "big"}, kViews, loupe::test::registries()->targets)
+            .error.contains("WxH"));
+    QVERIFY(parseLaunchOptions({"loupe", "a.tflite", "b.tflite"}, kViews,
+                               loupe::test::registries()->targets)
                 .error.contains("at most one MODEL"));
-    QVERIFY(parseLaunchOptions({"loupe", "--operator", "-3"}, kViews).error.contains("--operator"));
-    QVERIFY(parseLaunchOptions({"loupe", "--bogus"}, kViews).error.contains("bogus"));
-    QVERIFY(!parseLaunchOptions({"loupe", "--screenshot"}, kViews).error.isEmpty());
+    QVERIFY(parseLaunchOptions({"loupe", "--operator", "-3"}, kViews,
+                               loupe::test::registries()->targets)
+                .error.contains("--operator"));
+    QVERIFY(parseLaunchOptions({"loupe", "--bogus"}, kViews, loupe::test::registries()->targets)
+                .error.contains("bogus"));
+    QVERIFY(
+        !parseLaunchOptions({"loupe", "--screenshot"}, kViews, loupe::test::registries()->targets)
+             .error.isEmpty());
   }
 
   void aTargetListIsCheckedAndKept() {
-    const auto options =
-        parseLaunchOptions({"loupe", "--target", "npu -config=npu-128, c"}, kViews);
+    const auto options = parseLaunchOptions({"loupe", "--target", "npu -config=npu-128, c"}, kViews,
+                                            loupe::test::registries()->targets);
     QVERIFY2(options.error.isEmpty(), qPrintable(options.error));
     QCOMPARE(options.target, "npu -config=npu-128, c");
     // A configuration the NPU does not have, and a target nobody registered.
-    const QString badConfig =
-        parseLaunchOptions({"loupe", "--target", "npu -config=npu-100, c"}, kViews).error;
+    const QString badConfig = parseLaunchOptions({"loupe", "--target", "npu -config=npu-100, c"},
+                                                 kViews, loupe::test::registries()->targets)
+                                  .error;
     QVERIFY2(
         badConfig.contains("--target 'npu -config=npu-100, c'") && badConfig.contains("npu-128"),
         qPrintable(badConfig));
-    const QString unknown = parseLaunchOptions({"loupe", "--target", "gpu, c"}, kViews).error;
+    const QString unknown = parseLaunchOptions({"loupe", "--target", "gpu, c"}, kViews,
+                                               loupe::test::registries()->targets)
+                                .error;
     QVERIFY2(unknown.contains("gpu"), qPrintable(unknown));
-    QVERIFY(parseLaunchOptions({"loupe", "--target"}, kViews).error.contains("target"));
+    QVERIFY(parseLaunchOptions({"loupe", "--target"}, kViews, loupe::test::registries()->targets)
+                .error.contains("target"));
   }
 
   void theUsageNamesEveryOption() {

@@ -29,7 +29,8 @@ using loupe::models::ProblemListModel;
 namespace {
 
 MainWindow::Options quietOptions() {
-  return MainWindow::Options{.interactive = false, .persistSettings = false};
+  return MainWindow::Options{
+      .interactive = false, .persistSettings = false, .registries = loupe::test::registries()};
 }
 
 QStringList typesShown(const QTableView* table) {
@@ -277,13 +278,15 @@ class MainWindowTest : public QObject {
 
   void aWindowRemembersItsLayout() {
     {
-      MainWindow window(MainWindow::Options{.interactive = false, .persistSettings = true});
+      MainWindow window(MainWindow::Options{
+          .interactive = false, .persistSettings = true, .registries = loupe::test::registries()});
       window.show();
       QVERIFY(QTest::qWaitForWindowExposed(&window));
       window.findChild<QDockWidget*>("problemsDock")->hide();
       window.close();
     }
-    MainWindow again(MainWindow::Options{.interactive = false, .persistSettings = true});
+    MainWindow again(MainWindow::Options{
+        .interactive = false, .persistSettings = true, .registries = loupe::test::registries()});
     again.show();
     QVERIFY(!again.findChild<QDockWidget*>("problemsDock")->isVisible());
   }

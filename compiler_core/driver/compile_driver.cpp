@@ -1,0 +1,45 @@
+#include "driver/compile_driver.h"
+
+#include <stdexcept>
+#include <utility>
+
+#include "passes/annotate_targets.h"
+#include "passes/merge_target_regions.h"
+#include "passes/partition_graph.h"
+#include "passes/pass_manager.h"
+#include "target/target_lowering.h"
+
+namespace loupe::driver {
+
+PartitionedModel partitionModel(ir::Graph model, const target::TargetList& targets) {
+  PartitionedModel result;
+  passes::PassContext context;
+  result.graph = passes::runGraphPipeline(std::move(model), result.timeline, context);
+  if (!targets.empty()) {
+    result.graph =
+        passes::runPartitionPipeline(std::move(result.graph), targets, result.timeline, context);
+  }
+  return result;
+}
+
+ir::Graph previewPartitioning(ir::Graph model, const target::TargetList& targets) {
+  passes::PassContext context;
+  ir::Graph graph = passes::annotateOperatorTargets(std::move(model), targets);
+  return passes::partitionGraph(passes::mergeTargetRegions(std::move(graph), context), context);
+}
+
+Compilation compileModel(CompileRequest request) {
+  if (request.targets.empty()) {
+    throw std::invalid_argument("no target to compile for (the CPU's is \"c\")");
+  }
+  PartitionedModel partitioned = partitionModel(std::move(request.model), request.targets);
+  Compilation compilation;
+  compilation.timeline = std::move(partitioned.timeline);
+  compilation.graph = std::move(partitioned.graph);
+  compilation.model =
+      target::compileForTargets(compilation.graph, request.targets, std::move(request.options));
+  compilation.devices = target::deviceReport(compilation.graph, request.targets);
+  return compilation;
+}
+
+}  // namespace loupe::driver

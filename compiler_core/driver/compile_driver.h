@@ -1,0 +1,53 @@
+// The one compile driver: what loupec compile, run, generate and memplan, the
+// GUI's compilation, Run on board, the benches and the tests do with a model.
+// An imported graph goes through the graph passes, is partitioned for the
+// chosen targets (every operator to the first target that accepts it), and
+// is lowered to C - each NPU region by its target into one function - with
+// the workspace memory plan. Every stage is kept for the views and the MLF.
+#pragma once
+
+#include "codegen/compiled_model.h"
+#include "codegen/model_compiler.h"
+#include "ir/graph.h"
+#include "passes/stage_timeline.h"
+#include "target/device_report.h"
+#include "target/target_string.h"
+
+namespace loupe::driver {
+
+struct CompileRequest {
+  ir::Graph model;                  // as imported
+  target::TargetList targets;       // priority order, parsed once where the user chose them
+  codegen::CompileOptions options;  // model name, workspace, memory plan; the driver
+                                    // fills in the targets' devices and external functions
+};
+
+// The model after the graph passes and partitioning.
+struct PartitionedModel {
+  passes::StageTimeline timeline;  // "imported", then one stage per pass
+  ir::Graph graph;
+};
+
+struct Compilation {
+  passes::StageTimeline timeline;  // as PartitionedModel's
+  ir::Graph graph;                 // partitioned: what the code was generated from
+  codegen::CompiledModel model;    // functions, C sources, memory plan
+  target::DeviceReport devices;    // where each operator runs, per-device totals
+};
+
+// The graph passes over `model`, then partitioning for `targets`; with no
+// targets, the graph passes only (memplan plans the graph as it is). Throws
+// passes::PassError (naming every operator no target accepts).
+PartitionedModel partitionModel(ir::Graph model, const target::TargetList& targets);
+
+// How `targets` would partition the model as imported, without the graph
+// passes and without failing: an operator no target accepts stays unplaced
+// (loupec info shows it with every target's reasons).
+ir::Graph previewPartitioning(ir::Graph model, const target::TargetList& targets);
+
+// Partitions and compiles. Throws std::invalid_argument without targets, and
+// what partitionModel and codegen::compileToC throw (lowering, planning, a
+// bad model name).
+Compilation compileModel(CompileRequest request);
+
+}  // namespace loupe::driver

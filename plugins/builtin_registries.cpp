@@ -1,0 +1,15 @@
+#include "builtin_registries.h"
+
+#include "platforms/builtin_platforms.h"
+#include "targets/builtin_targets.h"
+
+namespace loupe::plugins {
+
+project::Registries builtinRegistries() {
+  project::Registries registries;
+  targets::registerBuiltinTargets(registries.targets);
+  registries.skippedBoards = platforms::registerBuiltinPlatforms(registries.platforms);
+  return registries;
+}
+
+}  // namespace loupe::plugins

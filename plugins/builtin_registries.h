@@ -1,0 +1,11 @@
+// Every target and platform Loupe's plugins provide, in the registries an app
+// builds once at start-up (loupec's main, the GUI's main) and passes on.
+#pragma once
+
+#include "project/registries.h"
+
+namespace loupe::plugins {
+
+project::Registries builtinRegistries();
+
+}  // namespace loupe::plugins
