@@ -43,7 +43,7 @@ int main(int argc, char** argv) {
   args.erase(args.begin());
   try {
     if (verb == "memplan") return loupe::cli::runMemplanCommand(args);
-    const loupe::project::Registries registries = loupe::plugins::builtinRegistries();
+    const loupe::deploy::Registries registries = loupe::plugins::builtinRegistries();
     if (verb == "info") return loupe::cli::runInfoCommand(args, registries);
     if (verb == "compile") return loupe::cli::runCompileCommand(args, registries);
     if (verb == "run") return loupe::cli::runRunCommand(args, registries);

@@ -14,11 +14,11 @@
 #include <regex>
 #include <sstream>
 
+#include "deploy/host_build.h"
+#include "deploy/process_runner.h"
 #include "driver/compile_driver.h"
 #include "frontend/tflite_importer.h"
 #include "ir/graph_printer.h"
-#include "project/host_build.h"
-#include "project/process_runner.h"
 #include "targets/builtin_targets.h"
 
 namespace fs = std::filesystem;
@@ -45,7 +45,7 @@ std::vector<std::uint8_t> readFile(const fs::path& path) {
 }
 
 // Instructions inside tvmgen_default_run (callgrind's toggle-collect).
-long long countInstructions(const project::HostBuild& build, const codegen::CompiledModel& model,
+long long countInstructions(const deploy::HostBuild& build, const codegen::CompiledModel& model,
                             const fs::path& modelDir, const fs::path& work) {
   std::vector<std::string> argv = {
       "valgrind", "--tool=callgrind", "--callgrind-out-file=" + (work / "callgrind.out").string(),
@@ -57,7 +57,7 @@ long long countInstructions(const project::HostBuild& build, const codegen::Comp
   for (std::size_t i = 0; i < model.graph.outputs.size(); ++i) {
     argv.push_back((work / ("output" + std::to_string(i) + ".bin")).string());
   }
-  const auto result = project::runProcess(argv, work, std::chrono::minutes(10));
+  const auto result = deploy::runProcess(argv, work, std::chrono::minutes(10));
   if (result.exitCode != 0) throw std::runtime_error("callgrind run failed:\n" + result.output);
   std::ifstream out(work / "callgrind.out");
   std::string line;
@@ -85,7 +85,7 @@ int main(int argc, char** argv) {
     try {
       const codegen::CompiledModel model =
           driver::compileModel({frontend::importTfliteFile(dir / "model.tflite"), cpu, {}}).model;
-      const project::HostBuild build = project::buildHostExecutable(model, {});
+      const deploy::HostBuild build = deploy::buildHostExecutable(model, {});
       const long long count = countInstructions(build, model, dir, work);
       const double ratio =
           static_cast<double>(count) / static_cast<double>(baseline.tflmInstructions);

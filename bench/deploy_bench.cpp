@@ -16,9 +16,9 @@
 #include <string>
 
 #include "builtin_registries.h"
+#include "deploy/deployment.h"
 #include "driver/compile_driver.h"
 #include "frontend/tflite_importer.h"
-#include "project/deployment.h"
 #include "rpc_client.h"
 
 using namespace loupe;
@@ -65,7 +65,7 @@ int main(int argc, char** argv) {
   const std::string platformName = argc > 1 ? argv[1] : "qemu-mps3-an547";
   const std::string modelName = argc > 2 ? argv[2] : "kws_ref_model";
   const fs::path modelDir = fs::path(LOUPE_BENCH_MODELS_DIR) / modelName;
-  const project::Registries registries = plugins::builtinRegistries();
+  const deploy::Registries registries = plugins::builtinRegistries();
   const auto platform = registries.platforms.find(platformName);
 
   const auto compileStart = Clock::now();
@@ -79,9 +79,9 @@ int main(int argc, char** argv) {
   // A cold cache, so the build is measured, not found.
   const fs::path cache =
       fs::temp_directory_path() / ("loupe-deploy-bench-" + std::to_string(::getpid()));
-  project::DeploymentOptions options;
+  deploy::DeploymentOptions options;
   options.build.cacheRoot = cache;
-  project::Deployment deployment(*platform, model, options);
+  deploy::Deployment deployment(*platform, model, options);
   const std::vector<std::uint8_t> input = readFile(modelDir / "golden" / "seed1" / "input0.bin");
   deployment.run({input});
   const auto times = deployment.times();

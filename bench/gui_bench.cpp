@@ -62,7 +62,7 @@ int main(int argc, char** argv) {
     loupe::gui::MainWindow window(loupe::gui::MainWindow::Options{
         .interactive = false,
         .persistSettings = false,
-        .registries = std::make_shared<const loupe::project::Registries>(
+        .registries = std::make_shared<const loupe::deploy::Registries>(
             loupe::plugins::builtinRegistries())});
     window.resize(1400, 900);
     window.showView(QStringLiteral("graph"));

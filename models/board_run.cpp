@@ -10,11 +10,10 @@
 #include <exception>
 #include <random>
 
-#include "driver/compile_driver.h"
+#include "deploy/deploy_error.h"
+#include "deploy/run_on_board.h"
 #include "models/model_document.h"
 #include "models/target_choice.h"
-#include "project/deploy_error.h"
-#include "project/reference_check.h"
 #include "session_error.h"
 
 namespace loupe::models {
@@ -27,8 +26,8 @@ struct BoardRun::Result {
   QString error;
   QString boardName;
   QList<OutputCheck> outputs;
-  project::DeploymentTimes times;
-  project::RunProfile profile;
+  deploy::DeploymentTimes times;
+  deploy::RunProfile profile;
   QList<QList<int>> modelOperators;  // per profile row
 };
 
@@ -54,7 +53,7 @@ Bytes readTensorFile(const QString& path, const ir::Tensor& tensor, const char* 
 
 }  // namespace
 
-BoardRun::BoardRun(ModelDocument* document, const project::Registries& registries, QObject* parent)
+BoardRun::BoardRun(ModelDocument* document, const deploy::Registries& registries, QObject* parent)
     : QObject(parent), document_(document), registries_(registries) {
   connect(&watcher_, &QFutureWatcherBase::finished, this, &BoardRun::onDone);
   findGoldenSets();
@@ -79,7 +78,7 @@ QList<PlatformChoice> BoardRun::platforms() const {
     PlatformChoice choice;
     choice.name = QString::fromStdString(platform->name());
     choice.description = QString::fromStdString(platform->description());
-    for (const auto& tool : project::missingTools(*platform)) {
+    for (const auto& tool : deploy::missingTools(*platform)) {
       const QString package = QString::fromStdString(tool.debianPackage);
       if (!choice.missingPackages.contains(package)) choice.missingPackages << package;
     }
@@ -93,7 +92,7 @@ QList<PlatformChoice> BoardRun::platforms() const {
 void BoardRun::findGoldenSets() {
   golden_ = {};
   if (document_->isLoaded()) {
-    golden_ = project::findGoldenSets(document_->filePath().toStdString(), document_->graph());
+    golden_ = deploy::findGoldenSets(document_->filePath().toStdString(), document_->graph());
   }
   goldenSet_ = golden_.sets.empty() ? QString() : QString::fromStdString(golden_.sets[0].name);
 }
@@ -105,7 +104,7 @@ void BoardRun::setInputFiles(const QStringList& files) {
 
 QStringList BoardRun::goldenSetNames() const {
   QStringList names;
-  for (const project::GoldenSet& set : golden_.sets) names << QString::fromStdString(set.name);
+  for (const deploy::GoldenSet& set : golden_.sets) names << QString::fromStdString(set.name);
   return names;
 }
 
@@ -168,7 +167,7 @@ bool BoardRun::start(Request request) {
   }
   QStringList files = inputFiles_;
   std::vector<std::filesystem::path> goldenOutputs;
-  for (const project::GoldenSet& set : golden_.sets) {
+  for (const deploy::GoldenSet& set : golden_.sets) {
     if (QString::fromStdString(set.name) != goldenSet_) continue;
     for (const auto& input : set.inputs) files << QString::fromStdString(input.string());
     goldenOutputs = set.outputs;
@@ -185,91 +184,76 @@ bool BoardRun::start(Request request) {
         },
         Qt::QueuedConnection);
   };
-  watcher_.setFuture(QtConcurrent::run([graph = std::move(graph), files, goldenOutputs, request,
-                                        &platforms = registries_.platforms, generation, report,
-                                        stop =
-                                            stop_.get_token()]() -> std::shared_ptr<const Result> {
-    auto result = std::make_shared<Result>();
-    result->generation = generation;
-    try {
-      std::vector<Bytes> inputs;
-      if (!files.isEmpty() && static_cast<std::size_t>(files.size()) != graph.inputs.size()) {
-        throw std::runtime_error("the model has " + std::to_string(graph.inputs.size()) +
-                                 " input(s) but " + std::to_string(files.size()) +
-                                 " input file(s) were loaded");
-      }
-      std::mt19937 random(1);
-      for (std::size_t i = 0; i < graph.inputs.size(); ++i) {
-        const ir::Tensor& tensor = graph.tensor(graph.inputs[i]);
-        if (!files.isEmpty()) {
-          inputs.push_back(readTensorFile(files[static_cast<qsizetype>(i)], tensor, "input", i));
-        } else {
-          Bytes bytes(static_cast<std::size_t>(tensor.byteSize()));
-          for (auto& byte : bytes) byte = static_cast<std::uint8_t>(random() & 0xff);
-          inputs.push_back(std::move(bytes));
-        }
-      }
-      const auto platform = platforms.find(request.platform.toStdString());
-      project::DeploymentOptions options;
-      options.start.port = request.port.toStdString();
-      options.start.baud = request.baud;
-      options.stop = stop;
-
-      report(QStringLiteral("[compile] compiling %1 to C for %2")
-                 .arg(QString::fromStdString(graph.name),
-                      QString::fromStdString(target::targetListString(request.targets))));
-      const codegen::CompiledModel model = driver::compileModel({graph, request.targets, {}}).model;
-      if (stop.stop_requested()) return result;
-      project::Deployment deployment(
-          *platform, model, options,
-          [&report](const std::string& stage, const std::string& detail) {
+  watcher_.setFuture(QtConcurrent::run(
+      [graph = std::move(graph), files, goldenOutputs, request, &platforms = registries_.platforms,
+       generation, report, stop = stop_.get_token()]() -> std::shared_ptr<const Result> {
+        auto result = std::make_shared<Result>();
+        result->generation = generation;
+        try {
+          std::vector<Bytes> inputs;
+          if (!files.isEmpty() && static_cast<std::size_t>(files.size()) != graph.inputs.size()) {
+            throw std::runtime_error("the model has " + std::to_string(graph.inputs.size()) +
+                                     " input(s) but " + std::to_string(files.size()) +
+                                     " input file(s) were loaded");
+          }
+          std::mt19937 random(1);
+          for (std::size_t i = 0; i < graph.inputs.size(); ++i) {
+            const ir::Tensor& tensor = graph.tensor(graph.inputs[i]);
+            if (!files.isEmpty()) {
+              inputs.push_back(
+                  readTensorFile(files[static_cast<qsizetype>(i)], tensor, "input", i));
+            } else {
+              Bytes bytes(static_cast<std::size_t>(tensor.byteSize()));
+              for (auto& byte : bytes) byte = static_cast<std::uint8_t>(random() & 0xff);
+              inputs.push_back(std::move(bytes));
+            }
+          }
+          deploy::BoardRunRequest run;
+          run.platform = platforms.find(request.platform.toStdString());
+          run.compile = {graph, request.targets, {}};
+          run.inputs = std::move(inputs);
+          for (std::size_t i = 0; i < goldenOutputs.size(); ++i) {
+            run.goldenOutputs.push_back(
+                readTensorFile(QString::fromStdString(goldenOutputs[i].string()),
+                               graph.tensor(graph.outputs[i]), "output", i));
+          }
+          run.deployment.start.port = request.port.toStdString();
+          run.deployment.start.baud = request.baud;
+          run.deployment.stop = stop;
+          run.progress = [&report](const std::string& stage, const std::string& detail) {
             report(QStringLiteral("[%1] %2").arg(QString::fromStdString(stage),
                                                  QString::fromStdString(detail)));
-          });
-      const auto outputs = deployment.run(inputs);
-      result->boardName = QString::fromStdString(deployment.board().name);
-      result->times = deployment.times();
-      result->profile = deployment.profile();
-      for (const auto& op : result->profile.operators) {
-        // A region call (one NPU function) stands for all its operators.
-        QList<int> modelOps;
-        for (int index : op.operators) {
-          if (index < 0 || static_cast<std::size_t>(index) >= model.graph.operators.size())
-            continue;
-          for (int m : model.graph.operators[static_cast<std::size_t>(index)].modelOperators()) {
-            modelOps << m;
+          };
+          const deploy::BoardRunResult done = deploy::runOnBoard(std::move(run));
+          result->boardName = QString::fromStdString(done.boardName);
+          result->times = done.times;
+          result->profile = done.profile;
+          const ir::Graph& compiled = done.compilation.model.graph;
+          for (const auto& op : result->profile.operators) {
+            // A region call (one NPU function) stands for all its operators.
+            QList<int> modelOps;
+            for (int index : op.operators) {
+              if (index < 0 || static_cast<std::size_t>(index) >= compiled.operators.size())
+                continue;
+              for (int m : compiled.operators[static_cast<std::size_t>(index)].modelOperators()) {
+                modelOps << m;
+              }
+            }
+            result->modelOperators << modelOps;
           }
+          for (const deploy::OutputCheck& checked : done.checks) {
+            result->outputs << OutputCheck{static_cast<int>(checked.index), checked.agrees,
+                                           QString::fromStdString(checked.message)};
+          }
+        } catch (const deploy::DeployError& error) {
+          result->error = QString::fromUtf8(error.what());
+        } catch (const host::SessionError& error) {
+          result->error = BoardRun::tr("session: %1").arg(QString::fromUtf8(error.what()));
+        } catch (const std::exception& error) {
+          result->error = QString::fromUtf8(error.what());
         }
-        result->modelOperators << modelOps;
-      }
-      report(QStringLiteral("[reference] running the reference interpreter"));
-      for (const auto& checked : project::checkAgainstReference(graph, inputs, outputs)) {
-        OutputCheck check;
-        check.index = static_cast<int>(checked.index);
-        check.agrees = checked.agrees;
-        check.message = QString::fromStdString(checked.message);
-        result->outputs << check;
-      }
-      if (!goldenOutputs.empty()) {
-        std::vector<Bytes> golden;
-        for (std::size_t i = 0; i < goldenOutputs.size(); ++i) {
-          golden.push_back(readTensorFile(QString::fromStdString(goldenOutputs[i].string()),
-                                          graph.tensor(graph.outputs[i]), "output", i));
-        }
-        for (const auto& checked : project::checkAgainstGolden(graph, outputs, golden)) {
-          result->outputs << OutputCheck{static_cast<int>(checked.index), checked.agrees,
-                                         QString::fromStdString(checked.message)};
-        }
-      }
-    } catch (const project::DeployError& error) {
-      result->error = QString::fromUtf8(error.what());
-    } catch (const host::SessionError& error) {
-      result->error = BoardRun::tr("session: %1").arg(QString::fromUtf8(error.what()));
-    } catch (const std::exception& error) {
-      result->error = QString::fromUtf8(error.what());
-    }
-    return result;
-  }));
+        return result;
+      }));
   return true;
 }
 

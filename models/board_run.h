@@ -1,5 +1,5 @@
 // "Run on board" for the GUI: compiles the document's model, deploys it to a
-// platform (generate, build, start, connect - project::Deployment), runs it
+// platform (generate, build, start, connect - deploy::Deployment), runs it
 // once and checks every output against the reference interpreter (and, on a
 // golden set's inputs, against TFLite's outputs of that set), all on a
 // worker thread. Progress lines arrive by signal; a failure (DeployError,
@@ -17,10 +17,10 @@
 #include <stop_token>
 #include <vector>
 
-#include "project/deployment.h"
-#include "project/golden_sets.h"
-#include "project/registries.h"
-#include "project/run_profile.h"
+#include "deploy/deployment.h"
+#include "deploy/golden_sets.h"
+#include "deploy/registries.h"
+#include "deploy/run_profile.h"
 #include "target/target_string.h"
 
 namespace loupe::models {
@@ -46,7 +46,7 @@ struct OutputCheck {
 // One profile row: an operator call of the compiled model and the operators
 // of the imported model it implements (what selecting it selects).
 struct ProfileRow {
-  project::OperatorTime time;
+  deploy::OperatorTime time;
   QList<int> modelOperators;
 };
 
@@ -67,7 +67,7 @@ class BoardRun : public QObject {
   };
 
   // Deploys to the platforms of `registries`, which outlive the BoardRun.
-  BoardRun(ModelDocument* document, const project::Registries& registries,
+  BoardRun(ModelDocument* document, const deploy::Registries& registries,
            QObject* parent = nullptr);
   ~BoardRun() override;  // waits for a run in flight
 
@@ -77,7 +77,7 @@ class BoardRun : public QObject {
   // Choosing files leaves the golden set.
   void setInputFiles(const QStringList& files);
   const QStringList& inputFiles() const { return inputFiles_; }
-  // The golden sets beside the opened model (project/golden_sets.h), real
+  // The golden sets beside the opened model (deploy/golden_sets.h), real
   // inputs first; a model that has them runs the first by default, and its
   // outputs are also compared with TFLite's.
   QStringList goldenSetNames() const;
@@ -100,7 +100,7 @@ class BoardRun : public QObject {
   QString boardName() const { return boardName_; }
   const QList<OutputCheck>& outputChecks() const { return outputs_; }
   bool outputsAgree() const;
-  const project::DeploymentTimes& times() const { return times_; }
+  const deploy::DeploymentTimes& times() const { return times_; }
   // The profile of the last successful run (empty rows before).
   const QString& profileUnit() const { return unit_; }
   double profileTotal() const { return total_; }
@@ -128,9 +128,9 @@ class BoardRun : public QObject {
   void findGoldenSets();
 
   ModelDocument* document_;
-  const project::Registries& registries_;
+  const deploy::Registries& registries_;
   QStringList inputFiles_;
-  project::GoldenSets golden_;
+  deploy::GoldenSets golden_;
   QString goldenSet_;
   State state_ = State::Idle;
   bool running_ = false;
@@ -140,7 +140,7 @@ class BoardRun : public QObject {
   QString platform_;
   QString boardName_;
   QList<OutputCheck> outputs_;
-  project::DeploymentTimes times_;
+  deploy::DeploymentTimes times_;
   QString unit_;
   double total_ = 0;
   QList<ProfileRow> rows_;

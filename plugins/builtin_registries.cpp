@@ -5,8 +5,8 @@
 
 namespace loupe::plugins {
 
-project::Registries builtinRegistries() {
-  project::Registries registries;
+deploy::Registries builtinRegistries() {
+  deploy::Registries registries;
   targets::registerBuiltinTargets(registries.targets);
   registries.skippedBoards = platforms::registerBuiltinPlatforms(registries.platforms);
   return registries;

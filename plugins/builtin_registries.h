@@ -2,10 +2,10 @@
 // builds once at start-up (loupec's main, the GUI's main) and passes on.
 #pragma once
 
-#include "project/registries.h"
+#include "deploy/registries.h"
 
 namespace loupe::plugins {
 
-project::Registries builtinRegistries();
+deploy::Registries builtinRegistries();
 
 }  // namespace loupe::plugins

@@ -5,18 +5,17 @@
 #include <string>
 #include <vector>
 
-#include "project/registries.h"
+#include "deploy/registries.h"
 
 namespace loupe::cli {
 
 // `registries`: the targets and platforms, built once by loupec's main.
-int runInfoCommand(const std::vector<std::string>& args, const project::Registries& registries);
-int runRunCommand(const std::vector<std::string>& args, const project::Registries& registries);
-int runCompileCommand(const std::vector<std::string>& args, const project::Registries& registries);
+int runInfoCommand(const std::vector<std::string>& args, const deploy::Registries& registries);
+int runRunCommand(const std::vector<std::string>& args, const deploy::Registries& registries);
+int runCompileCommand(const std::vector<std::string>& args, const deploy::Registries& registries);
 int runMemplanCommand(const std::vector<std::string>& args);
-int runGenerateCommand(const std::vector<std::string>& args, const project::Registries& registries);
-int runPlatformsCommand(const std::vector<std::string>& args,
-                        const project::Registries& registries);
+int runGenerateCommand(const std::vector<std::string>& args, const deploy::Registries& registries);
+int runPlatformsCommand(const std::vector<std::string>& args, const deploy::Registries& registries);
 
 extern const char* const kInfoUsage;
 extern const char* const kRunUsage;

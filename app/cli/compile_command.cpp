@@ -36,7 +36,7 @@ const char* const kCompileUsage =
     "      too); --report adds every operator's estimate (compute, memory and estimated\n"
     "      cycles, utilisation, encoded weights) and the NPU's cycles in each configuration";
 
-int runCompileCommand(const std::vector<std::string>& args, const project::Registries& registries) {
+int runCompileCommand(const std::vector<std::string>& args, const deploy::Registries& registries) {
   auto specs = memoryOptionSpecs();
   specs.insert(specs.end(), {{"-o", OptionSpec::Kind::Value},
                              {"--model-name", OptionSpec::Kind::Value},

@@ -7,9 +7,9 @@
 #include "cli/commands.h"
 #include "cli/memory_options.h"
 #include "cli/target_options.h"
+#include "deploy/firmware_build.h"
 #include "driver/compile_driver.h"
 #include "frontend/tflite_importer.h"
-#include "project/firmware_build.h"
 
 namespace loupe::cli {
 
@@ -21,8 +21,7 @@ const char* const kGenerateUsage =
     "      a Makefile; `make -C DIR` builds it. --target partitions as for compile: the NPU's\n"
     "      regions run on the software NPU the firmware binds as its device";
 
-int runGenerateCommand(const std::vector<std::string>& args,
-                       const project::Registries& registries) {
+int runGenerateCommand(const std::vector<std::string>& args, const deploy::Registries& registries) {
   namespace fs = std::filesystem;
   auto specs = memoryOptionSpecs();
   specs.insert(specs.end(), {{"--platform", OptionSpec::Kind::Value},
@@ -53,7 +52,7 @@ int runGenerateCommand(const std::vector<std::string>& args,
   const driver::Compilation compilation = driver::compileModel(
       {frontend::importTfliteFile(parsed.positional[0]), targets, std::move(options)});
   const auto files = platform->projectFiles(compilation.model);
-  project::writeProject(files, *output);
+  deploy::writeProject(files, *output);
   std::cout << "wrote the " << platform->name() << " project for " << compilation.graph.name
             << " (targets " << target::targetListString(targets) << ", " << files.size()
             << " files) to " << *output << "\n"

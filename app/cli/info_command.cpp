@@ -108,7 +108,7 @@ void printText(const ir::Graph& graph, const std::vector<analysis::SupportProble
 
 }  // namespace
 
-int runInfoCommand(const std::vector<std::string>& args, const project::Registries& registries) {
+int runInfoCommand(const std::vector<std::string>& args, const deploy::Registries& registries) {
   const auto parsed =
       parseArguments(args, {{"--json", OptionSpec::Kind::Flag}, targetOptionSpec()});
   if (parsed.positional.size() != 1) throw UsageError("info needs exactly one MODEL file");

@@ -3,7 +3,7 @@
 
 #include "cli/command_line.h"
 #include "cli/commands.h"
-#include "project/platform_registry.h"
+#include "deploy/platform_registry.h"
 
 namespace loupe::cli {
 
@@ -14,13 +14,13 @@ const char* const kPlatformsUsage =
     "      share/loupe/boards beside the installed loupec (board.json, board.h, linker.ld)";
 
 int runPlatformsCommand(const std::vector<std::string>& args,
-                        const project::Registries& registries) {
+                        const deploy::Registries& registries) {
   const auto parsed = parseArguments(args, {});
   if (!parsed.positional.empty()) throw UsageError("platforms takes no arguments");
   std::cout << "reference\n    ready: Loupe's reference interpreter (no code generation)\n";
   for (const auto& platform : registries.platforms.all()) {
     std::cout << platform->name() << "\n    ";
-    const auto missing = project::missingTools(*platform);
+    const auto missing = deploy::missingTools(*platform);
     if (missing.empty()) {
       std::cout << "ready: ";
     } else {

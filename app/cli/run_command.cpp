@@ -11,12 +11,10 @@
 #include "cli/commands.h"
 #include "cli/memory_options.h"
 #include "cli/target_options.h"
-#include "driver/compile_driver.h"
+#include "deploy/deploy_error.h"
+#include "deploy/run_on_board.h"
+#include "deploy/run_profile.h"
 #include "frontend/tflite_importer.h"
-#include "project/deploy_error.h"
-#include "project/deployment.h"
-#include "project/reference_check.h"
-#include "project/run_profile.h"
 #include "reference/reference_interpreter.h"
 
 namespace loupe::cli {
@@ -98,12 +96,12 @@ std::vector<std::vector<std::uint8_t>> readInputs(const ir::Graph& graph,
   return inputs;
 }
 
-void writeProfile(const project::RunProfile& profile, const std::string& modelName,
+void writeProfile(const deploy::RunProfile& profile, const std::string& modelName,
                   const fs::path& file) {
-  std::ofstream(file) << project::runProfileJson(profile);
+  std::ofstream(file) << deploy::runProfileJson(profile);
   fs::path trace = file;
   trace.replace_extension(".trace.json");
-  std::ofstream(trace) << project::chromeTraceJson(profile, modelName);
+  std::ofstream(trace) << deploy::chromeTraceJson(profile, modelName);
   if (!fs::exists(file) || !fs::exists(trace)) {
     throw std::runtime_error("cannot write the profile to " + file.string());
   }
@@ -113,60 +111,55 @@ void writeProfile(const project::RunProfile& profile, const std::string& modelNa
 // Compiles the model, deploys it to the platform, runs it over the RPC
 // session and checks the outputs against the reference interpreter.
 int runOnPlatform(const ir::Graph& graph, const ParsedArguments& parsed, const fs::path& outputDir,
-                  const std::string& platformName, const project::PlatformRegistry& platforms,
+                  const std::string& platformName, const deploy::PlatformRegistry& platforms,
                   const target::TargetList& targets) {
   if (parsed.value("--dump-tensors")) {
     throw UsageError(
         "--dump-tensors needs --platform reference (generated code keeps only outputs)");
   }
-  std::shared_ptr<const project::Platform> platform;
+  std::shared_ptr<const deploy::Platform> platform;
   try {
     platform = platforms.find(platformName);
-  } catch (const project::DeployError& error) {
+  } catch (const deploy::DeployError& error) {
     throw UsageError(std::string(error.what()) + " reference");
   }
-  const auto inputs = readInputs(graph, parsed.list("--inputs"));
-  project::DeploymentOptions options;
-  options.start.port = parsed.value("--port").value_or("");
+  deploy::BoardRunRequest request;
+  request.platform = platform;
+  request.inputs = readInputs(graph, parsed.list("--inputs"));
+  request.deployment.start.port = parsed.value("--port").value_or("");
   if (const auto baud = parsed.value("--baud")) {
     try {
-      options.start.baud = static_cast<std::uint32_t>(std::stoul(*baud));
+      request.deployment.start.baud = static_cast<std::uint32_t>(std::stoul(*baud));
     } catch (const std::exception&) {
       throw UsageError("--baud needs a number, not '" + *baud + "'");
     }
   }
-  const auto progress = [](const std::string& stage, const std::string& detail) {
+  request.progress = [](const std::string& stage, const std::string& detail) {
     std::cout << "[" << stage << "] " << detail << std::endl;
   };
-  codegen::CompileOptions compileOptions;
-  compileOptions.modelName = parsed.value("--model-name").value_or("default");
-  compileOptions.memory = memoryOptionsFrom(parsed);
-  progress("compile", "compiling " + graph.name + " to C");
-  const driver::Compilation compilation =
-      driver::compileModel({graph, targets, std::move(compileOptions)});
-  progress("compile", "targets (" + target::targetListString(targets) +
-                          "): " + targetSummary(compilation.graph, targets));
-  const codegen::CompiledModel& model = compilation.model;
-  project::Deployment deployment(*platform, model, options, progress);
-  const auto outputs = deployment.run(inputs);
+  request.compile = {graph, targets, {}};
+  request.compile.options.modelName = parsed.value("--model-name").value_or("default");
+  request.compile.options.memory = memoryOptionsFrom(parsed);
+  const deploy::BoardRunResult run = deploy::runOnBoard(std::move(request));
+
   const fs::path out = makeDirectory(outputDir.string());
-  for (std::size_t i = 0; i < outputs.size(); ++i) {
-    writeFile(out / ("output" + std::to_string(i) + ".bin"), outputs[i]);
+  for (std::size_t i = 0; i < run.outputs.size(); ++i) {
+    writeFile(out / ("output" + std::to_string(i) + ".bin"), run.outputs[i]);
   }
-  std::cout << "ran " << graph.name << " on " << platform->name() << " (" << deployment.board().name
-            << "): " << outputs.size() << " output(s) written to " << out.string() << "\n";
-  const auto& profile = deployment.profile();
+  std::cout << "targets (" << target::targetListString(targets)
+            << "): " << targetSummary(run.compilation.graph, targets) << "\n"
+            << "ran " << graph.name << " on " << platform->name() << " (" << run.boardName
+            << "): " << run.outputs.size() << " output(s) written to " << out.string() << "\n";
+  const auto& profile = run.profile;
   std::cout << "time: " << static_cast<std::uint64_t>(profile.total) << " " << profile.unit
             << " in all, " << static_cast<std::uint64_t>(profile.operatorSum()) << " in "
             << profile.operators.size() << " operator calls\n";
   if (const auto file = parsed.value("--profile")) writeProfile(profile, graph.name, *file);
 
-  bool agree = true;
-  for (const auto& check : project::checkAgainstReference(graph, inputs, outputs)) {
+  for (const auto& check : run.checks) {
     if (!check.agrees) std::cout << check.message << "\n";
-    agree = agree && check.agrees;
   }
-  if (agree) {
+  if (run.outputsAgree()) {
     std::cout << "outputs agree with the reference interpreter (bit-exact)\n";
     return 0;
   }
@@ -175,7 +168,7 @@ int runOnPlatform(const ir::Graph& graph, const ParsedArguments& parsed, const f
 
 }  // namespace
 
-int runRunCommand(const std::vector<std::string>& args, const project::Registries& registries) {
+int runRunCommand(const std::vector<std::string>& args, const deploy::Registries& registries) {
   auto specs = memoryOptionSpecs();
   specs.insert(specs.end(), {{"--platform", OptionSpec::Kind::Value},
                              {"--inputs", OptionSpec::Kind::List},

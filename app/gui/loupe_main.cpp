@@ -47,7 +47,7 @@ void quietOffscreenMessages(QtMsgType type, const QMessageLogContext& context,
 }
 
 int takeScreenshot(const loupe::gui::LaunchOptions& options,
-                   std::shared_ptr<const loupe::project::Registries> registries) {
+                   std::shared_ptr<const loupe::deploy::Registries> registries) {
   using loupe::gui::MainWindow;
   defaultMessageHandler = qInstallMessageHandler(quietOffscreenMessages);
   MainWindow window(MainWindow::Options{
@@ -136,7 +136,7 @@ int main(int argc, char** argv) {
   QGuiApplication::setDesktopFileName(QStringLiteral(LOUPE_APP_ID));
 
   const auto registries =
-      std::make_shared<const loupe::project::Registries>(loupe::plugins::builtinRegistries());
+      std::make_shared<const loupe::deploy::Registries>(loupe::plugins::builtinRegistries());
   const auto options = loupe::gui::parseLaunchOptions(
       QApplication::arguments(), loupe::gui::MainWindow::viewNames(), registries->targets);
   if (!options.error.isEmpty()) {

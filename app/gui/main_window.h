@@ -9,9 +9,9 @@
 #include <QStringList>
 #include <memory>
 
+#include "deploy/registries.h"
 #include "gui/recent_files.h"
 #include "models/compilation_stage.h"
-#include "project/registries.h"
 #include "target/target_string.h"
 
 class QAction;
@@ -64,7 +64,7 @@ class MainWindow : public QMainWindow {
     bool persistSettings = true;
     // The targets and platforms to offer, built once by the app
     // (plugins::builtinRegistries()); required.
-    std::shared_ptr<const project::Registries> registries;
+    std::shared_ptr<const deploy::Registries> registries;
   };
 
   explicit MainWindow(Options options, QWidget* parent = nullptr);
@@ -146,7 +146,7 @@ class MainWindow : public QMainWindow {
   void saveSettings() const;
 
   Options options_;
-  std::shared_ptr<const project::Registries> registries_;
+  std::shared_ptr<const deploy::Registries> registries_;
   RecentFiles recentFiles_;
 
   models::ModelDocument* document_;

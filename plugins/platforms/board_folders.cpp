@@ -5,8 +5,8 @@
 #include <iterator>
 #include <stdexcept>
 
+#include "deploy/board_description.h"
 #include "platforms/qemu_platform.h"
-#include "project/board_description.h"
 
 namespace loupe::platforms {
 
@@ -29,7 +29,7 @@ fs::path installedBoardsDirectory() {
   return executable.parent_path().parent_path() / "share" / "loupe" / "boards";
 }
 
-std::vector<std::string> addBoardFolders(project::PlatformRegistry& registry,
+std::vector<std::string> addBoardFolders(deploy::PlatformRegistry& registry,
                                          const fs::path& directory) {
   std::vector<std::string> problems;
   std::error_code error;
@@ -43,8 +43,8 @@ std::vector<std::string> addBoardFolders(project::PlatformRegistry& registry,
   std::sort(folders.begin(), folders.end());  // the same order on every file system
   for (const fs::path& folder : folders) {
     try {
-      auto board = project::parseBoardDescription(readText(folder / "board.json"), "board.json");
-      std::vector<project::ProjectFile> files;
+      auto board = deploy::parseBoardDescription(readText(folder / "board.json"), "board.json");
+      std::vector<deploy::ProjectFile> files;
       for (const char* name : {"board.h", "linker.ld"}) {
         files.push_back({name, readText(folder / name)});
       }

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "project/platform_registry.h"
+#include "deploy/platform_registry.h"
 
 namespace loupe::platforms {
 
@@ -22,7 +22,7 @@ std::filesystem::path installedBoardsDirectory();
 // platform name is registered already (the built-in boards keep theirs), is
 // skipped with a message naming it; the messages are returned. Nothing
 // happens when `directory` does not exist.
-std::vector<std::string> addBoardFolders(project::PlatformRegistry& registry,
+std::vector<std::string> addBoardFolders(deploy::PlatformRegistry& registry,
                                          const std::filesystem::path& directory);
 
 }  // namespace loupe::platforms

@@ -2,12 +2,12 @@
 
 #include <stdexcept>
 
+#include "deploy/board_description.h"
 #include "platforms/board_folders.h"
 #include "platforms/host_platform.h"
 #include "platforms/platform_files.h"
 #include "platforms/qemu_platform.h"
 #include "platforms/serial_platform.h"
-#include "project/board_description.h"
 
 namespace loupe::platforms {
 
@@ -18,7 +18,7 @@ std::string_view platformFile(std::string_view path) {
   throw std::out_of_range("no embedded platform file " + std::string(path));
 }
 
-std::vector<std::string> registerBuiltinPlatforms(project::PlatformRegistry& registry) {
+std::vector<std::string> registerBuiltinPlatforms(deploy::PlatformRegistry& registry) {
   registry.add(std::make_shared<HostPlatform>());
   for (const EmbeddedFile& file : platformFiles()) {
     const std::string_view path = file.path;
@@ -26,7 +26,7 @@ std::vector<std::string> registerBuiltinPlatforms(project::PlatformRegistry& reg
     if (path.size() <= suffix.size() || !path.ends_with(suffix)) continue;
     const std::string folder(path.substr(0, path.size() - suffix.size()));
     registry.add(std::make_shared<QemuPlatform>(
-        project::parseBoardDescription(file.bytes, "plugins/platforms/" + std::string(path)),
+        deploy::parseBoardDescription(file.bytes, "plugins/platforms/" + std::string(path)),
         folder));
   }
   auto problems = addBoardFolders(registry, installedBoardsDirectory());
@@ -34,8 +34,8 @@ std::vector<std::string> registerBuiltinPlatforms(project::PlatformRegistry& reg
   return problems;
 }
 
-project::PlatformRegistry builtinPlatformRegistry() {
-  project::PlatformRegistry registry;
+deploy::PlatformRegistry builtinPlatformRegistry() {
+  deploy::PlatformRegistry registry;
   registerBuiltinPlatforms(registry);
   return registry;
 }

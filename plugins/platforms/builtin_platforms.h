@@ -6,14 +6,14 @@
 #include <string>
 #include <vector>
 
-#include "project/platform_registry.h"
+#include "deploy/platform_registry.h"
 
 namespace loupe::platforms {
 
 // Returns why installed board folders were skipped (see addBoardFolders).
-std::vector<std::string> registerBuiltinPlatforms(project::PlatformRegistry& registry);
+std::vector<std::string> registerBuiltinPlatforms(deploy::PlatformRegistry& registry);
 
 // A registry holding the built-in platforms and the installed board folders.
-project::PlatformRegistry builtinPlatformRegistry();
+deploy::PlatformRegistry builtinPlatformRegistry();
 
 }  // namespace loupe::platforms

@@ -1,10 +1,10 @@
 #include "platforms/host_platform.h"
 
+#include "deploy/deploy_error.h"
+#include "deploy/firmware_makefile.h"
+#include "deploy/model_project_files.h"
 #include "pipe_transport.h"
 #include "platforms/platform_files.h"
-#include "project/deploy_error.h"
-#include "project/firmware_makefile.h"
-#include "project/model_project_files.h"
 
 namespace loupe::platforms {
 
@@ -13,14 +13,14 @@ std::string HostPlatform::description() const {
          "process, reached over its standard input and output";
 }
 
-std::vector<project::ToolRequirement> HostPlatform::tools() const {
+std::vector<deploy::ToolRequirement> HostPlatform::tools() const {
   return {{"cc", "gcc"}, {"make", "make"}};
 }
 
-std::vector<project::ProjectFile> HostPlatform::projectFiles(
+std::vector<deploy::ProjectFile> HostPlatform::projectFiles(
     const codegen::CompiledModel& model) const {
-  std::vector<project::ProjectFile> files = project::modelProjectFiles(model);
-  files.push_back(project::modelDescriptorFile(model));
+  std::vector<deploy::ProjectFile> files = deploy::modelProjectFiles(model);
+  files.push_back(deploy::modelDescriptorFile(model));
   for (const EmbeddedFile& file : platformFiles()) {
     const std::string_view path = file.path;
     if (path.starts_with("templates/model_rpc/stdio_") ||
@@ -30,7 +30,7 @@ std::vector<project::ProjectFile> HostPlatform::projectFiles(
           {"platform/" + std::string(path.substr(path.rfind('/') + 1)), std::string(file.bytes)});
     }
   }
-  project::FirmwareMakefileSpec make;
+  deploy::FirmwareMakefileSpec make;
   make.title = "model " + model.modelName +
                " for the host platform (a native program whose RPC "
                "server talks over stdin and stdout)";
@@ -39,17 +39,17 @@ std::vector<project::ProjectFile> HostPlatform::projectFiles(
   make.compileFlags = {"-O2", "-g", "-DTVM_CRT_PROFILING=1"};
   make.libraries = {"-lm"};
   make.output = firmwarePath();
-  files.push_back({"Makefile", project::firmwareMakefile(make)});
+  files.push_back({"Makefile", deploy::firmwareMakefile(make)});
   return files;
 }
 
 std::unique_ptr<host::Transport> HostPlatform::start(const std::filesystem::path& firmware,
-                                                     const project::StartOptions&) const {
+                                                     const deploy::StartOptions&) const {
   try {
     return std::make_unique<host::PipeTransport>(std::vector<std::string>{firmware.string()});
   } catch (const std::exception& e) {
-    throw project::DeployError(
-        project::DeployError::Kind::StartFailed,
+    throw deploy::DeployError(
+        deploy::DeployError::Kind::StartFailed,
         "cannot start the host firmware " + firmware.string() + ": " + e.what());
   }
 }

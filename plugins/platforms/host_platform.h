@@ -3,20 +3,19 @@
 // needs nothing beyond a C compiler, and profiles in nanoseconds.
 #pragma once
 
-#include "project/platform.h"
+#include "deploy/platform.h"
 
 namespace loupe::platforms {
 
-class HostPlatform : public project::Platform {
+class HostPlatform : public deploy::Platform {
  public:
   std::string name() const override { return "host"; }
   std::string description() const override;
-  std::vector<project::ToolRequirement> tools() const override;
-  std::vector<project::ProjectFile> projectFiles(
-      const codegen::CompiledModel& model) const override;
+  std::vector<deploy::ToolRequirement> tools() const override;
+  std::vector<deploy::ProjectFile> projectFiles(const codegen::CompiledModel& model) const override;
   std::string firmwarePath() const override { return "build/model_rpc"; }
   std::unique_ptr<host::Transport> start(const std::filesystem::path& firmware,
-                                         const project::StartOptions& options) const override;
+                                         const deploy::StartOptions& options) const override;
 };
 
 }  // namespace loupe::platforms

@@ -4,7 +4,7 @@
 
 #include <thread>
 
-#include "project/deploy_error.h"
+#include "deploy/deploy_error.h"
 #include "unix_socket_transport.h"
 
 namespace loupe::platforms {
@@ -17,8 +17,8 @@ namespace {
 fs::path makePrivateDirectory() {
   char name[] = "/tmp/loupe-qemu-XXXXXX";
   if (::mkdtemp(name) == nullptr) {
-    throw project::DeployError(project::DeployError::Kind::StartFailed,
-                               "cannot create a temporary folder for QEMU's socket");
+    throw deploy::DeployError(deploy::DeployError::Kind::StartFailed,
+                              "cannot create a temporary folder for QEMU's socket");
   }
   return name;
 }
@@ -33,10 +33,10 @@ QemuLink::QemuLink(const std::string& executable, std::vector<std::string> argum
   const auto uart = uartSocketArguments(socket);
   arguments.insert(arguments.end(), uart.begin(), uart.end());
   try {
-    qemu_ = std::make_unique<project::ChildProcess>(arguments, directory_ / "qemu.log");
+    qemu_ = std::make_unique<deploy::ChildProcess>(arguments, directory_ / "qemu.log");
   } catch (const std::exception& e) {
     fs::remove_all(directory_);
-    throw project::DeployError(project::DeployError::Kind::StartFailed, e.what());
+    throw deploy::DeployError(deploy::DeployError::Kind::StartFailed, e.what());
   }
   const auto deadline = std::chrono::steady_clock::now() + connectTimeout;
   std::string lastError;
@@ -45,9 +45,9 @@ QemuLink::QemuLink(const std::string& executable, std::vector<std::string> argum
       const std::string why = qemu_->endDescription().value_or("ended");
       const std::string log = qemu_->logTail();
       close();
-      throw project::DeployError(project::DeployError::Kind::StartFailed,
-                                 executable + " " + why + " before the board could be reached" +
-                                     (log.empty() ? "" : ":\n" + log));
+      throw deploy::DeployError(deploy::DeployError::Kind::StartFailed,
+                                executable + " " + why + " before the board could be reached" +
+                                    (log.empty() ? "" : ":\n" + log));
     }
     try {
       socket_ = std::make_unique<host::UnixSocketTransport>(socket.string(),
@@ -58,9 +58,9 @@ QemuLink::QemuLink(const std::string& executable, std::vector<std::string> argum
     }
   }
   close();
-  throw project::DeployError(project::DeployError::Kind::StartFailed,
-                             "cannot reach the board's UART on " + socket.string() + " within " +
-                                 std::to_string(connectTimeout.count()) + " ms: " + lastError);
+  throw deploy::DeployError(deploy::DeployError::Kind::StartFailed,
+                            "cannot reach the board's UART on " + socket.string() + " within " +
+                                std::to_string(connectTimeout.count()) + " ms: " + lastError);
 }
 
 std::vector<std::string> QemuLink::uartSocketArguments(const fs::path& socket) {

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "project/child_process.h"
+#include "deploy/child_process.h"
 #include "transport.h"
 
 namespace loupe::platforms {
@@ -18,7 +18,7 @@ namespace loupe::platforms {
 class QemuLink : public host::Transport {
  public:
   // Starts QEMU with `arguments` plus the UART0 socket options and connects.
-  // Throws project::DeployError(StartFailed) with QEMU's output when it
+  // Throws deploy::DeployError(StartFailed) with QEMU's output when it
   // cannot be started or reached within connectTimeout.
   QemuLink(const std::string& executable, std::vector<std::string> arguments,
            std::chrono::milliseconds connectTimeout);
@@ -34,14 +34,14 @@ class QemuLink : public host::Transport {
   static std::vector<std::string> uartSocketArguments(const std::filesystem::path& socket);
 
   // The QEMU process (tests kill it to check that a dying board is reported).
-  project::ChildProcess& process() { return *qemu_; }
+  deploy::ChildProcess& process() { return *qemu_; }
 
  private:
   [[noreturn]] void rethrowClosed(const host::TransportClosed& closed);
 
   std::filesystem::path directory_;  // a private temp folder: socket and log
   std::string executable_;
-  std::unique_ptr<project::ChildProcess> qemu_;
+  std::unique_ptr<deploy::ChildProcess> qemu_;
   std::unique_ptr<host::Transport> socket_;
 };
 

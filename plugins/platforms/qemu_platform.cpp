@@ -4,15 +4,15 @@
 #include <regex>
 #include <sstream>
 
+#include "deploy/deploy_error.h"
+#include "deploy/firmware_makefile.h"
+#include "deploy/model_project_files.h"
 #include "platforms/platform_files.h"
 #include "platforms/qemu_link.h"
-#include "project/deploy_error.h"
-#include "project/firmware_makefile.h"
-#include "project/model_project_files.h"
 
 namespace loupe::platforms {
 
-QemuPlatform::QemuPlatform(project::BoardDescription board, const std::string& folder)
+QemuPlatform::QemuPlatform(deploy::BoardDescription board, const std::string& folder)
     : board_(std::move(board)) {
   for (const EmbeddedFile& file : platformFiles()) {
     const std::string_view path = file.path;
@@ -23,8 +23,8 @@ QemuPlatform::QemuPlatform(project::BoardDescription board, const std::string& f
   }
 }
 
-QemuPlatform::QemuPlatform(project::BoardDescription board,
-                           std::vector<project::ProjectFile> boardFiles)
+QemuPlatform::QemuPlatform(deploy::BoardDescription board,
+                           std::vector<deploy::ProjectFile> boardFiles)
     : board_(std::move(board)), boardFiles_(std::move(boardFiles)) {}
 
 std::string QemuPlatform::name() const {
@@ -33,18 +33,18 @@ std::string QemuPlatform::name() const {
   return name;
 }
 
-std::vector<project::ToolRequirement> QemuPlatform::tools() const {
+std::vector<deploy::ToolRequirement> QemuPlatform::tools() const {
   return {{"arm-none-eabi-gcc", "gcc-arm-none-eabi"},
           {"arm-none-eabi-ar", "binutils-arm-none-eabi"},
           {board_.qemuExecutable, "qemu-system-arm"},
           {"make", "make"}};
 }
 
-std::vector<project::ProjectFile> QemuPlatform::projectFiles(
+std::vector<deploy::ProjectFile> QemuPlatform::projectFiles(
     const codegen::CompiledModel& model) const {
-  std::vector<project::ProjectFile> files = project::modelProjectFiles(model);
-  files.push_back(project::modelDescriptorFile(model));
-  for (const project::ProjectFile& file : boardFiles_) {
+  std::vector<deploy::ProjectFile> files = deploy::modelProjectFiles(model);
+  files.push_back(deploy::modelDescriptorFile(model));
+  for (const deploy::ProjectFile& file : boardFiles_) {
     files.push_back({"platform/" + file.path, file.text});
   }
   for (const EmbeddedFile& file : platformFiles()) {
@@ -55,7 +55,7 @@ std::vector<project::ProjectFile> QemuPlatform::projectFiles(
       files.push_back({"platform/" + base, std::string(file.bytes)});
     }
   }
-  project::FirmwareMakefileSpec make;
+  deploy::FirmwareMakefileSpec make;
   make.title = "model " + model.modelName + " for " + name() + " (" + board_.cpu +
                "), an RPC server on UART0";
   make.compiler = "arm-none-eabi-gcc";
@@ -71,7 +71,7 @@ std::vector<project::ProjectFile> QemuPlatform::projectFiles(
                     "-Wl,--gc-sections"};
   make.libraries = {"-lm", "-lc", "-lgcc"};
   make.output = firmwarePath();
-  files.push_back({"Makefile", project::firmwareMakefile(make)});
+  files.push_back({"Makefile", deploy::firmwareMakefile(make)});
   return files;
 }
 
@@ -113,17 +113,17 @@ std::vector<std::string> QemuPlatform::qemuArguments(const std::filesystem::path
 }
 
 std::unique_ptr<host::Transport> QemuPlatform::start(const std::filesystem::path& firmware,
-                                                     const project::StartOptions& options) const {
+                                                     const deploy::StartOptions& options) const {
   if (!std::filesystem::is_regular_file(firmware)) {
-    throw project::DeployError(
-        project::DeployError::Kind::StartFailed,
+    throw deploy::DeployError(
+        deploy::DeployError::Kind::StartFailed,
         "cannot start " + name() + ": the firmware " + firmware.string() + " does not exist");
   }
   return std::make_unique<QemuLink>(board_.qemuExecutable, qemuArguments(firmware),
                                     options.startTimeout);
 }
 
-project::ProfileClock QemuPlatform::profileClock(std::uint32_t tickRate) const {
+deploy::ProfileClock QemuPlatform::profileClock(std::uint32_t tickRate) const {
   // instructions = ticks × 1e9 / (tick rate × 2^shift)
   if (tickRate == 0) return {"instructions", 0.0};
   return {"instructions", 1e9 / (static_cast<double>(tickRate) * (1 << kIcountShift))};

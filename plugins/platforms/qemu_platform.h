@@ -5,12 +5,12 @@
 // deterministically and the profile's unit is instructions.
 #pragma once
 
-#include "project/board_description.h"
-#include "project/platform.h"
+#include "deploy/board_description.h"
+#include "deploy/platform.h"
 
 namespace loupe::platforms {
 
-class QemuPlatform : public project::Platform {
+class QemuPlatform : public deploy::Platform {
  public:
   // 2^kIcountShift ns of virtual time per instruction. At the boards' 25 and
   // 32 MHz a SysTick tick is then under one instruction, fine enough for
@@ -18,29 +18,28 @@ class QemuPlatform : public project::Platform {
   static constexpr int kIcountShift = 6;
 
   // `folder`: the board's folder among the embedded platform files.
-  QemuPlatform(project::BoardDescription board, const std::string& folder);
+  QemuPlatform(deploy::BoardDescription board, const std::string& folder);
   // A board from a folder on disk (board_folders.h): `boardFiles` are its
   // board.h and linker.ld, by file name.
-  QemuPlatform(project::BoardDescription board, std::vector<project::ProjectFile> boardFiles);
+  QemuPlatform(deploy::BoardDescription board, std::vector<deploy::ProjectFile> boardFiles);
 
   std::string name() const override;  // qemu_mps2_an385 → qemu-mps2-an385
   std::string description() const override { return board_.description; }
-  std::vector<project::ToolRequirement> tools() const override;
-  std::vector<project::ProjectFile> projectFiles(
-      const codegen::CompiledModel& model) const override;
+  std::vector<deploy::ToolRequirement> tools() const override;
+  std::vector<deploy::ProjectFile> projectFiles(const codegen::CompiledModel& model) const override;
   std::string firmwarePath() const override { return "build/firmware.elf"; }
   std::optional<std::string> explainBuildFailure(const std::string& output) const override;
   std::unique_ptr<host::Transport> start(const std::filesystem::path& firmware,
-                                         const project::StartOptions& options) const override;
-  project::ProfileClock profileClock(std::uint32_t tickRate) const override;
+                                         const deploy::StartOptions& options) const override;
+  deploy::ProfileClock profileClock(std::uint32_t tickRate) const override;
 
-  const project::BoardDescription& board() const { return board_; }
+  const deploy::BoardDescription& board() const { return board_; }
   // QEMU's arguments for `firmware`, without the UART socket options.
   std::vector<std::string> qemuArguments(const std::filesystem::path& firmware) const;
 
  private:
-  project::BoardDescription board_;
-  std::vector<project::ProjectFile> boardFiles_;  // copied to platform/ of the project
+  deploy::BoardDescription board_;
+  std::vector<deploy::ProjectFile> boardFiles_;  // copied to platform/ of the project
 };
 
 }  // namespace loupe::platforms

@@ -3,21 +3,20 @@
 // it checks over the session that the board serves the model being run.
 #pragma once
 
-#include "project/platform.h"
+#include "deploy/platform.h"
 
 namespace loupe::platforms {
 
-class SerialPlatform : public project::Platform {
+class SerialPlatform : public deploy::Platform {
  public:
   std::string name() const override { return "serial"; }
   std::string description() const override;
-  std::vector<project::ToolRequirement> tools() const override { return {}; }
+  std::vector<deploy::ToolRequirement> tools() const override { return {}; }
   bool buildsFirmware() const override { return false; }
-  std::vector<project::ProjectFile> projectFiles(
-      const codegen::CompiledModel& model) const override;
+  std::vector<deploy::ProjectFile> projectFiles(const codegen::CompiledModel& model) const override;
   std::string firmwarePath() const override { return {}; }
   std::unique_ptr<host::Transport> start(const std::filesystem::path& firmware,
-                                         const project::StartOptions& options) const override;
+                                         const deploy::StartOptions& options) const override;
 };
 
 }  // namespace loupe::platforms

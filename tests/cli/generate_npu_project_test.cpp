@@ -53,7 +53,7 @@ class GenerateNpuProject : public QObject {
     QVERIFY(grep.waitForFinished());
     QVERIFY2(!grep.readAllStandardOutput().isEmpty(), "no NPU call in the generated project");
 
-    const project::Registries registries = plugins::builtinRegistries();
+    const deploy::Registries registries = plugins::builtinRegistries();
     const auto platform = registries.platforms.find(platformName.toStdString());
     const auto link = platform->start(project.toStdString() + "/" + platform->firmwarePath(), {});
     host::Session session(*link);

@@ -10,10 +10,10 @@
 #include <regex>
 
 #include "codegen/runtime_files.h"
+#include "deploy/host_build.h"
+#include "deploy/process_runner.h"
 #include "generated_c_harness.h"
 #include "graph_builder.h"
-#include "project/host_build.h"
-#include "project/process_runner.h"
 
 using namespace loupe;
 
@@ -39,11 +39,11 @@ ir::Graph threeLayers() {
   return g.inputs({input}).outputs({previous}).build();
 }
 
-project::ProcessResult buildAndRun(const codegen::CompiledModel& model,
-                                   project::HostBuildOptions options) {
+deploy::ProcessResult buildAndRun(const codegen::CompiledModel& model,
+                                  deploy::HostBuildOptions options) {
   options.cacheRoot = test::codegenCacheRoot();
-  const project::HostBuild build = project::buildHostExecutable(model, options);
-  return project::runProcess({build.executable.string()}, build.directory);
+  const deploy::HostBuild build = deploy::buildHostExecutable(model, options);
+  return deploy::runProcess({build.executable.string()}, build.directory);
 }
 
 int field(const std::string& text, const std::string& name) {
@@ -166,7 +166,7 @@ class AotExecutor : public QObject {
     const codegen::CompiledModel model = codegen::compileToC(threeLayers(), {});
     QCOMPARE(model.functions.size(), std::size_t{3});
     for (const auto& f : model.functions) QCOMPARE(f.params.size(), std::size_t{2});
-    project::HostBuildOptions build;
+    deploy::HostBuildOptions build;
     build.mainSource = registryMain(model);
     // The runtime's handle API, as an application linking the MLF gets it.
     for (const EmbeddedFile& f : codegen::runtimeFiles()) {
@@ -197,7 +197,7 @@ class AotExecutor : public QObject {
     QVERIFY2(header.find("struct tvmgen_default_devices {\n  tvm_device_t* accelerator;\n};") !=
                  std::string::npos,
              header.c_str());
-    project::HostBuildOptions build;
+    deploy::HostBuildOptions build;
     build.mainSource = kCountingPlatform;
     const auto result = buildAndRun(model, build);
     QVERIFY2(result.exitCode == 0, result.output.c_str());
@@ -213,7 +213,7 @@ class AotExecutor : public QObject {
 
   void profilingFillsTheTableWhenEnabled() {
     const auto model = codegen::compileToC(threeLayers(), {});
-    project::HostBuildOptions build;
+    deploy::HostBuildOptions build;
     build.flags = {"-O2", "-DTVM_CRT_PROFILING=1"};
     for (const EmbeddedFile& f : codegen::runtimeFiles()) {
       if (f.path == "src/profiler.c")
@@ -268,7 +268,7 @@ int main(void) {
     std::string values;
     for (std::uint8_t b : inputs[0])
       values += std::to_string(static_cast<int>(static_cast<std::int8_t>(b))) + ",";
-    project::HostBuildOptions build;
+    deploy::HostBuildOptions build;
     build.mainSource = R"(
 #include <stdio.h>
 #include <tvm/runtime/crt/tvm_micro_runtime.h>

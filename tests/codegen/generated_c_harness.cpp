@@ -4,7 +4,7 @@
 #include <memory>
 #include <sstream>
 
-#include "project/host_build.h"
+#include "deploy/host_build.h"
 #include "reference/reference_interpreter.h"
 
 namespace loupe::test {
@@ -16,10 +16,10 @@ std::string codegenCacheRoot() {
 std::vector<Bytes> runGeneratedC(const ir::Graph& graph, const std::vector<Bytes>& inputs,
                                  const codegen::CompileOptions& options) {
   const codegen::CompiledModel model = codegen::compileToC(graph, options);
-  project::HostBuildOptions buildOptions;
+  deploy::HostBuildOptions buildOptions;
   buildOptions.cacheRoot = codegenCacheRoot();
-  const project::HostBuild build = project::buildHostExecutable(model, buildOptions);
-  return project::runHostExecutable(build, model, inputs);
+  const deploy::HostBuild build = deploy::buildHostExecutable(model, buildOptions);
+  return deploy::runHostExecutable(build, model, inputs);
 }
 
 namespace {
@@ -91,17 +91,17 @@ std::vector<Invocation> runGeneratedCInvocations(const ir::Graph& graph,
                                                  int resetBefore) {
   const codegen::CompiledModel model = codegen::compileToC(graph, {});
   const int runs = static_cast<int>(invocations.size());
-  project::HostBuildOptions buildOptions;
+  deploy::HostBuildOptions buildOptions;
   buildOptions.cacheRoot = codegenCacheRoot();
   buildOptions.mainSource = repeatedRunMain(model, runs, resetBefore);
-  const project::HostBuild build = project::buildHostExecutable(model, buildOptions);
+  const deploy::HostBuild build = deploy::buildHostExecutable(model, buildOptions);
   std::vector<Bytes> inputs(graph.inputs.size());
   for (const Invocation& invocation : invocations) {
     for (std::size_t i = 0; i < inputs.size(); ++i) {
       inputs[i].insert(inputs[i].end(), invocation.at(i).begin(), invocation.at(i).end());
     }
   }
-  const std::vector<Bytes> outputs = project::runHostExecutable(build, model, inputs);
+  const std::vector<Bytes> outputs = deploy::runHostExecutable(build, model, inputs);
   std::vector<Invocation> result(invocations.size(), Invocation(outputs.size()));
   for (std::size_t o = 0; o < outputs.size(); ++o) {
     const auto size = static_cast<std::size_t>(graph.tensor(graph.outputs[o]).byteSize());

@@ -11,13 +11,13 @@
 #include <map>
 #include <set>
 
+#include "deploy/host_build.h"
 #include "frontend/tflite_importer.h"
 #include "generated_c_harness.h"
 #include "golden_compare.h"
 #include "golden_sets.h"
 #include "memory/planner_registry.h"
 #include "passes/pass_manager.h"
-#include "project/host_build.h"
 #include "target/target_lowering.h"
 #include "targets/builtin_targets.h"
 #include "test_data.h"
@@ -28,7 +28,7 @@ namespace {
 
 struct Built {
   codegen::CompiledModel model;
-  project::HostBuild build;
+  deploy::HostBuild build;
 };
 
 // `variant` names the compile options, so each model is built once per variant.
@@ -46,9 +46,9 @@ const Built& builtModel(const std::filesystem::path& path,
       partitioned != nullptr ? *partitioned
                              : passes::runGraphPipeline(frontend::importTfliteFile(path), timeline),
       compileOptions);
-  project::HostBuildOptions options;
+  deploy::HostBuildOptions options;
   options.cacheRoot = test::codegenCacheRoot();
-  built.build = project::buildHostExecutable(built.model, options);
+  built.build = deploy::buildHostExecutable(built.model, options);
   return cache.emplace(std::pair{path, variant}, std::move(built)).first->second;
 }
 
@@ -76,7 +76,7 @@ NpuOffload npuOffload(const std::filesystem::path& path) {
 QString differenceFromGolden(const Built& built, const test::GoldenSet& golden) {
   std::vector<test::Bytes> inputs;
   for (const auto& file : golden.inputs) inputs.push_back(test::readBytes(file));
-  const auto outputs = project::runHostExecutable(built.build, built.model, inputs);
+  const auto outputs = deploy::runHostExecutable(built.build, built.model, inputs);
   if (outputs.size() != golden.outputs.size()) return "wrong number of outputs";
   for (std::size_t i = 0; i < outputs.size(); ++i) {
     const auto dtype = golden.manifest["outputs"][i]["dtype"].get<std::string>();
@@ -225,7 +225,7 @@ class GeneratedCMatchesGolden : public QObject {
     const auto& c = seanet_[static_cast<std::size_t>(index)];
     try {
       const Built& built = builtModel(c.model);
-      const auto outputs = project::runHostExecutable(built.build, built.model, c.inputBytes());
+      const auto outputs = deploy::runHostExecutable(built.build, built.model, c.inputBytes());
       const QString difference = test::compareBytes(outputs.at(0), c.expectedBytes(), "int16");
       QVERIFY2(difference.isEmpty(), qPrintable(difference));
     } catch (const std::exception& e) {

@@ -10,10 +10,10 @@
 #include <fstream>
 
 #include "codegen/model_compiler.h"
+#include "deploy/process_runner.h"
 #include "frontend/tflite_importer.h"
 #include "mlf/compiled_model_export.h"
 #include "mlf/tar_archive.h"
-#include "project/process_runner.h"
 #include "test_data.h"
 
 using namespace loupe;
@@ -90,10 +90,10 @@ class MlfUserBuild : public QObject {
                                      "-Iruntime/include"};
     for (const auto& f : sourcesUnder(root_)) argv.push_back(f);
     argv.insert(argv.end(), {"main.c", "-o", "app"});
-    const auto build = project::runProcess(argv, root_);
+    const auto build = deploy::runProcess(argv, root_);
     QVERIFY2(build.exitCode == 0, build.output.c_str());
     const fs::path golden = test::modelsDir() / "hello_world_int8" / "golden" / "seed3";
-    const auto run = project::runProcess(
+    const auto run = deploy::runProcess(
         {(root_ / "app").string(), (golden / "input0.bin").string(), (root_ / "out.bin").string()},
         root_);
     QVERIFY2(run.exitCode == 0, run.output.c_str());
@@ -122,7 +122,7 @@ class MlfUserBuild : public QObject {
                                      "-Iruntime/include"};
     for (const auto& f : sourcesUnder(root_)) argv.push_back(f);
     argv.insert(argv.end(), {"main.c", "-o", "app-" + cpu.toStdString() + ".elf"});
-    const auto build = project::runProcess(argv, root_);
+    const auto build = deploy::runProcess(argv, root_);
     QVERIFY2(build.exitCode == 0, build.output.c_str());
   }
 };

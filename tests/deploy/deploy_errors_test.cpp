@@ -11,19 +11,19 @@
 #include <thread>
 
 #include "codegen/model_compiler.h"
+#include "deploy/deploy_error.h"
+#include "deploy/deployment.h"
+#include "deploy/process_runner.h"
 #include "frontend/tflite_importer.h"
 #include "passes/pass_manager.h"
 #include "platforms/builtin_platforms.h"
 #include "platforms/qemu_platform.h"
-#include "project/deploy_error.h"
-#include "project/deployment.h"
-#include "project/process_runner.h"
 #include "session.h"
 #include "session_error.h"
 #include "test_data.h"
 
 using namespace loupe;
-using project::DeployError;
+using deploy::DeployError;
 
 namespace {
 
@@ -35,7 +35,7 @@ codegen::CompiledModel compileModel(const std::string& name) {
       {});
 }
 
-const platforms::QemuPlatform& an547(const project::PlatformRegistry& registry) {
+const platforms::QemuPlatform& an547(const deploy::PlatformRegistry& registry) {
   return dynamic_cast<const platforms::QemuPlatform&>(*registry.find("qemu-mps3-an547"));
 }
 
@@ -46,7 +46,7 @@ class SmallDataBoard : public platforms::QemuPlatform {
   SmallDataBoard(const platforms::QemuPlatform& board, std::uint64_t dtcmBytes)
       : QemuPlatform(shrunk(board.board(), dtcmBytes), "qemu_mps3_an547"), bytes_(dtcmBytes) {}
 
-  std::vector<project::ProjectFile> projectFiles(
+  std::vector<deploy::ProjectFile> projectFiles(
       const codegen::CompiledModel& model) const override {
     auto files = QemuPlatform::projectFiles(model);
     for (auto& file : files) {
@@ -60,7 +60,7 @@ class SmallDataBoard : public platforms::QemuPlatform {
   }
 
  private:
-  static project::BoardDescription shrunk(project::BoardDescription board, std::uint64_t bytes) {
+  static deploy::BoardDescription shrunk(deploy::BoardDescription board, std::uint64_t bytes) {
     for (auto& memory : board.memories) {
       if (memory.name == "DTCM") memory.size = bytes;
     }
@@ -74,7 +74,7 @@ class BrokenBuildBoard : public platforms::QemuPlatform {
  public:
   explicit BrokenBuildBoard(const platforms::QemuPlatform& board)
       : QemuPlatform(board.board(), "qemu_mps3_an547") {}
-  std::vector<project::ProjectFile> projectFiles(
+  std::vector<deploy::ProjectFile> projectFiles(
       const codegen::CompiledModel& model) const override {
     auto files = QemuPlatform::projectFiles(model);
     files.push_back({"platform/broken.c", "#error this file is deliberately broken\n"});
@@ -88,7 +88,7 @@ class StaleFirmwareBoard : public platforms::QemuPlatform {
  public:
   StaleFirmwareBoard(const platforms::QemuPlatform& board, const codegen::CompiledModel& flashed)
       : QemuPlatform(board.board(), "qemu_mps2_an385"), flashed_(flashed) {}
-  std::vector<project::ProjectFile> projectFiles(const codegen::CompiledModel&) const override {
+  std::vector<deploy::ProjectFile> projectFiles(const codegen::CompiledModel&) const override {
     return QemuPlatform::projectFiles(flashed_);
   }
 
@@ -96,8 +96,8 @@ class StaleFirmwareBoard : public platforms::QemuPlatform {
   const codegen::CompiledModel& flashed_;
 };
 
-project::DeploymentOptions cachedOptions() {
-  project::DeploymentOptions options;
+deploy::DeploymentOptions cachedOptions() {
+  deploy::DeploymentOptions options;
   options.build.cacheRoot = LOUPE_DEPLOY_TEST_CACHE;
   return options;
 }
@@ -107,7 +107,7 @@ project::DeploymentOptions cachedOptions() {
 class DeployErrors : public QObject {
   Q_OBJECT
 
-  project::PlatformRegistry registry_ = platforms::builtinPlatformRegistry();
+  deploy::PlatformRegistry registry_ = platforms::builtinPlatformRegistry();
   codegen::CompiledModel kws_ = compileModel("kws_ref_model");
   codegen::CompiledModel hello_ = compileModel("hello_world_int8");
 
@@ -125,7 +125,7 @@ class DeployErrors : public QObject {
   void modelTooLargeNamesMemoryAndBytes() {
     const SmallDataBoard board(an547(registry_), 8 * 1024);
     const auto error = expectDeployError(
-        [&] { project::buildFirmware(board, kws_, {.cacheRoot = LOUPE_DEPLOY_TEST_CACHE}); });
+        [&] { deploy::buildFirmware(board, kws_, {.cacheRoot = LOUPE_DEPLOY_TEST_CACHE}); });
     QVERIFY2(error.kind() == DeployError::Kind::DoesNotFit, error.what());
     const QString message = error.what();
     QVERIFY2(message.contains("does not fit qemu-mps3-an547"), error.what());
@@ -141,8 +141,8 @@ class DeployErrors : public QObject {
     const QByteArray path = qgetenv("PATH");
     qputenv("PATH", "/loupe-nowhere");
     const auto error = expectDeployError([&] {
-      project::buildFirmware(*registry_.find("qemu-mps2-an385"), hello_,
-                             {.cacheRoot = LOUPE_DEPLOY_TEST_CACHE});
+      deploy::buildFirmware(*registry_.find("qemu-mps2-an385"), hello_,
+                            {.cacheRoot = LOUPE_DEPLOY_TEST_CACHE});
     });
     qputenv("PATH", path);
     QCOMPARE(error.kind(), DeployError::Kind::ToolMissing);
@@ -158,7 +158,7 @@ class DeployErrors : public QObject {
   void failedBuildShowsCompilerOutput() {
     const BrokenBuildBoard board(an547(registry_));
     const auto error = expectDeployError(
-        [&] { project::buildFirmware(board, hello_, {.cacheRoot = LOUPE_DEPLOY_TEST_CACHE}); });
+        [&] { deploy::buildFirmware(board, hello_, {.cacheRoot = LOUPE_DEPLOY_TEST_CACHE}); });
     QCOMPARE(error.kind(), DeployError::Kind::BuildFailed);
     QVERIFY2(QString(error.what()).contains("this file is deliberately broken"), error.what());
     QVERIFY2(QString(error.what()).contains("platform/broken.c"), error.what());
@@ -170,8 +170,8 @@ class DeployErrors : public QObject {
       std::this_thread::sleep_for(std::chrono::milliseconds(50));
       stop.request_stop();
     });
-    const auto result = project::runProcess({"sleep", "60"}, std::filesystem::temp_directory_path(),
-                                            std::chrono::minutes(5), stop.get_token());
+    const auto result = deploy::runProcess({"sleep", "60"}, std::filesystem::temp_directory_path(),
+                                           std::chrono::minutes(5), stop.get_token());
     canceller.join();
     QVERIFY(result.cancelled);
     QVERIFY(!result.timedOut);
@@ -182,11 +182,11 @@ class DeployErrors : public QObject {
   void aStoppedDeploymentBuildsAndStartsNothing() {
     std::stop_source stop;
     stop.request_stop();
-    project::DeploymentOptions options = cachedOptions();
+    deploy::DeploymentOptions options = cachedOptions();
     options.stop = stop.get_token();
     std::vector<std::string> stages;
     const auto error = expectDeployError([&] {
-      project::Deployment deployment(
+      deploy::Deployment deployment(
           an547(registry_), kws_, options,
           [&stages](const std::string& stage, const std::string&) { stages.push_back(stage); });
     });
@@ -199,7 +199,7 @@ class DeployErrors : public QObject {
     const StaleFirmwareBoard board(
         dynamic_cast<const platforms::QemuPlatform&>(*registry_.find("qemu-mps2-an385")), hello_);
     const auto error =
-        expectDeployError([&] { project::Deployment deployment(board, kws_, cachedOptions()); });
+        expectDeployError([&] { deploy::Deployment deployment(board, kws_, cachedOptions()); });
     QCOMPARE(error.kind(), DeployError::Kind::Mismatch);
     QVERIFY2(QString(error.what()).contains("inputs of [1]"), error.what());
     QVERIFY2(QString(error.what()).contains("flash the firmware generated for this model"),
@@ -209,7 +209,7 @@ class DeployErrors : public QObject {
   void qemuThatCannotStartIsReported() {
     const auto& board = an547(registry_);
     const auto error = expectDeployError(
-        [&] { board.start("/loupe-nowhere/firmware.elf", project::StartOptions{}); });
+        [&] { board.start("/loupe-nowhere/firmware.elf", deploy::StartOptions{}); });
     QCOMPARE(error.kind(), DeployError::Kind::StartFailed);
     QVERIFY2(QString(error.what()).contains("/loupe-nowhere/firmware.elf does not exist"),
              error.what());
@@ -222,7 +222,7 @@ class DeployErrors : public QObject {
     QVERIFY(file.open(QIODevice::WriteOnly));
     file.write("this is not an ELF file\n");
     file.close();
-    auto link = board.start(bogus.toStdString(), project::StartOptions{});
+    auto link = board.start(bogus.toStdString(), deploy::StartOptions{});
     host::Session session(*link);
     try {
       session.start();
@@ -240,10 +240,10 @@ class DeployErrors : public QObject {
 
   void serialNeedsAPortThatExists() {
     const auto& serial = *registry_.find("serial");
-    auto error = expectDeployError([&] { serial.start({}, project::StartOptions{}); });
+    auto error = expectDeployError([&] { serial.start({}, deploy::StartOptions{}); });
     QCOMPARE(error.kind(), DeployError::Kind::StartFailed);
     QVERIFY2(QString(error.what()).contains("--port"), error.what());
-    project::StartOptions options;
+    deploy::StartOptions options;
     options.port = "/dev/loupe-no-such-tty";
     error = expectDeployError([&] { serial.start({}, options); });
     QCOMPARE(error.kind(), DeployError::Kind::StartFailed);

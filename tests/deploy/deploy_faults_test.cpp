@@ -11,12 +11,12 @@
 #include <thread>
 
 #include "codegen/model_compiler.h"
+#include "deploy/deployment.h"
 #include "fault_injecting_transport.h"
 #include "frontend/tflite_importer.h"
 #include "passes/pass_manager.h"
 #include "platforms/builtin_platforms.h"
 #include "platforms/qemu_link.h"
-#include "project/deployment.h"
 #include "reference/reference_interpreter.h"
 #include "session_error.h"
 #include "test_data.h"
@@ -27,15 +27,15 @@ using Bytes = std::vector<std::uint8_t>;
 class DeployFaults : public QObject {
   Q_OBJECT
 
-  project::PlatformRegistry registry_ = platforms::builtinPlatformRegistry();
+  deploy::PlatformRegistry registry_ = platforms::builtinPlatformRegistry();
   ir::Graph graph_;
   codegen::CompiledModel model_;
   Bytes input_;
   Bytes expected_;
   host::FaultInjectingTransport* faults_ = nullptr;  // owned by the deployment
 
-  project::DeploymentOptions options(host::FaultInjectionOptions faults) {
-    project::DeploymentOptions options;
+  deploy::DeploymentOptions options(host::FaultInjectionOptions faults) {
+    deploy::DeploymentOptions options;
     options.build.cacheRoot = LOUPE_DEPLOY_TEST_CACHE;
     options.session.responseTimeout = std::chrono::milliseconds(1000);
     options.interpose = [this, faults](host::Transport& link) {
@@ -46,9 +46,9 @@ class DeployFaults : public QObject {
     return options;
   }
 
-  std::unique_ptr<project::Deployment> deploy(host::FaultInjectionOptions faults) {
-    return std::make_unique<project::Deployment>(*registry_.find("qemu-mps2-an385"), model_,
-                                                 options(std::move(faults)));
+  std::unique_ptr<deploy::Deployment> deploy(host::FaultInjectionOptions faults) {
+    return std::make_unique<deploy::Deployment>(*registry_.find("qemu-mps2-an385"), model_,
+                                                options(std::move(faults)));
   }
 
  private slots:

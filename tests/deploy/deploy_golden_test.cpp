@@ -15,13 +15,13 @@
 #include <tuple>
 
 #include "codegen/model_compiler.h"
+#include "deploy/deploy_error.h"
+#include "deploy/deployment.h"
 #include "frontend/tflite_importer.h"
 #include "golden_compare.h"
 #include "golden_sets.h"
 #include "passes/pass_manager.h"
 #include "platforms/builtin_platforms.h"
-#include "project/deploy_error.h"
-#include "project/deployment.h"
 #include "target/target_lowering.h"
 #include "targets/builtin_targets.h"
 #include "test_data.h"
@@ -33,7 +33,7 @@ namespace {
 // A model deployed to one platform, kept open across its golden sets.
 struct DeployedModel {
   codegen::CompiledModel model;
-  std::unique_ptr<project::Deployment> deployment;
+  std::unique_ptr<deploy::Deployment> deployment;
   std::string doesNotFit;  // the DoesNotFit message, when it does not fit
 };
 
@@ -42,7 +42,7 @@ struct DeployedModel {
 class DeployGoldenOnBoards : public QObject {
   Q_OBJECT
 
-  project::PlatformRegistry registry_ = platforms::builtinPlatformRegistry();
+  deploy::PlatformRegistry registry_ = platforms::builtinPlatformRegistry();
   std::vector<test::GoldenSet> sets_ = test::goldenSets();
   std::map<std::tuple<std::string, std::string, std::filesystem::path>, DeployedModel> deployed_;
   // Models that ran on each platform, for the "runs on the other board" check.
@@ -64,18 +64,18 @@ class DeployGoldenOnBoards : public QObject {
         passes::runGraphPipeline(frontend::importTfliteFile(path), timeline, context), targets,
         timeline, context);
     entry.model = target::compileForTargets(partitioned, targets);
-    project::DeploymentOptions options;
+    deploy::DeploymentOptions options;
     options.build.cacheRoot = LOUPE_DEPLOY_TEST_CACHE;
     try {
-      entry.deployment = std::make_unique<project::Deployment>(*registry_.find(platformName),
-                                                               entry.model, options);
+      entry.deployment =
+          std::make_unique<deploy::Deployment>(*registry_.find(platformName), entry.model, options);
       const std::string log = entry.deployment->firmware().log;
       if (log.find("warning:") != std::string::npos) {
         qWarning("%s", log.c_str());
         QTest::qFail("the firmware build printed warnings", __FILE__, __LINE__);
       }
-    } catch (const project::DeployError& error) {
-      if (error.kind() != project::DeployError::Kind::DoesNotFit) throw;
+    } catch (const deploy::DeployError& error) {
+      if (error.kind() != deploy::DeployError::Kind::DoesNotFit) throw;
       entry.doesNotFit = error.what();
     }
     return entry;
@@ -131,7 +131,7 @@ class DeployGoldenOnBoards : public QObject {
       }
       // One entry per call the compiled model makes (an NPU region is one
       // call, however many operators it runs), adding up to the measured total.
-      const project::RunProfile& profile = deployed.deployment->profile();
+      const deploy::RunProfile& profile = deployed.deployment->profile();
       QCOMPARE(profile.operators.size(), deployed.model.calls.size());
       QCOMPARE(QString::fromStdString(profile.unit),
                platform == "host" ? QString("ns") : QString("instructions"));

@@ -6,9 +6,8 @@
 // unit tests.
 #include <QtTest>
 
-#include "codegen/model_compiler.h"
-#include "platforms/builtin_platforms.h"
-#include "project/deployment.h"
+#include "builtin_registries.h"
+#include "deploy/run_on_board.h"
 #include "tflm_mean_pooling_case.h"
 
 using namespace loupe;
@@ -26,12 +25,19 @@ class DeployMeanRegression : public QObject {
 
   void globalPoolingMatchesTfliteMicroOnEveryBoard() {
     QFETCH(QString, platform);
-    const project::PlatformRegistry registry = platforms::builtinPlatformRegistry();
-    const codegen::CompiledModel model = codegen::compileToC(test::tflmMeanPoolingGraph(), {});
-    project::DeploymentOptions options;
-    options.build.cacheRoot = LOUPE_DEPLOY_TEST_CACHE;
-    project::Deployment deployment(*registry.find(platform.toStdString()), model, options);
-    const auto outputs = deployment.run({test::tflmMeanPoolingInput()});
+    const deploy::Registries registries = plugins::builtinRegistries();
+    deploy::BoardRunRequest request;
+    request.platform = registries.platforms.find(platform.toStdString());
+    request.compile = {
+        test::tflmMeanPoolingGraph(), target::parseTargetString("c", registries.targets), {}};
+    request.inputs = {test::tflmMeanPoolingInput()};
+    request.goldenOutputs = {test::tflmMeanPoolingExpected()};
+    request.deployment.build.cacheRoot = LOUPE_DEPLOY_TEST_CACHE;
+    const deploy::BoardRunResult run = deploy::runOnBoard(std::move(request));
+    // The reference interpreter's bytes, and TFLite Micro's.
+    QCOMPARE(run.checks.size(), std::size_t{2});
+    QVERIFY2(run.outputsAgree(), run.checks.back().message.c_str());
+    const auto& outputs = run.outputs;
     QCOMPARE(outputs.size(), std::size_t{1});
     const auto expected = test::tflmMeanPoolingExpected();
     QCOMPARE(outputs[0].size(), expected.size());

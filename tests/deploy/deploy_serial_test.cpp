@@ -14,10 +14,10 @@
 #include <unistd.h>
 
 #include "codegen/model_compiler.h"
+#include "deploy/deployment.h"
 #include "frontend/tflite_importer.h"
 #include "passes/pass_manager.h"
 #include "platforms/builtin_platforms.h"
-#include "project/deployment.h"
 #include "reference/reference_interpreter.h"
 #include "test_data.h"
 
@@ -36,8 +36,8 @@ class DeploySerial : public QObject {
     passes::StageTimeline timeline;
     const auto model = codegen::compileToC(passes::runGraphPipeline(graph, timeline), {});
     // "Flash" the board: build the firmware the host platform would run.
-    const auto firmware = project::buildFirmware(*registry.find("host"), model,
-                                                 {.cacheRoot = LOUPE_DEPLOY_TEST_CACHE});
+    const auto firmware = deploy::buildFirmware(*registry.find("host"), model,
+                                                {.cacheRoot = LOUPE_DEPLOY_TEST_CACHE});
 
     int master = -1, slave = -1;
     QVERIFY(::openpty(&master, &slave, nullptr, nullptr, nullptr) == 0);
@@ -64,10 +64,10 @@ class DeploySerial : public QObject {
     interpreter.invoke();
     const auto expected = interpreter.output(0);
     try {
-      project::DeploymentOptions options;
+      deploy::DeploymentOptions options;
       options.start.port = port;
       options.start.baud = 115200;
-      project::Deployment deployment(*registry.find("serial"), model, options);
+      deploy::Deployment deployment(*registry.find("serial"), model, options);
       QVERIFY2(deployment.transport().describe().find(port) != std::string::npos,
                deployment.transport().describe().c_str());
       const auto outputs = deployment.run({input});

@@ -9,9 +9,9 @@
 #include <filesystem>
 #include <fstream>
 
+#include "deploy/golden_sets.h"
+#include "deploy/reference_check.h"
 #include "frontend/tflite_importer.h"
-#include "project/golden_sets.h"
-#include "project/reference_check.h"
 #include "test_data.h"
 
 using namespace loupe;
@@ -27,7 +27,7 @@ class ReferenceCheck : public QObject {
         test::readBytes(dir / "golden" / "seed1" / "input0.bin")};
     std::vector<std::uint8_t> output = test::readBytes(dir / "golden" / "seed1" / "output0.bin");
 
-    auto checks = project::checkAgainstReference(graph, inputs, {output});
+    auto checks = deploy::checkAgainstReference(graph, inputs, {output});
     QCOMPARE(checks.size(), std::size_t{1});
     QVERIFY2(checks[0].agrees, checks[0].message.c_str());
     QCOMPARE(QString::fromStdString(checks[0].message),
@@ -35,7 +35,7 @@ class ReferenceCheck : public QObject {
 
     const std::uint8_t expected = output[7];
     output[7] = static_cast<std::uint8_t>(expected + 1);
-    checks = project::checkAgainstReference(graph, inputs, {output});
+    checks = deploy::checkAgainstReference(graph, inputs, {output});
     QVERIFY(!checks[0].agrees);
     QCOMPARE(
         QString::fromStdString(checks[0].message),
@@ -44,7 +44,7 @@ class ReferenceCheck : public QObject {
             .arg(expected));
 
     output.pop_back();
-    checks = project::checkAgainstReference(graph, inputs, {output});
+    checks = deploy::checkAgainstReference(graph, inputs, {output});
     QVERIFY(!checks[0].agrees);
     QCOMPARE(QString::fromStdString(checks[0].message),
              QString("output 0 has 11 bytes, the reference 12"));
@@ -55,13 +55,13 @@ class ReferenceCheck : public QObject {
     const ir::Graph graph = frontend::importTfliteFile(dir / "model.tflite");
     const std::vector<std::uint8_t> golden =
         test::readBytes(dir / "golden" / "real1" / "output0.bin");
-    auto checks = project::checkAgainstGolden(graph, {golden}, {golden});
+    auto checks = deploy::checkAgainstGolden(graph, {golden}, {golden});
     QVERIFY(checks[0].agrees);
     QCOMPARE(QString::fromStdString(checks[0].message),
              QString("output 0 equals TFLite's (bit-exact)"));
     std::vector<std::uint8_t> board = golden;
     board[3] = static_cast<std::uint8_t>(board[3] ^ 1);
-    checks = project::checkAgainstGolden(graph, {board}, {golden});
+    checks = deploy::checkAgainstGolden(graph, {board}, {golden});
     QVERIFY(!checks[0].agrees);
     QVERIFY2(
         QString::fromStdString(checks[0].message)
@@ -83,18 +83,18 @@ class ReferenceCheck : public QObject {
       std::memcpy(board.data(), &bits, 4);
       return board;
     };
-    auto checks = project::checkAgainstGolden(graph, {nudged(3)}, {golden});
+    auto checks = deploy::checkAgainstGolden(graph, {nudged(3)}, {golden});
     QVERIFY(checks[0].agrees);
     QCOMPARE(QString::fromStdString(checks[0].message),
              QString("output 0 is within 3 ulp of TFLite's"));
-    checks = project::checkAgainstGolden(graph, {nudged(5)}, {golden});
+    checks = deploy::checkAgainstGolden(graph, {nudged(5)}, {golden});
     QVERIFY(!checks[0].agrees);
     QVERIFY2(
         QString::fromStdString(checks[0].message)
             .startsWith("output 0 differs from TFLite's by more than 4 ulp in 1 of 1 elements"),
         checks[0].message.c_str());
-    QCOMPARE(project::ulpDistance(1.0f, std::nextafter(1.0f, 2.0f)), 1u);
-    QCOMPARE(project::ulpDistance(-0.0f, 0.0f), 0u);
+    QCOMPARE(deploy::ulpDistance(1.0f, std::nextafter(1.0f, 2.0f)), 1u);
+    QCOMPARE(deploy::ulpDistance(-0.0f, 0.0f), 0u);
   }
 
   void goldenSetsBesideTheModelRealFirstAndChecked() {
@@ -115,7 +115,7 @@ class ReferenceCheck : public QObject {
     std::filesystem::create_directories(root / "golden" / "empty");
 
     const ir::Graph graph = frontend::importTfliteFile(root / "model.tflite");
-    const project::GoldenSets found = project::findGoldenSets(root / "model.tflite", graph);
+    const deploy::GoldenSets found = deploy::findGoldenSets(root / "model.tflite", graph);
     QCOMPARE(found.sets.size(), std::size_t{2});
     QCOMPARE(found.sets[0].name, std::string("real2"));
     QCOMPARE(found.sets[1].name, std::string("seed1"));
@@ -131,7 +131,7 @@ class ReferenceCheck : public QObject {
     QVERIFY2(QString::fromStdString(found.skipped[1]).endsWith("' needs 12"),
              found.skipped[1].c_str());
     // No golden/ folder: no sets, nothing skipped.
-    QVERIFY(project::findGoldenSets(root / "golden" / "model.tflite", graph).sets.empty());
+    QVERIFY(deploy::findGoldenSets(root / "golden" / "model.tflite", graph).sets.empty());
   }
 };
 

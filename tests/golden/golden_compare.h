@@ -10,13 +10,13 @@
 #include <span>
 #include <string>
 
-#include "project/reference_check.h"
+#include "deploy/reference_check.h"
 
 namespace loupe::test {
 
-// The tolerance Run on board allows too (project/reference_check.h).
-using project::kMaxFloatUlps;
-using project::ulpDistance;
+// The tolerance Run on board allows too (deploy/reference_check.h).
+using deploy::kMaxFloatUlps;
+using deploy::ulpDistance;
 
 // Empty when equal; otherwise where and how the bytes first differ. `dtype`
 // is the manifest's spelling ("int8", "float32", ...).

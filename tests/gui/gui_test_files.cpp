@@ -8,9 +8,9 @@
 
 namespace loupe::test {
 
-std::shared_ptr<const project::Registries> registries() {
+std::shared_ptr<const deploy::Registries> registries() {
   static const auto built =
-      std::make_shared<const project::Registries>(plugins::builtinRegistries());
+      std::make_shared<const deploy::Registries>(plugins::builtinRegistries());
   return built;
 }
 

@@ -7,7 +7,7 @@
 #include <QTemporaryDir>
 #include <memory>
 
-#include "project/registries.h"
+#include "deploy/registries.h"
 
 namespace loupe::test {
 
@@ -21,7 +21,7 @@ QStringList kwsOperatorTypes();
 
 // The built-in targets and platforms, built once for the whole test, as an
 // app builds them at start-up.
-std::shared_ptr<const project::Registries> registries();
+std::shared_ptr<const deploy::Registries> registries();
 
 // Writes `size` pseudo-random bytes (fixed seed) into `dir` and returns the path.
 QString writeCorruptModel(const QTemporaryDir& dir, int size = 4096);

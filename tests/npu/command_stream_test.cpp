@@ -7,7 +7,7 @@
 #include <cstring>
 
 #include "loupe/npu_command_stream.h"
-#include "npu/command_stream.h"
+#include "targets/npu/command_stream.h"
 #include "tvm/runtime/crt/error_codes.h"
 
 using namespace loupe;

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "ir/graph.h"
-#include "npu/npu_operator_compiler.h"
+#include "targets/npu/npu_operator_compiler.h"
 
 namespace loupe::test {
 

@@ -3,8 +3,8 @@
 // from the 32-MAC to the 256-MAC configuration and whose total falls.
 #include <QtTest>
 
-#include "npu/performance_model.h"
 #include "npu_test_support.h"
+#include "targets/npu/performance_model.h"
 
 using namespace loupe;
 using namespace loupe::npu;

@@ -11,10 +11,10 @@
 
 #include "codegen/c_function_printer.h"
 #include "loupe/npu.h"
-#include "npu/command_stream.h"
-#include "npu/npu_region_compiler.h"
-#include "npu/npu_tir_function.h"
 #include "npu_test_support.h"
+#include "targets/npu/command_stream.h"
+#include "targets/npu/npu_region_compiler.h"
+#include "targets/npu/npu_tir_function.h"
 #include "tvm/runtime/crt/error_codes.h"
 
 using namespace loupe;

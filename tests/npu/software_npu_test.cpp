@@ -13,9 +13,9 @@
 
 #include "graph_builder.h"
 #include "loupe/npu.h"
-#include "npu/command_stream.h"
 #include "npu_test_support.h"
 #include "reference/reference_interpreter.h"
+#include "targets/npu/command_stream.h"
 #include "tvm/runtime/crt/error_codes.h"
 
 using namespace loupe;

@@ -9,10 +9,10 @@
 #include <random>
 
 #include "loupe/npu_weight_stream.h"
-#include "npu/npu_legalize.h"
-#include "npu/weight_decoder.h"
-#include "npu/weight_encoder.h"
 #include "npu_test_support.h"
+#include "targets/npu/npu_legalize.h"
+#include "targets/npu/weight_decoder.h"
+#include "targets/npu/weight_encoder.h"
 #include "tvm/runtime/crt/error_codes.h"
 
 using namespace loupe;

@@ -12,8 +12,8 @@ BoardDescription loadBoardDescription(const std::filesystem::path& boardDirector
   if (!input) throw std::runtime_error(file.string() + ": cannot be read");
   const std::string text{std::istreambuf_iterator<char>(input), std::istreambuf_iterator<char>()};
   BoardDescription board;
-  static_cast<project::BoardDescription&>(board) =
-      project::parseBoardDescription(text, file.string());
+  static_cast<deploy::BoardDescription&>(board) =
+      deploy::parseBoardDescription(text, file.string());
   board.directory = boardDirectory;
   return board;
 }

@@ -5,11 +5,11 @@
 
 #include <filesystem>
 
-#include "project/board_description.h"
+#include "deploy/board_description.h"
 
 namespace loupe::test {
 
-struct BoardDescription : project::BoardDescription {
+struct BoardDescription : deploy::BoardDescription {
   std::filesystem::path directory;  // where board.json, board.h and linker.ld are
 };
 

@@ -48,7 +48,7 @@ class BoardFoldersTest : public QObject {
     QTemporaryDir dir;
     const fs::path boards = dir.path().toStdString();
     writeBoardFolder(boards / "my_an385", "my_an385");
-    project::PlatformRegistry registry;
+    deploy::PlatformRegistry registry;
     QVERIFY(platforms::addBoardFolders(registry, boards).empty());
     const auto* board =
         dynamic_cast<const platforms::QemuPlatform*>(registry.find("my-an385").get());
@@ -83,7 +83,7 @@ class BoardFoldersTest : public QObject {
     writeBoardFolder(boards / "c_good", "c_good");
     writeText(boards / "not_a_board" / "notes.txt", "no board.json here");
 
-    project::PlatformRegistry registry;
+    deploy::PlatformRegistry registry;
     const auto problems = platforms::addBoardFolders(registry, boards);
     QCOMPARE(problems.size(), std::size_t{2});
     QVERIFY2(problems[0].starts_with((boards / "a_no_linker").string() + ": skipped: ") &&
@@ -108,7 +108,7 @@ class BoardFoldersTest : public QObject {
   }
 
   void noFolderNoBoards() {
-    project::PlatformRegistry registry;
+    deploy::PlatformRegistry registry;
     QVERIFY(platforms::addBoardFolders(registry, "/nonexistent/share/loupe/boards").empty());
     QVERIFY(registry.names().empty());
   }

@@ -27,8 +27,8 @@
 #include <vector>
 
 #include "board_description.h"
+#include "deploy/process_runner.h"
 #include "platform_test_support.h"
-#include "project/process_runner.h"
 #include "qemu_serial_session.h"
 
 using namespace loupe;
@@ -328,10 +328,10 @@ class ModelRpcFirmware : public QObject {
     if (!test::requireTool(description.qemuExecutable.c_str(), "qemu-system-arm")) return;
     const fs::path elf = fs::path(dir_.path().toStdString()) / (board.toStdString() + "_rpc.elf");
     const auto build =
-        project::runProcess(buildCommand(description, elf), dir_.path().toStdString());
+        deploy::runProcess(buildCommand(description, elf), dir_.path().toStdString());
     QVERIFY2(build.exitCode == 0, build.output.c_str());
     const auto size =
-        project::runProcess({"arm-none-eabi-size", elf.string()}, dir_.path().toStdString());
+        deploy::runProcess({"arm-none-eabi-size", elf.string()}, dir_.path().toStdString());
     qDebug().noquote() << size.output.c_str();
 
     test::QemuSerialSession qemu;

@@ -22,9 +22,9 @@
 #include <sstream>
 
 #include "board_description.h"
+#include "deploy/process_runner.h"
 #include "echo_firmware_build.h"
 #include "platform_test_support.h"
-#include "project/process_runner.h"
 #include "qemu_serial_session.h"
 
 #include "echo_protocol.h"
@@ -168,8 +168,8 @@ class QemuEcho : public QObject {
     if (!test::requireTool("arm-none-eabi-gcc", "gcc-arm-none-eabi")) return {};
     const fs::path elf = fs::path(dir_.path().toStdString()) / (board.name + "_echo.elf");
     const auto build =
-        project::runProcess(test::echoFirmwareBuildCommand(board, platformsDirectory(), elf),
-                            dir_.path().toStdString());
+        deploy::runProcess(test::echoFirmwareBuildCommand(board, platformsDirectory(), elf),
+                           dir_.path().toStdString());
     if (build.exitCode != 0) {
       QTest::qFail(build.output.c_str(), __FILE__, __LINE__);
       return {};
@@ -202,7 +202,7 @@ class QemuEcho : public QObject {
     if (elf.empty()) return;
     if (!test::requireTool("arm-none-eabi-size", "gcc-arm-none-eabi")) return;
     const auto size =
-        project::runProcess({"arm-none-eabi-size", "-A", elf.string()}, dir_.path().toStdString());
+        deploy::runProcess({"arm-none-eabi-size", "-A", elf.string()}, dir_.path().toStdString());
     QVERIFY2(size.exitCode == 0, size.output.c_str());
     auto sections = sectionSizes(size.output);
     QVERIFY2(sections.contains(".text"), size.output.c_str());

@@ -1,6 +1,6 @@
 // The limits of Loupe's NPU (Ethos-U55-like), as named constants: what
 // npu_constraints checks an operator against before it is offloaded, and what
-// the NPU back end (compiler_core/npu) and the software NPU implement, no
+// the NPU back end (plugins/targets/npu) and the software NPU implement, no
 // more. They follow the Ethos-U55's published operator support (Arm's Vela
 // SUPPORTED_OPS) cut down to what Loupe's NPU model does; docs/npu_constraints.md
 // is the same table for people. Change both together.

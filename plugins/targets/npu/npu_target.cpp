@@ -1,9 +1,9 @@
 #include "targets/npu/npu_target.h"
 
-#include "npu/npu_legalize.h"
-#include "npu/npu_tir_function.h"
-#include "npu/performance_model.h"
 #include "targets/npu/npu_constraints.h"
+#include "targets/npu/npu_legalize.h"
+#include "targets/npu/npu_tir_function.h"
+#include "targets/npu/performance_model.h"
 
 namespace loupe::targets::npu {
 

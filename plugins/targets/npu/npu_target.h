@@ -5,9 +5,9 @@
 // (npu_constraints).
 #pragma once
 
-#include "npu/npu_config.h"
 #include "target/target.h"
 #include "target/target_registry.h"
+#include "targets/npu/npu_config.h"
 
 namespace loupe::targets::npu {
 

@@ -1,6 +1,6 @@
 /*
  * The command stream of Loupe's NPU (Ethos-U55-like), docs/npu.md: the binary
- * format the compiler writes (compiler_core/npu/command_stream.h) and a
+ * format the compiler writes (plugins/targets/npu/command_stream.h) and a
  * decoder that turns it back into operations, one at a time, without
  * allocating. The format constants live here once so the C++ encoder and the
  * C decoder cannot drift apart.

@@ -1,0 +1,91 @@
+#include "deploy/firmware_build.h"
+
+#include "deploy/build_cache.h"
+#include "deploy/deploy_error.h"
+#include "deploy/platform_registry.h"
+#include "deploy/process_runner.h"
+
+namespace loupe::deploy {
+
+namespace fs = std::filesystem;
+
+void writeProject(const std::vector<ProjectFile>& files, const fs::path& directory) {
+  for (const ProjectFile& file : files) {
+    const fs::path relative(file.path);
+    // Paths come from Loupe's own generators; refuse anything that would
+    // leave the project folder all the same.
+    if (relative.is_absolute() || file.path.find("..") != std::string::npos) {
+      throw std::runtime_error("refusing to write project file outside the project: " + file.path);
+    }
+    writeTextFile(directory / relative, file.text);
+  }
+}
+
+FirmwareBuild buildFirmware(const Platform& platform, const codegen::CompiledModel& model,
+                            const FirmwareBuildOptions& options) {
+  requireTools(platform);
+  if (!isOnPath("make")) {
+    throw DeployError(DeployError::Kind::ToolMissing,
+                      "building firmware needs make (install the Debian package make)");
+  }
+  auto clock = std::chrono::steady_clock::now();
+  auto lap = [&clock] {
+    const auto now = std::chrono::steady_clock::now();
+    const double seconds = std::chrono::duration<double>(now - clock).count();
+    clock = now;
+    return seconds;
+  };
+  const std::vector<ProjectFile> files = platform.projectFiles(model);
+  const std::string platformName = platform.name();
+  std::vector<std::string_view> parts = {platformName};
+  for (const ProjectFile& file : files) parts.insert(parts.end(), {file.path, file.text});
+
+  const fs::path root = (options.cacheRoot.empty() ? defaultCacheRoot() : options.cacheRoot) /
+                        "firmware" / platformName;
+  FirmwareBuild build;
+  build.directory = root / contentKey(parts);
+  build.firmware = build.directory / platform.firmwarePath();
+  if (fs::exists(build.firmware)) {
+    build.generateSeconds = lap();
+    build.reused = true;
+    return build;
+  }
+  // Build in a private folder and rename it into place, so concurrent and
+  // interrupted builds never leave a half project in the cache.
+  const fs::path work = root / ("building-" + uniqueSuffix());
+  struct RemoveOnFailure {
+    fs::path path;
+    bool keep = false;
+    ~RemoveOnFailure() {
+      std::error_code ignored;
+      if (!keep) fs::remove_all(path, ignored);
+    }
+  } cleanup{work};
+  writeProject(files, work);
+  build.generateSeconds = lap();
+  const std::vector<std::string> argv = {"make", "-j" + std::to_string(std::max(1, options.jobs))};
+  build.log = commandLineForDisplay(argv) + "\n";
+  const ProcessResult result = runProcess(argv, work, options.timeLimit, options.stop);
+  build.log += result.output;
+  build.buildSeconds = lap();
+  if (result.cancelled) {
+    throw DeployError(DeployError::Kind::Cancelled,
+                      "the build of the " + platformName + " project was cancelled");
+  }
+  if (result.timedOut) {
+    throw DeployError(DeployError::Kind::BuildFailed,
+                      "the build of the " + platformName + " project took too long:\n" + build.log);
+  }
+  if (result.exitCode != 0) {
+    if (auto explanation = platform.explainBuildFailure(result.output)) {
+      throw DeployError(DeployError::Kind::DoesNotFit, *explanation);
+    }
+    throw DeployError(DeployError::Kind::BuildFailed,
+                      "the build of the " + platformName + " project failed:\n" + build.log);
+  }
+  moveIntoCache(work, build.directory, build.firmware);
+  cleanup.keep = true;
+  return build;
+}
+
+}  // namespace loupe::deploy

@@ -1,0 +1,25 @@
+// The Makefile of a generated firmware project. Every platform's project has
+// the same shape (model/, runtime/, platform/), so one generator writes it;
+// platforms give the compiler and flags. The C runtime is built as an archive
+// so that a platform's own hooks (profiler ticks, abort) replace the
+// runtime's defaults instead of clashing with them.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace loupe::deploy {
+
+struct FirmwareMakefileSpec {
+  std::string title;                      // first comment line: what the project is for
+  std::string compiler;                   // CC
+  std::string archiver;                   // AR
+  std::vector<std::string> compileFlags;  // CFLAGS besides the strict C99 warnings
+  std::vector<std::string> linkFlags;     // LDFLAGS
+  std::vector<std::string> libraries;     // LDLIBS, after everything else
+  std::string output;                     // the goal: "build/firmware.elf"
+};
+
+std::string firmwareMakefile(const FirmwareMakefileSpec& spec);
+
+}  // namespace loupe::deploy

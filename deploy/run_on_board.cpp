@@ -1,0 +1,75 @@
+#include "deploy/run_on_board.h"
+
+#include <stdexcept>
+#include <utility>
+
+#include "deploy/deploy_error.h"
+#include "target/target_string.h"
+
+namespace loupe::deploy {
+
+namespace {
+
+// Each of `files` must hold exactly its tensor's bytes.
+void checkSizes(const ir::Graph& graph, const std::vector<int>& tensors,
+                const std::vector<std::vector<std::uint8_t>>& files, const char* role) {
+  if (files.size() != tensors.size()) {
+    throw std::invalid_argument("the model has " + std::to_string(tensors.size()) + " " + role +
+                                "(s) but " + std::to_string(files.size()) + " were given");
+  }
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    const ir::Tensor& tensor = graph.tensor(tensors[i]);
+    if (static_cast<std::int64_t>(files[i].size()) != tensor.byteSize()) {
+      throw std::invalid_argument(std::string(role) + " " + std::to_string(i) + " has " +
+                                  std::to_string(files[i].size()) + " bytes, but '" + tensor.name +
+                                  "' needs " + std::to_string(tensor.byteSize()));
+    }
+  }
+}
+
+}  // namespace
+
+bool BoardRunResult::outputsAgree() const {
+  if (checks.empty()) return false;
+  for (const OutputCheck& check : checks) {
+    if (!check.agrees) return false;
+  }
+  return true;
+}
+
+BoardRunResult runOnBoard(BoardRunRequest request) {
+  if (!request.platform) throw std::invalid_argument("no platform to run on");
+  const ir::Graph& model = request.compile.model;
+  checkSizes(model, model.inputs, request.inputs, "input");
+  if (!request.goldenOutputs.empty()) {
+    checkSizes(model, model.outputs, request.goldenOutputs, "golden output");
+  }
+  const auto report = [&request](const std::string& stage, const std::string& detail) {
+    if (request.progress) request.progress(stage, detail);
+  };
+  // The reference check needs the model as imported; the driver takes a copy.
+  const ir::Graph imported = model;
+  report("compile", "compiling " + imported.name + " to C for " +
+                        target::targetListString(request.compile.targets));
+  BoardRunResult result;
+  result.compilation = driver::compileModel(std::move(request.compile));
+  if (request.deployment.stop.stop_requested()) {
+    throw DeployError(DeployError::Kind::Cancelled, "cancelled after compiling");
+  }
+  Deployment deployment(*request.platform, result.compilation.model, request.deployment,
+                        request.progress);
+  result.outputs = deployment.run(request.inputs);
+  result.profile = deployment.profile();
+  result.times = deployment.times();
+  result.boardName = deployment.board().name;
+  report("reference", "running the reference interpreter");
+  result.checks = checkAgainstReference(imported, request.inputs, result.outputs);
+  if (!request.goldenOutputs.empty()) {
+    for (OutputCheck& check : checkAgainstGolden(imported, result.outputs, request.goldenOutputs)) {
+      result.checks.push_back(std::move(check));
+    }
+  }
+  return result;
+}
+
+}  // namespace loupe::deploy

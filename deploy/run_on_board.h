@@ -1,0 +1,48 @@
+// One run of a model on a board, as `loupec run --platform`, the GUI's Run on
+// board and the tests do it: compile with the driver, deploy (generate,
+// build, flash, connect: Deployment), run once on the inputs, and check every
+// output against the reference interpreter and, when a golden set gave the
+// inputs, against TFLite's own outputs.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "deploy/deployment.h"
+#include "deploy/reference_check.h"
+#include "driver/compile_driver.h"
+
+namespace loupe::deploy {
+
+struct BoardRunRequest {
+  std::shared_ptr<const Platform> platform;
+  driver::CompileRequest compile;                 // the imported model, parsed targets, options
+  std::vector<std::vector<std::uint8_t>> inputs;  // model input order, checked sizes
+  // TFLite's outputs for these inputs (a golden set's), or empty.
+  std::vector<std::vector<std::uint8_t>> goldenOutputs;
+  DeploymentOptions deployment;
+  // "compile", then Deployment's stages, then "reference".
+  Deployment::Progress progress;
+};
+
+struct BoardRunResult {
+  driver::Compilation compilation;
+  std::vector<std::vector<std::uint8_t>> outputs;
+  RunProfile profile;
+  DeploymentTimes times;
+  std::string boardName;
+  // Against the reference interpreter, then against the golden outputs.
+  std::vector<OutputCheck> checks;
+
+  bool outputsAgree() const;
+};
+
+// Throws what the driver and Deployment throw (lowering, planning,
+// DeployError, host::SessionError), std::invalid_argument for input or golden
+// files of the wrong count or size, and DeployError Cancelled once the
+// request's stop token is triggered.
+BoardRunResult runOnBoard(BoardRunRequest request);
+
+}  // namespace loupe::deploy

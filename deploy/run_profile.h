@@ -1,0 +1,52 @@
+// The per-operator profile of one run on a board: what the board's profiler
+// measured for each operator call, in the platform's unit, with the
+// operator's type and MACs from the compiler. Written as Loupe's profile JSON
+// and as a Chrome trace (chrome://tracing, Perfetto) next to it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "codegen/compiled_model.h"
+
+namespace loupe::deploy {
+
+// One call of the AOT run function: an operator, or a region of operators
+// compiled as one function (an NPU region), which the board times as one.
+struct OperatorTime {
+  int operatorIndex = -1;      // the call's (first) operator: its profiler entry
+  std::vector<int> operators;  // every operator the call ran
+  std::string name;            // the generated C function, e.g. tvmgen_default_npu_0
+  std::string type;            // "CONV_2D"; a region: "CONV_2D+DEPTHWISE_CONV_2D+..."
+  double time = 0;             // in RunProfile::unit
+  std::int64_t macs = 0;
+};
+
+struct RunProfile {
+  std::string unit;                     // "instructions" or "ns"
+  double total = 0;                     // the whole run, measured around it on the board
+  std::vector<OperatorTime> operators;  // one per call (operator or region), in call order
+
+  double operatorSum() const;
+};
+
+// One board profiler entry: the calls of an operator and the ticks of its
+// last call, indexed by the graph operator index.
+struct ProfilerEntry {
+  std::uint32_t calls = 0;
+  std::uint64_t ticks = 0;
+};
+
+// Joins the board's entries with the model's calls. Throws std::runtime_error
+// when an operator the model calls has no entry or did not run exactly once.
+RunProfile makeRunProfile(const codegen::CompiledModel& model,
+                          const std::vector<ProfilerEntry>& entries, std::uint64_t totalTicks,
+                          const std::string& unit, double unitsPerTick);
+
+// {"unit", "total", "operators": [{"name", "type", "time", "macs", "index"}]}
+std::string runProfileJson(const RunProfile& profile);
+// Trace Event Format: one complete event per operator call, back to back.
+std::string chromeTraceJson(const RunProfile& profile, const std::string& modelName);
+
+}  // namespace loupe::deploy
