@@ -1,6 +1,5 @@
 #include "views/device_mapping_view.h"
 
-#include <QFontDatabase>
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
@@ -18,6 +17,8 @@
 #include "models/model_compilation.h"
 #include "models/model_document.h"
 #include "views/configuration_bars.h"
+
+#include "views/view_fonts.h"
 
 namespace loupe::views {
 
@@ -76,7 +77,7 @@ DeviceMappingView::DeviceMappingView(models::ModelDocument* document,
   configurationTable_ =
       makeTable(configurationModel_, QStringLiteral("configurationCyclesTable"), this);
   summary_->setWordWrap(true);
-  structLabel_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+  structLabel_->setFont(codeFont());
   structLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   structLabel_->setWordWrap(true);
   configurationTitle_->setWordWrap(true);

@@ -4,7 +4,6 @@
 #include <Qsci/qsciscintilla.h>
 
 #include <QColor>
-#include <QFontDatabase>
 #include <QLabel>
 #include <QShortcut>
 #include <QVBoxLayout>
@@ -13,6 +12,7 @@
 #include "models/model_document.h"
 #include "views/find_bar.h"
 #include "views/tir_lexer.h"
+#include "views/view_fonts.h"
 
 namespace loupe::views {
 
@@ -23,7 +23,7 @@ constexpr int kCurrentFunctionMarker = 0;
 // The C lexer with the fixed-width font and colours close to the TIR view's.
 QsciLexerCPP* makeCLexer(QObject* parent) {
   auto* lexer = new QsciLexerCPP(parent);
-  const QFont font = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+  const QFont font = codeFont();
   lexer->setDefaultFont(font);
   for (int style = 0; style <= QsciLexerCPP::PreProcessorCommentLineDoc; ++style) {
     QFont styled = font;
@@ -174,9 +174,11 @@ void FunctionListingView::showOperator(int operatorIndex) {
   for (int line = f.firstLine; line <= f.lastLine; ++line) {
     editor_->markerAdd(line, kCurrentFunctionMarker);
   }
-  // The function's first line at the top of the view.
-  editor_->setFirstVisibleLine(f.firstLine);
+  // The function's first line at the top of the view. The cursor goes
+  // there first: moving it scrolls by itself, as far as the editor's height
+  // (its font, whether its tab is showing) says, and must not undo this.
   editor_->setCursorPosition(f.firstLine, 0);
+  editor_->setFirstVisibleLine(f.firstLine);
 }
 
 QString FunctionListingView::currentFunctionText() const {

@@ -3,11 +3,12 @@
 #include <Qsci/qsciscintilla.h>
 
 #include <QColor>
-#include <QFontDatabase>
 #include <algorithm>
 #include <array>
 #include <cctype>
 #include <string_view>
+
+#include "views/view_fonts.h"
 
 namespace loupe::views {
 
@@ -89,7 +90,7 @@ QColor GraphIrLexer::defaultColor(int style) const {
 }
 
 QFont GraphIrLexer::defaultFont(int style) const {
-  QFont font = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+  QFont font = codeFont();
   if (style == OperatorType || style == Keyword) font.setBold(true);
   if (style == Comment) font.setItalic(true);
   return font;

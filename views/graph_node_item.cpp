@@ -4,6 +4,8 @@
 #include <QPainter>
 #include <algorithm>
 
+#include "views/view_fonts.h"
+
 namespace loupe::views {
 
 GraphNodeItem::GraphNodeItem(const models::LaidOutNode& node) : node_(node) {
@@ -56,16 +58,11 @@ QColor GraphNodeItem::fillColor() const {
 }
 
 QFont GraphNodeItem::titleFont() {
-  QFont font;
-  font.setPixelSize(12);
-  font.setBold(true);
-  return font;
+  return labelFont(12, true);
 }
 
 QFont GraphNodeItem::detailFont() {
-  QFont font;
-  font.setPixelSize(11);
-  return font;
+  return labelFont(11);
 }
 
 void GraphNodeItem::setCurrent(bool current) {

@@ -3,11 +3,12 @@
 #include <Qsci/qsciscintilla.h>
 
 #include <QColor>
-#include <QFontDatabase>
 #include <algorithm>
 #include <array>
 #include <cctype>
 #include <string_view>
+
+#include "views/view_fonts.h"
 
 namespace loupe::views {
 
@@ -77,7 +78,7 @@ QColor TirLexer::defaultColor(int style) const {
 }
 
 QFont TirLexer::defaultFont(int style) const {
-  QFont font = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+  QFont font = codeFont();
   if (style == Keyword) font.setBold(true);
   if (style == Comment) font.setItalic(true);
   return font;

@@ -52,7 +52,17 @@ int compiledCallCount(const ModelDocument& document) {
 class BoardRunTest : public QObject {
   Q_OBJECT
 
+ private:
+  QTemporaryDir cacheDir_;
+
  private slots:
+  void initTestCase() {
+    // Firmware builds go to a cache of this run's own: a user's
+    // ~/.cache/loupe (stale, shared, read-only) plays no part in the result.
+    QVERIFY(cacheDir_.isValid());
+    qputenv("XDG_CACHE_HOME", cacheDir_.path().toUtf8());
+  }
+
   void kwsOnHostAgreesWithTheReference() {
     ModelDocument document;
     QVERIFY(document.open(loupe::test::kwsModelPath()));

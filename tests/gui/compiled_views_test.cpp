@@ -70,6 +70,81 @@ void clickOperatorNode(loupe::views::GraphView* view, int op) {
 class CompiledViewsTest : public QObject {
   Q_OBJECT
 
+ private:
+  // TIR's line `line` is on screen and carries the current-function marker.
+  static void expectShownAndMarked(loupe::views::FunctionListingView* view, int line) {
+    QsciScintilla* editor = view->editor();
+    const int first = editor->firstVisibleLine();
+    const int shown = static_cast<int>(editor->SendScintilla(QsciScintilla::SCI_LINESONSCREEN));
+    QVERIFY2(
+        line >= first && line < first + shown,
+        qPrintable(QString("line %1 not within %2..%3").arg(line).arg(first).arg(first + shown)));
+    QVERIFY(editor->markersAtLine(line) != 0);
+  }
+
+  void clickSelectsEverywhere() {
+    MainWindow window(quietOptions());
+    window.resize(1400, 900);
+    window.show();
+    QVERIFY(window.openModel(loupe::test::kwsModelPath()));
+    QVERIFY(window.waitUntilIdle());
+    QVERIFY(window.showView("graph"));
+
+    clickOperatorNode(window.graphView(), 3);  // DEPTHWISE_CONV_2D
+    QCOMPARE(window.document()->currentOperator(), 3);
+    QVERIFY(window.graphView()->nodeOfOperator(3)->isCurrent());
+    QVERIFY(!window.graphView()->nodeOfOperator(2)->isCurrent());
+
+    auto* tir = window.tirView();
+    QVERIFY2(tir->currentFunctionName().contains("depthwise_conv_2d"),
+             qPrintable(tir->currentFunctionName()));
+    QVERIFY(tir->currentFunctionText().startsWith("@T.prim_func"));
+    QVERIFY2(tir->currentFunctionText().contains("\"operator\": \"#3 DEPTHWISE_CONV_2D\""),
+             qPrintable(tir->currentFunctionText().left(400)));
+    // Scrolled to it: its first line is on screen and marked as the current
+    // function's (what a user sees, whatever the fonts' line height).
+    const int tirLine =
+        window.compilation()
+            ->tirListing()
+            .functions.value(window.compilation()->tirListing().functionOfOperator(3))
+            .firstLine;
+    QVERIFY(window.showView("tir"));
+    expectShownAndMarked(tir, tirLine);
+    QVERIFY(window.showView("graph"));
+
+    auto* c = window.cView();
+    QCOMPARE(c->currentFunctionName(), tir->currentFunctionName());
+    QVERIFY(c->currentFunctionText().contains(c->currentFunctionName() + "("));
+    QVERIFY(!c->currentFunctionText().contains("@T.prim_func"));
+
+    // The memory view highlights exactly the buffers operator 3 reads or writes:
+    // its input (op 2's output), its output, and its scratch if it has one.
+    const auto* chart = window.memoryPlanView()->chart();
+    const auto& plan = chart->planLayout();
+    QVERIFY(!chart->highlightedBuffers().isEmpty());
+    const auto& graph = window.document()->graph();
+    const QString input = QString::fromStdString(graph.tensor(graph.operators[3].inputs[0]).name);
+    const QString output = QString::fromStdString(graph.tensor(graph.operators[3].outputs[0]).name);
+    bool hasInput = false;
+    bool hasOutput = false;
+    for (int i : chart->highlightedBuffers()) {
+      QVERIFY(plan.buffers[i].modelOperators.contains(3));
+      hasInput = hasInput || plan.buffers[i].tensors.contains(input);
+      hasOutput = hasOutput || plan.buffers[i].tensors.contains(output);
+    }
+    QVERIFY(hasInput);
+    QVERIFY(hasOutput);
+    for (int i = 0; i < plan.buffers.size(); ++i) {
+      if (!chart->highlightedBuffers().contains(i)) {
+        QVERIFY(!plan.buffers[i].modelOperators.contains(3));
+      }
+    }
+
+    // A no-copy RESHAPE has no function of its own; the views say so.
+    window.document()->setCurrentOperator(10);
+    QVERIFY(tir->currentFunctionName().isEmpty());
+    QVERIFY2(tir->headerText().contains("no function"), qPrintable(tir->headerText()));
+  }
  private slots:
   void everySharedModelCompilesAndLaysOut_data() {
     QTest::addColumn<QString>("path");
@@ -143,65 +218,18 @@ class CompiledViewsTest : public QObject {
     QVERIFY(!overview->isVisible());
   }
 
-  void aClickInTheGraphSelectsTheOperatorInTirCAndMemory() {
-    MainWindow window(quietOptions());
-    window.resize(1400, 900);
-    window.show();
-    QVERIFY(window.openModel(loupe::test::kwsModelPath()));
-    QVERIFY(window.waitUntilIdle());
-    QVERIFY(window.showView("graph"));
+  void aClickInTheGraphSelectsTheOperatorInTirCAndMemory() { clickSelectsEverywhere(); }
 
-    clickOperatorNode(window.graphView(), 3);  // DEPTHWISE_CONV_2D
-    QCOMPARE(window.document()->currentOperator(), 3);
-    QVERIFY(window.graphView()->nodeOfOperator(3)->isCurrent());
-    QVERIFY(!window.graphView()->nodeOfOperator(2)->isCurrent());
-
-    auto* tir = window.tirView();
-    QVERIFY2(tir->currentFunctionName().contains("depthwise_conv_2d"),
-             qPrintable(tir->currentFunctionName()));
-    QVERIFY(tir->currentFunctionText().startsWith("@T.prim_func"));
-    QVERIFY2(tir->currentFunctionText().contains("\"operator\": \"#3 DEPTHWISE_CONV_2D\""),
-             qPrintable(tir->currentFunctionText().left(400)));
-    // Scrolled to it: its first line is the first one shown.
-    const int tirLine =
-        window.compilation()
-            ->tirListing()
-            .functions.value(window.compilation()->tirListing().functionOfOperator(3))
-            .firstLine;
-    QCOMPARE(tir->editor()->firstVisibleLine(), tirLine);
-
-    auto* c = window.cView();
-    QCOMPARE(c->currentFunctionName(), tir->currentFunctionName());
-    QVERIFY(c->currentFunctionText().contains(c->currentFunctionName() + "("));
-    QVERIFY(!c->currentFunctionText().contains("@T.prim_func"));
-
-    // The memory view highlights exactly the buffers operator 3 reads or writes:
-    // its input (op 2's output), its output, and its scratch if it has one.
-    const auto* chart = window.memoryPlanView()->chart();
-    const auto& plan = chart->planLayout();
-    QVERIFY(!chart->highlightedBuffers().isEmpty());
-    const auto& graph = window.document()->graph();
-    const QString input = QString::fromStdString(graph.tensor(graph.operators[3].inputs[0]).name);
-    const QString output = QString::fromStdString(graph.tensor(graph.operators[3].outputs[0]).name);
-    bool hasInput = false;
-    bool hasOutput = false;
-    for (int i : chart->highlightedBuffers()) {
-      QVERIFY(plan.buffers[i].modelOperators.contains(3));
-      hasInput = hasInput || plan.buffers[i].tensors.contains(input);
-      hasOutput = hasOutput || plan.buffers[i].tensors.contains(output);
-    }
-    QVERIFY(hasInput);
-    QVERIFY(hasOutput);
-    for (int i = 0; i < plan.buffers.size(); ++i) {
-      if (!chart->highlightedBuffers().contains(i)) {
-        QVERIFY(!plan.buffers[i].modelOperators.contains(3));
-      }
-    }
-
-    // A no-copy RESHAPE has no function of its own; the views say so.
-    window.document()->setCurrentOperator(10);
-    QVERIFY(tir->currentFunctionName().isEmpty());
-    QVERIFY2(tir->headerText().contains("no function"), qPrintable(tir->headerText()));
+  void theSameWithAnotherDefaultFont() {
+    // A desktop whose default font is nothing like the bare machine's: the
+    // views draw their code and nodes in the project's font, and what the
+    // user sees is the same.
+    const QFont original = QApplication::font();
+    QFont other(QStringLiteral("Serif"), 17);
+    other.setStyleHint(QFont::Serif);
+    QApplication::setFont(other);
+    clickSelectsEverywhere();
+    QApplication::setFont(original);
   }
 
   void anotherPlannerChangesTheTotalToWhatMemplanGives() {
