@@ -16,7 +16,13 @@ struct Result {
 };
 
 Result loupec(const QStringList& arguments) {
+  // Firmware builds (run --platform host) go to a cache of this test's own,
+  // not to the user's ~/.cache/loupe.
+  static const QTemporaryDir cache;
+  QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+  environment.insert(QStringLiteral("XDG_CACHE_HOME"), cache.path());
   QProcess process;
+  process.setProcessEnvironment(environment);
   process.start(QStringLiteral(LOUPEC_PATH), arguments);
   if (!process.waitForFinished(60000)) return {-1, {}, "loupec did not finish"};
   return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -2,
