@@ -167,7 +167,7 @@ PrimFunc lowerBinary(BinaryKind kind, const ir::Graph& graph, const ir::Operator
         break;
       }
       const loupe_add_sub_params p =
-          reference::addSubParams(input1, input2, output, attrs.activation);
+          reference::addSubParams(op.type, input1, input2, output, attrs.activation);
       rescale = [p](const Expr& v, int slot) {
         const std::int32_t offset = slot == 0 ? p.input1_offset : p.input2_offset;
         const std::int32_t multiplier = slot == 0 ? p.input1_multiplier : p.input2_multiplier;

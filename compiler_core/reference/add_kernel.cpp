@@ -35,7 +35,7 @@ std::optional<std::string> checkAdd(const ir::Graph& graph, const ir::Operator& 
   }
   if (input1.dtype == ir::DType::Int8 || input1.dtype == ir::DType::Int16) {
     if (auto problem = checkBinaryQuantization(graph, op)) return problem;
-    if (auto problem = checkAddSubScales(input1, input2, output)) return problem;
+    if (auto problem = checkAddSubScales(ir::OpType::Add, input1, input2, output)) return problem;
   }
   return std::nullopt;
 }
@@ -57,7 +57,8 @@ void evalAdd(const ir::Graph& graph, const ir::Operator& op, TensorStore& store)
       });
       break;
     default:
-      evalQuantizedBinary(graph, op, store, addSubParams(input1, input2, output, attrs.activation),
+      evalQuantizedBinary(graph, op, store,
+                          addSubParams(ir::OpType::Add, input1, input2, output, attrs.activation),
                           loupe_add_element);
       break;
   }

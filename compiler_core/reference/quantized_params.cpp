@@ -187,10 +187,22 @@ struct AddSubReals {
   int leftShift = 20;
 };
 
-AddSubReals addSubReals(const ir::Tensor& input1, const ir::Tensor& input2,
+AddSubReals addSubReals(ir::OpType type, const ir::Tensor& input1, const ir::Tensor& input2,
                         const ir::Tensor& output) {
   AddSubReals reals;
   reals.leftShift = output.dtype == ir::DType::Int16 ? 15 : 20;
+  if (type == ir::OpType::Sub) {
+    // TFLite Micro's sub_common.cc divides in float and widens the quotients
+    // (add_common.cc divides in double): the multipliers differ in their last
+    // bits, and about one output in a million with them.
+    const float twiceMax =
+        2.0f * std::max(input1.quantization.scale(), input2.quantization.scale());
+    reals.input1 = static_cast<double>(input1.quantization.scale() / twiceMax);
+    reals.input2 = static_cast<double>(input2.quantization.scale() / twiceMax);
+    reals.output = static_cast<double>(
+        twiceMax / (static_cast<float>(1 << reals.leftShift) * output.quantization.scale()));
+    return reals;
+  }
   const double twiceMaxInputScale =
       2.0 * static_cast<double>(std::max(input1.quantization.scale(), input2.quantization.scale()));
   reals.input1 = static_cast<double>(input1.quantization.scale()) / twiceMaxInputScale;
@@ -202,9 +214,9 @@ AddSubReals addSubReals(const ir::Tensor& input1, const ir::Tensor& input2,
 
 }  // namespace
 
-std::optional<std::string> checkAddSubScales(const ir::Tensor& input1, const ir::Tensor& input2,
-                                             const ir::Tensor& output) {
-  const AddSubReals reals = addSubReals(input1, input2, output);
+std::optional<std::string> checkAddSubScales(ir::OpType type, const ir::Tensor& input1,
+                                             const ir::Tensor& input2, const ir::Tensor& output) {
+  const AddSubReals reals = addSubReals(type, input1, input2, output);
   if (!(reals.input1 > 0.0) || !(reals.input2 > 0.0)) {
     return std::string("input scales must be positive");
   }
@@ -215,9 +227,10 @@ std::optional<std::string> checkAddSubScales(const ir::Tensor& input1, const ir:
   return std::nullopt;
 }
 
-loupe_add_sub_params addSubParams(const ir::Tensor& input1, const ir::Tensor& input2,
-                                  const ir::Tensor& output, ir::Activation activation) {
-  const AddSubReals reals = addSubReals(input1, input2, output);
+loupe_add_sub_params addSubParams(ir::OpType type, const ir::Tensor& input1,
+                                  const ir::Tensor& input2, const ir::Tensor& output,
+                                  ir::Activation activation) {
+  const AddSubReals reals = addSubReals(type, input1, input2, output);
   loupe_add_sub_params p{};
   p.input1_offset = -input1.quantization.zeroPoint();
   p.input2_offset = -input2.quantization.zeroPoint();

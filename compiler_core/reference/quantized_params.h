@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "ir/attributes.h"
+#include "ir/op_type.h"
 #include "ir/tensor.h"
 #include "loupe/quantized_arith.h"
 
@@ -125,17 +126,19 @@ QuantizedMultiplier perTensorFullyConnectedMultiplier(float inputScale, float fi
 
 // --- element-wise binary operators ---------------------------------------------
 
-// Quantised ADD and SUB (TFLite Micro's CalculateOpDataAdd/Sub): left shift 20
-// for int8, 15 for int16; input multipliers relative to twice the larger
-// input scale. TFLite Micro uses this general rescaling for int16 whatever the
-// operator's pot_scale_int16 flag says.
-loupe_add_sub_params addSubParams(const ir::Tensor& input1, const ir::Tensor& input2,
-                                  const ir::Tensor& output, ir::Activation activation);
+// Quantised ADD and SUB (`type`; TFLite Micro's CalculateOpDataAdd/Sub): left
+// shift 20 for int8, 15 for int16; input multipliers relative to twice the
+// larger input scale, derived in double for ADD and in float for SUB as
+// TFLite Micro does. TFLite Micro uses this general rescaling for int16
+// whatever the operator's pot_scale_int16 flag says.
+loupe_add_sub_params addSubParams(ir::OpType type, const ir::Tensor& input1,
+                                  const ir::Tensor& input2, const ir::Tensor& output,
+                                  ir::Activation activation);
 
 // Whether addSubParams gives multipliers TFLite accepts: every real multiplier
 // must be below 1 (QuantizeMultiplierSmallerThanOneExp), or the reason.
-std::optional<std::string> checkAddSubScales(const ir::Tensor& input1, const ir::Tensor& input2,
-                                             const ir::Tensor& output);
+std::optional<std::string> checkAddSubScales(ir::OpType type, const ir::Tensor& input1,
+                                             const ir::Tensor& input2, const ir::Tensor& output);
 
 // Quantised MUL (TFLite Micro's CalculateOpDataMul): one multiplier for
 // input1_scale * input2_scale / output_scale in double.

@@ -22,7 +22,8 @@ std::optional<std::string> checkSub(const ir::Graph& graph, const ir::Operator& 
   }
   if (graph.input(op, 0)->dtype != ir::DType::Float32) {
     if (auto problem = checkBinaryQuantization(graph, op)) return problem;
-    return checkAddSubScales(*graph.input(op, 0), *graph.input(op, 1), graph.output(op, 0));
+    return checkAddSubScales(ir::OpType::Sub, *graph.input(op, 0), *graph.input(op, 1),
+                             graph.output(op, 0));
   }
   return std::nullopt;
 }
@@ -36,7 +37,8 @@ void evalSub(const ir::Graph& graph, const ir::Operator& op, TensorStore& store)
     evalFloatBinary(graph, op, store, attrs.activation, [](float a, float b) { return a - b; });
     return;
   }
-  evalQuantizedBinary(graph, op, store, addSubParams(input1, input2, output, attrs.activation),
+  evalQuantizedBinary(graph, op, store,
+                      addSubParams(ir::OpType::Sub, input1, input2, output, attrs.activation),
                       loupe_sub_element);
 }
 

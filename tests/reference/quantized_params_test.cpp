@@ -88,7 +88,7 @@ class QuantizedParamsTest : public QObject {
     const auto a = quantised(ir::DType::Int8, 0.5f, 2);
     const auto b = quantised(ir::DType::Int8, 0.25f, -1);
     const auto out8 = quantised(ir::DType::Int8, 0.5f, 10);
-    const auto p8 = reference::addSubParams(a, b, out8, ir::Activation::None);
+    const auto p8 = reference::addSubParams(ir::OpType::Add, a, b, out8, ir::Activation::None);
     QCOMPARE(p8.left_shift, 20);
     QCOMPARE(p8.input1_offset, -2);
     QCOMPARE(p8.input2_offset, 1);
@@ -103,7 +103,8 @@ class QuantizedParamsTest : public QObject {
     const auto a16 = quantised(ir::DType::Int16, 0.5f, 0);
     const auto b16 = quantised(ir::DType::Int16, 0.25f, 0);
     const auto out16 = quantised(ir::DType::Int16, 0.5f, 0);
-    const auto p16 = reference::addSubParams(a16, b16, out16, ir::Activation::None);
+    const auto p16 =
+        reference::addSubParams(ir::OpType::Add, a16, b16, out16, ir::Activation::None);
     QCOMPARE(p16.left_shift, 15);
     QCOMPARE(p16.output_shift, -13);
     QCOMPARE(p16.act_min, -32768);

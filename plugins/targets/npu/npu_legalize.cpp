@@ -318,9 +318,9 @@ class Legalizer {
       op.activationMin = p.act_min;
       op.activationMax = p.act_max;
     } else {
-      if (auto problem = reference::checkAddSubScales(a, b, out)) fail(*problem);
+      if (auto problem = reference::checkAddSubScales(op_.type, a, b, out)) fail(*problem);
       op.kind = op_.type == ir::OpType::Add ? NpuOperationKind::Add : NpuOperationKind::Sub;
-      const loupe_add_sub_params p = reference::addSubParams(a, b, out, attrs.activation);
+      const loupe_add_sub_params p = reference::addSubParams(op_.type, a, b, out, attrs.activation);
       op.ifm.multiplier = p.input1_multiplier;
       op.ifm.shift = p.input1_shift;
       op.ifm2.multiplier = p.input2_multiplier;
