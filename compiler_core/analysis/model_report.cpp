@@ -1,6 +1,7 @@
 #include "analysis/model_report.h"
 
-#include <cstdlib>
+#include <charconv>
+#include <string>
 
 #include "analysis/operator_cost.h"
 #include "frontend/vela_operator.h"
@@ -12,8 +13,12 @@ namespace {
 
 // A float32 as the JSON number with 9 significant digits, which parses back
 // to the same float32 (the golden manifests print scales the same way).
+// Parsed with from_chars, which, unlike strtod, ignores the process's locale.
 double shortestFloat(float value) {
-  return std::strtod(ir::floatToString(value).c_str(), nullptr);
+  const std::string text = ir::floatToString(value);
+  double parsed = 0;
+  std::from_chars(text.data(), text.data() + text.size(), parsed);
+  return parsed;
 }
 
 nlohmann::json quantizationJson(const ir::Quantization& q) {

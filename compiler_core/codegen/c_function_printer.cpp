@@ -2,12 +2,12 @@
 
 #include <cinttypes>
 #include <cmath>
-#include <cstdio>
 #include <cstring>
 #include <set>
 #include <sstream>
 #include <stdexcept>
 
+#include "ir/graph_printer.h"
 #include "tir/intrinsics.h"
 
 namespace loupe::codegen {
@@ -30,9 +30,8 @@ std::string floatLiteral(double value) {
   // C99 has no literal for infinity or NaN; <math.h> has constant macros.
   if (std::isnan(value)) return "NAN";
   if (std::isinf(value)) return value > 0 ? "INFINITY" : "(-INFINITY)";
-  char text[64];
-  std::snprintf(text, sizeof text, "%.9g", static_cast<double>(static_cast<float>(value)));
-  std::string s = text;
+  // ir::floatToString: %.9g in the "C" locale, never a decimal comma.
+  std::string s = ir::floatToString(static_cast<float>(value));
   if (s.find_first_of(".en") == std::string::npos) s += ".0";
   return s + "f";
 }

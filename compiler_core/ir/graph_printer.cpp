@@ -1,6 +1,6 @@
 #include "ir/graph_printer.h"
 
-#include <cstdio>
+#include <charconv>
 
 namespace loupe::ir {
 
@@ -169,9 +169,13 @@ std::string shapeToString(const Shape& shape) {
 }
 
 std::string floatToString(float value) {
+  // printf's %.9g, but in the "C" locale whatever the process's LC_NUMERIC
+  // (Qt sets it from the user's locale: de_DE would write 0,5).
   char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.9g", static_cast<double>(value));
-  return buffer;
+  const auto end = std::to_chars(buffer, buffer + sizeof buffer, static_cast<double>(value),
+                                 std::chars_format::general, 9)
+                       .ptr;
+  return std::string(buffer, end);
 }
 
 std::string groupDigits(std::int64_t value) {
