@@ -24,7 +24,6 @@ std::vector<fs::path> sortedEntries(const fs::path& dir) {
 
 std::vector<GoldenSet> goldenSets() {
   std::vector<GoldenSet> sets;
-  const auto shared = sharedModelsDir();
   for (const auto& modelDir : sortedEntries(modelsDir())) {
     if (!fs::exists(modelDir / "model.tflite") || !fs::is_directory(modelDir / "golden")) continue;
     for (const auto& setDir : sortedEntries(modelDir / "golden")) {
@@ -39,10 +38,7 @@ std::vector<GoldenSet> goldenSets() {
       for (const auto& output : set.manifest["outputs"]) {
         set.outputs.push_back(setDir / output["file"].get<std::string>());
       }
-      if (shared) {
-        const auto dumps = *shared / modelDir.filename() / "golden" / setDir.filename() / "tensors";
-        if (fs::is_directory(dumps)) set.tensorDumps = dumps;
-      }
+      if (fs::is_directory(setDir / "tensors")) set.tensorDumps = setDir / "tensors";
       sets.push_back(std::move(set));
     }
   }

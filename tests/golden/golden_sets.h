@@ -19,7 +19,7 @@ struct GoldenSet {
   std::vector<std::filesystem::path> inputs;
   std::vector<std::filesystem::path> outputs;
   nlohmann::json manifest;
-  std::optional<std::filesystem::path> tensorDumps;  // ../shared/.../tensors when present
+  std::optional<std::filesystem::path> tensorDumps;  // <set>/tensors when the set has a per-tensor dump
 };
 
 std::vector<GoldenSet> goldenSets();

@@ -20,16 +20,15 @@ class NpuGoldenTensorsTest : public QObject {
 
  private slots:
   void everyEligibleOperatorMatchesTheDumps() {
-    const auto shared = test::sharedModelsDir();
-    if (!shared) QFAIL("../shared/models with the per-tensor dumps is missing");
+    const auto models = test::modelsDir();
     std::map<std::string, int> checkedPerType;
     std::map<std::string, int> notEligible;
     int checked = 0, runs = 0;
     for (const std::string& name : test::npuModelNames()) {
-      QVERIFY2(std::filesystem::is_directory(*shared / name / "golden" / "seed1" / "tensors"),
+      QVERIFY2(std::filesystem::is_directory(models / name / "golden" / "seed1" / "tensors"),
                name.c_str());
       std::vector<std::filesystem::path> sets;
-      for (const auto& entry : std::filesystem::directory_iterator(*shared / name / "golden")) {
+      for (const auto& entry : std::filesystem::directory_iterator(models / name / "golden")) {
         if (std::filesystem::is_directory(entry.path() / "tensors")) {
           sets.push_back(entry.path() / "tensors");
         }

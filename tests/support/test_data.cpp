@@ -12,12 +12,6 @@ std::filesystem::path modelsDir() {
   return std::filesystem::path(LOUPE_TEST_DATA_DIR) / "models";
 }
 
-std::optional<std::filesystem::path> sharedModelsDir() {
-  const auto dir = std::filesystem::path(LOUPE_SHARED_DIR) / "models";
-  if (std::filesystem::is_directory(dir)) return dir;
-  return std::nullopt;
-}
-
 std::vector<std::uint8_t> readBytes(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error("cannot read " + path.string());
