@@ -55,6 +55,11 @@ class Platform {
   // Programs that building and starting need (missing ones disable the platform).
   virtual std::vector<ToolRequirement> tools() const = 0;
 
+  // The -mcpu of the board's core ("cortex-m55"), which picks the
+  // instruction set the model's kernels are lowered for; empty when the
+  // platform does not know it (the host, a board on a serial port).
+  virtual std::string cpu() const { return {}; }
+
   // Whether Loupe builds the firmware (false: a board flashed by the user).
   virtual bool buildsFirmware() const { return true; }
   // The project for `model`: generated code, the C runtime, the platform's

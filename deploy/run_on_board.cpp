@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "deploy/deploy_error.h"
+#include "target/target_lowering.h"
 #include "target/target_string.h"
 
 namespace loupe::deploy {
@@ -49,8 +50,11 @@ BoardRunResult runOnBoard(BoardRunRequest request) {
   };
   // The reference check needs the model as imported; the driver takes a copy.
   const ir::Graph imported = model;
+  request.compile.boardCpu = request.platform->cpu();
+  const target::CpuIsa isa = target::cpuIsaFor(request.compile.targets, request.compile.boardCpu);
   report("compile", "compiling " + imported.name + " to C for " +
-                        target::targetListString(request.compile.targets));
+                        target::targetListString(request.compile.targets) + " (" +
+                        std::string(target::cpuIsaName(isa)) + " kernels)");
   BoardRunResult result;
   result.compilation = driver::compileModel(std::move(request.compile));
   if (request.deployment.stop.stop_requested()) {

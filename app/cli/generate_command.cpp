@@ -49,8 +49,9 @@ int runGenerateCommand(const std::vector<std::string>& args, const deploy::Regis
   codegen::CompileOptions options;
   options.modelName = parsed.value("--model-name").value_or("default");
   options.memory = memoryOptionsFrom(parsed);
-  const driver::Compilation compilation = driver::compileModel(
-      {frontend::importTfliteFile(parsed.positional[0]), targets, std::move(options)});
+  const driver::Compilation compilation =
+      driver::compileModel({frontend::importTfliteFile(parsed.positional[0]), targets,
+                            std::move(options), platform->cpu()});
   const auto files = platform->projectFiles(compilation.model);
   deploy::writeProject(files, *output);
   std::cout << "wrote the " << platform->name() << " project for " << compilation.graph.name

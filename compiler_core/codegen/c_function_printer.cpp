@@ -70,7 +70,8 @@ std::string printCExpr(const Expr& e) {
     case ExprKind::Load:
       return e->buffer->name + "[" + printCExpr(e->operands[0]) + "]";
     case ExprKind::AddressOf:
-      return e->buffer->name;
+      if (e->operands.empty() || isIntImm(e->operands[0], 0)) return e->buffer->name;
+      return "&" + e->buffer->name + "[" + printCExpr(e->operands[0]) + "]";
     case ExprKind::ResourceHandle:
       return "resource_handle";
     case ExprKind::Call: {
@@ -253,6 +254,8 @@ void printConstant(std::ostringstream& out, const Buffer& c) {
     case ScalarType::Bool:
       printValues<std::uint8_t>(out, c->data, c->type);
       break;
+    case ScalarType::Void:
+      throw std::invalid_argument("constant " + c->name + " has no element type");
   }
   if (c->data.empty()) out << "0";
   out << "\n};\n";

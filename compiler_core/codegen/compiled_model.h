@@ -10,6 +10,7 @@
 #include "codegen/operator_state.h"
 #include "ir/graph.h"
 #include "memory/memory_plan.h"
+#include "target/cpu_isa.h"
 #include "tir/prim_func.h"
 
 namespace loupe::codegen {
@@ -31,6 +32,7 @@ struct OperatorCall {
 struct CompiledModel {
   std::string modelName;  // the <name> of tvmgen_<name>_run
   bool externalWorkspace = false;
+  target::CpuIsa isa = target::CpuIsa::Scalar;  // what the CPU's kernels were lowered for
   ir::Graph graph;
   std::vector<tir::PrimFunc> functions;
   std::vector<OperatorCall> calls;

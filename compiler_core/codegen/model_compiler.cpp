@@ -32,9 +32,10 @@ bool needsFunction(const ir::Graph& graph, const ir::Operator& op) {
 // The operator's TIR as code generation prints it: lowered, simplified, its
 // large scratch lifted into the workspace.
 tir::PrimFunc lowerToFunction(const ir::Graph& graph, const ir::Operator& op,
-                              const std::string& name) {
-  tir::PrimFunc func = lowering::lowerOperator(graph, op, name);
+                              const std::string& name, target::CpuIsa isa) {
+  tir::PrimFunc func = lowering::lowerOperator(graph, op, name, isa);
   func.body = tir::simplify(func.body);
+  tir::dropUnusedConstants(func);
   tir::liftScratchBuffers(func);
   return func;
 }
@@ -50,12 +51,12 @@ bool isValidModelName(const std::string& name) {
 }
 
 std::map<int, std::int64_t> operatorScratch(const ir::Graph& graph,
-                                            std::vector<std::string>* unknown) {
+                                            std::vector<std::string>* unknown, target::CpuIsa isa) {
   std::map<int, std::int64_t> scratch;
   for (const ir::Operator& op : graph.operators) {
     if (!needsFunction(graph, op)) continue;
     try {
-      const tir::PrimFunc func = lowerToFunction(graph, op, "scratch_probe");
+      const tir::PrimFunc func = lowerToFunction(graph, op, "scratch_probe", isa);
       if (func.scratchBytes > 0) scratch[op.index] = func.scratchBytes;
     } catch (const lowering::LoweringError& error) {
       if (unknown != nullptr) unknown->push_back(error.what());
@@ -73,6 +74,7 @@ CompiledModel compileToC(const ir::Graph& graph, const CompileOptions& options) 
   CompiledModel model;
   model.modelName = options.modelName;
   model.externalWorkspace = options.externalWorkspace;
+  model.isa = options.isa;
   model.graph = graph;
   for (const memory::MemoryPool& pool : options.memory.pools) {
     if (!isValidModelName(pool.name)) {
@@ -125,8 +127,8 @@ CompiledModel compileToC(const ir::Graph& graph, const CompileOptions& options) 
     }
     if (!needsFunction(graph, op)) continue;
     tir::PrimFunc func = lowerToFunction(
-        graph, op,
-        prefix + lowerCase(op.typeName()) + "_" + std::to_string(model.functions.size()));
+        graph, op, prefix + lowerCase(op.typeName()) + "_" + std::to_string(model.functions.size()),
+        options.isa);
     int device = -1;
     if (auto it = options.operatorDevices.find(op.index); it != options.operatorDevices.end()) {
       device = deviceIndex(it->second);

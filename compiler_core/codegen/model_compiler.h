@@ -9,6 +9,7 @@
 #include <string>
 
 #include "codegen/compiled_model.h"
+#include "target/cpu_isa.h"
 
 namespace loupe::codegen {
 
@@ -40,6 +41,9 @@ struct CompileOptions {
   std::map<int, ExternalLowering> externalFunctions;
   // Planner, pools and aliasing of the workspace plan.
   memory::MemoryPlanOptions memory;
+  // The instruction set the CPU's kernels are lowered for (the compile
+  // driver derives it from the c target's -mcpu or the board's CPU).
+  target::CpuIsa isa = target::CpuIsa::Scalar;
 };
 
 // Throws lowering::LoweringError (naming the operator) when an operator
@@ -51,7 +55,8 @@ CompiledModel compileToC(const ir::Graph& graph, const CompileOptions& options);
 // by lowering the operators (for planning without generating code). An
 // operator that cannot be lowered is skipped and named in `unknown`.
 std::map<int, std::int64_t> operatorScratch(const ir::Graph& graph,
-                                            std::vector<std::string>* unknown = nullptr);
+                                            std::vector<std::string>* unknown = nullptr,
+                                            target::CpuIsa isa = target::CpuIsa::Scalar);
 
 // A model name usable in C identifiers: [A-Za-z0-9_]+, not starting with a digit.
 bool isValidModelName(const std::string& name);

@@ -36,6 +36,7 @@ Compilation compileModel(CompileRequest request) {
   Compilation compilation;
   compilation.timeline = std::move(partitioned.timeline);
   compilation.graph = std::move(partitioned.graph);
+  request.options.isa = target::cpuIsaFor(request.targets, request.boardCpu);
   compilation.model =
       target::compileForTargets(compilation.graph, request.targets, std::move(request.options));
   compilation.devices = target::deviceReport(compilation.graph, request.targets);

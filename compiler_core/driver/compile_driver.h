@@ -19,7 +19,12 @@ struct CompileRequest {
   ir::Graph model;                  // as imported
   target::TargetList targets;       // priority order, parsed once where the user chose them
   codegen::CompileOptions options;  // model name, workspace, memory plan; the driver
-                                    // fills in the targets' devices and external functions
+                                    // fills in the targets' devices and external
+                                    // functions, and the instruction set
+  // The -mcpu of the board the code is for (deploy::Platform::cpu), which
+  // picks the kernels' instruction set unless the c target names a CPU;
+  // empty: portable C.
+  std::string boardCpu;
 };
 
 // The model after the graph passes and partitioning.

@@ -22,6 +22,37 @@ bool allEqual(const std::vector<std::int64_t>& values) {
 
 }  // namespace
 
+ConvDims convDims(const ir::Tensor& input, const ir::Tensor& filter, const ir::Tensor& output,
+                  const ir::Conv2DAttrs& attrs) {
+  ConvDims d;
+  d.batches = input.shape[0];
+  d.inHeight = input.shape[1];
+  d.inWidth = input.shape[2];
+  d.inDepth = input.shape[3];
+  d.outChannels = filter.shape[0];
+  d.filterHeight = filter.shape[1];
+  d.filterWidth = filter.shape[2];
+  d.filterDepth = filter.shape[3];
+  d.outHeight = output.shape[1];
+  d.outWidth = output.shape[2];
+  d.strideH = attrs.strideH;
+  d.strideW = attrs.strideW;
+  d.dilationH = attrs.dilationH;
+  d.dilationW = attrs.dilationW;
+  d.groups = d.inDepth / d.filterDepth;
+  d.filtersPerGroup = d.outChannels / d.groups;
+  return d;
+}
+
+std::vector<std::int64_t> convFilterSums(const ir::Tensor& filter, int outChannels) {
+  std::vector<std::int64_t> sums(static_cast<std::size_t>(outChannels), 0);
+  if (filter.dtype != ir::DType::Int8 || sums.empty()) return sums;
+  const std::vector<std::int8_t> values = tensorValues<std::int8_t>(filter);
+  const std::size_t perChannel = values.size() / sums.size();
+  for (std::size_t k = 0; k < values.size(); ++k) sums[k / perChannel] += values[k];
+  return sums;
+}
+
 ConvArithmetic::ConvArithmetic(FunctionBuilder& fb, const ir::Tensor& input, const ir::Tensor* bias,
                                const ir::Tensor& output, const std::vector<float>& filterScales,
                                ir::Activation activation,
@@ -73,6 +104,24 @@ ConvArithmetic::ConvArithmetic(FunctionBuilder& fb, const ir::Tensor& input, con
     splitShift_ = splitShift_ && m.multiplier >= 0 && m.shift >= -31 && m.shift <= 30;
   }
   range_ = reference::quantizedActivationRange(activation, output);
+}
+
+std::optional<ConvArithmetic::KernelRequantization> ConvArithmetic::kernelRequantization() const {
+  if (isFloat_ || outType_ != ScalarType::Int8 || accType_ != ScalarType::Int32 || !splitShift_) {
+    return std::nullopt;
+  }
+  KernelRequantization k;
+  for (std::size_t c = 0; c < interiorValues_.size(); ++c) {
+    k.accInit.push_back(static_cast<std::int32_t>(interiorValues_[c]));
+    k.bias.push_back(static_cast<std::int32_t>(biasValues_[c]));
+    k.multipliers.push_back(static_cast<std::int32_t>(multipliers_[c]));
+    k.shifts.push_back(static_cast<std::int32_t>(shifts_[c]));
+  }
+  k.inputOffset = static_cast<std::int32_t>(inputOffset_);
+  k.outputOffset = outputOffset_;
+  k.actMin = range_.min;
+  k.actMax = range_.max;
+  return k;
 }
 
 Expr ConvArithmetic::channelValue(Buffer& table, const std::string& role,

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "lowering/lowering_support.h"
@@ -16,6 +17,23 @@
 #include "reference/quantized_params.h"
 
 namespace loupe::lowering {
+
+// The sizes of one CONV_2D: input, filter [out][h][w][depth], output,
+// strides, dilations and groups (input depth / filter depth).
+struct ConvDims {
+  int batches = 0, inHeight = 0, inWidth = 0, inDepth = 0;
+  int outChannels = 0, filterHeight = 0, filterWidth = 0, filterDepth = 0;
+  int outHeight = 0, outWidth = 0;
+  int strideH = 1, strideW = 1, dilationH = 1, dilationW = 1;
+  int groups = 1, filtersPerGroup = 0;
+  int windowSize() const { return filterHeight * filterWidth * filterDepth; }
+};
+
+ConvDims convDims(const ir::Tensor& input, const ir::Tensor& filter, const ir::Tensor& output,
+                  const ir::Conv2DAttrs& attrs);
+
+// Sum of each output channel's filter values (zeros unless the filter is int8).
+std::vector<std::int64_t> convFilterSums(const ir::Tensor& filter, int outChannels);
 
 // The accumulator arithmetic of one convolution: float32, int8 (input zero
 // point, int32 bias) or 16x8 (int32 or int64 bias, no zero points). The
@@ -53,6 +71,18 @@ class ConvArithmetic {
   // The stored value of output channel `oc` from its accumulator: bias added
   // last and clamped (float), or requantised with the channel's multiplier.
   tir::Expr finish(const tir::Expr& acc, const tir::Expr& oc);
+
+  // What a kernel that accumulates and requantises a whole pixel itself
+  // needs (loupe/simd_kernels.h), for int8 with an int32 accumulator and
+  // every multiplier >= 0 and shift in [-31, 30]; nullopt otherwise.
+  struct KernelRequantization {
+    std::vector<std::int32_t> accInit;  // bias + input offset * filter sum
+    std::vector<std::int32_t> bias;     // the bias alone (windows clipped by padding)
+    std::int32_t inputOffset = 0;
+    std::vector<std::int32_t> multipliers, shifts;
+    std::int32_t outputOffset = 0, actMin = 0, actMax = 0;
+  };
+  std::optional<KernelRequantization> kernelRequantization() const;
 
  private:
   tir::Expr channelValue(tir::Buffer& table, const std::string& role,

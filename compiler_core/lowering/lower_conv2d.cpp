@@ -41,47 +41,6 @@ namespace {
 // Largest patch (int16 elements) kept on the stack: 8 KiB.
 constexpr std::int64_t kMaxPatchElements = 4096;
 
-struct ConvDims {
-  int batches = 0, inHeight = 0, inWidth = 0, inDepth = 0;
-  int outChannels = 0, filterHeight = 0, filterWidth = 0, filterDepth = 0;
-  int outHeight = 0, outWidth = 0;
-  int strideH = 1, strideW = 1, dilationH = 1, dilationW = 1;
-  int groups = 1, filtersPerGroup = 0;
-  int windowSize() const { return filterHeight * filterWidth * filterDepth; }
-};
-
-ConvDims convDims(const ir::Tensor& input, const ir::Tensor& filter, const ir::Tensor& output,
-                  const ir::Conv2DAttrs& attrs) {
-  ConvDims d;
-  d.batches = input.shape[0];
-  d.inHeight = input.shape[1];
-  d.inWidth = input.shape[2];
-  d.inDepth = input.shape[3];
-  d.outChannels = filter.shape[0];
-  d.filterHeight = filter.shape[1];
-  d.filterWidth = filter.shape[2];
-  d.filterDepth = filter.shape[3];
-  d.outHeight = output.shape[1];
-  d.outWidth = output.shape[2];
-  d.strideH = attrs.strideH;
-  d.strideW = attrs.strideW;
-  d.dilationH = attrs.dilationH;
-  d.dilationW = attrs.dilationW;
-  d.groups = d.inDepth / d.filterDepth;
-  d.filtersPerGroup = d.outChannels / d.groups;
-  return d;
-}
-
-// Sum of each output channel's filter values (int8 filters only).
-std::vector<std::int64_t> filterSums(const ir::Tensor& filter, const ConvDims& d) {
-  std::vector<std::int64_t> sums(static_cast<std::size_t>(d.outChannels), 0);
-  if (filter.dtype != ir::DType::Int8) return sums;
-  const std::vector<std::int8_t> values = tensorValues<std::int8_t>(filter);
-  const std::size_t perChannel = values.size() / sums.size();
-  for (std::size_t k = 0; k < values.size(); ++k) sums[k / perChannel] += values[k];
-  return sums;
-}
-
 // The loop nests of one convolution; `nest` gives the statement for the
 // output pixels of one pair of row and column runs.
 class ConvLowering {
@@ -283,7 +242,8 @@ PrimFunc lowerConv2D(const ir::Graph& graph, const ir::Operator& op,
   const bool int64Requantization =
       input.dtype == ir::DType::Int16 && bias != nullptr && bias->dtype == ir::DType::Int64;
   ConvArithmetic arithmetic(fb, input, bias, output, filter.quantization.scales, attrs.activation,
-                            filterSums(filter, d), d.windowSize(), int64Requantization);
+                            convFilterSums(filter, d.outChannels), d.windowSize(),
+                            int64Requantization);
   ConvLowering lowering(fb, d, pad, in, out, arithmetic);
 
   // Rows of the patch and of the filter padded to a multiple of 16 elements

@@ -1,6 +1,7 @@
 #include "lowering/lower_operator.h"
 
 #include "lowering/lowering_rule.h"
+#include "lowering/simd_lowering.h"
 #include "reference/kernel.h"
 
 namespace loupe::lowering {
@@ -85,8 +86,18 @@ std::optional<std::string> loweringProblem(const ir::Graph& graph, const ir::Ope
 }
 
 tir::PrimFunc lowerOperator(const ir::Graph& graph, const ir::Operator& op,
-                            const std::string& functionName) {
+                            const std::string& functionName, target::CpuIsa isa) {
   if (auto problem = loweringProblem(graph, op)) fail(op, *problem);
+  // The SIMD lowerings say nullopt for what their kernels do not cover.
+  std::optional<tir::PrimFunc> simd;
+  if (op.type == ir::OpType::Conv2D) simd = lowerConv2DSimd(graph, op, functionName, isa);
+  if (op.type == ir::OpType::DepthwiseConv2D) {
+    simd = lowerDepthwiseConv2DSimd(graph, op, functionName, isa);
+  }
+  if (op.type == ir::OpType::FullyConnected) {
+    simd = lowerFullyConnectedSimd(graph, op, functionName, isa);
+  }
+  if (simd) return std::move(*simd);
   return ruleFor(op.type)(graph, op, functionName);
 }
 

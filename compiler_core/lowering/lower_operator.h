@@ -8,6 +8,7 @@
 #include <string>
 
 #include "ir/graph.h"
+#include "target/cpu_isa.h"
 #include "tir/prim_func.h"
 
 namespace loupe::lowering {
@@ -16,8 +17,12 @@ namespace loupe::lowering {
 // kernel's check fails), or nullopt when it can: what the CPU target accepts.
 std::optional<std::string> loweringProblem(const ir::Graph& graph, const ir::Operator& op);
 
-// Throws LoweringError naming the operator when it has no lowering.
+// Throws LoweringError naming the operator when it has no lowering. With a
+// SIMD instruction set, the operators that have a kernel for it (int8
+// CONV_2D, DEPTHWISE_CONV_2D: lowering/simd_lowering.h) use it; the others, and the shapes it
+// does not cover, are lowered as for portable C.
 tir::PrimFunc lowerOperator(const ir::Graph& graph, const ir::Operator& op,
-                            const std::string& functionName);
+                            const std::string& functionName,
+                            target::CpuIsa isa = target::CpuIsa::Scalar);
 
 }  // namespace loupe::lowering

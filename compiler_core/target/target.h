@@ -20,6 +20,12 @@ namespace loupe::target {
 // The CPU target: the C code generator. Operators on it stay in main; every
 // other target's operators are grouped into regions (external functions).
 inline constexpr std::string_view kCpuTargetName = "c";
+// The CPU target's option naming the CPU the C is lowered for (-mcpu=
+// cortex-m55, target/cpu_isa.h) or "generic" for portable C. Unset (empty),
+// the CPU of the board the model is deployed to decides, and portable C
+// where there is none (an MLF, the host).
+inline constexpr std::string_view kCpuOption = "mcpu";
+inline constexpr std::string_view kGenericCpu = "generic";
 
 struct TargetVerdict {
   bool accepted = false;
@@ -42,7 +48,8 @@ class Target {
 
   const std::string& name() const { return name_; }
   const TargetOptions& options() const { return options_; }
-  // "npu -config=npu-128": the name and every option, as a target string.
+  // "npu -config=npu-128": the name and every option that is set (an empty
+  // value is an option left to its context), as a target string.
   std::string toString() const;
   // How a person is shown the target: "NPU (Ethos-U55-like) npu-128".
   virtual std::string displayName() const = 0;

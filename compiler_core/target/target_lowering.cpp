@@ -17,6 +17,16 @@ std::map<int, codegen::ExternalLowering> externalFunctions(const ir::Graph& part
   return external;
 }
 
+CpuIsa cpuIsaFor(const TargetList& targets, std::string_view boardCpu) {
+  std::string_view cpu = boardCpu;
+  for (const auto& t : targets) {
+    if (t->name() != kCpuTargetName) continue;
+    const auto option = t->options().find(std::string(kCpuOption));
+    if (option != t->options().end() && !option->second.empty()) cpu = option->second;
+  }
+  return cpuIsaOf(cpu).value_or(CpuIsa::Scalar);
+}
+
 codegen::CompiledModel compileForTargets(const ir::Graph& partitioned, const TargetList& targets,
                                          codegen::CompileOptions options) {
   options.externalFunctions = externalFunctions(partitioned, targets);

@@ -137,6 +137,13 @@ Expr addressOf(const Buffer& buffer) {
   return Expr(n);
 }
 
+Expr addressOf(const Buffer& buffer, Expr index) {
+  auto n = node(ExprKind::AddressOf, buffer->type);
+  n->buffer = buffer;
+  n->operands = {std::move(index)};
+  return Expr(n);
+}
+
 Expr resourceHandle() {
   return Expr(node(ExprKind::ResourceHandle, ScalarType::Int32));
 }

@@ -117,6 +117,8 @@ Expr callIntrinsic(const std::string& name, ScalarType type, std::vector<Expr> a
 Expr callExtern(const std::string& name, ScalarType type, std::vector<Expr> args);
 // T.address_of(buffer[0]): a pointer argument for a call_extern.
 Expr addressOf(const Buffer& buffer);
+// T.address_of(buffer[index]): a pointer into the buffer (kernel arguments).
+Expr addressOf(const Buffer& buffer, Expr index);
 // The resource handle the AOT code passes every operator function: its
 // device (a tvm_device_t*), or NULL on the CPU.
 Expr resourceHandle();

@@ -13,6 +13,7 @@ constexpr std::string_view kActivation = "loupe/fused_activation.h";
 constexpr std::string_view kMean = "loupe/quantized_mean.h";
 constexpr std::string_view kUnary = "loupe/elementwise_unary.h";
 constexpr std::string_view kRecurrent = "loupe/recurrent_arith.h";
+constexpr std::string_view kSimd = "loupe/simd_kernels.h";
 
 constexpr std::array kIntrinsics = {
     Intrinsic{"loupe.requantize_i32", "loupe_requantize_acc_i32", ScalarType::Int32, 6, kArith},
@@ -85,6 +86,14 @@ constexpr std::array kIntrinsics = {
     Intrinsic{"loupe.lstm_sigmoid_int16", "loupe_lstm_sigmoid_int16", ScalarType::Int16, 1,
               kRecurrent},
     Intrinsic{"loupe.lstm_tanh_int16", "loupe_lstm_tanh_int16", ScalarType::Int16, 2, kRecurrent},
+    // Every output channel of one int8 convolution pixel from its patch
+    // (loupe/simd_kernels.h), with the DSP extension's SMLAD or MVE.
+    Intrinsic{"loupe.dsp.conv_pixel_s8", "loupe_conv_pixel_s8_dsp", ScalarType::Void, 11, kSimd,
+              false},
+    Intrinsic{"loupe.mve.conv_pixel_s8", "loupe_conv_pixel_s8_mve", ScalarType::Void, 11, kSimd,
+              false},
+    // Every channel of one int8 depthwise pixel, four per MVE vector.
+    Intrinsic{"loupe.mve.dw_pixel_s8", "loupe_dw_pixel_s8_mve", ScalarType::Void, 16, kSimd, false},
 };
 
 }  // namespace

@@ -20,6 +20,9 @@ struct Intrinsic {
   ScalarType result;
   int arity;
   std::string_view header;  // what the generated C includes for it
+  // false: the call writes through its pointer arguments (T.address_of),
+  // so it is evaluated for its effect and never moved or dropped.
+  bool pure = true;
 };
 
 // The intrinsic called `name`, or nullopt.

@@ -21,6 +21,8 @@ std::string_view scalarTypeName(ScalarType type) {
       return "int64";
     case ScalarType::Float32:
       return "float32";
+    case ScalarType::Void:
+      return "void";
   }
   return "?";
 }
@@ -41,6 +43,8 @@ std::string_view cTypeName(ScalarType type) {
       return "int64_t";
     case ScalarType::Float32:
       return "float";
+    case ScalarType::Void:
+      return "void";
   }
   return "?";
 }
@@ -84,6 +88,8 @@ std::size_t scalarTypeBytes(ScalarType type) {
       return 4;
     case ScalarType::Int64:
       return 8;
+    case ScalarType::Void:
+      return 0;
   }
   return 8;
 }

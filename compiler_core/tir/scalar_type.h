@@ -10,7 +10,9 @@
 
 namespace loupe::tir {
 
-enum class ScalarType { Bool, Int8, UInt8, Int16, Int32, Int64, Float32 };
+// Void is only the result type of a call made for its effect (a kernel that
+// writes through its pointer arguments); no buffer or value has it.
+enum class ScalarType { Bool, Int8, UInt8, Int16, Int32, Int64, Float32, Void };
 
 // TVM script spelling: "int8", "float32", "bool".
 std::string_view scalarTypeName(ScalarType type);

@@ -3,6 +3,7 @@
 #include <functional>
 #include <set>
 
+#include "tir/intrinsics.h"
 #include "tir/tir_printer.h"
 
 namespace loupe::tir {
@@ -35,6 +36,10 @@ std::int64_t wrapTo(ScalarType type, std::int64_t v) {
 
 bool isPure(const Expr& e) {
   if (e->kind == ExprKind::Call && e->callKind == CallKind::Extern) return false;
+  if (e->kind == ExprKind::Call) {
+    const auto intrinsic = findIntrinsic(e->callee);
+    if (!intrinsic || !intrinsic->pure) return false;
+  }
   for (const Expr& o : e->operands) {
     if (!isPure(o)) return false;
   }
@@ -180,13 +185,41 @@ bool stmtUsesVar(const Stmt& s, const VarNode* var) {
   return stmtUsesVar(s->body, var) || stmtUsesVar(s->otherwise, var);
 }
 
-// Buffers a statement stores to (a hoisted Let must not read them).
+// Buffers an impure call may write: those it is passed the address of.
+void addressedBuffers(const Expr& e, std::set<const BufferNode*>& out) {
+  if (!e) return;
+  if (e->kind == ExprKind::AddressOf) out.insert(e->buffer.get());
+  for (const Expr& o : e->operands) addressedBuffers(o, out);
+}
+
+// Buffers a statement stores to, itself or through a kernel call (a
+// hoisted Let must not read them).
 void storedBuffers(const Stmt& s, std::set<const BufferNode*>& out) {
   if (!s) return;
   if (s->kind == StmtKind::Store) out.insert(s->buffer.get());
+  if (s->kind == StmtKind::Evaluate && !isPure(s->value)) addressedBuffers(s->value, out);
   for (const Stmt& c : s->seq) storedBuffers(c, out);
   storedBuffers(s->body, out);
   storedBuffers(s->otherwise, out);
+}
+
+// Buffers an expression or statement loads, stores, takes the address of
+// or allocates.
+void referencedBuffers(const Expr& e, std::set<const BufferNode*>& out) {
+  if (!e) return;
+  if (e->buffer) out.insert(e->buffer.get());
+  for (const Expr& o : e->operands) referencedBuffers(o, out);
+}
+
+void referencedBuffers(const Stmt& s, std::set<const BufferNode*>& out) {
+  if (!s) return;
+  if (s->buffer) out.insert(s->buffer.get());
+  for (const Expr* e : {&s->min, &s->extent, &s->value, &s->condition, &s->index}) {
+    referencedBuffers(*e, out);
+  }
+  for (const Stmt& c : s->seq) referencedBuffers(c, out);
+  referencedBuffers(s->body, out);
+  referencedBuffers(s->otherwise, out);
 }
 
 bool readsAny(const Expr& e, const std::set<const BufferNode*>& buffers) {
@@ -309,6 +342,12 @@ Stmt simplify(const Stmt& stmt) {
     current = next;
   }
   return current;
+}
+
+void dropUnusedConstants(PrimFunc& func) {
+  std::set<const BufferNode*> used;
+  referencedBuffers(func.body, used);
+  std::erase_if(func.constants, [&](const Buffer& b) { return !used.contains(b.get()); });
 }
 
 }  // namespace loupe::tir

@@ -9,10 +9,14 @@
 //                      (per-channel requantisation parameters, row offsets)
 //                      move out of that loop.
 // simplify() runs them in that order until nothing changes.
+// dropUnusedConstants then removes the constants no statement reads any
+// more (a depthwise window that never meets the input leaves its filter
+// unread), which C compilers would warn about.
 #pragma once
 
 #include <map>
 
+#include "tir/prim_func.h"
 #include "tir/stmt.h"
 
 namespace loupe::tir {
@@ -23,6 +27,7 @@ Stmt removeNoOpLoops(const Stmt& stmt);
 Stmt unrollLoops(const Stmt& stmt, std::int64_t maxExtent = 8);
 Stmt hoistInvariants(const Stmt& stmt);
 Stmt simplify(const Stmt& stmt);
+void dropUnusedConstants(PrimFunc& func);
 
 // Replaces variables by expressions (by identity, not by name).
 Expr substitute(const Expr& expr, const std::map<const VarNode*, Expr>& values);

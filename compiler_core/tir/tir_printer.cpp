@@ -55,7 +55,8 @@ std::string printExpr(const Expr& e) {
     case ExprKind::Load:
       return e->buffer->name + "[" + printExpr(e->operands[0]) + "]";
     case ExprKind::AddressOf:
-      return "T.address_of(" + e->buffer->name + "[0])";
+      return "T.address_of(" + e->buffer->name + "[" +
+             (e->operands.empty() ? std::string("0") : printExpr(e->operands[0])) + "])";
     case ExprKind::ResourceHandle:
       return "resource_handle";
     case ExprKind::Call: {

@@ -25,6 +25,7 @@ class QemuPlatform : public deploy::Platform {
 
   std::string name() const override;  // qemu_mps2_an385 → qemu-mps2-an385
   std::string description() const override { return board_.description; }
+  std::string cpu() const override { return board_.cpu; }
   std::vector<deploy::ToolRequirement> tools() const override;
   std::vector<deploy::ProjectFile> projectFiles(const codegen::CompiledModel& model) const override;
   std::string firmwarePath() const override { return "build/firmware.elf"; }

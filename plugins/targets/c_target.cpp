@@ -1,6 +1,7 @@
 #include "targets/c_target.h"
 
 #include "lowering/lower_operator.h"
+#include "target/cpu_isa.h"
 
 namespace loupe::targets {
 
@@ -12,8 +13,12 @@ target::TargetVerdict CTarget::accepts(const ir::Graph& graph, const ir::Operato
 }
 
 target::TargetKind cTargetKind() {
-  return {std::string(target::kCpuTargetName), {}, [](const target::TargetOptions&) {
-            return std::make_shared<const CTarget>();
+  std::vector<std::string> cpus{std::string(target::kGenericCpu)};
+  for (const std::string& cpu : target::knownCpus()) cpus.push_back(cpu);
+  return {std::string(target::kCpuTargetName),
+          {{std::string(target::kCpuOption), cpus, ""}},
+          [](const target::TargetOptions& options) {
+            return std::make_shared<const CTarget>(options);
           }};
 }
 

@@ -3,6 +3,8 @@
 #include <QStandardPaths>
 #include <QtTest>
 
+#include "platforms/platform_files.h"
+
 namespace loupe::test {
 
 bool requireTool(const char* tool, const char* debianPackage) {
@@ -16,8 +18,18 @@ bool requireTool(const char* tool, const char* debianPackage) {
 
 void addBoardRows() {
   QTest::addColumn<QString>("board");
-  QTest::newRow("qemu_mps2_an385") << "qemu_mps2_an385";
-  QTest::newRow("qemu_mps3_an547") << "qemu_mps3_an547";
+  // Every built-in board folder (one with a board.json), so a board added
+  // to plugins/platforms is tested without touching the tests.
+  int boards = 0;
+  for (const EmbeddedFile& file : platforms::platformFiles()) {
+    const std::string_view path = file.path;
+    const auto slash = path.find('/');
+    if (slash == std::string_view::npos || path.substr(slash) != "/board.json") continue;
+    const QString board = QString::fromUtf8(path.data(), static_cast<qsizetype>(slash));
+    QTest::newRow(qPrintable(board)) << board;
+    ++boards;
+  }
+  QVERIFY2(boards >= 5, "the built-in boards are embedded");
 }
 
 }  // namespace loupe::test

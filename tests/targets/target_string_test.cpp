@@ -3,6 +3,7 @@
 // what was wrong and what is allowed.
 #include <QtTest>
 
+#include "target/target_lowering.h"
 #include "target/target_string.h"
 #include "targets/builtin_targets.h"
 #include "targets/npu/npu_target.h"
@@ -38,7 +39,23 @@ class TargetString : public QObject {
     const auto targets = parse("c");
     QCOMPARE(targets.size(), std::size_t{1});
     QCOMPARE(targets[0]->name(), std::string("c"));
-    QVERIFY(targets[0]->options().empty());
+    // -mcpu unset: the board decides, and the target string stays "c".
+    QCOMPARE(targets[0]->options().at("mcpu"), std::string());
+    QCOMPARE(target::targetListString(targets), std::string("c"));
+  }
+
+  void cpuNamesTheInstructionSet() {
+    const auto m55 = parse("c -mcpu=cortex-m55");
+    QCOMPARE(target::targetListString(m55), std::string("c -mcpu=cortex-m55"));
+    QCOMPARE(target::cpuIsaFor(m55, ""), target::CpuIsa::Mve);
+    // The c target's -mcpu wins over the board's CPU; unset, the board's counts.
+    QCOMPARE(target::cpuIsaFor(m55, "cortex-m3"), target::CpuIsa::Mve);
+    QCOMPARE(target::cpuIsaFor(parse("c"), "cortex-m4"), target::CpuIsa::Dsp);
+    QCOMPARE(target::cpuIsaFor(parse("c"), "cortex-m33"), target::CpuIsa::Dsp);
+    QCOMPARE(target::cpuIsaFor(parse("c"), "cortex-m3"), target::CpuIsa::Scalar);
+    QCOMPARE(target::cpuIsaFor(parse("c"), ""), target::CpuIsa::Scalar);
+    QCOMPARE(target::cpuIsaFor(parse("c -mcpu=generic"), "cortex-m55"), target::CpuIsa::Scalar);
+    QCOMPARE(target::cpuIsaFor(parse("npu, c -mcpu=cortex-m7"), ""), target::CpuIsa::Dsp);
   }
 
   void npuThenCpuInPriorityOrder() {
@@ -75,7 +92,10 @@ class TargetString : public QObject {
     QCOMPARE(errorOf("npu -macs=128"),
              std::string("target 'npu' has no option -macs (options: -config)"));
     QCOMPARE(errorOf("c -config=npu-128"),
-             std::string("target 'c' has no option -config (it takes none)"));
+             std::string("target 'c' has no option -config (options: -mcpu)"));
+    QCOMPARE(errorOf("c -mcpu=cortex-a53"),
+             std::string("target 'c': -mcpu=cortex-a53 is not one of generic, cortex-m0, "
+                         "cortex-m0plus, cortex-m3, cortex-m4, cortex-m7, cortex-m33, cortex-m55"));
     QCOMPARE(errorOf("npu config=npu-128"),
              std::string("target 'npu': expected an option -key=value, found 'config=npu-128'"));
     QCOMPARE(errorOf("npu -config"),

@@ -1,0 +1,126 @@
+#include "lowering/simd_lowering.h"
+
+#include "lowering/conv_lowering_common.h"
+#include "lowering/lowering_rule.h"
+
+namespace loupe::lowering {
+
+using namespace tir;
+
+namespace {
+
+// Largest window (int8 elements) gathered into a patch.
+constexpr std::int64_t kMaxPatchBytes = 8192;
+
+std::string_view kernelName(target::CpuIsa isa) {
+  return isa == target::CpuIsa::Mve ? "loupe.mve.conv_pixel_s8" : "loupe.dsp.conv_pixel_s8";
+}
+
+}  // namespace
+
+std::optional<PrimFunc> lowerConv2DSimd(const ir::Graph& graph, const ir::Operator& op,
+                                        const std::string& functionName, target::CpuIsa isa) {
+  if (isa == target::CpuIsa::Scalar) return std::nullopt;
+  const auto& attrs = std::get<ir::Conv2DAttrs>(op.attributes);
+  const ir::Tensor& input = *graph.input(op, 0);
+  const ir::Tensor& filter = *graph.input(op, 1);
+  const ir::Tensor* bias = graph.input(op, 2);
+  const ir::Tensor& output = graph.output(op, 0);
+  if (input.dtype != ir::DType::Int8 || filter.dtype != ir::DType::Int8 ||
+      output.dtype != ir::DType::Int8 || !filter.isConstant ||
+      (bias != nullptr && (bias->dtype != ir::DType::Int32 || !bias->isConstant))) {
+    return std::nullopt;
+  }
+  const ConvDims d = convDims(input, filter, output, attrs);
+  if (d.groups != 1 || d.windowSize() > kMaxPatchBytes) return std::nullopt;
+
+  FunctionBuilder fb(graph, op, functionName);
+  ConvArithmetic arithmetic(fb, input, bias, output, filter.quantization.scales, attrs.activation,
+                            convFilterSums(filter, d.outChannels), d.windowSize(), false);
+  const auto requantization = arithmetic.kernelRequantization();
+  if (!requantization) return std::nullopt;
+
+  const Buffer in = fb.param(op.inputs[0], "input", false);
+  const Buffer out = fb.param(op.outputs[0], "output", true);
+  const Buffer filterBuffer = fb.constant(
+      "filter", ScalarType::Int8,
+      simdFilterLayout(tensorValues<std::int8_t>(filter), d.outChannels, d.windowSize(), isa));
+  const Buffer accInit = fb.constant("acc_init", ScalarType::Int32, requantization->accInit);
+  const Buffer multiplier =
+      fb.constant("multiplier", ScalarType::Int32, requantization->multipliers);
+  const Buffer shift = fb.constant("shift", ScalarType::Int32, requantization->shifts);
+
+  const WindowPadding pad =
+      windowPadding(attrs, d.inHeight, d.inWidth, d.filterHeight, d.filterWidth);
+  const Var b = loopVar("b"), y = loopVar("y"), x = loopVar("x"), ky = loopVar("ky"),
+            kx = loopVar("kx"), j = loopVar("j");
+  const Expr inRowOrigin = refVar(b) * d.inHeight + refVar(y) * d.strideH - pad.top;
+  const Expr inColOrigin = refVar(x) * d.strideW - pad.left;
+  const Expr pixel = (refVar(b) * d.outHeight + refVar(y)) * d.outWidth + refVar(x);
+
+  auto kernelCall = [&](const Expr& patchAddress) {
+    return evaluate(callIntrinsic(
+        std::string(kernelName(isa)), ScalarType::Void,
+        {patchAddress, addressOf(filterBuffer), intImm(d.windowSize()), intImm(d.outChannels),
+         addressOf(accInit), addressOf(multiplier), addressOf(shift),
+         intImm(requantization->outputOffset), intImm(requantization->actMin),
+         intImm(requantization->actMax), addressOf(out, pixel * d.outChannels)}));
+  };
+
+  // A 1x1 window is its input pixel's channels: no patch.
+  if (d.filterHeight == 1 && d.filterWidth == 1 && pad.top == 0 && pad.left == 0) {
+    const Expr inPixel = (inRowOrigin * d.inWidth + inColOrigin) * d.inDepth;
+    return fb.finish(forLoop(
+        b, 0, d.batches,
+        forLoop(y, 0, d.outHeight, forLoop(x, 0, d.outWidth, kernelCall(addressOf(in, inPixel))))));
+  }
+
+  // Taps outside the input are gathered as the input zero point: with the
+  // offset folded into acc_init, they add (zp - zp) * w = 0, as the
+  // reference's skipping of them.
+  const Buffer patch = fb.local("patch", ScalarType::Int8, d.windowSize());
+  const Expr zeroPoint = intImm(input.quantization.zeroPoint(), ScalarType::Int8);
+  const auto rowRuns =
+      windowRuns(d.outHeight, d.inHeight, d.filterHeight, d.strideH, d.dilationH, pad.top);
+  const auto colRuns =
+      windowRuns(d.outWidth, d.inWidth, d.filterWidth, d.strideW, d.dilationW, pad.left);
+  std::vector<Stmt> rowNests;
+  for (const WindowRun& rows : rowRuns) {
+    std::vector<Stmt> colNests;
+    for (const WindowRun& cols : colRuns) {
+      std::vector<Stmt> steps;
+      if (!(rows.complete && cols.complete)) {
+        steps.push_back(forLoop(j, 0, d.windowSize(), store(patch, refVar(j), zeroPoint)));
+      }
+      const int rowTaps = rows.tapEnd - rows.tapBegin;
+      const int colTaps = cols.tapEnd - cols.tapBegin;
+      if (d.dilationW == 1) {
+        // A filter row's taps inside the input are one contiguous span.
+        const Expr inStart =
+            ((inRowOrigin + refVar(ky) * d.dilationH) * d.inWidth + inColOrigin + cols.tapBegin) *
+            d.inDepth;
+        const Expr patchStart = (refVar(ky) * d.filterWidth + cols.tapBegin) * d.inDepth;
+        steps.push_back(
+            forLoop(ky, rows.tapBegin, rowTaps,
+                    forLoop(j, 0, colTaps * d.inDepth,
+                            store(patch, patchStart + refVar(j), load(in, inStart + refVar(j))))));
+      } else {
+        const Expr inIndex = ((inRowOrigin + refVar(ky) * d.dilationH) * d.inWidth + inColOrigin +
+                              refVar(kx) * d.dilationW) *
+                                 d.inDepth +
+                             refVar(j);
+        const Expr patchIndex = (refVar(ky) * d.filterWidth + refVar(kx)) * d.inDepth + refVar(j);
+        steps.push_back(forLoop(
+            ky, rows.tapBegin, rowTaps,
+            forLoop(kx, cols.tapBegin, colTaps,
+                    forLoop(j, 0, d.inDepth, store(patch, patchIndex, load(in, inIndex))))));
+      }
+      steps.push_back(kernelCall(addressOf(patch)));
+      colNests.push_back(forLoop(x, cols.outBegin, cols.outCount, seq(std::move(steps))));
+    }
+    rowNests.push_back(forLoop(y, rows.outBegin, rows.outCount, seq(std::move(colNests))));
+  }
+  return fb.finish(allocate(patch, forLoop(b, 0, d.batches, seq(std::move(rowNests)))));
+}
+
+}  // namespace loupe::lowering

@@ -1,0 +1,90 @@
+#include <cstdint>
+
+#include "lowering/lowering_rule.h"
+#include "lowering/simd_lowering.h"
+#include "reference/quantized_params.h"
+
+namespace loupe::lowering {
+
+using namespace tir;
+
+std::optional<PrimFunc> lowerFullyConnectedSimd(const ir::Graph& graph, const ir::Operator& op,
+                                                const std::string& functionName,
+                                                target::CpuIsa isa) {
+  if (isa == target::CpuIsa::Scalar) return std::nullopt;
+  const auto& attrs = std::get<ir::FullyConnectedAttrs>(op.attributes);
+  const ir::Tensor& input = *graph.input(op, 0);
+  const ir::Tensor& weights = *graph.input(op, 1);
+  const ir::Tensor* bias = graph.input(op, 2);
+  const ir::Tensor& output = graph.output(op, 0);
+  if (input.dtype != ir::DType::Int8 || weights.dtype != ir::DType::Int8 ||
+      output.dtype != ir::DType::Int8 || !weights.isConstant ||
+      weights.quantization.zeroPoint() != 0 ||
+      (bias != nullptr && (bias->dtype != ir::DType::Int32 || !bias->isConstant))) {
+    return std::nullopt;
+  }
+  const std::int64_t units = output.shape.back();
+  const std::int64_t depth = weights.shape.back();
+  if (units <= 0 || depth <= 0) return std::nullopt;
+  const std::int64_t batches = output.elementCount() / units;
+
+  std::vector<reference::QuantizedMultiplier> multipliers;
+  if (weights.quantization.isPerChannel()) {
+    multipliers =
+        reference::perChannelMultipliers(input.quantization.scale(), weights.quantization.scales,
+                                         output.quantization.scale(), static_cast<int>(units));
+  } else {
+    multipliers.assign(
+        static_cast<std::size_t>(units),
+        reference::perTensorFullyConnectedMultiplier(
+            input.quantization.scale(), weights.quantization.scale(), output.quantization.scale()));
+  }
+  std::vector<std::int32_t> mult, shift;
+  for (const auto& m : multipliers) {
+    // The kernels' requantisation takes a non-negative multiplier and a
+    // shift a 32-bit shift can apply.
+    if (m.multiplier < 0 || m.shift < -31 || m.shift > 30) return std::nullopt;
+    mult.push_back(m.multiplier);
+    shift.push_back(m.shift);
+  }
+
+  // The input zero point folded in: bias + input_offset * sum of the unit's
+  // weights, in int32 wrap-around arithmetic as TFLite's int32 sum (the
+  // kernels' SMLAD and VMLADAVA wrap the same way).
+  const std::int64_t inputOffset = -input.quantization.zeroPoint();
+  const std::vector<std::int8_t> w8 = tensorValues<std::int8_t>(weights);
+  std::vector<std::int32_t> accInit;
+  for (std::int64_t unit = 0; unit < units; ++unit) {
+    std::int64_t value =
+        bias != nullptr ? tensorValues<std::int32_t>(*bias)[static_cast<std::size_t>(unit)] : 0;
+    std::int64_t sum = 0;
+    for (std::int64_t k = 0; k < depth; ++k) sum += w8[static_cast<std::size_t>(unit * depth + k)];
+    value += inputOffset * sum;
+    accInit.push_back(static_cast<std::int32_t>(static_cast<std::uint32_t>(value)));
+  }
+  const reference::IntRange range = reference::quantizedActivationRange(attrs.activation, output);
+
+  FunctionBuilder fb(graph, op, functionName);
+  const Buffer in = fb.param(op.inputs[0], "input", false);
+  const Buffer out = fb.param(op.outputs[0], "output", true);
+  const Buffer w =
+      fb.constant("weights", ScalarType::Int8,
+                  simdFilterLayout(w8, static_cast<int>(units), static_cast<int>(depth), isa));
+  const Buffer init = fb.constant("acc_init", ScalarType::Int32, accInit);
+  const Buffer multiplier = fb.constant("multiplier", ScalarType::Int32, mult);
+  const Buffer shiftTable = fb.constant("shift", ScalarType::Int32, shift);
+  const Var b = loopVar("b");
+  // Each batch row is one "pixel" whose patch is the row itself and whose
+  // output channels are the units.
+  return fb.finish(forLoop(
+      b, 0, static_cast<int>(batches),
+      evaluate(callIntrinsic(
+          isa == target::CpuIsa::Mve ? "loupe.mve.conv_pixel_s8" : "loupe.dsp.conv_pixel_s8",
+          ScalarType::Void,
+          {addressOf(in, refVar(b) * static_cast<int>(depth)), addressOf(w), intImm(depth),
+           intImm(units), addressOf(init), addressOf(multiplier), addressOf(shiftTable),
+           intImm(output.quantization.zeroPoint()), intImm(range.min), intImm(range.max),
+           addressOf(out, refVar(b) * static_cast<int>(units))}))));
+}
+
+}  // namespace loupe::lowering

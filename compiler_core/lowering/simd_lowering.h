@@ -1,0 +1,48 @@
+// Operators lowered for a CPU with SIMD (the DSP extension or MVE): the
+// loop nests gather what a kernel of loupe/simd_kernels.h needs and call it
+// once per output pixel, for all output channels. The scalar lowerings
+// (lower_<op>.cpp) stay for what the kernels do not cover; nullopt says so.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ir/graph.h"
+#include "target/cpu_isa.h"
+#include "tir/prim_func.h"
+
+namespace loupe::lowering {
+
+// CONV_2D (simd_conv2d.cpp), DSP or MVE: each pixel's window gathered into
+// an int8 patch (read in place for a 1x1 convolution), then one kernel
+// call accumulating with SMLAD or VMLADAVA and requantising. Covers int8
+// input, filter and output with an int32 bias, no groups, accumulators
+// that stay in int32 and multipliers >= 0 with shifts in [-31, 30].
+std::optional<tir::PrimFunc> lowerConv2DSimd(const ir::Graph& graph, const ir::Operator& op,
+                                             const std::string& functionName, target::CpuIsa isa);
+
+// FULLY_CONNECTED (simd_fully_connected.cpp), DSP or MVE: each batch row
+// is one call of the convolution kernel (the row is the patch, the units
+// the channels). Covers int8 with symmetric weights (per tensor or per
+// channel) and an int32 bias under the same requantisation conditions.
+std::optional<tir::PrimFunc> lowerFullyConnectedSimd(const ir::Graph& graph, const ir::Operator& op,
+                                                     const std::string& functionName,
+                                                     target::CpuIsa isa);
+
+// DEPTHWISE_CONV_2D (simd_depthwise_conv2d.cpp), MVE: four channels per
+// vector, one kernel call per pixel over the window's taps inside the
+// input. Covers int8 with depth multiplier 1 under the same conditions.
+std::optional<tir::PrimFunc> lowerDepthwiseConv2DSimd(const ir::Graph& graph,
+                                                      const ir::Operator& op,
+                                                      const std::string& functionName,
+                                                      target::CpuIsa isa);
+
+// A filter of `channels` rows of `length` int8 values laid out for the
+// convolution kernel of `isa` (simd_filter_layout.cpp): rows for MVE, four
+// channels interleaved by four taps for the DSP extension.
+std::vector<std::int8_t> simdFilterLayout(const std::vector<std::int8_t>& rows, int channels,
+                                          int length, target::CpuIsa isa);
+
+}  // namespace loupe::lowering

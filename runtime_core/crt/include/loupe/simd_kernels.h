@@ -1,0 +1,371 @@
+/*
+ * The SIMD kernels generated code calls when it is lowered for a CPU with
+ * the DSP extension (Cortex-M4, M7, M33) or MVE (Cortex-M55): one output
+ * pixel of an int8 convolution, every output channel of it, from a window
+ * gathered into a contiguous int8 patch (or read in place, for a 1x1
+ * convolution). For each channel c:
+ *
+ *   acc = acc_init[c] + sum_i filter(c, i) * patch[i]
+ *   out[c] = clamp(MultiplyByQuantizedMultiplier(acc, multiplier[c],
+ *                  shift[c]) + output_offset, act_min, act_max)
+ *
+ * where filter(c, i) is filter[c * length + i] (rows) for the portable and
+ * MVE kernels and the DSP kernel's interleaved layout (below) for it.
+ * acc_init holds the bias with the input zero point folded in
+ * (bias + input_offset * sum of the filter row), so taps outside the input
+ * are gathered as the input zero point and contribute nothing. The caller
+ * guarantees that no partial sum leaves the int32 range (the compiler checks
+ * it), multiplier >= 0 and shift in [-31, 30] (every TFLite convolution).
+ *
+ * Each kernel uses its instruction set when the compiler targets it
+ * (__ARM_FEATURE_MVE, __ARM_FEATURE_DSP) and otherwise computes the same
+ * bytes in portable C, so code lowered for one CPU runs correctly on any
+ * other, and the host tests check the lowering itself. The requantisation
+ * is TFLite Micro's (loupe/quantized_arith.h); the MVE version does it four
+ * channels at a time with VQRDMULH (equal to the saturating rounding
+ * doubling high multiply) and a rounding shift made to round ties away from
+ * zero, so every version gives exactly the reference's bytes.
+ * C99, header-only, no allocation; usable from C++.
+ */
+#ifndef LOUPE_SIMD_KERNELS_H_
+#define LOUPE_SIMD_KERNELS_H_
+
+#include <stdint.h>
+
+#include "loupe/quantized_arith.h"
+
+#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
+#include <arm_mve.h>
+#define LOUPE_HAVE_MVE 1
+#endif
+#if defined(__ARM_FEATURE_DSP) && defined(__ARM_FEATURE_SIMD32)
+#include <arm_acle.h>
+#define LOUPE_HAVE_DSP 1
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The portable kernel; the others fall back to it. */
+static inline void loupe_conv_pixel_s8_portable(const int8_t* patch, const int8_t* filter,
+                                                int32_t length, int32_t channels,
+                                                const int32_t* acc_init, const int32_t* multiplier,
+                                                const int32_t* shift, int32_t output_offset,
+                                                int32_t act_min, int32_t act_max, int8_t* out) {
+  int32_t c;
+  for (c = 0; c < channels; ++c) {
+    const int8_t* row = filter + c * length;
+    int32_t acc = acc_init[c];
+    int32_t i;
+    for (i = 0; i < length; ++i) acc += (int32_t)row[i] * (int32_t)patch[i];
+    out[c] = (int8_t)loupe_requantize_acc_i32(acc, multiplier[c], (int)shift[c], output_offset,
+                                              act_min, act_max);
+  }
+}
+
+#if defined(LOUPE_HAVE_DSP)
+/* Four int8 lanes as two pairs of int16: (b0, b2) and (b1, b3). Both
+ * operands are split the same way, so SMLAD pairs matching elements. */
+static inline uint32_t loupe_load_u32(const int8_t* p) {
+  uint32_t v;
+  /* The builtin, not memcpy: firmware is built -ffreestanding, where a
+   * memcpy call would stay a call. Unaligned LDR is fine on Armv7E-M/v8-M. */
+  __builtin_memcpy(&v, p, sizeof v);
+  return v;
+}
+
+/* Bytes 1 and 3 sign-extended to two int16: SXTB16 with its rotation, one
+ * instruction (GCC 12 does not fold a separate ROR into it). */
+static inline int16x2_t loupe_sxtb16_ror8(uint32_t v) {
+  int16x2_t r;
+  __asm__("sxtb16 %0, %1, ror #8" : "=r"(r) : "r"(v));
+  return r;
+}
+
+/* acc + the dot product of four int8 weights in `w` with the four patch
+ * values split as x02 (bytes 0 and 2) and x13 (bytes 1 and 3). */
+static inline int32_t loupe_smlad4_s8(uint32_t w, int16x2_t x02, int16x2_t x13, int32_t acc) {
+  return __smlad(loupe_sxtb16_ror8(w), x13, __smlad(__sxtb16(w), x02, acc));
+}
+#endif
+
+#if defined(LOUPE_HAVE_MVE)
+/* Four int32 accumulators to int8 outputs, TFLite's requantisation (see
+ * the top of this file), stored in the lanes of `lane_mask`. */
+static inline void loupe_requantize_store_x4_mve(int32x4_t acc, const int32_t* multiplier,
+                                                 const int32_t* shift, int32_t output_offset,
+                                                 int32_t act_min, int32_t act_max, int8_t* out,
+                                                 mve_pred16_t lane_mask) {
+  const int32x4_t mult = vldrwq_z_s32(multiplier, lane_mask);
+  const int32x4_t sh = vldrwq_z_s32(shift, lane_mask);
+  const int32x4_t left = vmaxq_s32(sh, vdupq_n_s32(0));
+  const int32x4_t neg_right = vminq_s32(sh, vdupq_n_s32(0));
+  const int32x4_t high = vqrdmulhq_s32(vshlq_s32(acc, left), mult);
+  /* VRSHL rounds ties up; subtracting 1 from negative values first (when
+   * there is a right shift) rounds them away from zero, as TFLite does. */
+  const int32x4_t fixup = vshrq_n_s32(vandq_s32(high, neg_right), 31);
+  int32x4_t r = vrshlq_s32(vqaddq_s32(high, fixup), neg_right);
+  r = vaddq_s32(r, vdupq_n_s32(output_offset));
+  r = vmaxq_s32(r, vdupq_n_s32(act_min));
+  r = vminq_s32(r, vdupq_n_s32(act_max));
+  vstrbq_p_s32(out, r, lane_mask);
+}
+#endif
+
+/* The DSP kernel's filter layout, chosen at compile time so that one
+ * pointer walks four channels' weights in the order the kernel reads them:
+ * each group of four channels (c = 4g .. 4g+3, all but the last
+ * channels % 4) keeps its 4 * length bytes where its rows would be, as
+ * length / 4 blocks of 16 bytes (channel 4g's next four taps, then 4g+1's,
+ * 4g+2's, 4g+3's) followed by the four channels' last length % 4 taps, one
+ * channel after the other; the channels after the last group keep plain
+ * rows. The index of channel c's tap i: */
+static inline int32_t loupe_dsp_filter_index(int32_t length, int32_t channels, int32_t c,
+                                             int32_t i) {
+  const int32_t steps = length >> 2, rest = length & 3, k = c & 3;
+  const int32_t base = (c - k) * length;
+  if (c >= (channels & ~3)) return c * length + i;
+  if (i < steps * 4) return base + (i >> 2) * 16 + k * 4 + (i & 3);
+  return base + steps * 16 + k * rest + (i - steps * 4);
+}
+
+/* DSP extension: four channels at a time, four taps per step: one patch
+ * word split by two SXTB16 and shared by the channels, then per channel
+ * one filter word, two SXTB16 and two SMLAD. Filter in the layout above. */
+static inline void loupe_conv_pixel_s8_dsp(const int8_t* patch, const int8_t* filter,
+                                           int32_t length, int32_t channels,
+                                           const int32_t* acc_init, const int32_t* multiplier,
+                                           const int32_t* shift, int32_t output_offset,
+                                           int32_t act_min, int32_t act_max, int8_t* out) {
+  const int32_t rest = length & 3;
+  int32_t c;
+#if defined(LOUPE_HAVE_DSP)
+  /* Bounds spelled out for GCC 12, which otherwise warns that the tail
+   * loops below might index past the tables (-Waggressive-loop-optimizations). */
+  const int32_t grouped = channels & ~3;
+  const int8_t* w = filter;
+  for (c = 0; c < grouped; c += 4) {
+    const int8_t* x = patch;
+    int32_t acc0 = acc_init[c], acc1 = acc_init[c + 1], acc2 = acc_init[c + 2],
+            acc3 = acc_init[c + 3];
+    int32_t steps = length >> 2, i;
+    while (steps-- > 0) {
+      const uint32_t word = loupe_load_u32(x);
+      const int16x2_t x02 = __sxtb16(word);
+      const int16x2_t x13 = loupe_sxtb16_ror8(word);
+      acc0 = loupe_smlad4_s8(loupe_load_u32(w), x02, x13, acc0);
+      acc1 = loupe_smlad4_s8(loupe_load_u32(w + 4), x02, x13, acc1);
+      acc2 = loupe_smlad4_s8(loupe_load_u32(w + 8), x02, x13, acc2);
+      acc3 = loupe_smlad4_s8(loupe_load_u32(w + 12), x02, x13, acc3);
+      x += 4, w += 16;
+    }
+    for (i = 0; i < rest; ++i) {
+      acc0 += (int32_t)w[i] * (int32_t)x[i];
+      acc1 += (int32_t)w[rest + i] * (int32_t)x[i];
+      acc2 += (int32_t)w[2 * rest + i] * (int32_t)x[i];
+      acc3 += (int32_t)w[3 * rest + i] * (int32_t)x[i];
+    }
+    w += 4 * rest;
+    out[c] = (int8_t)loupe_requantize_acc_i32(acc0, multiplier[c], (int)shift[c], output_offset,
+                                              act_min, act_max);
+    out[c + 1] = (int8_t)loupe_requantize_acc_i32(acc1, multiplier[c + 1], (int)shift[c + 1],
+                                                  output_offset, act_min, act_max);
+    out[c + 2] = (int8_t)loupe_requantize_acc_i32(acc2, multiplier[c + 2], (int)shift[c + 2],
+                                                  output_offset, act_min, act_max);
+    out[c + 3] = (int8_t)loupe_requantize_acc_i32(acc3, multiplier[c + 3], (int)shift[c + 3],
+                                                  output_offset, act_min, act_max);
+  }
+  /* w is where the plain rows start. */
+  for (c = grouped; c < channels; ++c) {
+    const int8_t* row = w;
+    const int8_t* x = patch;
+    int32_t acc = acc_init[c];
+    int32_t steps = length >> 2, i;
+    while (steps-- > 0) {
+      const uint32_t word = loupe_load_u32(x);
+      acc = loupe_smlad4_s8(loupe_load_u32(row), __sxtb16(word), loupe_sxtb16_ror8(word), acc);
+      x += 4, row += 4;
+    }
+    w += length;
+    for (i = 0; i < rest; ++i) acc += (int32_t)row[i] * (int32_t)x[i];
+    out[c] = (int8_t)loupe_requantize_acc_i32(acc, multiplier[c], (int)shift[c], output_offset,
+                                              act_min, act_max);
+  }
+#else
+  /* Without the extension: the same sums in the same layout. */
+  for (c = 0; c < channels; ++c) {
+    int32_t acc = acc_init[c];
+    int32_t i;
+    for (i = 0; i < length; ++i) {
+      acc += (int32_t)filter[loupe_dsp_filter_index(length, channels, c, i)] * (int32_t)patch[i];
+    }
+    out[c] = (int8_t)loupe_requantize_acc_i32(acc, multiplier[c], (int)shift[c], output_offset,
+                                              act_min, act_max);
+  }
+  (void)rest;
+#endif
+}
+
+/* MVE: four channels at a time, 16 taps per step, each step one patch load
+ * shared by the four channels and one VMLADAVA per channel; the last
+ * partial step is tail-predicated once, outside the loop (predicating every
+ * step costs a VPST per instruction). Then the four accumulators are
+ * requantised as one vector. */
+#if defined(LOUPE_HAVE_MVE)
+static inline void loupe_conv_quad_s8_mve(const int8_t* patch, const int8_t* row0,
+                                          const int8_t* row1, const int8_t* row2,
+                                          const int8_t* row3, int32_t length, int32_t* sums) {
+  int32_t sum0 = 0, sum1 = 0, sum2 = 0, sum3 = 0;
+  int32_t blocks = length >> 4;
+  while (blocks-- > 0) {
+    const int8x16_t x = vldrbq_s8(patch);
+    sum0 = vmladavaq_s8(sum0, vldrbq_s8(row0), x);
+    sum1 = vmladavaq_s8(sum1, vldrbq_s8(row1), x);
+    sum2 = vmladavaq_s8(sum2, vldrbq_s8(row2), x);
+    sum3 = vmladavaq_s8(sum3, vldrbq_s8(row3), x);
+    patch += 16, row0 += 16, row1 += 16, row2 += 16, row3 += 16;
+  }
+  if ((length & 15) != 0) {
+    const mve_pred16_t p = vctp8q((uint32_t)(length & 15));
+    const int8x16_t x = vldrbq_z_s8(patch, p);
+    sum0 = vmladavaq_p_s8(sum0, vldrbq_z_s8(row0, p), x, p);
+    sum1 = vmladavaq_p_s8(sum1, vldrbq_z_s8(row1, p), x, p);
+    sum2 = vmladavaq_p_s8(sum2, vldrbq_z_s8(row2, p), x, p);
+    sum3 = vmladavaq_p_s8(sum3, vldrbq_z_s8(row3, p), x, p);
+  }
+  sums[0] = sum0, sums[1] = sum1, sums[2] = sum2, sums[3] = sum3;
+}
+#endif
+
+static inline void loupe_conv_pixel_s8_mve(const int8_t* patch, const int8_t* filter,
+                                           int32_t length, int32_t channels,
+                                           const int32_t* acc_init, const int32_t* multiplier,
+                                           const int32_t* shift, int32_t output_offset,
+                                           int32_t act_min, int32_t act_max, int8_t* out) {
+#if defined(LOUPE_HAVE_MVE)
+  int32_t c;
+  for (c = 0; c < channels; c += 4) {
+    const int32_t lanes = channels - c < 4 ? channels - c : 4;
+    const mve_pred16_t lane_mask = vctp32q((uint32_t)lanes);
+    /* Rows past the last channel repeat the last one; their lanes are not stored. */
+    const int8_t* row0 = filter + c * length;
+    int32_t sums[4];
+    loupe_conv_quad_s8_mve(patch, row0, row0 + (lanes > 1 ? length : 0),
+                           row0 + (lanes > 2 ? 2 * length : 0), row0 + (lanes > 3 ? 3 * length : 0),
+                           length, sums);
+    loupe_requantize_store_x4_mve(
+        vaddq_s32(vldrwq_s32(sums), vldrwq_z_s32(acc_init + c, lane_mask)), multiplier + c,
+        shift + c, output_offset, act_min, act_max, out + c, lane_mask);
+  }
+#else
+  loupe_conv_pixel_s8_portable(patch, filter, length, channels, acc_init, multiplier, shift,
+                               output_offset, act_min, act_max, out);
+#endif
+}
+
+/* One output pixel of an int8 depthwise convolution (depth multiplier 1),
+ * every channel of it: the window's taps inside the input form a
+ * taps_h x taps_w rectangle whose first tap's channel 0 is `input`
+ * (row_step and col_step bytes apart) and whose filter values start at
+ * `filter` (filter_row_step bytes between filter rows, `channels` between
+ * taps). For each channel c:
+ *
+ *   acc = acc_init[c] + sum over taps of (x[c] + input_offset) * w[c]
+ *
+ * requantised as above. A window with every tap inside the input passes
+ * input_offset 0 and the offset folded into acc_init. */
+static inline void loupe_dw_pixel_s8_portable(
+    const int8_t* input, int32_t row_step, int32_t col_step, const int8_t* filter,
+    int32_t filter_row_step, int32_t taps_h, int32_t taps_w, int32_t channels, int32_t input_offset,
+    const int32_t* acc_init, const int32_t* multiplier, const int32_t* shift, int32_t output_offset,
+    int32_t act_min, int32_t act_max, int8_t* out) {
+  int32_t c;
+  for (c = 0; c < channels; ++c) {
+    int32_t acc = acc_init[c];
+    int32_t ky, kx;
+    for (ky = 0; ky < taps_h; ++ky) {
+      for (kx = 0; kx < taps_w; ++kx) {
+        const int32_t x = input[ky * row_step + kx * col_step + c];
+        acc += (x + input_offset) * (int32_t)filter[ky * filter_row_step + kx * channels + c];
+      }
+    }
+    out[c] = (int8_t)loupe_requantize_acc_i32(acc, multiplier[c], (int)shift[c], output_offset,
+                                              act_min, act_max);
+  }
+}
+
+/* MVE: four channels per vector, each tap one widening load of input and
+ * filter, a multiply and an add; only the last group of fewer than four
+ * channels is predicated. */
+#if defined(LOUPE_HAVE_MVE)
+static inline int32x4_t loupe_dw_taps_x4_mve(int32x4_t acc, const int8_t* input, int32_t row_step,
+                                             int32_t col_step, const int8_t* filter,
+                                             int32_t filter_row_step, int32_t filter_col_step,
+                                             int32_t taps_h, int32_t taps_w, int32_t input_offset) {
+  int32_t ky, kx;
+  for (ky = 0; ky < taps_h; ++ky) {
+    const int8_t* in = input + ky * row_step;
+    const int8_t* w = filter + ky * filter_row_step;
+    if (input_offset == 0) {
+      for (kx = 0; kx < taps_w; ++kx) {
+        acc = vaddq_s32(acc, vmulq_s32(vldrbq_s32(in), vldrbq_s32(w)));
+        in += col_step, w += filter_col_step;
+      }
+    } else {
+      for (kx = 0; kx < taps_w; ++kx) {
+        const int32x4_t x = vaddq_n_s32(vldrbq_s32(in), input_offset);
+        acc = vaddq_s32(acc, vmulq_s32(x, vldrbq_s32(w)));
+        in += col_step, w += filter_col_step;
+      }
+    }
+  }
+  return acc;
+}
+#endif
+
+static inline void loupe_dw_pixel_s8_mve(const int8_t* input, int32_t row_step, int32_t col_step,
+                                         const int8_t* filter, int32_t filter_row_step,
+                                         int32_t taps_h, int32_t taps_w, int32_t channels,
+                                         int32_t input_offset, const int32_t* acc_init,
+                                         const int32_t* multiplier, const int32_t* shift,
+                                         int32_t output_offset, int32_t act_min, int32_t act_max,
+                                         int8_t* out) {
+#if defined(LOUPE_HAVE_MVE)
+  int32_t c;
+  for (c = 0; c + 4 <= channels; c += 4) {
+    const int32x4_t acc =
+        loupe_dw_taps_x4_mve(vldrwq_s32(acc_init + c), input + c, row_step, col_step, filter + c,
+                             filter_row_step, channels, taps_h, taps_w, input_offset);
+    loupe_requantize_store_x4_mve(acc, multiplier + c, shift + c, output_offset, act_min, act_max,
+                                  out + c, vctp32q(4));
+  }
+  if (c < channels) {
+    /* The last one to three channels: predicated loads (lanes that are
+     * off read no memory) and a predicated store. */
+    const mve_pred16_t p = vctp32q((uint32_t)(channels - c));
+    int32x4_t acc = vldrwq_z_s32(acc_init + c, p);
+    int32_t ky, kx;
+    for (ky = 0; ky < taps_h; ++ky) {
+      const int8_t* in = input + ky * row_step + c;
+      const int8_t* w = filter + ky * filter_row_step + c;
+      for (kx = 0; kx < taps_w; ++kx) {
+        const int32x4_t x = vaddq_n_s32(vldrbq_z_s32(in + kx * col_step, p), input_offset);
+        acc = vaddq_s32(acc, vmulq_s32(x, vldrbq_z_s32(w + kx * channels, p)));
+      }
+    }
+    loupe_requantize_store_x4_mve(acc, multiplier + c, shift + c, output_offset, act_min, act_max,
+                                  out + c, p);
+  }
+#else
+  loupe_dw_pixel_s8_portable(input, row_step, col_step, filter, filter_row_step, taps_h, taps_w,
+                             channels, input_offset, acc_init, multiplier, shift, output_offset,
+                             act_min, act_max, out);
+#endif
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LOUPE_SIMD_KERNELS_H_ */

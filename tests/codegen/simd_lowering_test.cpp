@@ -1,0 +1,110 @@
+// The SIMD lowerings of CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED
+// (lowering/simd_*.cpp) byte for byte against the reference interpreter, on random operators that
+// reach the kernels' edges (support/simd_kernel_cases.h). On the host the
+// kernels of loupe/simd_kernels.h compile to their portable C, so this
+// checks what the lowering gathers and passes (patches, clipped windows,
+// folded offsets, requantisation parameters); the DSP and MVE code itself
+// runs on the boards in deploy_simd_kernels.
+#include <QtTest>
+
+#include <string>
+
+#include "codegen_checks.h"
+#include "simd_kernel_cases.h"
+#include "tir/tir_printer.h"
+
+using namespace loupe;
+
+namespace {
+
+// How many functions of the compiled model call `intrinsic`.
+int functionsCalling(const codegen::CompiledModel& model, const std::string& intrinsic) {
+  int count = 0;
+  for (const auto& function : model.functions) {
+    if (tir::printPrimFunc(function).find(intrinsic) != std::string::npos) ++count;
+  }
+  return count;
+}
+
+int operatorsOfType(const ir::Graph& graph, ir::OpType type) {
+  int count = 0;
+  for (const ir::Operator& op : graph.operators) count += op.type == type ? 1 : 0;
+  return count;
+}
+
+}  // namespace
+
+class SimdLowering : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void randomOperatorsMatchReference_data() {
+    QTest::addColumn<int>("isa");
+    QTest::addColumn<int>("seed");
+    for (int seed = 1; seed <= 6; ++seed) {
+      QTest::newRow(qPrintable(QString("dsp seed %1").arg(seed)))
+          << static_cast<int>(target::CpuIsa::Dsp) << seed;
+      QTest::newRow(qPrintable(QString("mve seed %1").arg(seed)))
+          << static_cast<int>(target::CpuIsa::Mve) << seed;
+    }
+  }
+
+  void randomOperatorsMatchReference() {
+    QFETCH(int, isa);
+    QFETCH(int, seed);
+    try {
+      check(static_cast<target::CpuIsa>(isa), static_cast<std::uint32_t>(seed));
+    } catch (const std::exception& e) {
+      QFAIL(e.what());
+    }
+  }
+
+ private:
+  static void check(target::CpuIsa isa, std::uint32_t seed) {
+    const ir::Graph graph = test::randomSimdKernelGraph(seed, 16);
+    codegen::CompileOptions options;
+    options.isa = isa;
+    const codegen::CompiledModel model = codegen::compileToC(graph, options);
+
+    // Every operator took the SIMD path (a test passing through the scalar
+    // lowering would prove nothing): every convolution and fully-connected
+    // layer calls the convolution kernel, and with MVE every depthwise
+    // convolution its own.
+    const int convs = operatorsOfType(graph, ir::OpType::Conv2D) +
+                      operatorsOfType(graph, ir::OpType::FullyConnected);
+    const int depthwise = operatorsOfType(graph, ir::OpType::DepthwiseConv2D);
+    QVERIFY(operatorsOfType(graph, ir::OpType::FullyConnected) > 0 && depthwise > 0);
+    if (options.isa == target::CpuIsa::Dsp) {
+      QCOMPARE(functionsCalling(model, "loupe.dsp.conv_pixel_s8"), convs);
+      QCOMPARE(functionsCalling(model, "loupe.mve."), 0);
+    } else {
+      QCOMPARE(functionsCalling(model, "loupe.mve.conv_pixel_s8"), convs);
+      QCOMPARE(functionsCalling(model, "loupe.mve.dw_pixel_s8"), depthwise);
+    }
+
+    for (std::uint32_t inputSeed : {1u, 2u}) {
+      const auto inputs = test::randomInputs(graph, inputSeed);
+      const auto expected = test::runReference(graph, inputs);
+      const auto actual = test::runGeneratedC(graph, inputs, options);
+      QCOMPARE(actual.size(), expected.size());
+      for (std::size_t i = 0; i < actual.size(); ++i) {
+        const std::string difference = test::firstDifference(actual[i], expected[i]);
+        QVERIFY2(difference.empty(), qPrintable(QString("inputs %1, operator %2: %3")
+                                                    .arg(inputSeed)
+                                                    .arg(i)
+                                                    .arg(QString::fromStdString(difference))));
+      }
+    }
+  }
+
+ private slots:
+  void scalarCpusKeepTheScalarLowering() {
+    const ir::Graph graph = test::randomSimdKernelGraph(7, 6);
+    const codegen::CompiledModel model = codegen::compileToC(graph, {});
+    QCOMPARE(functionsCalling(model, "loupe.dsp."), 0);
+    QCOMPARE(functionsCalling(model, "loupe.mve."), 0);
+  }
+};
+
+QTEST_GUILESS_MAIN(SimdLowering)
+#include "simd_lowering_test.moc"
