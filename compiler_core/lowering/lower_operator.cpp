@@ -97,6 +97,7 @@ tir::PrimFunc lowerOperator(const ir::Graph& graph, const ir::Operator& op,
   if (op.type == ir::OpType::FullyConnected) {
     simd = lowerFullyConnectedSimd(graph, op, functionName, isa);
   }
+  if (op.type == ir::OpType::Add) simd = lowerAddSimd(graph, op, functionName, isa);
   if (simd) return std::move(*simd);
   return ruleFor(op.type)(graph, op, functionName);
 }

@@ -39,6 +39,12 @@ std::optional<tir::PrimFunc> lowerDepthwiseConv2DSimd(const ir::Graph& graph,
                                                       const std::string& functionName,
                                                       target::CpuIsa isa);
 
+// ADD (simd_add.cpp), MVE: one kernel call over the whole tensor, four
+// elements per vector. Covers int8 inputs of the output's shape (no
+// broadcasting), TFLite's rescaling of both inputs and of the sum.
+std::optional<tir::PrimFunc> lowerAddSimd(const ir::Graph& graph, const ir::Operator& op,
+                                          const std::string& functionName, target::CpuIsa isa);
+
 // A filter of `channels` rows of `length` int8 values laid out for the
 // convolution kernel of `isa` (simd_filter_layout.cpp): rows for MVE, four
 // channels interleaved by four taps for the DSP extension.

@@ -1,4 +1,4 @@
-// The SIMD lowerings of CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED
+// The SIMD lowerings of CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED and ADD
 // (lowering/simd_*.cpp) byte for byte against the reference interpreter, on random operators that
 // reach the kernels' edges (support/simd_kernel_cases.h). On the host the
 // kernels of loupe/simd_kernels.h compile to their portable C, so this
@@ -69,17 +69,20 @@ class SimdLowering : public QObject {
     // Every operator took the SIMD path (a test passing through the scalar
     // lowering would prove nothing): every convolution and fully-connected
     // layer calls the convolution kernel, and with MVE every depthwise
-    // convolution its own.
+    // convolution and ADD its own.
     const int convs = operatorsOfType(graph, ir::OpType::Conv2D) +
                       operatorsOfType(graph, ir::OpType::FullyConnected);
     const int depthwise = operatorsOfType(graph, ir::OpType::DepthwiseConv2D);
-    QVERIFY(operatorsOfType(graph, ir::OpType::FullyConnected) > 0 && depthwise > 0);
+    QVERIFY(operatorsOfType(graph, ir::OpType::FullyConnected) > 0 && depthwise > 0 &&
+            operatorsOfType(graph, ir::OpType::Add) > 0);
     if (options.isa == target::CpuIsa::Dsp) {
       QCOMPARE(functionsCalling(model, "loupe.dsp.conv_pixel_s8"), convs);
       QCOMPARE(functionsCalling(model, "loupe.mve."), 0);
     } else {
       QCOMPARE(functionsCalling(model, "loupe.mve.conv_pixel_s8"), convs);
       QCOMPARE(functionsCalling(model, "loupe.mve.dw_pixel_s8"), depthwise);
+      QCOMPARE(functionsCalling(model, "loupe.mve.add_s8"),
+               operatorsOfType(graph, ir::OpType::Add));
     }
 
     for (std::uint32_t inputSeed : {1u, 2u}) {

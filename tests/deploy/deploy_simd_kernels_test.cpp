@@ -1,6 +1,6 @@
 // The DSP (Cortex-M4, qemu-mps2-an386) and MVE (Cortex-M55, qemu-mps3-an547)
 // kernels of loupe/simd_kernels.h on the boards: random int8 CONV_2D,
-// DEPTHWISE_CONV_2D and FULLY_CONNECTED operators
+// DEPTHWISE_CONV_2D, FULLY_CONNECTED and ADD operators
 // (support/simd_kernel_cases.h), compiled for the
 // board's CPU, built, flashed and run over the RPC session, every output
 // compared byte for byte with the reference interpreter. The host runs the

@@ -1,11 +1,12 @@
-// Random int8 CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED operators in the
-// shapes the SIMD lowerings (lowering/simd_lowering.h) take, for checking them against the
+// Random int8 CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED and ADD operators in
+// the shapes the SIMD lowerings (lowering/simd_lowering.h) take, for checking them against the
 // reference interpreter on the host (the kernels' portable C) and on the
 // boards (the DSP and MVE code). The shapes are chosen to reach the kernels'
 // edges: channel counts that are not multiples of 2, 4 or 16, windows of
 // 1 to 75 taps clipped on every side, strides, dilations, both paddings,
 // every fused activation, zero points across the range, and biases and
-// scales that make some outputs saturate and some land on rounding ties.
+// scales that make some outputs saturate and some land on rounding ties
+// (for ADD, half of them by construction).
 #pragma once
 
 #include <algorithm>
@@ -43,7 +44,33 @@ inline ir::Graph randomSimdKernelGraph(std::uint32_t seed, int count) {
   std::vector<int> inputs, outputs;
   for (int n = 0; n < count; ++n) {
     const std::string name = "op" + std::to_string(n);
-    if (uniform(0, 4) == 0) {
+    // The first four operators are one of each kind (ADD, FULLY_CONNECTED,
+    // DEPTHWISE_CONV_2D, CONV_2D); then half are convolutions.
+    const int kind = n < 4 ? (n < 3 ? n : 5) : uniform(0, 9);
+    if (kind == 0) {
+      // ADD of two tensors of one shape, scales apart by up to 10x; or, half
+      // the time, both inputs on one scale and the output on twice it, where
+      // every odd sum is a rounding tie (the multipliers are powers of two).
+      const ir::Shape shape = {1, uniform(1, 7), uniform(1, 7), uniform(1, 21)};
+      const bool ties = uniform(0, 1) == 0;
+      const float scale1 = real(0.01f, 0.1f);
+      const float scale2 = ties ? scale1 : real(0.01f, 0.1f);
+      const float outScale = ties ? 2 * scale1 : real(0.02f, 0.2f);
+      const int in1 = g.tensor(name + "_in1", ir::DType::Int8, shape,
+                               perTensor(scale1, uniform(-128, 127)));
+      const int in2 = g.tensor(name + "_in2", ir::DType::Int8, shape,
+                               perTensor(scale2, uniform(-128, 127)));
+      const int out = g.tensor(name + "_out", ir::DType::Int8, shape,
+                               perTensor(outScale, uniform(-128, 127)));
+      ir::ElementwiseAttrs attrs;
+      attrs.activation = activations[uniform(0, 3)];
+      g.op(ir::OpType::Add, {in1, in2}, {out}, attrs);
+      inputs.push_back(in1);
+      inputs.push_back(in2);
+      outputs.push_back(out);
+      continue;
+    }
+    if (kind == 1) {
       // FULLY_CONNECTED: batch rows of any depth, symmetric weights per
       // tensor or per unit.
       const int batches = uniform(1, 3), depth = uniform(1, 70), units = uniform(1, 20);
@@ -71,7 +98,7 @@ inline ir::Graph randomSimdKernelGraph(std::uint32_t seed, int count) {
       outputs.push_back(out);
       continue;
     }
-    const bool depthwise = uniform(0, 2) == 0;
+    const bool depthwise = kind <= 4;
     const bool pointwise = !depthwise && uniform(0, 3) == 0;
     const int height = uniform(1, 9), width = uniform(1, 9);
     const int depth = depthwise ? uniform(1, 23) : uniform(1, 40);

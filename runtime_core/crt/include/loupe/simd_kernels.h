@@ -364,6 +364,80 @@ static inline void loupe_dw_pixel_s8_mve(const int8_t* input, int32_t row_step, 
 #endif
 }
 
+/* Quantised int8 ADD of two tensors of `count` elements (no broadcasting),
+ * TFLite's arithmetic (loupe_add_element in loupe/quantized_arith.h): each
+ * input offset, shifted left by left_shift and rescaled (multiplier, shift
+ * <= 0), the sum rescaled to the output, offset and clamped. */
+static inline void loupe_add_s8_portable(const int8_t* in1, const int8_t* in2, int32_t count,
+                                         const loupe_add_sub_params* p, int8_t* out) {
+  int32_t i;
+  for (i = 0; i < count; ++i) out[i] = (int8_t)loupe_add_element(in1[i], in2[i], p);
+}
+
+#if defined(LOUPE_HAVE_MVE)
+/* TFLite's MultiplyByQuantizedMultiplierSmallerThanOneExp on four lanes:
+ * VQRDMULH is its saturating rounding doubling high multiply; VRSHL rounds
+ * ties up, so negative values are first lowered by one when there is a
+ * right shift (`right_mask` all ones), which rounds their ties away from
+ * zero as TFLite does. */
+static inline int32x4_t loupe_scale_x4_mve(int32x4_t x, int32_t multiplier, int32_t shift,
+                                           int32x4_t right_mask) {
+  const int32x4_t high = vqrdmulhq_n_s32(x, multiplier);
+  const int32x4_t fixup = vandq_s32(vshrq_n_s32(high, 31), right_mask);
+  return vrshlq_n_s32(vqaddq_s32(high, fixup), shift);
+}
+#endif
+
+/* MVE: four elements per vector (widening byte loads), the last group
+ * tail-predicated. The parameters are loupe_add_sub_params' fields in
+ * order, as generated code passes them. */
+static inline void loupe_add_s8_mve(const int8_t* in1, const int8_t* in2, int32_t count,
+                                    int32_t input1_offset, int32_t input2_offset,
+                                    int32_t output_offset, int32_t left_shift,
+                                    int32_t input1_multiplier, int32_t input1_shift,
+                                    int32_t input2_multiplier, int32_t input2_shift,
+                                    int32_t output_multiplier, int32_t output_shift,
+                                    int32_t act_min, int32_t act_max, int8_t* out) {
+  loupe_add_sub_params params;
+  const loupe_add_sub_params* p = &params;
+  params.input1_offset = input1_offset;
+  params.input2_offset = input2_offset;
+  params.output_offset = output_offset;
+  params.left_shift = (int)left_shift;
+  params.input1_multiplier = input1_multiplier;
+  params.input1_shift = (int)input1_shift;
+  params.input2_multiplier = input2_multiplier;
+  params.input2_shift = (int)input2_shift;
+  params.output_multiplier = output_multiplier;
+  params.output_shift = (int)output_shift;
+  params.act_min = act_min;
+  params.act_max = act_max;
+#if defined(LOUPE_HAVE_MVE)
+  const int32x4_t mask1 = vdupq_n_s32(p->input1_shift < 0 ? -1 : 0);
+  const int32x4_t mask2 = vdupq_n_s32(p->input2_shift < 0 ? -1 : 0);
+  const int32x4_t mask_out = vdupq_n_s32(p->output_shift < 0 ? -1 : 0);
+  const int32_t scale_in = (int32_t)(1u << p->left_shift);
+  int32_t i;
+  for (i = 0; i < count; i += 4) {
+    const mve_pred16_t lanes = vctp32q((uint32_t)(count - i));
+    int32x4_t a = vldrbq_z_s32(in1 + i, lanes);
+    int32x4_t b = vldrbq_z_s32(in2 + i, lanes);
+    a = vmulq_n_s32(vaddq_n_s32(a, p->input1_offset), scale_in);
+    b = vmulq_n_s32(vaddq_n_s32(b, p->input2_offset), scale_in);
+    a = loupe_scale_x4_mve(a, p->input1_multiplier, p->input1_shift, mask1);
+    b = loupe_scale_x4_mve(b, p->input2_multiplier, p->input2_shift, mask2);
+    int32x4_t r =
+        loupe_scale_x4_mve(vaddq_s32(a, b), p->output_multiplier, p->output_shift, mask_out);
+    r = vaddq_n_s32(r, p->output_offset);
+    r = vmaxq_s32(r, vdupq_n_s32(p->act_min));
+    r = vminq_s32(r, vdupq_n_s32(p->act_max));
+    vstrbq_p_s32(out + i, r, lanes);
+  }
+#else
+  loupe_add_s8_portable(in1, in2, count, p, out);
+#endif
+}
+
 #ifdef __cplusplus
 }
 #endif
