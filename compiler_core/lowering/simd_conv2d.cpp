@@ -12,10 +12,6 @@ namespace {
 // Largest window (int8 elements) gathered into a patch.
 constexpr std::int64_t kMaxPatchBytes = 8192;
 
-std::string_view kernelName(target::CpuIsa isa) {
-  return isa == target::CpuIsa::Mve ? "loupe.mve.conv_pixel_s8" : "loupe.dsp.conv_pixel_s8";
-}
-
 }  // namespace
 
 std::optional<PrimFunc> lowerConv2DSimd(const ir::Graph& graph, const ir::Operator& op,
@@ -60,7 +56,7 @@ std::optional<PrimFunc> lowerConv2DSimd(const ir::Graph& graph, const ir::Operat
 
   auto kernelCall = [&](const Expr& patchAddress) {
     return evaluate(callIntrinsic(
-        std::string(kernelName(isa)), ScalarType::Void,
+        std::string(convKernelName(isa)), ScalarType::Void,
         {patchAddress, addressOf(filterBuffer), intImm(d.windowSize()), intImm(d.outChannels),
          addressOf(accInit), addressOf(multiplier), addressOf(shift),
          intImm(requantization->outputOffset), intImm(requantization->actMin),

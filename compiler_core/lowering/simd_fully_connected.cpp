@@ -76,15 +76,14 @@ std::optional<PrimFunc> lowerFullyConnectedSimd(const ir::Graph& graph, const ir
   const Var b = loopVar("b");
   // Each batch row is one "pixel" whose patch is the row itself and whose
   // output channels are the units.
-  return fb.finish(forLoop(
-      b, 0, static_cast<int>(batches),
-      evaluate(callIntrinsic(
-          isa == target::CpuIsa::Mve ? "loupe.mve.conv_pixel_s8" : "loupe.dsp.conv_pixel_s8",
-          ScalarType::Void,
-          {addressOf(in, refVar(b) * static_cast<int>(depth)), addressOf(w), intImm(depth),
-           intImm(units), addressOf(init), addressOf(multiplier), addressOf(shiftTable),
-           intImm(output.quantization.zeroPoint()), intImm(range.min), intImm(range.max),
-           addressOf(out, refVar(b) * static_cast<int>(units))}))));
+  return fb.finish(
+      forLoop(b, 0, static_cast<int>(batches),
+              evaluate(callIntrinsic(
+                  std::string(convKernelName(isa)), ScalarType::Void,
+                  {addressOf(in, refVar(b) * static_cast<int>(depth)), addressOf(w), intImm(depth),
+                   intImm(units), addressOf(init), addressOf(multiplier), addressOf(shiftTable),
+                   intImm(output.quantization.zeroPoint()), intImm(range.min), intImm(range.max),
+                   addressOf(out, refVar(b) * static_cast<int>(units))}))));
 }
 
 }  // namespace loupe::lowering

@@ -1,6 +1,6 @@
-// Operators lowered for a CPU with SIMD (the DSP extension or MVE): the
-// loop nests gather what a kernel of loupe/simd_kernels.h needs and call it
-// once per output pixel, for all output channels. The scalar lowerings
+// Operators lowered for a Cortex-M CPU (plain Thumb, the DSP extension or
+// MVE): the loop nests gather what a kernel of loupe/simd_kernels.h needs
+// and call it once per output pixel, for all output channels. The scalar lowerings
 // (lower_<op>.cpp) stay for what the kernels do not cover; nullopt says so.
 #pragma once
 
@@ -15,7 +15,7 @@
 
 namespace loupe::lowering {
 
-// CONV_2D (simd_conv2d.cpp), DSP or MVE: each pixel's window gathered into
+// CONV_2D (simd_conv2d.cpp), Thumb, DSP or MVE: each pixel's window gathered into
 // an int8 patch (read in place for a 1x1 convolution), then one kernel
 // call accumulating with SMLAD or VMLADAVA and requantising. Covers int8
 // input, filter and output with an int32 bias, no groups, accumulators
@@ -23,7 +23,7 @@ namespace loupe::lowering {
 std::optional<tir::PrimFunc> lowerConv2DSimd(const ir::Graph& graph, const ir::Operator& op,
                                              const std::string& functionName, target::CpuIsa isa);
 
-// FULLY_CONNECTED (simd_fully_connected.cpp), DSP or MVE: each batch row
+// FULLY_CONNECTED (simd_fully_connected.cpp), Thumb, DSP or MVE: each batch row
 // is one call of the convolution kernel (the row is the patch, the units
 // the channels). Covers int8 with symmetric weights (per tensor or per
 // channel) and an int32 bias under the same requantisation conditions.
@@ -45,9 +45,13 @@ std::optional<tir::PrimFunc> lowerDepthwiseConv2DSimd(const ir::Graph& graph,
 std::optional<tir::PrimFunc> lowerAddSimd(const ir::Graph& graph, const ir::Operator& op,
                                           const std::string& functionName, target::CpuIsa isa);
 
+// The intrinsic of the convolution kernel for `isa` (not Scalar):
+// "loupe.thumb.conv_pixel_s8", "loupe.dsp..." or "loupe.mve...".
+std::string_view convKernelName(target::CpuIsa isa);
+
 // A filter of `channels` rows of `length` int8 values laid out for the
-// convolution kernel of `isa` (simd_filter_layout.cpp): rows for MVE, four
-// channels interleaved by four taps for the DSP extension.
+// convolution kernel of `isa` (simd_conv_kernel.cpp): rows for MVE, four
+// channels interleaved by four taps for Thumb and the DSP extension.
 std::vector<std::int8_t> simdFilterLayout(const std::vector<std::int8_t>& rows, int channels,
                                           int length, target::CpuIsa isa);
 

@@ -8,9 +8,9 @@ namespace loupe::target {
 namespace {
 
 constexpr std::array<std::pair<std::string_view, CpuIsa>, 7> kCpus = {{
-    {"cortex-m0", CpuIsa::Scalar},
-    {"cortex-m0plus", CpuIsa::Scalar},
-    {"cortex-m3", CpuIsa::Scalar},
+    {"cortex-m0", CpuIsa::Thumb},
+    {"cortex-m0plus", CpuIsa::Thumb},
+    {"cortex-m3", CpuIsa::Thumb},
     {"cortex-m4", CpuIsa::Dsp},
     {"cortex-m7", CpuIsa::Dsp},
     {"cortex-m33", CpuIsa::Dsp},
@@ -23,6 +23,8 @@ std::string_view cpuIsaName(CpuIsa isa) {
   switch (isa) {
     case CpuIsa::Scalar:
       return "scalar";
+    case CpuIsa::Thumb:
+      return "thumb";
     case CpuIsa::Dsp:
       return "dsp";
     case CpuIsa::Mve:

@@ -87,7 +87,9 @@ constexpr std::array kIntrinsics = {
               kRecurrent},
     Intrinsic{"loupe.lstm_tanh_int16", "loupe_lstm_tanh_int16", ScalarType::Int16, 2, kRecurrent},
     // Every output channel of one int8 convolution pixel from its patch
-    // (loupe/simd_kernels.h), with the DSP extension's SMLAD or MVE.
+    // (loupe/simd_kernels.h): plain Thumb, the DSP extension's SMLAD, MVE.
+    Intrinsic{"loupe.thumb.conv_pixel_s8", "loupe_conv_pixel_s8_thumb", ScalarType::Void, 11, kSimd,
+              false},
     Intrinsic{"loupe.dsp.conv_pixel_s8", "loupe_conv_pixel_s8_dsp", ScalarType::Void, 11, kSimd,
               false},
     Intrinsic{"loupe.mve.conv_pixel_s8", "loupe_conv_pixel_s8_mve", ScalarType::Void, 11, kSimd,

@@ -1,10 +1,9 @@
-// The DSP (Cortex-M4, qemu-mps2-an386) and MVE (Cortex-M55, qemu-mps3-an547)
-// kernels of loupe/simd_kernels.h on the boards: random int8 CONV_2D,
-// DEPTHWISE_CONV_2D, FULLY_CONNECTED and ADD operators
-// (support/simd_kernel_cases.h), compiled for the
-// board's CPU, built, flashed and run over the RPC session, every output
-// compared byte for byte with the reference interpreter. The host runs the
-// same operators through the kernels' portable C in codegen_simd_lowering.
+// The Thumb (Cortex-M3, qemu-mps2-an385), DSP (Cortex-M4, qemu-mps2-an386)
+// and MVE (Cortex-M55, qemu-mps3-an547) kernels of loupe/simd_kernels.h on the boards: random int8
+// CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED and ADD operators (support/simd_kernel_cases.h),
+// compiled for the board's CPU, built, flashed and run over the RPC session, every output compared
+// byte for byte with the reference interpreter. The host runs the same operators through the
+// kernels' portable C in codegen_simd_lowering.
 #include <QtTest>
 
 #include "builtin_registries.h"
@@ -23,6 +22,8 @@ class DeploySimdKernels : public QObject {
     QTest::addColumn<int>("seed");
     QTest::addColumn<QString>("isa");
     for (int seed = 1; seed <= 3; ++seed) {
+      QTest::newRow(qPrintable(QString("an385 seed %1").arg(seed)))
+          << QString("qemu-mps2-an385") << seed << QString("thumb");
       QTest::newRow(qPrintable(QString("an386 seed %1").arg(seed)))
           << QString("qemu-mps2-an386") << seed << QString("dsp");
       QTest::newRow(qPrintable(QString("an547 seed %1").arg(seed)))

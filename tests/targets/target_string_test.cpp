@@ -52,7 +52,8 @@ class TargetString : public QObject {
     QCOMPARE(target::cpuIsaFor(m55, "cortex-m3"), target::CpuIsa::Mve);
     QCOMPARE(target::cpuIsaFor(parse("c"), "cortex-m4"), target::CpuIsa::Dsp);
     QCOMPARE(target::cpuIsaFor(parse("c"), "cortex-m33"), target::CpuIsa::Dsp);
-    QCOMPARE(target::cpuIsaFor(parse("c"), "cortex-m3"), target::CpuIsa::Scalar);
+    QCOMPARE(target::cpuIsaFor(parse("c"), "cortex-m3"), target::CpuIsa::Thumb);
+    QCOMPARE(target::cpuIsaFor(parse("c"), "cortex-m0plus"), target::CpuIsa::Thumb);
     QCOMPARE(target::cpuIsaFor(parse("c"), ""), target::CpuIsa::Scalar);
     QCOMPARE(target::cpuIsaFor(parse("c -mcpu=generic"), "cortex-m55"), target::CpuIsa::Scalar);
     QCOMPARE(target::cpuIsaFor(parse("npu, c -mcpu=cortex-m7"), ""), target::CpuIsa::Dsp);

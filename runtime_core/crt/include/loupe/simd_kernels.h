@@ -113,21 +113,77 @@ static inline void loupe_requantize_store_x4_mve(int32x4_t acc, const int32_t* m
 }
 #endif
 
-/* The DSP kernel's filter layout, chosen at compile time so that one
- * pointer walks four channels' weights in the order the kernel reads them:
- * each group of four channels (c = 4g .. 4g+3, all but the last
- * channels % 4) keeps its 4 * length bytes where its rows would be, as
- * length / 4 blocks of 16 bytes (channel 4g's next four taps, then 4g+1's,
- * 4g+2's, 4g+3's) followed by the four channels' last length % 4 taps, one
- * channel after the other; the channels after the last group keep plain
- * rows. The index of channel c's tap i: */
-static inline int32_t loupe_dsp_filter_index(int32_t length, int32_t channels, int32_t c,
-                                             int32_t i) {
-  const int32_t steps = length >> 2, rest = length & 3, k = c & 3;
-  const int32_t base = (c - k) * length;
-  if (c >= (channels & ~3)) return c * length + i;
-  if (i < steps * 4) return base + (i >> 2) * 16 + k * 4 + (i & 3);
-  return base + steps * 16 + k * rest + (i - steps * 4);
+/* The filter layout of the DSP and Thumb kernels, chosen at compile time
+ * (lowering/simd_conv_kernel.cpp) so that one pointer walks four
+ * channels' weights in the order the kernels read them: each group of four
+ * channels (c = 4g .. 4g+3, all but the last channels % 4) keeps its
+ * 4 * length bytes where its rows would be, as length / 4 blocks of 16 bytes
+ * (channel 4g's next four taps, then 4g+1's, 4g+2's, 4g+3's) followed by
+ * the four channels' last length % 4 taps, one channel after the other; the
+ * channels after the last group keep plain rows. */
+
+/* Requantises four accumulators of channels c .. c+3 into out[c .. c+3]. */
+static inline void loupe_requantize_store_x4(int32_t acc0, int32_t acc1, int32_t acc2, int32_t acc3,
+                                             int32_t c, const int32_t* multiplier,
+                                             const int32_t* shift, int32_t output_offset,
+                                             int32_t act_min, int32_t act_max, int8_t* out) {
+  out[c] = (int8_t)loupe_requantize_acc_i32(acc0, multiplier[c], (int)shift[c], output_offset,
+                                            act_min, act_max);
+  out[c + 1] = (int8_t)loupe_requantize_acc_i32(acc1, multiplier[c + 1], (int)shift[c + 1],
+                                                output_offset, act_min, act_max);
+  out[c + 2] = (int8_t)loupe_requantize_acc_i32(acc2, multiplier[c + 2], (int)shift[c + 2],
+                                                output_offset, act_min, act_max);
+  out[c + 3] = (int8_t)loupe_requantize_acc_i32(acc3, multiplier[c + 3], (int)shift[c + 3],
+                                                output_offset, act_min, act_max);
+}
+
+/* Plain Thumb (Cortex-M0/M0+/M3, and the fallback of the DSP kernel): four
+ * channels at a time in the layout above, each patch value loaded once for
+ * the four, one multiply-accumulate per weight. */
+static inline void loupe_conv_pixel_s8_thumb(const int8_t* patch, const int8_t* filter,
+                                             int32_t length, int32_t channels,
+                                             const int32_t* acc_init, const int32_t* multiplier,
+                                             const int32_t* shift, int32_t output_offset,
+                                             int32_t act_min, int32_t act_max, int8_t* out) {
+  const int32_t rest = length & 3;
+  /* Bounds spelled out for GCC 12, which otherwise warns that the tail
+   * loops might index past the tables (-Waggressive-loop-optimizations). */
+  const int32_t grouped = channels & ~3;
+  const int8_t* w = filter;
+  int32_t c;
+  for (c = 0; c < grouped; c += 4) {
+    const int8_t* x = patch;
+    int32_t acc0 = acc_init[c], acc1 = acc_init[c + 1], acc2 = acc_init[c + 2],
+            acc3 = acc_init[c + 3];
+    int32_t steps = length >> 2, i;
+    while (steps-- > 0) {
+      /* One MLA per weight, straight into the accumulators. */
+      const int32_t x0 = x[0], x1 = x[1], x2 = x[2], x3 = x[3];
+      acc0 += w[0] * x0, acc1 += w[4] * x0, acc2 += w[8] * x0, acc3 += w[12] * x0;
+      acc0 += w[1] * x1, acc1 += w[5] * x1, acc2 += w[9] * x1, acc3 += w[13] * x1;
+      acc0 += w[2] * x2, acc1 += w[6] * x2, acc2 += w[10] * x2, acc3 += w[14] * x2;
+      acc0 += w[3] * x3, acc1 += w[7] * x3, acc2 += w[11] * x3, acc3 += w[15] * x3;
+      x += 4, w += 16;
+    }
+    for (i = 0; i < rest; ++i) {
+      acc0 += (int32_t)w[i] * (int32_t)x[i];
+      acc1 += (int32_t)w[rest + i] * (int32_t)x[i];
+      acc2 += (int32_t)w[2 * rest + i] * (int32_t)x[i];
+      acc3 += (int32_t)w[3 * rest + i] * (int32_t)x[i];
+    }
+    w += 4 * rest;
+    loupe_requantize_store_x4(acc0, acc1, acc2, acc3, c, multiplier, shift, output_offset, act_min,
+                              act_max, out);
+  }
+  /* w is where the plain rows start. */
+  for (c = grouped; c < channels; ++c) {
+    int32_t acc = acc_init[c];
+    int32_t i;
+    for (i = 0; i < length; ++i) acc += (int32_t)w[i] * (int32_t)patch[i];
+    w += length;
+    out[c] = (int8_t)loupe_requantize_acc_i32(acc, multiplier[c], (int)shift[c], output_offset,
+                                              act_min, act_max);
+  }
 }
 
 /* DSP extension: four channels at a time, four taps per step: one patch
@@ -138,13 +194,11 @@ static inline void loupe_conv_pixel_s8_dsp(const int8_t* patch, const int8_t* fi
                                            const int32_t* acc_init, const int32_t* multiplier,
                                            const int32_t* shift, int32_t output_offset,
                                            int32_t act_min, int32_t act_max, int8_t* out) {
-  const int32_t rest = length & 3;
-  int32_t c;
 #if defined(LOUPE_HAVE_DSP)
-  /* Bounds spelled out for GCC 12, which otherwise warns that the tail
-   * loops below might index past the tables (-Waggressive-loop-optimizations). */
-  const int32_t grouped = channels & ~3;
+  const int32_t rest = length & 3;
+  const int32_t grouped = channels & ~3; /* as in the Thumb kernel */
   const int8_t* w = filter;
+  int32_t c;
   for (c = 0; c < grouped; c += 4) {
     const int8_t* x = patch;
     int32_t acc0 = acc_init[c], acc1 = acc_init[c + 1], acc2 = acc_init[c + 2],
@@ -167,14 +221,8 @@ static inline void loupe_conv_pixel_s8_dsp(const int8_t* patch, const int8_t* fi
       acc3 += (int32_t)w[3 * rest + i] * (int32_t)x[i];
     }
     w += 4 * rest;
-    out[c] = (int8_t)loupe_requantize_acc_i32(acc0, multiplier[c], (int)shift[c], output_offset,
-                                              act_min, act_max);
-    out[c + 1] = (int8_t)loupe_requantize_acc_i32(acc1, multiplier[c + 1], (int)shift[c + 1],
-                                                  output_offset, act_min, act_max);
-    out[c + 2] = (int8_t)loupe_requantize_acc_i32(acc2, multiplier[c + 2], (int)shift[c + 2],
-                                                  output_offset, act_min, act_max);
-    out[c + 3] = (int8_t)loupe_requantize_acc_i32(acc3, multiplier[c + 3], (int)shift[c + 3],
-                                                  output_offset, act_min, act_max);
+    loupe_requantize_store_x4(acc0, acc1, acc2, acc3, c, multiplier, shift, output_offset, act_min,
+                              act_max, out);
   }
   /* w is where the plain rows start. */
   for (c = grouped; c < channels; ++c) {
@@ -193,17 +241,8 @@ static inline void loupe_conv_pixel_s8_dsp(const int8_t* patch, const int8_t* fi
                                               act_min, act_max);
   }
 #else
-  /* Without the extension: the same sums in the same layout. */
-  for (c = 0; c < channels; ++c) {
-    int32_t acc = acc_init[c];
-    int32_t i;
-    for (i = 0; i < length; ++i) {
-      acc += (int32_t)filter[loupe_dsp_filter_index(length, channels, c, i)] * (int32_t)patch[i];
-    }
-    out[c] = (int8_t)loupe_requantize_acc_i32(acc, multiplier[c], (int)shift[c], output_offset,
-                                              act_min, act_max);
-  }
-  (void)rest;
+  loupe_conv_pixel_s8_thumb(patch, filter, length, channels, acc_init, multiplier, shift,
+                            output_offset, act_min, act_max, out);
 #endif
 }
 

@@ -1,14 +1,26 @@
-// The filter layout the DSP convolution kernel reads (see
-// loupe_dsp_filter_index in loupe/simd_kernels.h, which this follows):
-// computed once at compile time so that the kernel walks four channels'
-// weights with one pointer.
+// The convolution kernel of each instruction set (CONV_2D and
+// FULLY_CONNECTED call the same kernels): its intrinsic, and the filter
+// layout it reads. The DSP and Thumb kernels read four channels' weights
+// with one pointer (the layout described in loupe/simd_kernels.h above
+// loupe_conv_pixel_s8_thumb), re-laid out here once at compile time.
 #include "lowering/simd_lowering.h"
 
 namespace loupe::lowering {
 
+std::string_view convKernelName(target::CpuIsa isa) {
+  switch (isa) {
+    case target::CpuIsa::Mve:
+      return "loupe.mve.conv_pixel_s8";
+    case target::CpuIsa::Dsp:
+      return "loupe.dsp.conv_pixel_s8";
+    default:
+      return "loupe.thumb.conv_pixel_s8";
+  }
+}
+
 std::vector<std::int8_t> simdFilterLayout(const std::vector<std::int8_t>& rows, int channels,
                                           int length, target::CpuIsa isa) {
-  if (isa != target::CpuIsa::Dsp) return rows;
+  if (isa != target::CpuIsa::Dsp && isa != target::CpuIsa::Thumb) return rows;
   std::vector<std::int8_t> laid(rows.size());
   const int steps = length / 4, rest = length % 4, grouped = channels / 4 * 4;
   for (int c = 0; c < channels; ++c) {
