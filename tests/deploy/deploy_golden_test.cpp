@@ -1,12 +1,13 @@
-// Every shared model and every golden set, deployed to each platform (the
-// native host and the QEMU boards: Cortex-M3 with scalar kernels, Cortex-M4
-// with the DSP kernels, Cortex-M55 with the MVE kernels, each compiled for
-// its board's CPU) through the Project API and run over the serial session: the outputs must equal TFLite's golden bytes, and the
-// profile must have one entry per call of the compiled model (an operator,
-// or a whole NPU region) adding up to the total. On the host and the M55
-// every set also runs partitioned for "npu -config=npu-128, c", each NPU
-// region one function and one command stream on the software NPU the
-// firmware binds as its device.
+// Every shared model and every golden set, deployed to each platform through
+// the Project API and run over the serial session, each compiled for its
+// board's CPU: deploy_golden_on_boards runs the native host, the Cortex-M3
+// (Thumb kernels) and the Cortex-M55 (MVE kernels); deploy_golden_on_dsp_boards
+// (label boards) the Cortex-M4, M7 and M33 (DSP kernels). The outputs must
+// equal TFLite's golden bytes, and the profile must have one entry per call of
+// the compiled model (an operator, or a whole NPU region) adding up to the
+// total. On the host and the M55 every set also runs partitioned for
+// "npu -config=npu-128, c", each NPU region one function and one command
+// stream on the software NPU the firmware binds as its device.
 #include <QtTest>
 
 #include <algorithm>
@@ -88,14 +89,26 @@ class DeployGoldenOnBoards : public QObject {
     QTest::addColumn<QString>("targets");
     QTest::addColumn<int>("set");
     QVERIFY(sets_.size() >= 40);
-    for (const char* platform :
-         {"host", "qemu-mps2-an385", "qemu-mps2-an386", "qemu-mps3-an547"}) {
+#if LOUPE_GOLDEN_DSP_BOARDS
+    // deploy_golden_on_dsp_boards (label boards, outside the default run):
+    // the DSP kernels on the Cortex-M4, M7 and M33.
+    const char* const cPlatforms[] = {"qemu-mps2-an386", "qemu-mps2-an500", "qemu-mps2-an505"};
+    const char* const npuPlatforms[] = {""};
+#else
+    // The default run: portable C on the host, the Thumb kernels on the
+    // Cortex-M3, MVE and the NPU on the Cortex-M55 (deploy_simd_kernels runs
+    // the DSP kernels on random operators).
+    const char* const cPlatforms[] = {"host", "qemu-mps2-an385", "qemu-mps3-an547"};
+    const char* const npuPlatforms[] = {"host", "qemu-mps3-an547"};
+#endif
+    for (const char* platform : cPlatforms) {
       for (std::size_t i = 0; i < sets_.size(); ++i) {
         QTest::newRow(qPrintable(QString("%1 %2").arg(platform, sets_[i].name.c_str())))
             << QString(platform) << QString("c") << static_cast<int>(i);
       }
     }
-    for (const char* platform : {"host", "qemu-mps3-an547"}) {
+    for (const char* platform : npuPlatforms) {
+      if (*platform == '\0') continue;
       for (std::size_t i = 0; i < sets_.size(); ++i) {
         QTest::newRow(qPrintable(QString("%1 npu-128 %2").arg(platform, sets_[i].name.c_str())))
             << QString(platform) << QString("npu -config=npu-128, c") << static_cast<int>(i);
