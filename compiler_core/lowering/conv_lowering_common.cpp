@@ -53,6 +53,14 @@ std::vector<std::int64_t> convFilterSums(const ir::Tensor& filter, int outChanne
   return sums;
 }
 
+std::vector<std::int64_t> depthwiseFilterSums(const ir::Tensor& filter, int channels) {
+  std::vector<std::int64_t> sums(static_cast<std::size_t>(channels), 0);
+  if (filter.dtype != ir::DType::Int8 || sums.empty()) return sums;
+  const std::vector<std::int8_t> values = tensorValues<std::int8_t>(filter);
+  for (std::size_t k = 0; k < values.size(); ++k) sums[k % sums.size()] += values[k];
+  return sums;
+}
+
 ConvArithmetic::ConvArithmetic(FunctionBuilder& fb, const ir::Tensor& input, const ir::Tensor* bias,
                                const ir::Tensor& output, const std::vector<float>& filterScales,
                                ir::Activation activation,

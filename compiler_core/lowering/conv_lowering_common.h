@@ -32,8 +32,12 @@ struct ConvDims {
 ConvDims convDims(const ir::Tensor& input, const ir::Tensor& filter, const ir::Tensor& output,
                   const ir::Conv2DAttrs& attrs);
 
-// Sum of each output channel's filter values (zeros unless the filter is int8).
+// Sum of each output channel's filter values (zeros unless the filter is int8):
+// rows of a [out][h][w][depth] filter, or of FULLY_CONNECTED's [units][depth]
+// weights.
 std::vector<std::int64_t> convFilterSums(const ir::Tensor& filter, int outChannels);
+// The same for a depthwise [1][h][w][channels] filter: channels innermost.
+std::vector<std::int64_t> depthwiseFilterSums(const ir::Tensor& filter, int channels);
 
 // The accumulator arithmetic of one convolution: float32, int8 (input zero
 // point, int32 bias) or 16x8 (int32 or int64 bias, no zero points). The

@@ -50,15 +50,6 @@ DepthwiseDims depthwiseDims(const ir::Tensor& input, const ir::Tensor& filter,
   return d;
 }
 
-// Sum of each output channel's filter taps (int8 filters only).
-std::vector<std::int64_t> filterSums(const ir::Tensor& filter, const DepthwiseDims& d) {
-  std::vector<std::int64_t> sums(static_cast<std::size_t>(d.outChannels), 0);
-  if (filter.dtype != ir::DType::Int8) return sums;
-  const std::vector<std::int8_t> values = tensorValues<std::int8_t>(filter);
-  for (std::size_t k = 0; k < values.size(); ++k) sums[k % sums.size()] += values[k];
-  return sums;
-}
-
 }  // namespace
 
 PrimFunc lowerDepthwiseConv2D(const ir::Graph& graph, const ir::Operator& op,
@@ -84,7 +75,8 @@ PrimFunc lowerDepthwiseConv2D(const ir::Graph& graph, const ir::Operator& op,
   const Buffer w = fb.constant(filter, "filter");
   // TFLite Micro's 16x8 depthwise kernel always requantises the 64-bit sum.
   ConvArithmetic arithmetic(fb, input, bias, output, filter.quantization.scales, attrs.activation,
-                            filterSums(filter, d), std::int64_t{d.filterHeight} * d.filterWidth,
+                            depthwiseFilterSums(filter, d.outChannels),
+                            std::int64_t{d.filterHeight} * d.filterWidth,
                             input.dtype == ir::DType::Int16);
 
   const Var b = loopVar("b"), y = loopVar("y"), x = loopVar("x");

@@ -6,6 +6,7 @@
 // Requantisation uses the multipliers the reference kernel uses.
 #include <cstdint>
 
+#include "lowering/conv_lowering_common.h"
 #include "lowering/lowering_rule.h"
 #include "reference/quantized_params.h"
 
@@ -70,20 +71,10 @@ PrimFunc lowerFullyConnected(const ir::Graph& graph, const ir::Operator& op,
   }
 
   const bool perChannel = weights.quantization.isPerChannel();
-  std::vector<reference::QuantizedMultiplier> multipliers;
-  if (perChannel) {
-    multipliers =
-        reference::perChannelMultipliers(input.quantization.scale(), weights.quantization.scales,
-                                         output.quantization.scale(), static_cast<int>(s.units));
-  } else {
-    multipliers.assign(
-        static_cast<std::size_t>(s.units),
-        reference::perTensorFullyConnectedMultiplier(
-            input.quantization.scale(), weights.quantization.scale(), output.quantization.scale()));
-  }
+  const std::vector<reference::QuantizedMultiplier> multipliers =
+      reference::fullyConnectedMultipliers(input, weights, output, static_cast<int>(s.units));
   const reference::IntRange range = reference::quantizedActivationRange(attrs.activation, output);
   const std::int64_t weightsOffset = perChannel ? 0 : -weights.quantization.zeroPoint();
-  const std::vector<std::int8_t> w8 = tensorValues<std::int8_t>(weights);
   const bool int16Input = input.dtype == ir::DType::Int16;
   const std::int64_t inputOffset = int16Input ? 0 : -input.quantization.zeroPoint();
   const bool wideBias = bias != nullptr && bias->dtype == ir::DType::Int64;
@@ -94,19 +85,16 @@ PrimFunc lowerFullyConnected(const ir::Graph& graph, const ir::Operator& op,
   // Initial accumulator per unit: bias, plus the folded input offset when the
   // weights are symmetric (their offset is zero).
   std::vector<std::int64_t> initial(static_cast<std::size_t>(s.units), 0);
-  for (std::int64_t unit = 0; unit < s.units; ++unit) {
-    std::int64_t value = 0;
-    if (bias != nullptr) {
-      value = wideBias ? tensorValues<std::int64_t>(*bias)[static_cast<std::size_t>(unit)]
-                       : tensorValues<std::int32_t>(*bias)[static_cast<std::size_t>(unit)];
-    }
-    if (weightsOffset == 0) {
-      std::int64_t sum = 0;
-      for (std::int64_t k = 0; k < s.depth; ++k)
-        sum += w8[static_cast<std::size_t>(unit * s.depth + k)];
-      value += inputOffset * sum;
-    }
-    initial[static_cast<std::size_t>(unit)] = value;
+  if (bias != nullptr && wideBias) {
+    initial = tensorValues<std::int64_t>(*bias);
+  } else if (bias != nullptr) {
+    const std::vector<std::int32_t> bias32 = tensorValues<std::int32_t>(*bias);
+    initial.assign(bias32.begin(), bias32.end());
+  }
+  if (weightsOffset == 0) {
+    const std::vector<std::int64_t> sums = convFilterSums(weights, static_cast<int>(s.units));
+    for (std::size_t unit = 0; unit < initial.size(); ++unit)
+      initial[unit] += inputOffset * sums[unit];
   }
   Buffer w = fb.constant(weights, "weights");
   Buffer init;

@@ -17,10 +17,11 @@ namespace loupe::lowering {
 // kernel's check fails), or nullopt when it can: what the CPU target accepts.
 std::optional<std::string> loweringProblem(const ir::Graph& graph, const ir::Operator& op);
 
-// Throws LoweringError naming the operator when it has no lowering. With a
-// SIMD instruction set, the operators that have a kernel for it (int8
-// CONV_2D, DEPTHWISE_CONV_2D: lowering/simd_lowering.h) use it; the others, and the shapes it
-// does not cover, are lowered as for portable C.
+// Throws LoweringError naming the operator when it has no lowering. For a
+// Cortex-M instruction set, the operators that have a kernel for it
+// (lowering/simd_lowering.h: int8 CONV_2D, FULLY_CONNECTED, DEPTHWISE_CONV_2D
+// and ADD, as each ISA covers them) call it; the others, and the shapes the
+// kernels do not cover, are lowered as for portable C.
 tir::PrimFunc lowerOperator(const ir::Graph& graph, const ir::Operator& op,
                             const std::string& functionName,
                             target::CpuIsa isa = target::CpuIsa::Scalar);

@@ -22,11 +22,7 @@ std::optional<PrimFunc> lowerConv2DSimd(const ir::Graph& graph, const ir::Operat
   const ir::Tensor& filter = *graph.input(op, 1);
   const ir::Tensor* bias = graph.input(op, 2);
   const ir::Tensor& output = graph.output(op, 0);
-  if (input.dtype != ir::DType::Int8 || filter.dtype != ir::DType::Int8 ||
-      output.dtype != ir::DType::Int8 || !filter.isConstant ||
-      (bias != nullptr && (bias->dtype != ir::DType::Int32 || !bias->isConstant))) {
-    return std::nullopt;
-  }
+  if (!hasInt8KernelOperands(input, filter, bias, output)) return std::nullopt;
   const ConvDims d = convDims(input, filter, output, attrs);
   if (d.groups != 1 || d.windowSize() > kMaxPatchBytes) return std::nullopt;
 

@@ -7,6 +7,13 @@
 
 namespace loupe::lowering {
 
+bool hasInt8KernelOperands(const ir::Tensor& input, const ir::Tensor& filter,
+                           const ir::Tensor* bias, const ir::Tensor& output) {
+  return input.dtype == ir::DType::Int8 && filter.dtype == ir::DType::Int8 &&
+         output.dtype == ir::DType::Int8 && filter.isConstant &&
+         (bias == nullptr || (bias->dtype == ir::DType::Int32 && bias->isConstant));
+}
+
 std::string_view convKernelName(target::CpuIsa isa) {
   switch (isa) {
     case target::CpuIsa::Mve:

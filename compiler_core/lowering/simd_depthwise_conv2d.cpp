@@ -15,25 +15,17 @@ std::optional<PrimFunc> lowerDepthwiseConv2DSimd(const ir::Graph& graph, const i
   const ir::Tensor& filter = *graph.input(op, 1);
   const ir::Tensor* bias = graph.input(op, 2);
   const ir::Tensor& output = graph.output(op, 0);
-  if (input.dtype != ir::DType::Int8 || filter.dtype != ir::DType::Int8 ||
-      output.dtype != ir::DType::Int8 || !filter.isConstant ||
-      (bias != nullptr && (bias->dtype != ir::DType::Int32 || !bias->isConstant))) {
-    return std::nullopt;
-  }
+  if (!hasInt8KernelOperands(input, filter, bias, output)) return std::nullopt;
   const int batches = input.shape[0], inHeight = input.shape[1], inWidth = input.shape[2],
             channels = input.shape[3];
   const int filterHeight = filter.shape[1], filterWidth = filter.shape[2];
   const int outHeight = output.shape[1], outWidth = output.shape[2];
   if (attrs.depthMultiplier != 1 || output.shape[3] != channels) return std::nullopt;
 
-  // Each channel's filter taps summed, for folding the input offset.
-  std::vector<std::int64_t> sums(static_cast<std::size_t>(channels), 0);
-  const std::vector<std::int8_t> values = tensorValues<std::int8_t>(filter);
-  for (std::size_t k = 0; k < values.size(); ++k) sums[k % sums.size()] += values[k];
-
   FunctionBuilder fb(graph, op, functionName);
   ConvArithmetic arithmetic(fb, input, bias, output, filter.quantization.scales, attrs.activation,
-                            sums, std::int64_t{filterHeight} * filterWidth, false);
+                            depthwiseFilterSums(filter, channels),
+                            std::int64_t{filterHeight} * filterWidth, false);
   const auto requantization = arithmetic.kernelRequantization();
   if (!requantization) return std::nullopt;
 

@@ -1,5 +1,6 @@
 #include <cstdint>
 
+#include "lowering/conv_lowering_common.h"
 #include "lowering/lowering_rule.h"
 #include "lowering/simd_lowering.h"
 #include "reference/quantized_params.h"
@@ -17,10 +18,8 @@ std::optional<PrimFunc> lowerFullyConnectedSimd(const ir::Graph& graph, const ir
   const ir::Tensor& weights = *graph.input(op, 1);
   const ir::Tensor* bias = graph.input(op, 2);
   const ir::Tensor& output = graph.output(op, 0);
-  if (input.dtype != ir::DType::Int8 || weights.dtype != ir::DType::Int8 ||
-      output.dtype != ir::DType::Int8 || !weights.isConstant ||
-      weights.quantization.zeroPoint() != 0 ||
-      (bias != nullptr && (bias->dtype != ir::DType::Int32 || !bias->isConstant))) {
+  if (!hasInt8KernelOperands(input, weights, bias, output) ||
+      weights.quantization.zeroPoint() != 0) {
     return std::nullopt;
   }
   const std::int64_t units = output.shape.back();
@@ -28,17 +27,8 @@ std::optional<PrimFunc> lowerFullyConnectedSimd(const ir::Graph& graph, const ir
   if (units <= 0 || depth <= 0) return std::nullopt;
   const std::int64_t batches = output.elementCount() / units;
 
-  std::vector<reference::QuantizedMultiplier> multipliers;
-  if (weights.quantization.isPerChannel()) {
-    multipliers =
-        reference::perChannelMultipliers(input.quantization.scale(), weights.quantization.scales,
-                                         output.quantization.scale(), static_cast<int>(units));
-  } else {
-    multipliers.assign(
-        static_cast<std::size_t>(units),
-        reference::perTensorFullyConnectedMultiplier(
-            input.quantization.scale(), weights.quantization.scale(), output.quantization.scale()));
-  }
+  const std::vector<reference::QuantizedMultiplier> multipliers =
+      reference::fullyConnectedMultipliers(input, weights, output, static_cast<int>(units));
   std::vector<std::int32_t> mult, shift;
   for (const auto& m : multipliers) {
     // The kernels' requantisation takes a non-negative multiplier and a
@@ -52,14 +42,13 @@ std::optional<PrimFunc> lowerFullyConnectedSimd(const ir::Graph& graph, const ir
   // weights, in int32 wrap-around arithmetic as TFLite's int32 sum (the
   // kernels' SMLAD and VMLADAVA wrap the same way).
   const std::int64_t inputOffset = -input.quantization.zeroPoint();
-  const std::vector<std::int8_t> w8 = tensorValues<std::int8_t>(weights);
+  const std::vector<std::int64_t> sums = convFilterSums(weights, static_cast<int>(units));
+  const std::vector<std::int32_t> biasValues =
+      bias != nullptr ? tensorValues<std::int32_t>(*bias)
+                      : std::vector<std::int32_t>(static_cast<std::size_t>(units), 0);
   std::vector<std::int32_t> accInit;
-  for (std::int64_t unit = 0; unit < units; ++unit) {
-    std::int64_t value =
-        bias != nullptr ? tensorValues<std::int32_t>(*bias)[static_cast<std::size_t>(unit)] : 0;
-    std::int64_t sum = 0;
-    for (std::int64_t k = 0; k < depth; ++k) sum += w8[static_cast<std::size_t>(unit * depth + k)];
-    value += inputOffset * sum;
+  for (std::size_t unit = 0; unit < sums.size(); ++unit) {
+    const std::int64_t value = biasValues[unit] + inputOffset * sums[unit];
     accInit.push_back(static_cast<std::int32_t>(static_cast<std::uint32_t>(value)));
   }
   const reference::IntRange range = reference::quantizedActivationRange(attrs.activation, output);
@@ -69,7 +58,8 @@ std::optional<PrimFunc> lowerFullyConnectedSimd(const ir::Graph& graph, const ir
   const Buffer out = fb.param(op.outputs[0], "output", true);
   const Buffer w =
       fb.constant("weights", ScalarType::Int8,
-                  simdFilterLayout(w8, static_cast<int>(units), static_cast<int>(depth), isa));
+                  simdFilterLayout(tensorValues<std::int8_t>(weights), static_cast<int>(units),
+                                   static_cast<int>(depth), isa));
   const Buffer init = fb.constant("acc_init", ScalarType::Int32, accInit);
   const Buffer multiplier = fb.constant("multiplier", ScalarType::Int32, mult);
   const Buffer shiftTable = fb.constant("shift", ScalarType::Int32, shift);

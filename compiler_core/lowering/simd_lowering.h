@@ -45,6 +45,12 @@ std::optional<tir::PrimFunc> lowerDepthwiseConv2DSimd(const ir::Graph& graph,
 std::optional<tir::PrimFunc> lowerAddSimd(const ir::Graph& graph, const ir::Operator& op,
                                           const std::string& functionName, target::CpuIsa isa);
 
+// Whether a CONV_2D, DEPTHWISE_CONV_2D or FULLY_CONNECTED has the operands
+// the kernels take: int8 input, output and constant filter, and a constant
+// int32 bias or none.
+bool hasInt8KernelOperands(const ir::Tensor& input, const ir::Tensor& filter,
+                           const ir::Tensor* bias, const ir::Tensor& output);
+
 // The intrinsic of the convolution kernel for `isa` (not Scalar):
 // "loupe.thumb.conv_pixel_s8", "loupe.dsp..." or "loupe.mve...".
 std::string_view convKernelName(target::CpuIsa isa);

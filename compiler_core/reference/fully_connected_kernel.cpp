@@ -124,16 +124,8 @@ void evalFullyConnected(const ir::Graph& graph, const ir::Operator& op, TensorSt
   }
 
   const bool perChannel = weights.quantization.isPerChannel();
-  std::vector<QuantizedMultiplier> multipliers;
-  if (perChannel) {
-    multipliers = perChannelMultipliers(input.quantization.scale(), weights.quantization.scales,
-                                        output.quantization.scale(), s.units);
-  } else {
-    multipliers.assign(
-        static_cast<std::size_t>(s.units),
-        perTensorFullyConnectedMultiplier(input.quantization.scale(), weights.quantization.scale(),
-                                          output.quantization.scale()));
-  }
+  const std::vector<QuantizedMultiplier> multipliers =
+      fullyConnectedMultipliers(input, weights, output, s.units);
   // The per-channel kernels assume symmetric weights and ignore the zero point.
   const std::int64_t weightsOffset = perChannel ? 0 : -weights.quantization.zeroPoint();
   const IntRange range = quantizedActivationRange(attrs.activation, output);

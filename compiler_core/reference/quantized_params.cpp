@@ -180,6 +180,19 @@ QuantizedMultiplier perTensorFullyConnectedMultiplier(float inputScale, float fi
   return quantizeMultiplier(static_cast<double>(product) / static_cast<double>(outputScale));
 }
 
+std::vector<QuantizedMultiplier> fullyConnectedMultipliers(const ir::Tensor& input,
+                                                           const ir::Tensor& weights,
+                                                           const ir::Tensor& output, int units) {
+  if (weights.quantization.isPerChannel()) {
+    return perChannelMultipliers(input.quantization.scale(), weights.quantization.scales,
+                                 output.quantization.scale(), units);
+  }
+  return std::vector<QuantizedMultiplier>(
+      static_cast<std::size_t>(units),
+      perTensorFullyConnectedMultiplier(input.quantization.scale(), weights.quantization.scale(),
+                                        output.quantization.scale()));
+}
+
 namespace {
 
 struct AddSubReals {

@@ -124,6 +124,12 @@ std::vector<QuantizedMultiplier> perChannelMultipliers(float inputScale,
 QuantizedMultiplier perTensorFullyConnectedMultiplier(float inputScale, float filterScale,
                                                       float outputScale);
 
+// The multiplier of each of a FULLY_CONNECTED's `units`: per channel when
+// the weights are quantised per channel, else the per-tensor one repeated.
+std::vector<QuantizedMultiplier> fullyConnectedMultipliers(const ir::Tensor& input,
+                                                           const ir::Tensor& weights,
+                                                           const ir::Tensor& output, int units);
+
 // --- element-wise binary operators ---------------------------------------------
 
 // Quantised ADD and SUB (`type`; TFLite Micro's CalculateOpDataAdd/Sub): left
