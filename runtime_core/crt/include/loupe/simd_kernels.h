@@ -47,6 +47,16 @@
 extern "C" {
 #endif
 
+/* One accumulator of channel c to its int8 output, with the split-shift
+ * requantisation (the kernels' multipliers and shifts are in its range). */
+static inline int8_t loupe_requantize_channel(int32_t acc, int32_t c, const int32_t* multiplier,
+                                              const int32_t* shift, int32_t output_offset,
+                                              int32_t act_min, int32_t act_max) {
+  const int32_t s = shift[c];
+  return (int8_t)loupe_requantize_acc_i32_split_shift(
+      acc, multiplier[c], s > 0 ? s : 0, s > 0 ? 0 : -s, output_offset, act_min, act_max);
+}
+
 /* The portable kernel; the others fall back to it. */
 static inline void loupe_conv_pixel_s8_portable(const int8_t* patch, const int8_t* filter,
                                                 int32_t length, int32_t channels,
@@ -59,8 +69,7 @@ static inline void loupe_conv_pixel_s8_portable(const int8_t* patch, const int8_
     int32_t acc = acc_init[c];
     int32_t i;
     for (i = 0; i < length; ++i) acc += (int32_t)row[i] * (int32_t)patch[i];
-    out[c] = (int8_t)loupe_requantize_acc_i32(acc, multiplier[c], (int)shift[c], output_offset,
-                                              act_min, act_max);
+    out[c] = loupe_requantize_channel(acc, c, multiplier, shift, output_offset, act_min, act_max);
   }
 }
 
@@ -127,14 +136,13 @@ static inline void loupe_requantize_store_x4(int32_t acc0, int32_t acc1, int32_t
                                              int32_t c, const int32_t* multiplier,
                                              const int32_t* shift, int32_t output_offset,
                                              int32_t act_min, int32_t act_max, int8_t* out) {
-  out[c] = (int8_t)loupe_requantize_acc_i32(acc0, multiplier[c], (int)shift[c], output_offset,
-                                            act_min, act_max);
-  out[c + 1] = (int8_t)loupe_requantize_acc_i32(acc1, multiplier[c + 1], (int)shift[c + 1],
-                                                output_offset, act_min, act_max);
-  out[c + 2] = (int8_t)loupe_requantize_acc_i32(acc2, multiplier[c + 2], (int)shift[c + 2],
-                                                output_offset, act_min, act_max);
-  out[c + 3] = (int8_t)loupe_requantize_acc_i32(acc3, multiplier[c + 3], (int)shift[c + 3],
-                                                output_offset, act_min, act_max);
+  out[c] = loupe_requantize_channel(acc0, c, multiplier, shift, output_offset, act_min, act_max);
+  out[c + 1] =
+      loupe_requantize_channel(acc1, c + 1, multiplier, shift, output_offset, act_min, act_max);
+  out[c + 2] =
+      loupe_requantize_channel(acc2, c + 2, multiplier, shift, output_offset, act_min, act_max);
+  out[c + 3] =
+      loupe_requantize_channel(acc3, c + 3, multiplier, shift, output_offset, act_min, act_max);
 }
 
 /* Plain Thumb (Cortex-M0/M0+/M3, and the fallback of the DSP kernel): four
@@ -181,8 +189,7 @@ static inline void loupe_conv_pixel_s8_thumb(const int8_t* patch, const int8_t* 
     int32_t i;
     for (i = 0; i < length; ++i) acc += (int32_t)w[i] * (int32_t)patch[i];
     w += length;
-    out[c] = (int8_t)loupe_requantize_acc_i32(acc, multiplier[c], (int)shift[c], output_offset,
-                                              act_min, act_max);
+    out[c] = loupe_requantize_channel(acc, c, multiplier, shift, output_offset, act_min, act_max);
   }
 }
 
@@ -237,8 +244,7 @@ static inline void loupe_conv_pixel_s8_dsp(const int8_t* patch, const int8_t* fi
     }
     w += length;
     for (i = 0; i < rest; ++i) acc += (int32_t)row[i] * (int32_t)x[i];
-    out[c] = (int8_t)loupe_requantize_acc_i32(acc, multiplier[c], (int)shift[c], output_offset,
-                                              act_min, act_max);
+    out[c] = loupe_requantize_channel(acc, c, multiplier, shift, output_offset, act_min, act_max);
   }
 #else
   loupe_conv_pixel_s8_thumb(patch, filter, length, channels, acc_init, multiplier, shift,
@@ -329,8 +335,7 @@ static inline void loupe_dw_pixel_s8_portable(
         acc += (x + input_offset) * (int32_t)filter[ky * filter_row_step + kx * channels + c];
       }
     }
-    out[c] = (int8_t)loupe_requantize_acc_i32(acc, multiplier[c], (int)shift[c], output_offset,
-                                              act_min, act_max);
+    out[c] = loupe_requantize_channel(acc, c, multiplier, shift, output_offset, act_min, act_max);
   }
 }
 
