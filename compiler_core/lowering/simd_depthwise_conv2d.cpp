@@ -60,13 +60,26 @@ std::optional<PrimFunc> lowerDepthwiseConv2DSimd(const ir::Graph& graph, const i
       const Expr inRow = refVar(b) * inHeight + refVar(y) * attrs.strideH +
                          (rows.tapBegin * attrs.dilationH - pad.top);
       const Expr inCol = refVar(x) * attrs.strideW + (cols.tapBegin * attrs.dilationW - pad.left);
+      const int tapsH = rows.tapEnd - rows.tapBegin, tapsW = cols.tapEnd - cols.tapBegin;
+      const Expr window = addressOf(in, (inRow * inWidth + inCol) * channels);
+      const Expr rowStep = intImm(attrs.dilationH * inWidth * channels);
+      const Expr colStep = intImm(attrs.dilationW * channels);
+      if (complete && tapsH == 3 && tapsW == 3) {
+        // Nearly every pixel of a 3x3 depthwise convolution: the unrolled kernel.
+        const Stmt call = evaluate(
+            callIntrinsic("loupe.mve.dw_3x3_s8", ScalarType::Void,
+                          {window, rowStep, colStep, addressOf(w), intImm(channels),
+                           addressOf(start), addressOf(multiplier), addressOf(shift),
+                           intImm(requantization->outputOffset), intImm(requantization->actMin),
+                           intImm(requantization->actMax), addressOf(out, pixel * channels)}));
+        colNests.push_back(forLoop(x, cols.outBegin, cols.outCount, call));
+        continue;
+      }
       const Stmt call = evaluate(callIntrinsic(
           "loupe.mve.dw_pixel_s8", ScalarType::Void,
-          {addressOf(in, (inRow * inWidth + inCol) * channels),
-           intImm(attrs.dilationH * inWidth * channels), intImm(attrs.dilationW * channels),
+          {window, rowStep, colStep,
            addressOf(w, intImm((rows.tapBegin * filterWidth + cols.tapBegin) * channels)),
-           intImm(filterWidth * channels), intImm(rows.tapEnd - rows.tapBegin),
-           intImm(cols.tapEnd - cols.tapBegin), intImm(channels),
+           intImm(filterWidth * channels), intImm(tapsH), intImm(tapsW), intImm(channels),
            intImm(complete ? 0 : requantization->inputOffset), addressOf(start),
            addressOf(multiplier), addressOf(shift), intImm(requantization->outputOffset),
            intImm(requantization->actMin), intImm(requantization->actMax),

@@ -96,6 +96,8 @@ constexpr std::array kIntrinsics = {
               false},
     // Every channel of one int8 depthwise pixel, four per MVE vector.
     Intrinsic{"loupe.mve.dw_pixel_s8", "loupe_dw_pixel_s8_mve", ScalarType::Void, 16, kSimd, false},
+    // The same for a 3x3 window inside the input, unrolled.
+    Intrinsic{"loupe.mve.dw_3x3_s8", "loupe_dw_3x3_s8_mve", ScalarType::Void, 12, kSimd, false},
     // A whole int8 ADD without broadcasting, four elements per MVE vector.
     Intrinsic{"loupe.mve.add_s8", "loupe_add_s8_mve", ScalarType::Void, 16, kSimd, false},
 };

@@ -408,6 +408,66 @@ static inline void loupe_dw_pixel_s8_mve(const int8_t* input, int32_t row_step, 
 #endif
 }
 
+/* The same for a window of 3x3 taps all inside the input (the input
+ * offset folded into acc_init), the case of nearly every pixel of a 3x3
+ * depthwise convolution: the nine taps unrolled, and the kernel inlined
+ * where it is called, so the generated code's constant steps and channel
+ * count become immediate offsets and a fixed loop. */
+#if defined(__GNUC__)
+#define LOUPE_ALWAYS_INLINE __attribute__((always_inline))
+#else
+#define LOUPE_ALWAYS_INLINE
+#endif
+
+#if defined(LOUPE_HAVE_MVE)
+static inline LOUPE_ALWAYS_INLINE int32x4_t
+loupe_dw_3x3_taps_x4_mve(int32x4_t acc, const int8_t* in, int32_t row_step, int32_t col_step,
+                         const int8_t* w, int32_t channels) {
+  int32_t ky;
+  for (ky = 0; ky < 3; ++ky) {
+    acc = vaddq_s32(acc, vmulq_s32(vldrbq_s32(in), vldrbq_s32(w)));
+    acc = vaddq_s32(acc, vmulq_s32(vldrbq_s32(in + col_step), vldrbq_s32(w + channels)));
+    acc = vaddq_s32(acc, vmulq_s32(vldrbq_s32(in + 2 * col_step), vldrbq_s32(w + 2 * channels)));
+    in += row_step, w += 3 * channels;
+  }
+  return acc;
+}
+#endif
+
+static inline LOUPE_ALWAYS_INLINE void loupe_dw_3x3_s8_mve(
+    const int8_t* input, int32_t row_step, int32_t col_step, const int8_t* filter, int32_t channels,
+    const int32_t* acc_init, const int32_t* multiplier, const int32_t* shift, int32_t output_offset,
+    int32_t act_min, int32_t act_max, int8_t* out) {
+#if defined(LOUPE_HAVE_MVE)
+  int32_t c;
+  for (c = 0; c + 4 <= channels; c += 4) {
+    const int32x4_t acc = loupe_dw_3x3_taps_x4_mve(vldrwq_s32(acc_init + c), input + c, row_step,
+                                                   col_step, filter + c, channels);
+    loupe_requantize_store_x4_mve(acc, multiplier + c, shift + c, output_offset, act_min, act_max,
+                                  out + c, vctp32q(4));
+  }
+  if (c < channels) {
+    /* The last one to three channels, predicated (lanes that are off read
+     * no memory). */
+    const mve_pred16_t p = vctp32q((uint32_t)(channels - c));
+    const int8_t* in = input + c;
+    const int8_t* w = filter + c;
+    int32x4_t acc = vldrwq_z_s32(acc_init + c, p);
+    int32_t tap;
+    for (tap = 0; tap < 9; ++tap) {
+      const int32_t ky = tap / 3, kx = tap % 3;
+      const int32x4_t x = vldrbq_z_s32(in + ky * row_step + kx * col_step, p);
+      acc = vaddq_s32(acc, vmulq_s32(x, vldrbq_z_s32(w + tap * channels, p)));
+    }
+    loupe_requantize_store_x4_mve(acc, multiplier + c, shift + c, output_offset, act_min, act_max,
+                                  out + c, p);
+  }
+#else
+  loupe_dw_pixel_s8_portable(input, row_step, col_step, filter, 3 * channels, 3, 3, channels, 0,
+                             acc_init, multiplier, shift, output_offset, act_min, act_max, out);
+#endif
+}
+
 /* Quantised int8 ADD of two tensors of `count` elements (no broadcasting),
  * TFLite's arithmetic (loupe_add_element in loupe/quantized_arith.h): each
  * input offset, shifted left by left_shift and rescaled (multiplier, shift
