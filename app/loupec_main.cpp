@@ -22,6 +22,7 @@ void printHelp() {
             << loupe::cli::kRunUsage << "\n"
             << loupe::cli::kMemplanUsage << "\n"
             << loupe::cli::kGenerateUsage << "\n"
+            << loupe::cli::kTuneUsage << "\n"
             << loupe::cli::kPlatformsUsage << "\n"
             << "  loupec --help       this text\n"
                "  loupec --version    the version\n";
@@ -48,6 +49,7 @@ int main(int argc, char** argv) {
     if (verb == "compile") return loupe::cli::runCompileCommand(args, registries);
     if (verb == "run") return loupe::cli::runRunCommand(args, registries);
     if (verb == "generate") return loupe::cli::runGenerateCommand(args, registries);
+    if (verb == "tune") return loupe::cli::runTuneCommand(args, registries);
     if (verb == "platforms") return loupe::cli::runPlatformsCommand(args, registries);
     std::cerr << "loupec: unknown command '" << verb << "' (try loupec --help)\n";
     return 2;

@@ -7,7 +7,9 @@
 // 18, TFLM 90b983c with CMSIS-NN, kernels -O2). Every run is checked
 // against the model's golden seed1 output; flash is text + data of the
 // firmware ELF (arm-none-eabi-size), the model's code and weights with the
-// runtime and RPC server. Run by hand:
+// runtime and RPC server. The tuned column tunes the model on the board
+// first (deploy/auto_tuner.h, every candidate schedule) unless the log in the
+// tuning folder already has it. Run by hand:
 //   cmake --build build/release --target loupe_board_speed_bench
 //   build/release/bench/loupe_board_speed_bench [MODEL|BOARD ...]
 #include <cstdio>
@@ -20,6 +22,7 @@
 #include <vector>
 
 #include "builtin_registries.h"
+#include "deploy/auto_tuner.h"
 #include "deploy/deployment.h"
 #include "deploy/process_runner.h"
 #include "driver/compile_driver.h"
@@ -68,12 +71,14 @@ std::size_t flashBytes(const fs::path& elf) {
 }
 
 Measurement measure(const deploy::Registries& registries, const deploy::Platform& platform,
-                    const fs::path& modelDir, const std::string& targetString) {
+                    const fs::path& modelDir, const std::string& targetString,
+                    const lowering::ScheduleTable& schedules = {}) {
+  codegen::CompileOptions options;
+  options.schedules = schedules;
   driver::Compilation compilation =
       driver::compileModel({frontend::importTfliteFile(modelDir / "model.tflite"),
                             target::parseTargetString(targetString, registries.targets),
-                            {},
-                            platform.cpu()});
+                            std::move(options), platform.cpu()});
   deploy::Deployment deployment(platform, compilation.model);
   const fs::path golden = modelDir / "golden" / "seed1";
   const auto outputs = deployment.run({readFile(golden / "input0.bin")});
@@ -85,6 +90,32 @@ Measurement measure(const deploy::Registries& registries, const deploy::Platform
   return m;
 }
 
+// The best schedules for the model on the board: tuned on it (every
+// candidate, two boards at once, the seed1 input) into `log`, resuming what
+// the log already holds, so a second run of the benchmark tunes nothing.
+lowering::ScheduleTable tunedSchedules(const deploy::Registries& registries,
+                                       std::shared_ptr<const deploy::Platform> platform,
+                                       const fs::path& modelDir, const fs::path& log) {
+  std::vector<tuning::TuningRecord> records;
+  if (fs::exists(log)) records = tuning::readTuningLogFile(log.string());
+  deploy::TuneRequest request;
+  request.platform = std::move(platform);
+  request.compile = {frontend::importTfliteFile(modelDir / "model.tflite"),
+                     target::parseTargetString("c", registries.targets),
+                     {}};
+  request.inputs = {readFile(modelDir / "golden" / "seed1" / "input0.bin")};
+  request.jobs = 2;
+  request.previous = records;
+  request.version = "bench";
+  std::ofstream out(log, std::ios::app);
+  request.progress = [&out](const deploy::TuningProgress& progress) {
+    out << tuning::tuningRecordLine(*progress.record) << "\n" << std::flush;
+  };
+  const deploy::TuneResult result = deploy::tuneOnBoard(std::move(request));
+  records.insert(records.end(), result.records.begin(), result.records.end());
+  return tuning::bestSchedules(records);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -92,23 +123,32 @@ int main(int argc, char** argv) {
                                      "ad01_int8"};
   std::vector<std::string> boards = {"qemu-mps2-an385", "qemu-mps2-an386", "qemu-mps2-an500",
                                      "qemu-mps2-an505", "qemu-mps3-an547"};
-  // Arguments narrow the table: model names and board names.
+  // Arguments narrow the table: model names and board names;
+  // --tuning-dir DIR keeps the tuning logs (default bench-tuning, here).
   std::vector<std::string> onlyModels, onlyBoards;
+  fs::path tuningDir = "bench-tuning";
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
+    if (arg == "--tuning-dir" && i + 1 < argc) {
+      tuningDir = argv[++i];
+      continue;
+    }
     (arg.starts_with("qemu-") ? onlyBoards : onlyModels).push_back(arg);
   }
+  fs::create_directories(tuningDir);
   if (!onlyModels.empty()) models = onlyModels;
   if (!onlyBoards.empty()) boards = onlyBoards;
 
   const deploy::Registries registries = plugins::builtinRegistries();
   std::printf(
-      "instructions per inference (M), seed1 input; portable: c -mcpu=generic, "
-      "board: c for the board's CPU\n\n");
+      "instructions per inference (M), seed1 input; portable: c -mcpu=generic; default: c for "
+      "the board's CPU, default schedules; tuned: with the best schedules loupec tune found on "
+      "the board (logs in %s)\n\n",
+      tuningDir.string().c_str());
   std::printf(
-      "| model | board | portable | board ISA | board | speed-up | CMSIS-NN | vs CMSIS-NN | "
-      "flash portable | flash board | exact |\n");
-  std::printf("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
+      "| model | board | portable | ISA | default | tuned | CMSIS-NN | default vs CMSIS-NN | "
+      "tuned vs CMSIS-NN | flash default | flash tuned | exact |\n");
+  std::printf("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
   int failures = 0;
   for (const std::string& model : models) {
     const fs::path modelDir = fs::path(LOUPE_BENCH_MODELS_DIR) / model;
@@ -121,19 +161,25 @@ int main(int argc, char** argv) {
       try {
         const Measurement portable = measure(registries, *platform, modelDir, "c -mcpu=generic");
         const Measurement native = measure(registries, *platform, modelDir, "c");
+        const Measurement tuned =
+            measure(registries, *platform, modelDir, "c",
+                    tunedSchedules(registries, platform, modelDir,
+                                   tuningDir / (model + "." + board + ".jsonl")));
         const auto cmsis = kCmsisNn.find({model, board});
-        char cmsisText[32] = "-", ratioText[32] = "-";
+        char cmsisText[32] = "-", defaultRatio[32] = "-", tunedRatio[32] = "-";
         if (cmsis != kCmsisNn.end()) {
           std::snprintf(cmsisText, sizeof cmsisText, "%.2f", cmsis->second);
-          std::snprintf(ratioText, sizeof ratioText, "%.2fx",
+          std::snprintf(defaultRatio, sizeof defaultRatio, "%.2fx",
                         native.instructions / 1e6 / cmsis->second);
+          std::snprintf(tunedRatio, sizeof tunedRatio, "%.2fx",
+                        tuned.instructions / 1e6 / cmsis->second);
         }
-        const bool exact = portable.exact && native.exact;
+        const bool exact = portable.exact && native.exact && tuned.exact;
         failures += exact ? 0 : 1;
-        std::printf("| %s | %s | %.2f | %s | %.2f | %.2fx | %s | %s | %zu | %zu | %s |\n",
+        std::printf("| %s | %s | %.2f | %s | %.2f | %.2f | %s | %s | %s | %zu | %zu | %s |\n",
                     model.c_str(), board.c_str(), portable.instructions / 1e6, native.isa.c_str(),
-                    native.instructions / 1e6, portable.instructions / native.instructions,
-                    cmsisText, ratioText, portable.flash, native.flash, exact ? "yes" : "NO");
+                    native.instructions / 1e6, tuned.instructions / 1e6, cmsisText, defaultRatio,
+                    tunedRatio, native.flash, tuned.flash, exact ? "yes" : "NO");
         std::fflush(stdout);
       } catch (const std::exception& e) {
         std::printf("| %s | %s | failed: %s |\n", model.c_str(), board.c_str(), e.what());

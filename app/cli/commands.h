@@ -16,6 +16,7 @@ int runCompileCommand(const std::vector<std::string>& args, const deploy::Regist
 int runMemplanCommand(const std::vector<std::string>& args);
 int runGenerateCommand(const std::vector<std::string>& args, const deploy::Registries& registries);
 int runPlatformsCommand(const std::vector<std::string>& args, const deploy::Registries& registries);
+int runTuneCommand(const std::vector<std::string>& args, const deploy::Registries& registries);
 
 extern const char* const kInfoUsage;
 extern const char* const kRunUsage;
@@ -23,5 +24,6 @@ extern const char* const kCompileUsage;
 extern const char* const kMemplanUsage;
 extern const char* const kGenerateUsage;
 extern const char* const kPlatformsUsage;
+extern const char* const kTuneUsage;
 
 }  // namespace loupe::cli

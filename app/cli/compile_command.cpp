@@ -9,6 +9,7 @@
 #include "cli/device_report_printer.h"
 #include "cli/memory_options.h"
 #include "cli/target_options.h"
+#include "cli/tuning_options.h"
 #include "driver/compile_driver.h"
 #include "frontend/tflite_importer.h"
 #include "ir/graph_printer.h"
@@ -34,7 +35,8 @@ const char* const kCompileUsage =
     "      and one driver call on devices->npu per region.\n"
     "      Prints each device's operators, MACs and estimated cycles (metadata.json has them\n"
     "      too); --report adds every operator's estimate (compute, memory and estimated\n"
-    "      cycles, utilisation, encoded weights) and the NPU's cycles in each configuration";
+    "      cycles, utilisation, encoded weights) and the NPU's cycles in each configuration.\n"
+    "      --tuning-log LOG: the best schedule per workload from loupec tune's LOG";
 
 int runCompileCommand(const std::vector<std::string>& args, const deploy::Registries& registries) {
   auto specs = memoryOptionSpecs();
@@ -42,7 +44,8 @@ int runCompileCommand(const std::vector<std::string>& args, const deploy::Regist
                              {"--model-name", OptionSpec::Kind::Value},
                              {"--workspace", OptionSpec::Kind::Value},
                              {"--report", OptionSpec::Kind::Flag},
-                             targetOptionSpec()});
+                             targetOptionSpec(),
+                             tuningLogOptionSpec()});
   const auto parsed = parseArguments(args, specs);
   if (parsed.positional.size() != 1) throw UsageError("compile needs exactly one MODEL file");
   const auto output = parsed.value("-o");
@@ -59,6 +62,7 @@ int runCompileCommand(const std::vector<std::string>& args, const deploy::Regist
   }
   options.externalWorkspace = workspace == "external";
   options.memory = memoryOptionsFrom(parsed);
+  options.schedules = schedulesFrom(parsed);
   const target::TargetList targets = targetsFrom(parsed, registries.targets);
 
   const driver::Compilation compilation = driver::compileModel(
@@ -91,6 +95,9 @@ int runCompileCommand(const std::vector<std::string>& args, const deploy::Regist
             << ir::groupDigits(plan.gap()) << ")\ntargets (" << contents.target
             << "): " << targetSummary(graph, targets) << "\n";
   printDeviceTotals(std::cout, devices);
+  if (const std::string coverage = tuningCoverage(parsed, compilation); !coverage.empty()) {
+    std::cout << coverage << "\n";
+  }
   if (parsed.has("--report")) {
     printOperatorEstimates(std::cout, graph, devices, targets, registries.targets);
   }

@@ -7,6 +7,7 @@
 #include "cli/commands.h"
 #include "cli/memory_options.h"
 #include "cli/target_options.h"
+#include "cli/tuning_options.h"
 #include "deploy/firmware_build.h"
 #include "driver/compile_driver.h"
 #include "frontend/tflite_importer.h"
@@ -19,7 +20,8 @@ const char* const kGenerateUsage =
     "      writes the platform's firmware project for the model to DIR (a new or empty folder):\n"
     "      the generated model, Loupe's C runtime, the board's start-up code and RPC main, and\n"
     "      a Makefile; `make -C DIR` builds it. --target partitions as for compile: the NPU's\n"
-    "      regions run on the software NPU the firmware binds as its device";
+    "      regions run on the software NPU the firmware binds as its device; --tuning-log LOG\n"
+    "      applies loupec tune's best schedules";
 
 int runGenerateCommand(const std::vector<std::string>& args, const deploy::Registries& registries) {
   namespace fs = std::filesystem;
@@ -27,7 +29,8 @@ int runGenerateCommand(const std::vector<std::string>& args, const deploy::Regis
   specs.insert(specs.end(), {{"--platform", OptionSpec::Kind::Value},
                              {"--output", OptionSpec::Kind::Value},
                              {"--model-name", OptionSpec::Kind::Value},
-                             targetOptionSpec()});
+                             targetOptionSpec(),
+                             tuningLogOptionSpec()});
   const auto parsed = parseArguments(args, specs);
   if (parsed.positional.size() != 1) throw UsageError("generate needs exactly one MODEL file");
   const auto platformName = parsed.value("--platform");
@@ -49,6 +52,7 @@ int runGenerateCommand(const std::vector<std::string>& args, const deploy::Regis
   codegen::CompileOptions options;
   options.modelName = parsed.value("--model-name").value_or("default");
   options.memory = memoryOptionsFrom(parsed);
+  options.schedules = schedulesFrom(parsed);
   const driver::Compilation compilation =
       driver::compileModel({frontend::importTfliteFile(parsed.positional[0]), targets,
                             std::move(options), platform->cpu()});
@@ -59,6 +63,9 @@ int runGenerateCommand(const std::vector<std::string>& args, const deploy::Regis
             << " files) to " << *output << "\n"
             << "build it with: make -C " << *output << "  (produces " << *output << "/"
             << platform->firmwarePath() << ")\n";
+  if (const std::string coverage = tuningCoverage(parsed, compilation); !coverage.empty()) {
+    std::cout << coverage << "\n";
+  }
   return 0;
 }
 

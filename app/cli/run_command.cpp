@@ -11,6 +11,7 @@
 #include "cli/commands.h"
 #include "cli/memory_options.h"
 #include "cli/target_options.h"
+#include "cli/tuning_options.h"
 #include "deploy/deploy_error.h"
 #include "deploy/run_on_board.h"
 #include "deploy/run_profile.h"
@@ -37,7 +38,8 @@ const char* const kRunUsage =
     "      --profile writes the per-operator profile as JSON, and as a Chrome trace next to it\n"
     "        (FILE.trace.json); --planner and --pools choose the memory plan as for memplan;\n"
     "        --target partitions as for compile: operators on the NPU (Ethos-U55-like) run on\n"
-    "        the software NPU the firmware binds as its device";
+    "        the software NPU the firmware binds as its device; --tuning-log LOG applies loupec\n"
+    "        tune's best schedules (on a board platform)";
 
 namespace {
 
@@ -142,6 +144,7 @@ int runOnPlatform(const ir::Graph& graph, const ParsedArguments& parsed, const f
   request.compile = {graph, targets, {}};
   request.compile.options.modelName = parsed.value("--model-name").value_or("default");
   request.compile.options.memory = memoryOptionsFrom(parsed);
+  request.compile.options.schedules = schedulesFrom(parsed);
   const deploy::BoardRunResult run = deploy::runOnBoard(std::move(request));
 
   const fs::path out = makeDirectory(outputDir.string());
@@ -149,8 +152,11 @@ int runOnPlatform(const ir::Graph& graph, const ParsedArguments& parsed, const f
     writeFile(out / ("output" + std::to_string(i) + ".bin"), run.outputs[i]);
   }
   std::cout << "targets (" << target::targetListString(targets)
-            << "): " << targetSummary(run.compilation.graph, targets) << "\n"
-            << "ran " << graph.name << " on " << platform->name() << " (" << run.boardName
+            << "): " << targetSummary(run.compilation.graph, targets) << "\n";
+  if (const std::string coverage = tuningCoverage(parsed, run.compilation); !coverage.empty()) {
+    std::cout << coverage << "\n";
+  }
+  std::cout << "ran " << graph.name << " on " << platform->name() << " (" << run.boardName
             << "): " << run.outputs.size() << " output(s) written to " << out.string() << "\n";
   const auto& profile = run.profile;
   std::cout << "time: " << static_cast<std::uint64_t>(profile.total) << " " << profile.unit
@@ -180,7 +186,8 @@ int runRunCommand(const std::vector<std::string>& args, const deploy::Registries
                              {"--port", OptionSpec::Kind::Value},
                              {"--baud", OptionSpec::Kind::Value},
                              {"--profile", OptionSpec::Kind::Value},
-                             targetOptionSpec()});
+                             targetOptionSpec(),
+                             tuningLogOptionSpec()});
   const auto parsed = parseArguments(args, specs);
   // A wrong --target is a usage error whatever the platform.
   const target::TargetList targets = targetsFrom(parsed, registries.targets);

@@ -154,6 +154,13 @@ class StmtPrinter {
         const std::string var = s->var->name;
         const std::string end =
             isIntImm(s->min, 0) ? printCExpr(s->extent) : printCExpr(s->min + s->extent);
+        if (s->unrollHint > 1) {
+          // A schedule's unroll factor; compilers other than GCC and Clang
+          // would warn about the pragma, so only those see it.
+          line(0, "#if defined(__GNUC__)");
+          line(0, "#pragma GCC unroll " + std::to_string(s->unrollHint));
+          line(0, "#endif");
+        }
         line(indent, "for (int32_t " + var + " = " + printCExpr(s->min) + "; " + var + " < " + end +
                          "; ++" + var + ") {");
         print(s->body, indent + 1);

@@ -10,6 +10,7 @@
 #include "lowering/lowering_support.h"
 #include "tir/lift_scratch.h"
 #include "tir/simplify.h"
+#include "tir/unroll_hint.h"
 
 namespace loupe::codegen {
 
@@ -29,14 +30,26 @@ bool needsFunction(const ir::Graph& graph, const ir::Operator& op) {
   return !ir::isNoCopyView(graph, op) || outputIsModelOutput;
 }
 
-// The operator's TIR as code generation prints it: lowered, simplified, its
-// large scratch lifted into the workspace.
+// The operator's TIR as code generation prints it: lowered with its
+// workload's schedule (the table's, else the default), simplified, its large
+// scratch lifted into the workspace, the schedule's unroll factor marked on
+// its innermost loops and the schedule named in its attributes.
 tir::PrimFunc lowerToFunction(const ir::Graph& graph, const ir::Operator& op,
-                              const std::string& name, target::CpuIsa isa) {
-  tir::PrimFunc func = lowering::lowerOperator(graph, op, name, isa);
+                              const std::string& name, target::CpuIsa isa,
+                              const lowering::ScheduleTable& schedules) {
+  lowering::Schedule schedule;
+  if (!schedules.empty()) {
+    if (auto it = schedules.find(lowering::workloadKey(graph, op, isa)); it != schedules.end()) {
+      schedule = it->second;
+      lowering::checkSchedule(lowering::scheduleSpace(graph, op, isa), schedule);
+    }
+  }
+  tir::PrimFunc func = lowering::lowerOperator(graph, op, name, isa, schedule);
   func.body = tir::simplify(func.body);
   tir::dropUnusedConstants(func);
   tir::liftScratchBuffers(func);
+  func.body = tir::hintInnermostUnroll(func.body, lowering::unrollFactor(schedule));
+  if (!schedule.empty()) func.attrs["schedule"] = lowering::scheduleToString(schedule);
   return func;
 }
 
@@ -56,7 +69,7 @@ std::map<int, std::int64_t> operatorScratch(const ir::Graph& graph,
   for (const ir::Operator& op : graph.operators) {
     if (!needsFunction(graph, op)) continue;
     try {
-      const tir::PrimFunc func = lowerToFunction(graph, op, "scratch_probe", isa);
+      const tir::PrimFunc func = lowerToFunction(graph, op, "scratch_probe", isa, {});
       if (func.scratchBytes > 0) scratch[op.index] = func.scratchBytes;
     } catch (const lowering::LoweringError& error) {
       if (unknown != nullptr) unknown->push_back(error.what());
@@ -128,7 +141,7 @@ CompiledModel compileToC(const ir::Graph& graph, const CompileOptions& options) 
     if (!needsFunction(graph, op)) continue;
     tir::PrimFunc func = lowerToFunction(
         graph, op, prefix + lowerCase(op.typeName()) + "_" + std::to_string(model.functions.size()),
-        options.isa);
+        options.isa, options.schedules);
     int device = -1;
     if (auto it = options.operatorDevices.find(op.index); it != options.operatorDevices.end()) {
       device = deviceIndex(it->second);

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "codegen/compiled_model.h"
+#include "lowering/schedule.h"
 #include "target/cpu_isa.h"
 
 namespace loupe::codegen {
@@ -44,6 +45,10 @@ struct CompileOptions {
   // The instruction set the CPU's kernels are lowered for (the compile
   // driver derives it from the c target's -mcpu or the board's CPU).
   target::CpuIsa isa = target::CpuIsa::Scalar;
+  // Workload key -> schedule (a tuning log's best records); an operator whose
+  // workload has none is lowered with its default schedule. A schedule that
+  // does not fit its operator's knobs throws std::invalid_argument.
+  lowering::ScheduleTable schedules;
 };
 
 // Throws lowering::LoweringError (naming the operator) when an operator

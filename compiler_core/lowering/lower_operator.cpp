@@ -85,20 +85,40 @@ std::optional<std::string> loweringProblem(const ir::Graph& graph, const ir::Ope
   return std::nullopt;
 }
 
+namespace {
+
+// The SIMD lowering of `op` for `isa`, or nullopt where no kernel covers it.
+std::optional<tir::PrimFunc> lowerSimd(const ir::Graph& graph, const ir::Operator& op,
+                                       const std::string& functionName, target::CpuIsa isa) {
+  switch (op.type) {
+    case ir::OpType::Conv2D:
+      return lowerConv2DSimd(graph, op, functionName, isa);
+    case ir::OpType::DepthwiseConv2D:
+      return lowerDepthwiseConv2DSimd(graph, op, functionName, isa);
+    case ir::OpType::FullyConnected:
+      return lowerFullyConnectedSimd(graph, op, functionName, isa);
+    case ir::OpType::Add:
+      return lowerAddSimd(graph, op, functionName, isa);
+    default:
+      return std::nullopt;
+  }
+}
+
+}  // namespace
+
+bool hasSimdKernel(const ir::Graph& graph, const ir::Operator& op, target::CpuIsa isa) {
+  if (isa == target::CpuIsa::Scalar || loweringProblem(graph, op)) return false;
+  return lowerSimd(graph, op, "probe", isa).has_value();
+}
+
 tir::PrimFunc lowerOperator(const ir::Graph& graph, const ir::Operator& op,
-                            const std::string& functionName, target::CpuIsa isa) {
+                            const std::string& functionName, target::CpuIsa isa,
+                            const Schedule& schedule) {
   if (auto problem = loweringProblem(graph, op)) fail(op, *problem);
   // The SIMD lowerings say nullopt for what their kernels do not cover.
-  std::optional<tir::PrimFunc> simd;
-  if (op.type == ir::OpType::Conv2D) simd = lowerConv2DSimd(graph, op, functionName, isa);
-  if (op.type == ir::OpType::DepthwiseConv2D) {
-    simd = lowerDepthwiseConv2DSimd(graph, op, functionName, isa);
+  if (usesSimdKernel(schedule)) {
+    if (auto simd = lowerSimd(graph, op, functionName, isa)) return std::move(*simd);
   }
-  if (op.type == ir::OpType::FullyConnected) {
-    simd = lowerFullyConnectedSimd(graph, op, functionName, isa);
-  }
-  if (op.type == ir::OpType::Add) simd = lowerAddSimd(graph, op, functionName, isa);
-  if (simd) return std::move(*simd);
   return ruleFor(op.type)(graph, op, functionName);
 }
 

@@ -45,6 +45,9 @@ std::optional<tir::PrimFunc> lowerDepthwiseConv2DSimd(const ir::Graph& graph,
 std::optional<tir::PrimFunc> lowerAddSimd(const ir::Graph& graph, const ir::Operator& op,
                                           const std::string& functionName, target::CpuIsa isa);
 
+// Whether one of the lowerings above covers `op` on `isa` (lower_operator.cpp).
+bool hasSimdKernel(const ir::Graph& graph, const ir::Operator& op, target::CpuIsa isa);
+
 // Whether a CONV_2D, DEPTHWISE_CONV_2D or FULLY_CONNECTED has the operands
 // the kernels take: int8 input, output and constant filter, and a constant
 // int32 bias or none.

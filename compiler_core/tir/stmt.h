@@ -27,6 +27,9 @@ struct StmtNode {
   Var var;                // For: loop variable; Let: bound variable
   Expr min, extent;       // For: [min, min + extent)
   ForKind forKind = ForKind::Serial;
+  // For: the factor the C compiler is asked to unroll the loop by (a
+  // schedule's unroll knob, tir/unroll_hint.h); 0 or 1: its own choice.
+  int unrollHint = 0;
   Expr value;      // Let: bound value; Store: stored value; Evaluate: the call
   Expr condition;  // IfThenElse
   Expr index;      // Store: flat element index

@@ -95,8 +95,14 @@ void printStmtTo(std::ostringstream& out, const Stmt& s, int indent) {
       const std::string bounds = fromZero
                                      ? printExpr(s->extent)
                                      : printExpr(s->min) + ", " + printExpr(s->min + s->extent);
-      range =
-          s->forKind == ForKind::Unrolled ? "T.unroll(" + bounds + ")" : "range(" + bounds + ")";
+      if (s->forKind == ForKind::Unrolled) {
+        range = "T.unroll(" + bounds + ")";
+      } else if (s->unrollHint > 1) {
+        range = "T.serial(" + bounds +
+                ", annotations={\"pragma_unroll\": " + std::to_string(s->unrollHint) + "})";
+      } else {
+        range = "range(" + bounds + ")";
+      }
       line(out, indent, "for " + s->var->name + " in " + range + ":");
       printStmtTo(out, s->body, indent + 1);
       break;

@@ -271,6 +271,57 @@ class Loupec : public QObject {
     qunsetenv("XDG_CACHE_HOME");
   }
 
+  void tuneWritesALogThatCompileRunAndGenerateApply() {
+    // hello_world_int8 (three FULLY_CONNECTED layers) tuned on the host, two
+    // schedules per workload; then the log applied, and the usage errors.
+    QTemporaryDir dir;
+    const QString log = dir.filePath("tuning.json");
+    auto result = loupec(
+        {"tune", model("hello_world_int8"), "--platform", "host", "-o", log, "--trials", "2"});
+    QVERIFY2(result.exitCode == 0, qPrintable(result.err));
+    QVERIFY2(result.out.contains("| workload | calls | default | best |"), qPrintable(result.out));
+    const QList<QByteArray> lines = readAll(log).trimmed().split('\n');
+    QVERIFY2(lines.size() >= 2, readAll(log).constData());
+    for (const QByteArray& line : lines) {
+      const auto record = nlohmann::json::parse(line.toStdString());
+      QCOMPARE(record.at("board").get<std::string>(), std::string("host"));
+      QVERIFY(record.contains("cost") && record.at("knobs").contains("unroll"));
+    }
+    // A second tune resumes: nothing is measured twice.
+    result = loupec(
+        {"tune", model("hello_world_int8"), "--platform", "host", "-o", log, "--trials", "2"});
+    QVERIFY2(result.exitCode == 0, qPrintable(result.err));
+    QVERIFY2(result.out.contains("0 trial(s) run, 0 record(s) appended"), qPrintable(result.out));
+    QCOMPARE(readAll(log).trimmed().split('\n').size(), lines.size());
+
+    result = loupec({"compile", model("hello_world_int8"), "-o", dir.filePath("m.tar"),
+                     "--tuning-log", log, "--target", "c -mcpu=generic"});
+    QVERIFY2(result.exitCode == 0, qPrintable(result.err));
+    QVERIFY2(result.out.contains("tuning log " + log.toUtf8() + ": "), qPrintable(result.out));
+    result = loupec({"run", model("hello_world_int8"), "--platform", "host", "--inputs",
+                     golden("hello_world_int8", "seed2", "input0.bin"), "--output-dir",
+                     dir.filePath("out"), "--tuning-log", log});
+    QVERIFY2(result.exitCode == 0, qPrintable(result.err));
+    QVERIFY2(result.out.contains(" workloads tuned; 0 keep their default schedule"),
+             qPrintable(result.out));
+    QCOMPARE(readAll(dir.filePath("out/output0.bin")),
+             readAll(golden("hello_world_int8", "seed2", "output0.bin")));
+
+    QFile broken(dir.filePath("broken.json"));
+    QVERIFY(broken.open(QIODevice::WriteOnly));
+    broken.write("{\"workload\": 1}\n" + lines.front() + "\n");
+    broken.close();
+    result = loupec({"compile", model("hello_world_int8"), "-o", dir.filePath("n.tar"),
+                     "--tuning-log", broken.fileName()});
+    QCOMPARE(result.exitCode, 1);
+    QVERIFY2(result.err.contains("broken.json:1: not a tuning record"), qPrintable(result.err));
+    QCOMPARE(loupec({"tune", model("hello_world_int8"), "--platform", "host"}).exitCode, 2);
+    QCOMPARE(loupec({"tune", model("hello_world_int8"), "--platform", "host", "-o", log, "--trials",
+                     "0"})
+                 .exitCode,
+             2);
+  }
+
   void runRefusesWrongInputs() {
     QTemporaryDir dir;
     auto result =
@@ -357,7 +408,7 @@ class Loupec : public QObject {
     // Every verb main() dispatches is documented.
     for (const char* usage :
          {"loupec info MODEL", "loupec compile MODEL", "loupec run MODEL", "loupec memplan MODEL",
-          "loupec generate MODEL", "loupec platforms", "loupec --version"}) {
+          "loupec generate MODEL", "loupec tune MODEL", "loupec platforms", "loupec --version"}) {
       QVERIFY2(help.out.contains(usage), usage);
     }
     const auto version = loupec({"--version"});
@@ -378,7 +429,7 @@ class Loupec : public QObject {
       QVERIFY2(man.contains(entry), qPrintable(entry));
       ++commands;
     }
-    QCOMPARE(commands, 6);
+    QCOMPARE(commands, 7);
   }
 };
 

@@ -1,0 +1,218 @@
+// loupec tune: measures candidate schedules of a model's operators on a
+// board and appends tuning records to a log (deploy/auto_tuner.h), then
+// prints each workload's default and best cost.
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <map>
+#include <random>
+
+#include "cli/command_line.h"
+#include "cli/commands.h"
+#include "cli/memory_options.h"
+#include "cli/target_options.h"
+#include "deploy/auto_tuner.h"
+#include "deploy/deploy_error.h"
+#include "frontend/tflite_importer.h"
+#include "loupe_version.h"
+
+namespace loupe::cli {
+
+const char* const kTuneUsage =
+    "  loupec tune MODEL --platform NAME -o LOG.json [--inputs IN0.bin ...] [--trials N]\n"
+    "              [--jobs J] [--time-budget SECONDS] [--target T] [--model-name NAME]\n"
+    "              [--planner NAME] [--pools SPEC]\n"
+    "      measures candidate schedules (kernel, unroll) of every distinct operator workload\n"
+    "      on the platform's board, in the board's unit (instructions under QEMU), and appends\n"
+    "      one tuning record per measurement to LOG (JSON lines). An existing LOG is resumed:\n"
+    "      what it measured on this board is not measured again; Ctrl-C keeps every record\n"
+    "      written. --trials: at most N schedules per workload (default: all); --jobs: J boards\n"
+    "      at once (default 1); --time-budget: no trial starts after SECONDS. Without --inputs,\n"
+    "      seeded random inputs. compile, run and generate --tuning-log LOG apply the best\n"
+    "      schedule per workload";
+
+namespace {
+
+namespace fs = std::filesystem;
+
+int positiveNumber(const ParsedArguments& parsed, const std::string& option, int fallback) {
+  const auto text = parsed.value(option);
+  if (!text) return fallback;
+  try {
+    std::size_t used = 0;
+    const int value = std::stoi(*text, &used);
+    if (used == text->size() && value > 0) return value;
+  } catch (const std::exception&) {
+  }
+  throw UsageError(option + " needs a positive whole number, not '" + *text + "'");
+}
+
+std::vector<std::vector<std::uint8_t>> tuningInputs(const ir::Graph& graph,
+                                                    const std::vector<std::string>& files) {
+  std::vector<std::vector<std::uint8_t>> inputs;
+  if (files.empty()) {
+    // The instructions a kernel takes hardly depend on the values; fixed
+    // random bytes make every run of the tuner measure the same thing.
+    std::mt19937 random(20261125);
+    for (int index : graph.inputs) {
+      std::vector<std::uint8_t> bytes(static_cast<std::size_t>(graph.tensor(index).byteSize()));
+      for (auto& byte : bytes) byte = static_cast<std::uint8_t>(random() & 0xFF);
+      inputs.push_back(std::move(bytes));
+    }
+    return inputs;
+  }
+  if (files.size() != graph.inputs.size()) {
+    throw UsageError("the model has " + std::to_string(graph.inputs.size()) +
+                     " input(s) but --inputs names " + std::to_string(files.size()) + " file(s)");
+  }
+  for (const std::string& file : files) {
+    std::ifstream in(file, std::ios::binary);
+    if (!in) throw std::runtime_error("cannot read input file " + file);
+    inputs.emplace_back(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  return inputs;
+}
+
+std::string costText(double cost) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.0f", cost);
+  return text;
+}
+
+// Each workload's default and best cost over every record of the log.
+void printSummary(const deploy::TuneResult& result,
+                  const std::vector<tuning::TuningRecord>& records, const std::string& board) {
+  std::map<std::string, double> best, fallback;
+  std::map<std::string, std::string> bestKnobs;
+  for (const tuning::TuningRecord& record : records) {
+    if (!record.cost || record.board != board) continue;
+    auto it = best.find(record.workload);
+    if (it == best.end() || *record.cost < it->second) {
+      best[record.workload] = *record.cost;
+      bestKnobs[record.workload] = lowering::scheduleToString(record.knobs);
+    }
+  }
+  double modelDefault = 0, modelBest = 0;
+  bool complete = true;
+  std::cout << "\n| workload | calls | default | best | schedule | speed-up |\n"
+               "| --- | --- | --- | --- | --- | --- |\n";
+  for (const deploy::TuningWorkload& workload : result.workloads) {
+    const std::string defaults = lowering::scheduleToString(workload.candidates.front());
+    std::optional<double> defaultCost;
+    for (const tuning::TuningRecord& record : records) {
+      if (record.cost && record.board == board && record.workload == workload.key &&
+          lowering::scheduleToString(record.knobs) == defaults) {
+        defaultCost = *record.cost;
+      }
+    }
+    const auto it = best.find(workload.key);
+    const int calls = static_cast<int>(workload.operators.size());
+    std::cout << "| " << workload.key << " | " << calls << " | "
+              << (defaultCost ? costText(*defaultCost) : "-") << " | "
+              << (it != best.end() ? costText(it->second) : "-") << " | "
+              << (it != best.end() ? bestKnobs[workload.key] : "-") << " | ";
+    if (defaultCost && it != best.end() && it->second > 0) {
+      char ratio[16];
+      std::snprintf(ratio, sizeof ratio, "%.2fx", *defaultCost / it->second);
+      std::cout << ratio;
+      modelDefault += *defaultCost * calls;
+      modelBest += it->second * calls;
+    } else {
+      std::cout << "-";
+      complete = false;
+    }
+    std::cout << " |\n";
+  }
+  if (complete && modelBest > 0) {
+    char ratio[16];
+    std::snprintf(ratio, sizeof ratio, "%.2fx", modelDefault / modelBest);
+    std::cout << "operators in all: " << costText(modelDefault) << " -> " << costText(modelBest)
+              << " " << result.unit << " (" << ratio << ")\n";
+  }
+}
+
+}  // namespace
+
+int runTuneCommand(const std::vector<std::string>& args, const deploy::Registries& registries) {
+  auto specs = memoryOptionSpecs();
+  specs.insert(specs.end(), {{"--platform", OptionSpec::Kind::Value},
+                             {"-o", OptionSpec::Kind::Value},
+                             {"--inputs", OptionSpec::Kind::List},
+                             {"--trials", OptionSpec::Kind::Value},
+                             {"--jobs", OptionSpec::Kind::Value},
+                             {"--time-budget", OptionSpec::Kind::Value},
+                             {"--model-name", OptionSpec::Kind::Value},
+                             targetOptionSpec()});
+  const auto parsed = parseArguments(args, specs);
+  const target::TargetList targets = targetsFrom(parsed, registries.targets);
+  if (parsed.positional.size() != 1) throw UsageError("tune needs exactly one MODEL file");
+  const auto platformName = parsed.value("--platform");
+  if (!platformName) throw UsageError("tune needs --platform NAME (see loupec platforms)");
+  const auto logPath = parsed.value("-o");
+  if (!logPath) throw UsageError("tune needs -o LOG.json");
+  const int trials = positiveNumber(parsed, "--trials", 0);
+  const int jobs = positiveNumber(parsed, "--jobs", 1);
+  const int budget = positiveNumber(parsed, "--time-budget", 0);
+
+  std::shared_ptr<const deploy::Platform> platform;
+  try {
+    platform = registries.platforms.find(*platformName);
+  } catch (const deploy::DeployError& error) {
+    throw UsageError(error.what());
+  }
+  if (!platform->buildsFirmware()) {
+    throw UsageError("tune builds a firmware per trial; platform " + platform->name() +
+                     " runs one flashed by "
+                     "hand");
+  }
+  std::vector<tuning::TuningRecord> previous;
+  if (fs::exists(*logPath)) previous = tuning::readTuningLogFile(*logPath);
+  std::ofstream log(*logPath, std::ios::app | std::ios::binary);
+  if (!log) throw std::runtime_error("cannot open " + *logPath + " to append tuning records");
+
+  const ir::Graph graph = frontend::importTfliteFile(parsed.positional[0]);
+  deploy::TuneRequest request;
+  request.platform = platform;
+  request.inputs = tuningInputs(graph, parsed.list("--inputs"));
+  request.compile = {graph, targets, {}};
+  request.compile.options.modelName = parsed.value("--model-name").value_or("default");
+  request.compile.options.memory = memoryOptionsFrom(parsed);
+  request.trials = trials;
+  request.jobs = jobs;
+  request.timeBudgetSeconds = budget;
+  request.previous = previous;
+  request.version = LOUPE_VERSION;
+  int written = 0;
+  request.progress = [&](const deploy::TuningProgress& progress) {
+    const tuning::TuningRecord& record = *progress.record;
+    // Written and flushed at once: an interrupted tuning keeps it.
+    log << tuning::tuningRecordLine(record) << "\n" << std::flush;
+    ++written;
+    std::cout << "[trial " << progress.trialsDone << "/" << progress.trialsTotal << "] "
+              << record.op << " " << lowering::scheduleToString(record.knobs) << ": "
+              << (record.cost ? costText(*record.cost) + " " + record.unit
+                              : "failed: " + record.error)
+              << std::endl;
+  };
+  std::cout << "tuning " << graph.name << " on " << platform->name()
+            << (previous.empty() ? "" : " (resuming " + *logPath + ")") << std::endl;
+  const deploy::TuneResult result = deploy::tuneOnBoard(std::move(request));
+  if (!log) throw std::runtime_error("cannot write tuning records to " + *logPath);
+
+  std::vector<tuning::TuningRecord> all = previous;
+  all.insert(all.end(), result.records.begin(), result.records.end());
+  std::cout << result.trialsRun << " trial(s) run, " << written << " record(s) appended to "
+            << *logPath;
+  if (result.trialsSkipped > 0) {
+    std::cout << "; " << result.trialsSkipped
+              << " trial(s) not run (time budget; run tune again to resume)";
+  }
+  std::cout << "\n";
+  printSummary(result, all, platform->name());
+  return 0;
+}
+
+}  // namespace loupe::cli

@@ -1,0 +1,235 @@
+#include "deploy/auto_tuner.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <stdexcept>
+#include <thread>
+
+#include "deploy/deploy_error.h"
+#include "reference/reference_interpreter.h"
+#include "target/target_lowering.h"
+
+namespace loupe::deploy {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using Bytes = std::vector<std::uint8_t>;
+
+std::vector<Bytes> referenceOutputs(const ir::Graph& model, const std::vector<Bytes>& inputs) {
+  if (inputs.size() != model.inputs.size()) {
+    throw std::invalid_argument("the model has " + std::to_string(model.inputs.size()) +
+                                " input(s) but " + std::to_string(inputs.size()) + " were given");
+  }
+  reference::ReferenceInterpreter interpreter(model);
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    const ir::Tensor& tensor = model.tensor(model.inputs[i]);
+    if (static_cast<std::int64_t>(inputs[i].size()) != tensor.byteSize()) {
+      throw std::invalid_argument("input " + std::to_string(i) + " has " +
+                                  std::to_string(inputs[i].size()) + " bytes, but '" + tensor.name +
+                                  "' needs " + std::to_string(tensor.byteSize()));
+    }
+    interpreter.setInput(i, inputs[i]);
+  }
+  interpreter.invoke();
+  std::vector<Bytes> outputs;
+  for (std::size_t i = 0; i < model.outputs.size(); ++i) {
+    const auto bytes = interpreter.output(i);
+    outputs.emplace_back(bytes.begin(), bytes.end());
+  }
+  return outputs;
+}
+
+// What one trial measured: the run's profile, or why it failed.
+struct TrialOutcome {
+  RunProfile profile;
+  std::string error;
+};
+
+// The record of one workload's candidate from its trial: the mean time of
+// the workload's operator calls, or why the trial failed.
+tuning::TuningRecord measuredRecord(const TuningWorkload& workload,
+                                    const lowering::Schedule& schedule, const TrialOutcome& outcome,
+                                    const std::string& board, const std::string& version) {
+  tuning::TuningRecord record{workload.key,         workload.op, schedule, {},
+                              outcome.profile.unit, board,       version,  outcome.error};
+  if (!outcome.error.empty()) return record;
+  double sum = 0;
+  int calls = 0;
+  for (const OperatorTime& time : outcome.profile.operators) {
+    if (std::find(workload.operators.begin(), workload.operators.end(), time.operatorIndex) !=
+        workload.operators.end()) {
+      sum += time.time;
+      ++calls;
+    }
+  }
+  if (calls == 0) {
+    record.error = "the profile has no time for this workload's operators";
+  } else {
+    record.cost = sum / calls;
+  }
+  return record;
+}
+
+}  // namespace
+
+std::vector<TuningWorkload> findWorkloads(const driver::Compilation& compilation, int trials) {
+  const ir::Graph& graph = compilation.graph;
+  const target::CpuIsa isa = compilation.model.isa;
+  std::vector<TuningWorkload> workloads;
+  std::map<std::string, std::size_t> byKey;
+  for (const codegen::OperatorCall& call : compilation.model.calls) {
+    // Regions and device operators are compiled by their target, not by
+    // the CPU's lowerings: nothing to tune here.
+    if (call.device >= 0 || call.operators.size() != 1) continue;
+    const ir::Operator& op = graph.operators.at(call.operatorIndex);
+    const std::string key = lowering::workloadKey(graph, op, isa);
+    auto [it, added] = byKey.try_emplace(key, workloads.size());
+    if (added) {
+      TuningWorkload workload{key, std::string(op.typeName()), {}, {}};
+      workload.candidates = lowering::scheduleSpace(graph, op, isa).candidates();
+      if (trials > 0 && static_cast<int>(workload.candidates.size()) > trials) {
+        workload.candidates.resize(static_cast<std::size_t>(trials));
+      }
+      workloads.push_back(std::move(workload));
+    }
+    workloads[it->second].operators.push_back(op.index);
+  }
+  return workloads;
+}
+
+TuneResult tuneOnBoard(TuneRequest request) {
+  if (!request.platform) throw std::invalid_argument("no platform to tune on");
+  const Platform& platform = *request.platform;
+  const std::vector<Bytes> expected = referenceOutputs(request.compile.model, request.inputs);
+  request.compile.boardCpu = platform.cpu();
+  const driver::Compilation baseline = driver::compileModel(request.compile);
+
+  TuneResult result;
+  result.workloads = findWorkloads(baseline, request.trials);
+  const auto& workloads = result.workloads;
+
+  // Which candidates each trial measures: those not measured on this board before.
+  std::set<std::pair<std::string, std::string>> measured;
+  for (const tuning::TuningRecord& record : request.previous) {
+    if (record.board == platform.name()) {
+      measured.insert({record.workload, lowering::scheduleToString(record.knobs)});
+    }
+  }
+  std::size_t trialCount = 0;
+  for (const TuningWorkload& workload : workloads) {
+    trialCount = std::max(trialCount, workload.candidates.size());
+  }
+  std::vector<std::pair<std::size_t, std::vector<std::size_t>>> trials;  // trial, new workloads
+  for (std::size_t t = 0; t < trialCount; ++t) {
+    std::vector<std::size_t> fresh;
+    for (std::size_t w = 0; w < workloads.size(); ++w) {
+      const auto& candidates = workloads[w].candidates;
+      if (t < candidates.size() &&
+          !measured.contains({workloads[w].key, lowering::scheduleToString(candidates[t])})) {
+        fresh.push_back(w);
+      }
+    }
+    if (!fresh.empty()) trials.emplace_back(t, std::move(fresh));
+  }
+
+  std::mutex mutex;  // guards result and progress calls
+  std::atomic<std::size_t> next{0};
+  std::atomic<bool> stopped{false};
+  std::string defaultTrialError;
+  const Clock::time_point start = Clock::now();
+  const auto budgetLeft = [&] {
+    if (request.timeBudgetSeconds <= 0) return true;
+    return std::chrono::duration<double>(Clock::now() - start).count() < request.timeBudgetSeconds;
+  };
+
+  const auto runTrial = [&](std::size_t t) {
+    driver::CompileRequest compile = request.compile;
+    for (const TuningWorkload& workload : workloads) {
+      const auto& candidates = workload.candidates;
+      compile.options.schedules[workload.key] =
+          t < candidates.size() ? candidates[t] : candidates[0];
+    }
+    TrialOutcome outcome;
+    try {
+      const driver::Compilation compilation = driver::compileModel(std::move(compile));
+      Deployment deployment(platform, compilation.model, request.deployment);
+      const std::vector<Bytes> outputs = deployment.run(request.inputs);
+      if (outputs != expected) {
+        outcome.error = "outputs differ from the reference interpreter's";
+      } else {
+        outcome.profile = deployment.profile();
+      }
+    } catch (const DeployError& error) {
+      if (error.kind() == DeployError::Kind::Cancelled) throw;
+      outcome.error = error.what();
+    } catch (const std::exception& error) {
+      outcome.error = error.what();
+    }
+    return outcome;
+  };
+
+  // Records go out in trial order whatever order the boards finish in, so
+  // that a log (and which of equal costs comes first in it) does not depend
+  // on --jobs.
+  std::vector<std::optional<TrialOutcome>> outcomes(trials.size());
+  std::size_t emitted = 0;                     // trials [0, emitted) are in result
+  const auto emitTrial = [&](std::size_t i) {  // with the mutex held
+    const auto& [t, fresh] = trials[i];
+    const TrialOutcome& outcome = *outcomes[i];
+    ++result.trialsRun;
+    if (t == 0 && !outcome.error.empty()) defaultTrialError = outcome.error;
+    if (result.unit.empty()) result.unit = outcome.profile.unit;
+    for (std::size_t w : fresh) {
+      result.records.push_back(measuredRecord(workloads[w], workloads[w].candidates[t], outcome,
+                                              platform.name(), request.version));
+      if (request.progress) {
+        request.progress(
+            {result.trialsRun, static_cast<int>(trials.size()), &result.records.back()});
+      }
+    }
+  };
+
+  const auto worker = [&] {
+    for (;;) {
+      if (stopped || request.deployment.stop.stop_requested() || !budgetLeft()) return;
+      const std::size_t i = next++;
+      if (i >= trials.size()) return;
+      TrialOutcome outcome;
+      try {
+        outcome = runTrial(trials[i].first);
+      } catch (const DeployError&) {  // cancelled: keep what was measured
+        stopped = true;
+        return;
+      }
+      std::lock_guard lock(mutex);
+      outcomes[i] = std::move(outcome);
+      for (; emitted < trials.size() && outcomes[emitted]; ++emitted) emitTrial(emitted);
+    }
+  };
+
+  const int jobs = std::clamp(request.jobs, 1, std::max(1, static_cast<int>(trials.size())));
+  std::vector<std::jthread> threads;
+  for (int j = 1; j < jobs; ++j) threads.emplace_back(worker);
+  worker();
+  threads.clear();  // joins
+
+  // Trials that finished behind one that never ran (a stop, the budget).
+  for (std::size_t i = emitted; i < trials.size(); ++i) {
+    if (outcomes[i]) emitTrial(i);
+  }
+  result.trialsSkipped = static_cast<int>(trials.size()) - result.trialsRun;
+  if (!defaultTrialError.empty()) {
+    throw DeployError(DeployError::Kind::RunFailed,
+                      "the model with its default schedules fails on " + platform.name() + ": " +
+                          defaultTrialError);
+  }
+  return result;
+}
+
+}  // namespace loupe::deploy

@@ -1,0 +1,181 @@
+// Schedules (lowering/schedule.h) and tuning logs (tuning/tuning_log.h): the
+// knobs each operator offers, every schedule giving the reference's bytes,
+// the unroll factor reaching the TIR and the C, schedules that do not fit
+// being refused, and logs read back, resumed and ranked as `loupec tune`
+// writes them.
+#include <QtTest>
+
+#include <sstream>
+#include <string>
+
+#include "codegen_checks.h"
+#include "lowering/schedule.h"
+#include "simd_kernel_cases.h"
+#include "tir/tir_printer.h"
+#include "tuning/tuning_log.h"
+
+using namespace loupe;
+
+namespace {
+
+// Every operator of `graph` gets `schedule` (as far as its knobs go).
+lowering::ScheduleTable everyOperator(const ir::Graph& graph, target::CpuIsa isa,
+                                      const lowering::Schedule& schedule) {
+  lowering::ScheduleTable table;
+  for (const ir::Operator& op : graph.operators) {
+    const lowering::ScheduleSpace space = lowering::scheduleSpace(graph, op, isa);
+    lowering::Schedule fitting;
+    for (const lowering::Knob& knob : space.knobs) {
+      if (auto it = schedule.find(knob.name); it != schedule.end()) fitting[knob.name] = it->second;
+    }
+    table[lowering::workloadKey(graph, op, isa)] = fitting;
+  }
+  return table;
+}
+
+std::string allSources(const codegen::CompiledModel& model) {
+  std::string text;
+  for (const auto& file : model.sources) text += file.text;
+  return text;
+}
+
+tuning::TuningRecord record(const std::string& workload, const std::string& unroll,
+                            std::optional<double> cost, const std::string& error = {}) {
+  return {workload, "CONV_2D",      {{"kernel", "simd"}, {"unroll", unroll}},
+          cost,     "instructions", "qemu-mps2-an386",
+          "0.1.0",  error};
+}
+
+}  // namespace
+
+class ScheduleTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void spacesOfferTheKernelWhereOneCoversTheOperator() {
+    const ir::Graph graph = test::randomSimdKernelGraph(3, 8);
+    for (const ir::Operator& op : graph.operators) {
+      const auto dsp = lowering::scheduleSpace(graph, op, target::CpuIsa::Dsp);
+      const auto scalar = lowering::scheduleSpace(graph, op, target::CpuIsa::Scalar);
+      // The DSP extension has kernels for CONV_2D and FULLY_CONNECTED only.
+      const bool kernel = op.type == ir::OpType::Conv2D || op.type == ir::OpType::FullyConnected;
+      QCOMPARE(dsp.candidates().size(), kernel ? std::size_t{8} : std::size_t{4});
+      QCOMPARE(scalar.candidates().size(), std::size_t{4});
+      // The default comes first, and is the kernel with the compiler's own unrolling.
+      QCOMPARE(dsp.candidates().front(), dsp.defaults());
+      QCOMPARE(dsp.defaults().at("unroll"), std::string("1"));
+      if (kernel) QCOMPARE(dsp.defaults().at("kernel"), std::string("simd"));
+      QVERIFY(lowering::workloadKey(graph, op, target::CpuIsa::Dsp) !=
+              lowering::workloadKey(graph, op, target::CpuIsa::Mve));
+    }
+  }
+
+  void everyScheduleGivesTheReferenceBytes_data() {
+    QTest::addColumn<int>("isa");
+    QTest::addColumn<QString>("kernel");
+    QTest::addColumn<QString>("unroll");
+    for (auto isa : {target::CpuIsa::Thumb, target::CpuIsa::Dsp, target::CpuIsa::Mve}) {
+      const QString name = QString::fromStdString(std::string(target::cpuIsaName(isa)));
+      QTest::newRow(qPrintable(name + " loops unroll 2"))
+          << static_cast<int>(isa) << QString("loops") << QString("2");
+      QTest::newRow(qPrintable(name + " kernel unroll 8"))
+          << static_cast<int>(isa) << QString("simd") << QString("8");
+    }
+  }
+
+  void everyScheduleGivesTheReferenceBytes() {
+    QFETCH(int, isa);
+    QFETCH(QString, kernel);
+    QFETCH(QString, unroll);
+    const ir::Graph graph = test::randomSimdKernelGraph(5, 10);
+    codegen::CompileOptions options;
+    options.isa = static_cast<target::CpuIsa>(isa);
+    options.schedules = everyOperator(
+        graph, options.isa, {{"kernel", kernel.toStdString()}, {"unroll", unroll.toStdString()}});
+    try {
+      const auto inputs = test::randomInputs(graph, 4);
+      const auto expected = test::runReference(graph, inputs);
+      const auto actual = test::runGeneratedC(graph, inputs, options);
+      QCOMPARE(actual.size(), expected.size());
+      for (std::size_t i = 0; i < actual.size(); ++i) {
+        const std::string difference = test::firstDifference(actual[i], expected[i]);
+        QVERIFY2(
+            difference.empty(),
+            qPrintable(QString("operator %1: %2").arg(i).arg(QString::fromStdString(difference))));
+      }
+    } catch (const std::exception& e) {
+      QFAIL(e.what());
+    }
+  }
+
+  void theScheduleShowsInTheTirAndTheC() {
+    const ir::Graph graph = test::randomSimdKernelGraph(5, 4);
+    codegen::CompileOptions options;
+    options.isa = target::CpuIsa::Dsp;
+    const auto untuned = codegen::compileToC(graph, options);
+    QVERIFY(allSources(untuned).find("#pragma GCC unroll") == std::string::npos);
+    QVERIFY(allSources(untuned).find("loupe_conv_pixel_s8_dsp") != std::string::npos);
+
+    options.schedules = everyOperator(graph, options.isa, {{"kernel", "loops"}, {"unroll", "4"}});
+    const auto tuned = codegen::compileToC(graph, options);
+    QVERIFY(allSources(tuned).find("#pragma GCC unroll 4") != std::string::npos);
+    // kernel=loops: no operator calls the DSP kernel any more.
+    QVERIFY(allSources(tuned).find("loupe_conv_pixel_s8_dsp") == std::string::npos);
+    for (const auto& function : tuned.functions) {
+      const std::string tir = tir::printPrimFunc(function);
+      QVERIFY2(tir.find("\"pragma_unroll\": 4") != std::string::npos, tir.c_str());
+      QVERIFY(function.attrs.at("schedule").find("unroll=4") != std::string::npos);
+    }
+  }
+
+  void aScheduleThatDoesNotFitIsRefused() {
+    const ir::Graph graph = test::randomSimdKernelGraph(5, 2);
+    const ir::Operator& op = graph.operators.front();
+    for (const lowering::Schedule& bad :
+         {lowering::Schedule{{"unroll", "3"}}, lowering::Schedule{{"tile", "2"}}}) {
+      codegen::CompileOptions options;
+      options.isa = target::CpuIsa::Dsp;
+      options.schedules[lowering::workloadKey(graph, op, options.isa)] = bad;
+      QVERIFY_THROWS_EXCEPTION(std::invalid_argument, codegen::compileToC(graph, options));
+    }
+  }
+
+  void aLogIsReadBackAndRanked() {
+    const std::vector<tuning::TuningRecord> written = {
+        record("A", "1", 100), record("A", "2", 90), record("A", "4", {}, "build failed"),
+        record("B", "1", 50),  record("B", "8", 50), record("A", "8", 95)};
+    std::stringstream log;
+    for (const auto& r : written) log << tuning::tuningRecordLine(r) << "\n";
+    const auto read = tuning::readTuningLog(log, "log");
+    QCOMPARE(read.size(), written.size());
+    QCOMPARE(read[2].error, std::string("build failed"));
+    QVERIFY(!read[2].cost);
+    QCOMPARE(read[1].knobs, written[1].knobs);
+    QCOMPARE(*read[5].cost, 95.0);
+
+    const auto table = tuning::bestSchedules(read);
+    QCOMPARE(table.size(), std::size_t{2});
+    QCOMPARE(table.at("A").at("unroll"), std::string("2"));  // least cost; the failed never wins
+    QCOMPARE(table.at("B").at("unroll"), std::string("1"));  // a tie keeps the first
+  }
+
+  void anInterruptedLogLosesOnlyItsLastPartialLine() {
+    std::stringstream cut;
+    cut << tuning::tuningRecordLine(record("A", "1", 100)) << "\n"
+        << tuning::tuningRecordLine(record("A", "2", 90)).substr(0, 30);
+    QCOMPARE(tuning::readTuningLog(cut, "log").size(), std::size_t{1});
+
+    std::stringstream broken;
+    broken << tuning::tuningRecordLine(record("A", "1", 100)) << "\n{\"workload\": 3}\n"
+           << tuning::tuningRecordLine(record("A", "2", 90)) << "\n";
+    try {
+      tuning::readTuningLog(broken, "my.log");
+      QFAIL("a bad line in the middle was accepted");
+    } catch (const tuning::TuningLogError& error) {
+      QVERIFY2(std::string(error.what()).find("my.log:2") != std::string::npos, error.what());
+    }
+  }
+};
+
+QTEST_GUILESS_MAIN(ScheduleTest)
+#include "schedule_test.moc"
