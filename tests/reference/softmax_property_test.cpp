@@ -1,4 +1,4 @@
-// int8 SOFTMAX on drawn cases against TFLite Micro's arithmetic, written
+// Quantised SOFTMAX on drawn cases against TFLite Micro's arithmetic, written
 // here a second time from its kernel (softmax_common.cc's
 // CalculateSoftmaxParams, quantization_util.cc's PreprocessSoftmaxScaling
 // and CalculateInputRadius, reference_ops::Softmax with GetReciprocal and
@@ -7,10 +7,12 @@
 // helpers: int8 to int8 and int8 to int16, rows of 1 to 40 under ranks 1 to
 // 4, beta 1 and others (down to 0.05, up to 10), input scales from 2^-8 to
 // 2^-1 (differences beyond diff_min give the type's minimum), inputs spread
-// or bunched. The int16 input path (interpolated tables) is not covered
-// here. The oracle's bytes were cross-checked offline against TFLM's own
-// kernel compiled outside this repository (LOUPE_SOFTMAX_CASES_DUMP=FILE
-// writes the cases).
+// or bunched; and int16 to int16 (InitializeLutForInt16's exp and 1/(1+x)
+// tables built in float by LUTPopulateInt16, interpolated lookups,
+// SoftmaxInt16), input scales 2^-14 to 2^-7. The oracle's bytes were
+// cross-checked offline against TFLM's own kernel compiled outside this
+// repository (LOUPE_SOFTMAX_CASES_DUMP=FILE and
+// LOUPE_SOFTMAX_INT16_CASES_DUMP=FILE write the cases).
 #include <QtTest>
 
 #include <bit>
@@ -132,6 +134,120 @@ std::vector<std::int32_t> runLoupe(const SoftmaxCase& c) {
   return {values.begin(), values.end()};
 }
 
+// --- int16 to int16 (softmax_common.cc's InitializeLutForInt16 and
+// reference_ops::SoftmaxInt16) ---
+
+// LUTPopulateInt16<float>: 512 samples of `transform` over the input range
+// plus the end point, each nudged by half the error of interpolating the
+// midpoint, all in float.
+template <typename Transform>
+std::vector<std::int16_t> populateLut(float inputScale, std::int32_t inputZero, float outputScale,
+                                      std::int32_t outputZero, Transform transform) {
+  const float inputMin = inputScale * static_cast<float>(-32768 - inputZero);
+  const float inputMax = inputScale * static_cast<float>(32767 - inputZero);
+  const float outputMin = outputScale * static_cast<float>(-32768 - outputZero);
+  const float outputMax = outputScale * static_cast<float>(32767 - outputZero);
+  constexpr int kSteps = 512;
+  const float step = (inputMax - inputMin) / kSteps;
+  const float halfStep = step / 2;
+  const float scalingInverse = 65536.0f / (outputMax - outputMin);
+  auto clampToInt16 = [](float v) {
+    return static_cast<std::int16_t>(std::min(std::max(v, -32768.0f), 32767.0f));
+  };
+  std::vector<std::int16_t> lut(kSteps + 1);
+  for (int i = 0; i < kSteps; ++i) {
+    const float value = transform(inputMin + static_cast<float>(i) * step);
+    const float midpoint = transform(inputMin + static_cast<float>(i) * step + halfStep);
+    const float next = transform(inputMin + static_cast<float>(i + 1) * step);
+    const float sample = std::round(value * scalingInverse);
+    const float interpolated = std::round((next * scalingInverse + sample) / 2);
+    const float error = interpolated - std::round(midpoint * scalingInverse);
+    lut[i] = clampToInt16(sample - std::round(error / 2));
+  }
+  lut[kSteps] = clampToInt16(std::round(transform(inputMax) * scalingInverse));
+  return lut;
+}
+
+// LUTLookup for int16: the top 9 bits index, the low 7 interpolate.
+std::int16_t lookup(std::int16_t value, const std::vector<std::int16_t>& lut) {
+  const auto index = static_cast<std::uint16_t>(256 + (value >> 7));
+  const std::int32_t offset = value & 0x7f;
+  const std::int32_t base = lut[index];
+  const std::int32_t slope = lut[index + 1] - lut[index];
+  return static_cast<std::int16_t>(base + ((slope * offset + 64) >> 7));
+}
+
+std::vector<std::int32_t> tfliteMicroInt16(const SoftmaxCase& c) {
+  constexpr std::int32_t kRange = 65535;
+  const auto expLut =
+      populateLut(10.0f / kRange, 32767, 2.0f / kRange, 0, [](float v) { return std::exp(v); });
+  const auto reciprocalLut = populateLut(1.0f / kRange, -32768, 2.0f / kRange, 0,
+                                         [](float v) { return 1.0f / (1.0f + v); });
+  // Differences scaled so that [-65535, 0] is [-10, 0]: scale * beta / (10 / 65535).
+  std::int32_t multiplier;
+  int shift;
+  tflm::quantizeMultiplier(
+      static_cast<double>(c.inScale) * static_cast<double>(c.beta) / (10.0 / 65535.0), multiplier,
+      shift);
+  const std::size_t depth = c.shape.back();
+  std::vector<std::int32_t> result;
+  for (std::size_t row = 0; row < c.input.size() / depth; ++row) {
+    const std::int32_t* in = c.input.data() + row * depth;
+    const std::int32_t max = *std::max_element(in, in + depth);
+    std::vector<std::int16_t> exps;
+    std::int32_t sum = 0;  // Q16.15
+    for (std::size_t i = 0; i < depth; ++i) {
+      const std::int32_t scaled =
+          tflm::multiplyByQuantizedMultiplier(in[i] - max, multiplier, shift) + 32767;
+      exps.push_back(lookup(static_cast<std::int16_t>(std::clamp(scaled, -32768, 32767)), expLut));
+      sum += exps.back();
+    }
+    const int headroomPlusOne = std::countl_zero(static_cast<std::uint32_t>(sum));
+    const auto shiftedSum = static_cast<std::int32_t>(
+        ((static_cast<std::int64_t>(sum) << (headroomPlusOne - 1)) + (1 << 13)) >> 14);
+    const std::int32_t centred = std::clamp(shiftedSum - ((1 << 15) + (1 << 16)), -32768, 32767);
+    const std::int16_t reciprocal = lookup(static_cast<std::int16_t>(centred), reciprocalLut);
+    const int rightShift = 31 - headroomPlusOne;
+    for (std::int16_t e : exps) {
+      const auto value = static_cast<std::int32_t>(
+          (std::int64_t{e} * reciprocal + (std::int64_t{1} << (rightShift - 1))) >> rightShift);
+      result.push_back(std::clamp(value, 0, 32767));
+    }
+  }
+  return result;
+}
+
+SoftmaxCase drawInt16Case(std::mt19937& random) {
+  auto uniform = [&random](int lo, int hi) { return tflm::uniform(random, lo, hi); };
+  SoftmaxCase c;
+  const int rank = uniform(1, 3);
+  for (int d = 0; d + 1 < rank; ++d) c.shape.push_back(uniform(1, 3));
+  c.shape.push_back(uniform(0, 3) == 0 ? uniform(1, 4) : uniform(2, 40));
+  c.beta = uniform(0, 1) ? 1.0f : static_cast<float>(uniform(100, 3000)) / 1000.0f;
+  c.inScale = tflm::drawScale(random, -14, -8);
+  std::int64_t count = 1;
+  for (auto d : c.shape) count *= d;
+  const int centre = uniform(-32768, 32767), width = uniform(0, 1) ? 65535 : uniform(1, 3000);
+  for (std::int64_t i = 0; i < count; ++i) {
+    c.input.push_back(std::clamp(centre + uniform(-width, width), -32768, 32767));
+  }
+  return c;
+}
+
+std::vector<std::int32_t> runLoupeInt16(const SoftmaxCase& c) {
+  test::GraphBuilder b;
+  const int in = b.tensor("in", ir::DType::Int16, c.shape, test::perTensor(c.inScale, 0));
+  const int out = b.tensor("out", ir::DType::Int16, c.shape, test::perTensor(1.0f / 32768, 0));
+  ir::SoftmaxAttrs attrs;
+  attrs.beta = c.beta;
+  b.op(ir::OpType::Softmax, {in}, {out}, attrs);
+  const ir::Graph graph = b.inputs({in}).outputs({out}).build();
+  if (auto reason = test::checkReason(graph)) throw std::runtime_error(*reason);
+  const std::vector<std::int16_t> input(c.input.begin(), c.input.end());
+  const auto values = test::runGraph<std::int16_t>(graph, {test::bytesOf(input)});
+  return {values.begin(), values.end()};
+}
+
 }  // namespace
 
 class SoftmaxProperty : public QObject {
@@ -181,6 +297,48 @@ class SoftmaxProperty : public QObject {
           int16, otherBeta, belowDiffMin, longRows);
     // The draw reaches the branches it is meant to.
     QVERIFY(int16 > 300 && otherBeta > 600 && belowDiffMin > 300 && longRows > 400);
+  }
+  void int16DrawnCasesMatchTfliteMicro() {
+    std::mt19937 random(37);
+    std::ofstream dump;
+    if (const char* file = std::getenv("LOUPE_SOFTMAX_INT16_CASES_DUMP")) dump.open(file);
+    int otherBeta = 0, spread = 0, longRows = 0;
+    constexpr int kCases = 1000;
+    for (int n = 0; n < kCases; ++n) {
+      const SoftmaxCase c = drawInt16Case(random);
+      const auto expected = tfliteMicroInt16(c);
+      if (dump.is_open()) {
+        dump.precision(9);
+        dump << "softmax16 " << c.beta << ' ' << c.inScale << ' ' << c.shape.back() << ' ';
+        tflm::dumpValues(dump, c.input);
+        dump << '\n';
+        tflm::dumpValues(dump, expected);
+        dump << '\n';
+      }
+      std::vector<std::int32_t> actual;
+      try {
+        actual = runLoupeInt16(c);
+      } catch (const std::exception& error) {
+        QFAIL(qPrintable(QString("case %1: %2").arg(n).arg(error.what())));
+      }
+      if (actual != expected) {
+        std::size_t i = 0;
+        while (actual[i] == expected[i]) ++i;
+        QFAIL(qPrintable(QString("int16 case %1 differs at %2: %3, TFLite Micro %4")
+                             .arg(n)
+                             .arg(i)
+                             .arg(actual[i])
+                             .arg(expected[i])));
+      }
+      otherBeta += c.beta != 1.0f;
+      spread += *std::max_element(c.input.begin(), c.input.end()) -
+                    *std::min_element(c.input.begin(), c.input.end()) >
+                10000;
+      longRows += c.shape.back() > 20;
+    }
+    qInfo("int16: beta other than 1 %d, inputs spread over 10000 steps %d, rows over 20 %d",
+          otherBeta, spread, longRows);
+    QVERIFY(otherBeta > 300 && spread > 300 && longRows > 300);
   }
 };
 
