@@ -50,7 +50,8 @@ class ConvArithmetic {
   // starting value); windowSize: the number of products per output element.
   // filterScales: one per output channel, or one for the whole filter.
   // int64Requantization: the 16x8 kernel requantises the 64-bit sum (CONV_2D
-  // with an int64 bias; DEPTHWISE_CONV_2D always) instead of its low 32 bits.
+  // with an int64 bias or none; DEPTHWISE_CONV_2D always) instead of its low
+  // 32 bits.
   ConvArithmetic(FunctionBuilder& fb, const ir::Tensor& input, const ir::Tensor* bias,
                  const ir::Tensor& output, const std::vector<float>& filterScales,
                  ir::Activation activation, const std::vector<std::int64_t>& windowWeightSums,

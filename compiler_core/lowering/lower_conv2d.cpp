@@ -239,8 +239,7 @@ PrimFunc lowerConv2D(const ir::Graph& graph, const ir::Operator& op,
   FunctionBuilder fb(graph, op, functionName);
   const Buffer in = fb.param(op.inputs[0], "input", false);
   const Buffer out = fb.param(op.outputs[0], "output", true);
-  const bool int64Requantization =
-      input.dtype == ir::DType::Int16 && bias != nullptr && bias->dtype == ir::DType::Int64;
+  const bool int64Requantization = reference::requantizesInt64Sum(input, bias);
   ConvArithmetic arithmetic(fb, input, bias, output, filter.quantization.scales, attrs.activation,
                             convFilterSums(filter, d.outChannels), d.windowSize(),
                             int64Requantization);

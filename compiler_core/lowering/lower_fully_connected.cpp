@@ -128,7 +128,7 @@ PrimFunc lowerFullyConnected(const ir::Graph& graph, const ir::Operator& op,
     xv = xv + intImm(inputOffset, accType);
   }
   Expr requantized;
-  if (wideBias) {
+  if (reference::requantizesInt64Sum(input, bias)) {
     requantized = callIntrinsic("loupe.requantize_i64", ScalarType::Int32,
                                 {load(acc, 0), multiplier, shiftAmount, range.min, range.max});
   } else {

@@ -157,7 +157,7 @@ LeakyReluParams leakyReluParams(float inputScale, std::int32_t inputZeroPoint, f
   LeakyReluParams params;
   params.inputZeroPoint = inputZeroPoint;
   params.outputZeroPoint = outputZeroPoint;
-  // Float quotients, as TFLM computes them (RELU divides in double instead).
+  // Float quotients, as TFLM computes them (so does RELU).
   params.alpha = quantizeMultiplier(static_cast<double>(inputScale * alpha / outputScale));
   params.identity = quantizeMultiplier(static_cast<double>(inputScale / outputScale));
   return params;
@@ -168,8 +168,10 @@ ReluParams reluParams(float inputScale, std::int32_t inputZeroPoint, float outpu
   ReluParams params;
   params.inputZeroPoint = inputZeroPoint;
   params.outputZeroPoint = outputZeroPoint;
-  params.requantize =
-      quantizeMultiplier(static_cast<double>(inputScale) / static_cast<double>(outputScale));
+  // The quotient in float, widened (activations_common.cc's
+  // CalculateReluOpData at TFLM 90b983c; dividing in double instead puts
+  // some outputs one step off).
+  params.requantize = quantizeMultiplier(static_cast<double>(inputScale / outputScale));
   // The quantised real 0 (round(0 / scale) is 0); no upper bound but the type's.
   params.quantizedMin = std::max(typeMin, outputZeroPoint);
   params.quantizedMax = typeMax;

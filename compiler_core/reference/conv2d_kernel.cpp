@@ -5,7 +5,7 @@
 //   int8      int32 accumulator of filter * (input - input_zero_point), per-
 //             channel requantisation, output zero point, clamp;
 //   16x8      int16 activations, int8 filter: no zero points; the accumulator
-//             is int64 with an int64 bias, int32 with an int32 bias or none.
+//             is int32 with an int32 bias, int64 with an int64 bias or none.
 #include <cstdint>
 #include <type_traits>
 
@@ -155,15 +155,15 @@ void evalConv2D(const ir::Graph& graph, const ir::Operator& op, TensorStore& sto
   // 16x8: TFLite Micro applies no input or output zero point here.
   const auto* in16 = store.data<std::int16_t>(op.inputs[0]);
   auto* out16 = store.mutableData<std::int16_t>(outIndex);
-  if (bias != nullptr && bias->dtype == ir::DType::Int64) {
-    convolve<std::int64_t>(
-        s, in16, filterData, std::int64_t{0}, out16,
-        int64ConvFinish(store.data<std::int64_t>(op.inputs[2]), multipliers, range));
+  if (requantizesInt64Sum(input, bias)) {
+    const std::int64_t* biasData = bias ? store.data<std::int64_t>(op.inputs[2]) : nullptr;
+    convolve<std::int64_t>(s, in16, filterData, std::int64_t{0}, out16,
+                           int64ConvFinish(biasData, multipliers, range));
     return;
   }
-  const std::int32_t* biasData = bias ? store.data<std::int32_t>(op.inputs[2]) : nullptr;
-  convolve<std::int64_t>(s, in16, filterData, std::int64_t{0}, out16,
-                         int32ConvFinish<std::int16_t>(biasData, multipliers, 0, range));
+  convolve<std::int64_t>(
+      s, in16, filterData, std::int64_t{0}, out16,
+      int32ConvFinish<std::int16_t>(store.data<std::int32_t>(op.inputs[2]), multipliers, 0, range));
 }
 
 }  // namespace

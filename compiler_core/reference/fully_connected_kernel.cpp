@@ -7,7 +7,8 @@
 //                    multiplier computed from the float product of scales;
 //   int8 per-channel w * (x - x_zero_point), one multiplier per unit;
 //   16x8             int16 activations without zero points, int8 weights;
-//                    int64 accumulator with an int64 bias, int32 otherwise.
+//                    the int64 sum requantised with an int64 bias or none,
+//                    its low 32 bits with an int32 bias.
 #include <cmath>
 #include <cstdint>
 #include <vector>
@@ -155,10 +156,10 @@ void evalFullyConnected(const ir::Graph& graph, const ir::Operator& op, TensorSt
   // 16x8: TFLite Micro applies no input or output zero point.
   const auto* x = store.data<std::int16_t>(op.inputs[0]);
   auto* out = store.mutableData<std::int16_t>(op.outputs[0]);
-  const bool wideBias = bias != nullptr && bias->dtype == ir::DType::Int64;
-  const std::int64_t* bias64 = wideBias ? store.data<std::int64_t>(op.inputs[2]) : nullptr;
-  const std::int32_t* bias32 =
-      bias != nullptr && !wideBias ? store.data<std::int32_t>(op.inputs[2]) : nullptr;
+  const bool wideSum = requantizesInt64Sum(input, bias);
+  const std::int64_t* bias64 =
+      wideSum && bias != nullptr ? store.data<std::int64_t>(op.inputs[2]) : nullptr;
+  const std::int32_t* bias32 = !wideSum ? store.data<std::int32_t>(op.inputs[2]) : nullptr;
   forEachUnit(s, [&](std::int64_t b, int u) {
     std::int64_t acc = 0;
     for (int d = 0; d < depth; ++d) {
@@ -166,13 +167,12 @@ void evalFullyConnected(const ir::Graph& graph, const ir::Operator& op, TensorSt
     }
     const auto& m = multipliers[static_cast<std::size_t>(u)];
     std::int32_t value;
-    if (wideBias) {
-      value =
-          loupe_requantize_acc_i64(acc + bias64[u], m.multiplier, m.shift, range.min, range.max);
+    if (wideSum) {
+      if (bias64) acc += bias64[u];
+      value = loupe_requantize_acc_i64(acc, m.multiplier, m.shift, range.min, range.max);
     } else {
-      if (bias32) acc += bias32[u];
-      value = loupe_requantize_acc_i32(static_cast<std::int32_t>(acc), m.multiplier, m.shift, 0,
-                                       range.min, range.max);
+      value = loupe_requantize_acc_i32(static_cast<std::int32_t>(acc + bias32[u]), m.multiplier,
+                                       m.shift, 0, range.min, range.max);
     }
     out[b * s.units + u] = static_cast<std::int16_t>(value);
   });

@@ -193,6 +193,10 @@ std::vector<QuantizedMultiplier> fullyConnectedMultipliers(const ir::Tensor& inp
                                         output.quantization.scale()));
 }
 
+bool requantizesInt64Sum(const ir::Tensor& input, const ir::Tensor* bias) {
+  return input.dtype == ir::DType::Int16 && (bias == nullptr || bias->dtype == ir::DType::Int64);
+}
+
 namespace {
 
 struct AddSubReals {

@@ -130,6 +130,14 @@ std::vector<QuantizedMultiplier> fullyConnectedMultipliers(const ir::Tensor& inp
                                                            const ir::Tensor& weights,
                                                            const ir::Tensor& output, int units);
 
+// Whether a 16x8 CONV_2D or FULLY_CONNECTED requantises its 64-bit sum
+// (TFLite's MultiplyByQuantizedMultiplier(int64_t, ...), the multiplier
+// reduced to Q0.15) rather than the sum's low 32 bits: TFLite Micro sums in
+// int32 only with an int32 bias, so a layer without a bias takes the 64-bit
+// path (conv.cc and fully_connected.cc with the default
+// quantized_bias_type, which Loupe does not import). False for int8.
+bool requantizesInt64Sum(const ir::Tensor& input, const ir::Tensor* bias);
+
 // --- element-wise binary operators ---------------------------------------------
 
 // Quantised ADD and SUB (`type`; TFLite Micro's CalculateOpDataAdd/Sub): left

@@ -106,6 +106,8 @@ const test::NamedUnaryCase kCases[] = {
      {OpType::LeakyRelu, DType::Int8, q(0.05f, 0), DType::Int8, q(0.005f, 0), alpha(2.0f)}},
     {"leaky_relu int8 alpha -0.3 zp -128",
      {OpType::LeakyRelu, DType::Int8, q(0.1f, -128), DType::Int8, q(0.1f, -128), alpha(-0.3f)}},
+    {"leaky_relu int8 alpha -0.5 ties",  // TFLM negates after scaling by |alpha|
+     {OpType::LeakyRelu, DType::Int8, q(0.25f, 0), DType::Int8, q(0.25f, 0), alpha(-0.5f)}},
     {"leaky_relu int16 alpha 0.2",
      {OpType::LeakyRelu, DType::Int16, q(0.001f, 0), DType::Int16, q(0.001f, 0), alpha(0.2f)}},
     {"leaky_relu int16 alpha 1.5 zero points saturating",

@@ -82,6 +82,7 @@ class FullyConnectedCodegen : public QObject {
     QTest::newRow("int8 no bias") << 3;
     QTest::newRow("16x8 int64 bias") << 4;
     QTest::newRow("16x8 int32 bias relu") << 5;
+    QTest::newRow("16x8 no bias (int64 sum, as TFLM)") << 6;
   }
 
   void matchesReference() {
@@ -92,6 +93,7 @@ class FullyConnectedCodegen : public QObject {
     if (variant == 3) c.bias = false;
     if (variant == 4) c.activations = ir::DType::Int16, c.biasType = ir::DType::Int64;
     if (variant == 5) c.activations = ir::DType::Int16, c.activation = ir::Activation::Relu;
+    if (variant == 6) c.activations = ir::DType::Int16, c.bias = false;
     const ir::Graph graph = fcGraph(c);
     for (std::uint32_t seed : {1u, 2u}) test::expectMatchesReference(graph, seed);
   }

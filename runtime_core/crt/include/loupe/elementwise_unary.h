@@ -127,17 +127,26 @@ static inline float loupe_leaky_relu_f32(float x, float alpha) {
 
 /* int8/int16 LEAKY_RELU: x - input_zero_point requantised with the identity
  * multiplier when it is >= 0 and with the alpha multiplier below, plus the
- * output zero point, clamped to the output type's [qmin, qmax]. */
+ * output zero point, clamped to the output type's [qmin, qmax]. A negative
+ * alpha multiplier scales by its magnitude and negates the result, as TFLite
+ * Micro's QuantizeLeakyRelu does: the doubling high multiply rounds ties up,
+ * so scaling by the negative multiplier itself rounds some ties the other
+ * way (alpha -0.5, equal scales: -1 gives 0 in TFLM, 1 that way). */
 static inline int32_t loupe_leaky_relu_quantized(int32_t x, int32_t input_zero_point,
                                                  int32_t output_zero_point,
                                                  int32_t identity_multiplier, int identity_shift,
                                                  int32_t alpha_multiplier, int alpha_shift,
                                                  int32_t qmin, int32_t qmax) {
   const int32_t centred = x - input_zero_point;
-  const int32_t scaled =
-      centred >= 0
-          ? loupe_multiply_by_quantized_multiplier(centred, identity_multiplier, identity_shift)
-          : loupe_multiply_by_quantized_multiplier(centred, alpha_multiplier, alpha_shift);
+  int32_t scaled;
+  if (centred >= 0) {
+    scaled = loupe_multiply_by_quantized_multiplier(centred, identity_multiplier, identity_shift);
+  } else if (alpha_multiplier < 0) {
+    const int32_t magnitude = (int32_t)(0u - (uint32_t)alpha_multiplier);
+    scaled = -loupe_multiply_by_quantized_multiplier(centred, magnitude, alpha_shift);
+  } else {
+    scaled = loupe_multiply_by_quantized_multiplier(centred, alpha_multiplier, alpha_shift);
+  }
   return loupe_clamp_i32(output_zero_point + scaled, qmin, qmax);
 }
 
