@@ -13,6 +13,7 @@
 #include "frontend/tflite_importer.h"
 #include "ir/graph_printer.h"
 #include "mlf/compiled_model_export.h"
+#include "mlf/tar_archive.h"
 #include "tir/tir_printer.h"
 
 namespace loupe::cli {
@@ -60,6 +61,9 @@ int runCompileCommand(const std::vector<std::string>& args, const deploy::Regist
   options.externalWorkspace = workspace == "external";
   options.memory = memoryOptionsFrom(parsed);
   const target::TargetList targets = targetsFrom(parsed, registries.targets);
+  // Before the compilation, which can take long: a device, FIFO or folder
+  // given as -o, or a folder that cannot be written, fails now.
+  mlf::checkArchiveTarget(*output);
 
   const driver::Compilation compilation = driver::compileModel(
       {frontend::importTfliteFile(parsed.positional[0]), targets, std::move(options)});
