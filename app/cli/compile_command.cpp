@@ -51,8 +51,8 @@ int runCompileCommand(const std::vector<std::string>& args, const deploy::Regist
   codegen::CompileOptions options;
   options.modelName = parsed.value("--model-name").value_or("default");
   if (!codegen::isValidModelName(options.modelName)) {
-    throw UsageError("--model-name '" + options.modelName +
-                     "' must be a C identifier (letters, digits and _, not starting with a digit)");
+    throw UsageError("--model-name '" + options.modelName + "' must be " +
+                     codegen::modelNameRule());
   }
   const std::string workspace = parsed.value("--workspace").value_or("static");
   if (workspace != "static" && workspace != "external") {

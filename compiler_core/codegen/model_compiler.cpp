@@ -43,6 +43,7 @@ tir::PrimFunc lowerToFunction(const ir::Graph& graph, const ir::Operator& op,
 }  // namespace
 
 bool isValidModelName(const std::string& name) {
+  if (name.size() > kMaxModelNameLength) return false;
   if (name.empty() || std::isdigit(static_cast<unsigned char>(name.front())) != 0) return false;
   for (char c : name) {
     if (std::isalnum(static_cast<unsigned char>(c)) == 0 && c != '_') return false;
@@ -65,11 +66,16 @@ std::map<int, std::int64_t> operatorScratch(const ir::Graph& graph,
   return scratch;
 }
 
+std::string modelNameRule() {
+  return "a C identifier (letters, digits and _, not starting with a digit) of at most " +
+         std::to_string(kMaxModelNameLength) +
+         " characters, as file names in the archive are made from it";
+}
+
 CompiledModel compileToC(const ir::Graph& graph, const CompileOptions& options) {
   if (!isValidModelName(options.modelName)) {
-    throw std::invalid_argument("model name \"" + options.modelName +
-                                "\" is not a C identifier (letters, digits and _, not starting "
-                                "with a digit)");
+    throw std::invalid_argument("model name \"" + options.modelName + "\" must be " +
+                                modelNameRule());
   }
   CompiledModel model;
   model.modelName = options.modelName;
