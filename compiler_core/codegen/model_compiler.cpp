@@ -167,9 +167,11 @@ CompiledModel compileToC(const ir::Graph& graph, const CompileOptions& options) 
     }
   }
   model.calls = std::move(ordered);
-  if (model.functions.size() > 255) {
+  // The CRT's function handles carry a 15-bit function index (func_registry.h).
+  if (model.functions.size() > kMaxOperatorFunctions) {
     throw lowering::LoweringError("the model has " + std::to_string(model.functions.size()) +
-                                  " operator functions; a function registry holds at most 255");
+                                  " operator functions; a function registry holds at most " +
+                                  std::to_string(kMaxOperatorFunctions));
   }
   model.state = operatorState(graph, model.functions, options.modelName);
   for (const StateBuffer& s : model.state) model.stateBytes += s.bytes;

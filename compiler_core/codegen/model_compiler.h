@@ -64,6 +64,10 @@ std::map<int, std::int64_t> operatorScratch(const ir::Graph& graph,
 // extract them.
 inline constexpr std::size_t kMaxModelNameLength = 64;
 
+// The most operator functions a model may have: the C runtime's function
+// registry (TVM_CRT_MAX_REGISTRY_FUNCTIONS in func_registry.h).
+inline constexpr std::size_t kMaxOperatorFunctions = 0x7FFF;
+
 // A model name usable in C identifiers and file names: [A-Za-z0-9_]+, not
 // starting with a digit, at most kMaxModelNameLength characters.
 bool isValidModelName(const std::string& name);
