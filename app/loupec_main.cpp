@@ -8,6 +8,7 @@
 #include "builtin_registries.h"
 #include "cli/command_line.h"
 #include "cli/commands.h"
+#include "deploy/interrupt_cleanup.h"
 #include "loupe_version.h"
 
 namespace {
@@ -31,6 +32,8 @@ void printHelp() {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Before any thread: an interrupt must not orphan QEMU, make or a folder.
+  loupe::deploy::installInterruptCleanup();
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
     printHelp();
@@ -57,7 +60,11 @@ int main(int argc, char** argv) {
     std::cerr << "loupec " << verb << ": " << error.what() << "\n(try loupec --help)\n";
     return 2;
   } catch (const std::exception& error) {
-    std::cerr << "loupec " << verb << ": error: " << error.what() << "\n";
+    // A failure caused by an interrupt's cleanup (make or QEMU killed) is
+    // not reported; the signal ends the process once the cleanup is done.
+    if (!loupe::deploy::interruptReceived()) {
+      std::cerr << "loupec " << verb << ": error: " << error.what() << "\n";
+    }
     return 1;
   }
 }

@@ -19,6 +19,10 @@ std::string contentKey(const std::vector<std::string_view>& parts);
 // "<pid>-<random>": names a private work folder next to its final place.
 std::string uniqueSuffix();
 
+// Work folders are "building-<pid>-<random>": the PID lets the next build
+// sweep those of a killed Loupe (interrupt_cleanup.h).
+inline constexpr std::string_view kWorkFolderPrefix = "building-";
+
 // Writes text to path, creating its folders; throws std::runtime_error.
 void writeTextFile(const std::filesystem::path& path, std::string_view text);
 

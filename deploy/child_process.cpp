@@ -2,47 +2,43 @@
 
 #include <fcntl.h>
 #include <signal.h>
-#include <spawn.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
-#include <fstream>
 #include <stdexcept>
 
-extern char** environ;
+#include "deploy/child_spawn.h"
 
 namespace loupe::deploy {
 
 ChildProcess::ChildProcess(const std::vector<std::string>& argv,
-                           const std::filesystem::path& logFile)
-    : logFile_(logFile) {
+                           const std::filesystem::path& logFile) {
   if (argv.empty()) throw std::invalid_argument("ChildProcess: empty argument list");
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, logFile.c_str(),
-                                   O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
-  std::vector<char*> args;
-  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
-  const int status = posix_spawnp(&pid_, args[0], &actions, nullptr, args.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  if (status != 0) {
-    pid_ = -1;
-    throw std::runtime_error("cannot start " + argv[0] + ": " + std::strerror(status));
+  logFd_ = ::open(logFile.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (logFd_ < 0) {
+    throw std::runtime_error("cannot start " + argv[0] + ": cannot create " + logFile.string() +
+                             ": " + std::strerror(errno));
+  }
+  try {
+    pid_ = spawnChild({argv, {}, logFd_});
+  } catch (...) {
+    ::close(logFd_);
+    throw;
   }
 }
 
 ChildProcess::~ChildProcess() {
   kill();
+  ::close(logFd_);
 }
 
 bool ChildProcess::running() {
   if (pid_ < 0 || waitStatus_) return false;
   int status = 0;
-  const pid_t done = ::waitpid(pid_, &status, WNOHANG);
+  const pid_t done = waitForChild(pid_, &status, WNOHANG);
   if (done == pid_) {
     waitStatus_ = status;
     return false;
@@ -59,25 +55,29 @@ std::optional<std::string> ChildProcess::endDescription() {
 }
 
 std::string ChildProcess::logTail(std::size_t maxBytes) const {
-  std::ifstream in(logFile_, std::ios::binary);
-  if (!in) return {};
-  in.seekg(0, std::ios::end);
-  const std::streamoff size = in.tellg();
-  const std::streamoff start = size > static_cast<std::streamoff>(maxBytes)
-                                   ? size - static_cast<std::streamoff>(maxBytes)
-                                   : 0;
-  in.seekg(start);
+  struct stat info {};
+  if (::fstat(logFd_, &info) != 0) return {};
+  const off_t size = info.st_size;
+  const off_t start = size > static_cast<off_t>(maxBytes) ? size - static_cast<off_t>(maxBytes) : 0;
   std::string text(static_cast<std::size_t>(size - start), '\0');
-  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  std::size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t got =
+        ::pread(logFd_, text.data() + done, text.size() - done, start + static_cast<off_t>(done));
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) break;
+    done += static_cast<std::size_t>(got);
+  }
+  text.resize(done);
   return text;
 }
 
 void ChildProcess::kill() {
   if (pid_ < 0 || waitStatus_) return;
-  ::kill(pid_, SIGKILL);
+  // The whole group: whatever the program started goes with it.
+  ::kill(-pid_, SIGKILL);
   int status = 0;
-  while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
-  }
+  waitForChild(pid_, &status, 0);
   waitStatus_ = status;
 }
 

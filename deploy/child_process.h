@@ -1,7 +1,9 @@
-// A long-running program started from an argument list (posix_spawnp, never
-// a shell), its stdout and stderr going to a log file: what runs an emulated
-// board while the session talks to it over a socket. The destructor kills and
-// reaps it, so no QEMU outlives the run that started it.
+// A long-running program started from an argument list (child_spawn.h: never
+// a shell, dies with Loupe whatever kills it), its stdout and stderr going to
+// a log file: what runs an emulated board while the session talks to it over
+// a socket. The destructor kills and reaps it, so no QEMU outlives the run
+// that started it. The log stays readable through its descriptor when its
+// file has been removed.
 #pragma once
 
 #include <sys/types.h>
@@ -34,7 +36,7 @@ class ChildProcess {
  private:
   pid_t pid_ = -1;
   std::optional<int> waitStatus_;
-  std::filesystem::path logFile_;
+  int logFd_ = -1;
 };
 
 }  // namespace loupe::deploy

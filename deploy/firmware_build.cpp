@@ -2,6 +2,7 @@
 
 #include "deploy/build_cache.h"
 #include "deploy/deploy_error.h"
+#include "deploy/interrupt_cleanup.h"
 #include "deploy/platform_registry.h"
 #include "deploy/process_runner.h"
 
@@ -51,8 +52,11 @@ FirmwareBuild buildFirmware(const Platform& platform, const codegen::CompiledMod
     return build;
   }
   // Build in a private folder and rename it into place, so concurrent and
-  // interrupted builds never leave a half project in the cache.
-  const fs::path work = root / ("building-" + uniqueSuffix());
+  // interrupted builds never leave a half project in the cache; a folder of
+  // a build whose Loupe was killed is removed here.
+  sweepAbandonedFolders(root, kWorkFolderPrefix);
+  const fs::path work = root / (std::string(kWorkFolderPrefix) + uniqueSuffix());
+  const TemporaryFolderRegistration onInterrupt(work);
   struct RemoveOnFailure {
     fs::path path;
     bool keep = false;

@@ -8,6 +8,7 @@
 
 #include "codegen/runtime_files.h"
 #include "deploy/build_cache.h"
+#include "deploy/interrupt_cleanup.h"
 #include "deploy/process_runner.h"
 #include "deploy/software_npu_binding.h"
 
@@ -158,7 +159,9 @@ HostBuild buildHostExecutable(const codegen::CompiledModel& model,
   }
   // Build in a private folder and rename it into place, so concurrent builds
   // of the same model and interrupted builds never leave a half project.
-  const fs::path work = root / ("building-" + uniqueSuffix());
+  sweepAbandonedFolders(root, kWorkFolderPrefix);
+  const fs::path work = root / (std::string(kWorkFolderPrefix) + uniqueSuffix());
+  const TemporaryFolderRegistration onInterrupt(work);
   fs::create_directories(work);
   for (const auto& f : model.sources) writeFile(work / "src" / f.name, f.text);
   for (const auto& f : options.extraSources) writeFile(work / "extra" / f.name, f.text);
@@ -218,7 +221,9 @@ std::vector<std::vector<std::uint8_t>> runHostExecutable(
     throw HostBuildError("the model has " + std::to_string(model.graph.inputs.size()) +
                          " inputs; " + std::to_string(inputs.size()) + " given");
   }
+  sweepAbandonedFolders(fs::temp_directory_path(), "loupe-run-");
   const fs::path work = fs::temp_directory_path() / ("loupe-run-" + uniqueSuffix());
+  const TemporaryFolderRegistration onInterrupt(work);
   fs::create_directories(work);
   struct Cleanup {
     fs::path path;

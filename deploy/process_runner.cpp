@@ -2,7 +2,6 @@
 
 #include <fcntl.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -15,33 +14,42 @@
 #include <stdexcept>
 #include <thread>
 
-extern char** environ;
+#include "deploy/child_spawn.h"
 
 namespace loupe::deploy {
 
 namespace {
 
-class TemporaryFile {
+// Unlinked as soon as it exists: the output is read back through the
+// descriptor, so no interruption can leave the file behind.
+class CaptureFile {
  public:
-  TemporaryFile() {
+  CaptureFile() {
     char name[] = "/tmp/loupe-process-XXXXXX";
-    fd_ = mkstemp(name);
+    fd_ = mkostemp(name, O_CLOEXEC);
     if (fd_ < 0)
       throw std::runtime_error(std::string("cannot create a temporary file: ") +
                                std::strerror(errno));
-    path_ = name;
+    ::unlink(name);
   }
-  ~TemporaryFile() {
-    if (fd_ >= 0) close(fd_);
-    std::error_code ignored;
-    std::filesystem::remove(path_, ignored);
-  }
+  ~CaptureFile() { close(fd_); }
   int fd() const { return fd_; }
-  const std::filesystem::path& path() const { return path_; }
+  std::string contents() const {
+    std::string text;
+    char buffer[65536];
+    off_t offset = 0;
+    for (;;) {
+      const ssize_t got = pread(fd_, buffer, sizeof buffer, offset);
+      if (got < 0 && errno == EINTR) continue;
+      if (got <= 0) break;
+      text.append(buffer, static_cast<std::size_t>(got));
+      offset += got;
+    }
+    return text;
+  }
 
  private:
   int fd_ = -1;
-  std::filesystem::path path_;
 };
 
 }  // namespace
@@ -60,44 +68,21 @@ ProcessResult runProcess(const std::vector<std::string>& argv,
                          const std::filesystem::path& workingDirectory,
                          std::chrono::milliseconds timeLimit, std::stop_token stop) {
   if (argv.empty()) throw std::invalid_argument("runProcess: empty argument list");
-  TemporaryFile capture;
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, capture.fd(), STDOUT_FILENO);
-  posix_spawn_file_actions_adddup2(&actions, capture.fd(), STDERR_FILENO);
-  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 29))
-  posix_spawn_file_actions_addchdir_np(&actions, workingDirectory.c_str());
-#else
-#error "posix_spawn_file_actions_addchdir_np is needed (glibc 2.29 or later)"
-#endif
-  std::vector<char*> args;
-  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
+  CaptureFile capture;
   // Its own process group, so a kill reaches what it started too: make's
   // compilers must not go on writing into a folder that is being removed.
-  posix_spawnattr_t attributes;
-  posix_spawnattr_init(&attributes);
-  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
-  posix_spawnattr_setpgroup(&attributes, 0);
-  pid_t pid = 0;
-  const int status = posix_spawnp(&pid, args[0], &actions, &attributes, args.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  posix_spawnattr_destroy(&attributes);
-  if (status != 0) {
-    throw std::runtime_error("cannot start " + argv[0] + ": " + std::strerror(status));
-  }
+  const pid_t pid = spawnChild({argv, workingDirectory, capture.fd()});
   ProcessResult result;
   const auto deadline = std::chrono::steady_clock::now() + timeLimit;
   int waitStatus = 0;
   for (;;) {
-    const pid_t done = waitpid(pid, &waitStatus, WNOHANG);
+    const pid_t done = waitForChild(pid, &waitStatus, WNOHANG);
     if (done == pid) break;
     if (done < 0 && errno != EINTR) throw std::runtime_error("waitpid failed for " + argv[0]);
     const bool cancelled = stop.stop_requested();
     if (cancelled || std::chrono::steady_clock::now() > deadline) {
       kill(-pid, SIGKILL);
-      waitpid(pid, &waitStatus, 0);
+      waitForChild(pid, &waitStatus, 0);
       // Until the rest of the group (make's compilers, now init's children)
       // is gone too, so the caller can remove their folder; bounded anyway.
       const auto groupDeadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
@@ -111,10 +96,7 @@ ProcessResult runProcess(const std::vector<std::string>& argv,
   }
   if (WIFEXITED(waitStatus)) result.exitCode = WEXITSTATUS(waitStatus);
   if (WIFSIGNALED(waitStatus)) result.signal = WTERMSIG(waitStatus);
-  std::ifstream in(capture.path(), std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  result.output = text.str();
+  result.output = capture.contents();
   return result;
 }
 

@@ -1,6 +1,6 @@
-// Runs an external program from an argument list (posix_spawnp; never a
-// shell string), with its output captured and a time limit. Used to call the
-// C compiler and to run host firmware.
+// Runs an external program from an argument list (child_spawn.h: never a
+// shell string, never outliving Loupe), with its output captured and a time
+// limit. Used to call the C compiler and make and to run host firmware.
 #pragma once
 
 #include <chrono>

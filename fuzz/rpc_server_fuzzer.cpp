@@ -66,7 +66,7 @@ int fillTensors(TVMValue* args, int* type_codes, int num_args, TVMValue* ret, in
 }
 
 const char kSystemLibNames[] =
-    "\x01"
+    "\x01\x00"
     "fill\0";
 const TVMBackendPackedCFunc kSystemLibFuncs[] = {fillTensors};
 const TVMFuncRegistry kSystemLibRegistry = {kSystemLibNames, kSystemLibFuncs};

@@ -69,6 +69,10 @@ BoardRun::BoardRun(ModelDocument* document, const deploy::Registries& registries
 }
 
 BoardRun::~BoardRun() {
+  // The window closing mid-run stops it as Cancel does: make and its
+  // compilers are killed, QEMU is closed and their folders are removed before
+  // the window is gone, instead of running on to the end.
+  stop_.request_stop();
   watcher_.waitForFinished();
 }
 

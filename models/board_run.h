@@ -69,7 +69,7 @@ class BoardRun : public QObject {
   // Deploys to the platforms of `registries`, which outlive the BoardRun.
   BoardRun(ModelDocument* document, const deploy::Registries& registries,
            QObject* parent = nullptr);
-  ~BoardRun() override;  // waits for a run in flight
+  ~BoardRun() override;  // stops a run in flight and waits for its worker
 
   QList<PlatformChoice> platforms() const;
 

@@ -14,6 +14,7 @@
 #include "frontend/tflite_importer.h"
 #include "ir/graph_printer.h"
 #include "mlf/compiled_model_export.h"
+#include "mlf/tar_archive.h"
 #include "tir/tir_printer.h"
 
 namespace loupe::cli {
@@ -53,8 +54,8 @@ int runCompileCommand(const std::vector<std::string>& args, const deploy::Regist
   codegen::CompileOptions options;
   options.modelName = parsed.value("--model-name").value_or("default");
   if (!codegen::isValidModelName(options.modelName)) {
-    throw UsageError("--model-name '" + options.modelName +
-                     "' must be a C identifier (letters, digits and _, not starting with a digit)");
+    throw UsageError("--model-name '" + options.modelName + "' must be " +
+                     codegen::modelNameRule());
   }
   const std::string workspace = parsed.value("--workspace").value_or("static");
   if (workspace != "static" && workspace != "external") {
@@ -64,6 +65,9 @@ int runCompileCommand(const std::vector<std::string>& args, const deploy::Regist
   options.memory = memoryOptionsFrom(parsed);
   options.schedules = schedulesFrom(parsed);
   const target::TargetList targets = targetsFrom(parsed, registries.targets);
+  // Before the compilation, which can take long: a device, FIFO or folder
+  // given as -o, or a folder that cannot be written, fails now.
+  mlf::checkArchiveTarget(*output);
 
   const driver::Compilation compilation = driver::compileModel(
       {frontend::importTfliteFile(parsed.positional[0]), targets, std::move(options)});

@@ -1,15 +1,19 @@
 // loupec run: evaluates a model on given input files and writes its outputs
 // (and optionally every tensor) as raw little-endian files, the format of the
 // golden data.
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <iterator>
+#include <optional>
 
 #include "analysis/model_report.h"
 #include "cli/command_line.h"
 #include "cli/commands.h"
 #include "cli/memory_options.h"
+#include "cli/output_folder.h"
 #include "cli/target_options.h"
 #include "cli/tuning_options.h"
 #include "deploy/deploy_error.h"
@@ -46,8 +50,15 @@ namespace {
 namespace fs = std::filesystem;
 
 std::vector<std::uint8_t> readFile(const fs::path& path) {
+  std::error_code ignored;
+  if (fs::is_directory(path, ignored)) {
+    throw std::runtime_error("cannot read input file " + path.string() + ": it is a folder");
+  }
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error("cannot read input file " + path.string());
+  if (!in) {
+    throw std::runtime_error("cannot read input file " + path.string() + ": " +
+                             std::strerror(errno));
+  }
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
@@ -56,15 +67,6 @@ void writeFile(const fs::path& path, std::span<const std::uint8_t> bytes) {
   out.write(reinterpret_cast<const char*>(bytes.data()),
             static_cast<std::streamsize>(bytes.size()));
   if (!out) throw std::runtime_error("cannot write " + path.string());
-}
-
-fs::path makeDirectory(const std::string& dir) {
-  std::error_code error;
-  fs::create_directories(dir, error);
-  if (error || !fs::is_directory(dir)) {
-    throw std::runtime_error("cannot create directory " + dir + ": " + error.message());
-  }
-  return dir;
 }
 
 void dumpTensors(const ir::Graph& graph, const reference::ReferenceInterpreter& interpreter,
@@ -127,6 +129,12 @@ int runOnPlatform(const ir::Graph& graph, const ParsedArguments& parsed, const f
   } catch (const deploy::DeployError& error) {
     throw UsageError(std::string(error.what()) + " reference");
   }
+  // Before compiling, building and running: a folder that cannot be written
+  // fails now, not after the run.
+  const fs::path out = prepareOutputFolder(outputDir, "the output folder");
+  if (const auto file = parsed.value("--profile")) {
+    prepareOutputFolder(fs::path(*file).parent_path(), "the profile's folder");
+  }
   deploy::BoardRunRequest request;
   request.platform = platform;
   request.inputs = readInputs(graph, parsed.list("--inputs"));
@@ -147,7 +155,6 @@ int runOnPlatform(const ir::Graph& graph, const ParsedArguments& parsed, const f
   request.compile.options.schedules = schedulesFrom(parsed);
   const deploy::BoardRunResult run = deploy::runOnBoard(std::move(request));
 
-  const fs::path out = makeDirectory(outputDir.string());
   for (std::size_t i = 0; i < run.outputs.size(); ++i) {
     writeFile(out / ("output" + std::to_string(i) + ".bin"), run.outputs[i]);
   }
@@ -200,18 +207,20 @@ int runRunCommand(const std::vector<std::string>& args, const deploy::Registries
   if (platform != "reference") {
     return runOnPlatform(graph, parsed, *outputDir, platform, registries.platforms, targets);
   }
+  const fs::path out = prepareOutputFolder(*outputDir, "the output folder");
+  std::optional<fs::path> dumpDir;
+  if (const auto dump = parsed.value("--dump-tensors")) {
+    dumpDir = prepareOutputFolder(*dump, "the tensor folder");
+  }
   reference::ReferenceInterpreter interpreter(graph);
   const auto inputs = readInputs(graph, parsed.list("--inputs"));
   for (std::size_t i = 0; i < inputs.size(); ++i) interpreter.setInput(i, inputs[i]);
   interpreter.invoke();
 
-  const fs::path out = makeDirectory(*outputDir);
   for (std::size_t i = 0; i < graph.outputs.size(); ++i) {
     writeFile(out / ("output" + std::to_string(i) + ".bin"), interpreter.output(i));
   }
-  if (const auto dumpDir = parsed.value("--dump-tensors")) {
-    dumpTensors(graph, interpreter, makeDirectory(*dumpDir));
-  }
+  if (dumpDir) dumpTensors(graph, interpreter, *dumpDir);
   std::cout << "ran " << graph.name << " on the reference interpreter: " << graph.outputs.size()
             << " output(s) written to " << out.string() << "\n";
   return 0;

@@ -9,6 +9,7 @@
 #include <initializer_list>
 
 #include "builtin_registries.h"
+#include "deploy/interrupt_cleanup.h"
 #include "gui/bundled_model.h"
 #include "gui/launch_options.h"
 #include "gui/main_window.h"
@@ -103,6 +104,9 @@ int takeScreenshot(const loupe::gui::LaunchOptions& options,
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Before Qt starts threads: closing the terminal or a kill mid-run must not
+  // orphan QEMU, make or a temporary folder.
+  loupe::deploy::installInterruptCleanup();
   // --help and --version need no display, so answer them before Qt starts.
   if (hasArgument(argc, argv, {"-h", "--help"})) {
     std::fputs(qPrintable(loupe::gui::launchUsage()), stdout);

@@ -377,11 +377,19 @@ GeneratedFile printRegistrySource(const CompiledModel& m) {
     if (f.scratchBytes > 0) out << "(uint8_t*)args[" << f.params.size() << "].v_handle, ";
     out << "NULL);\n}\n\n";
   }
-  // Names blob: count byte, names each ending in '\0', a final '\0'.
-  out << "static const char " << p << "_function_names[] = \"\\" << std::oct << m.functions.size()
-      << std::dec;
-  for (const tir::PrimFunc& f : m.functions) out << "\"\n    \"" << f.name << "\\0";
-  out << "\";\n\n";
+  // Names blob: the count in two bytes (little-endian), names each ending in
+  // '\0', a final '\0' (func_registry.h). Character constants, not a string
+  // literal: C99 compilers need not accept strings over 4095 characters,
+  // which a model of some hundred functions reaches (-pedantic refuses it).
+  out << "static const char " << p << "_function_names[] = {\n    '\\" << std::oct
+      << (m.functions.size() & 0xFF) << "', '\\" << (m.functions.size() >> 8) << std::dec
+      << "', /* " << m.functions.size() << " functions */\n";
+  for (const tir::PrimFunc& f : m.functions) {
+    out << "    ";
+    for (char c : f.name) out << "'" << c << "', ";
+    out << "'\\0',\n";
+  }
+  out << "    '\\0'};\n\n";
   out << "static const TVMBackendPackedCFunc " << p << "_functions["
       << std::max<std::size_t>(m.functions.size(), 1) << "] = {\n";
   for (const tir::PrimFunc& f : m.functions) out << "    " << f.name << "_packed,\n";

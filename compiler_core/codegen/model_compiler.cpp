@@ -56,6 +56,7 @@ tir::PrimFunc lowerToFunction(const ir::Graph& graph, const ir::Operator& op,
 }  // namespace
 
 bool isValidModelName(const std::string& name) {
+  if (name.size() > kMaxModelNameLength) return false;
   if (name.empty() || std::isdigit(static_cast<unsigned char>(name.front())) != 0) return false;
   for (char c : name) {
     if (std::isalnum(static_cast<unsigned char>(c)) == 0 && c != '_') return false;
@@ -78,11 +79,16 @@ std::map<int, std::int64_t> operatorScratch(const ir::Graph& graph,
   return scratch;
 }
 
+std::string modelNameRule() {
+  return "a C identifier (letters, digits and _, not starting with a digit) of at most " +
+         std::to_string(kMaxModelNameLength) +
+         " characters, as file names in the archive are made from it";
+}
+
 CompiledModel compileToC(const ir::Graph& graph, const CompileOptions& options) {
   if (!isValidModelName(options.modelName)) {
-    throw std::invalid_argument("model name \"" + options.modelName +
-                                "\" is not a C identifier (letters, digits and _, not starting "
-                                "with a digit)");
+    throw std::invalid_argument("model name \"" + options.modelName + "\" must be " +
+                                modelNameRule());
   }
   CompiledModel model;
   model.modelName = options.modelName;
@@ -174,9 +180,11 @@ CompiledModel compileToC(const ir::Graph& graph, const CompileOptions& options) 
     }
   }
   model.calls = std::move(ordered);
-  if (model.functions.size() > 255) {
+  // The CRT's function handles carry a 15-bit function index (func_registry.h).
+  if (model.functions.size() > kMaxOperatorFunctions) {
     throw lowering::LoweringError("the model has " + std::to_string(model.functions.size()) +
-                                  " operator functions; a function registry holds at most 255");
+                                  " operator functions; a function registry holds at most " +
+                                  std::to_string(kMaxOperatorFunctions));
   }
   model.state = operatorState(graph, model.functions, options.modelName);
   for (const StateBuffer& s : model.state) model.stateBytes += s.bytes;

@@ -63,7 +63,21 @@ std::map<int, std::int64_t> operatorScratch(const ir::Graph& graph,
                                             std::vector<std::string>* unknown = nullptr,
                                             target::CpuIsa isa = target::CpuIsa::Scalar);
 
-// A model name usable in C identifiers: [A-Za-z0-9_]+, not starting with a digit.
+// The longest model name: file names in the Model Library Format are built
+// from it (tir/tvmgen_<NAME>_fused_<operators>.tir.txt) and must stay well
+// under the 255-byte file name limit of common file systems, or tar cannot
+// extract them.
+inline constexpr std::size_t kMaxModelNameLength = 64;
+
+// The most operator functions a model may have: the C runtime's function
+// registry (TVM_CRT_MAX_REGISTRY_FUNCTIONS in func_registry.h).
+inline constexpr std::size_t kMaxOperatorFunctions = 0x7FFF;
+
+// A model name usable in C identifiers and file names: [A-Za-z0-9_]+, not
+// starting with a digit, at most kMaxModelNameLength characters.
 bool isValidModelName(const std::string& name);
+
+// Why `name` is not a valid model name, for messages.
+std::string modelNameRule();
 
 }  // namespace loupe::codegen

@@ -1,7 +1,9 @@
 #include "frontend/tflite_importer.h"
 
+#include <cerrno>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <limits>
@@ -11,6 +13,7 @@
 #include "frontend/shape_consistency.h"
 #include "frontend/tflite_builtin_names.h"
 #include "frontend/vela_operator.h"
+#include "ir/display_name.h"
 #include "tflite_schema_generated.h"
 
 namespace loupe::frontend {
@@ -88,8 +91,8 @@ class ModelReader {
     if (subgraph_ == nullptr) fail("subgraph 0 is missing");
 
     ir::Graph graph;
-    if (subgraph_->name()) graph.name = subgraph_->name()->str();
-    if (model_->description()) graph.description = model_->description()->str();
+    if (subgraph_->name()) graph.name = ir::displayName(subgraph_->name()->str());
+    if (model_->description()) graph.description = ir::displayName(model_->description()->str());
     readTensors(graph);
     graph.inputs = readIndexList(subgraph_->inputs(), "model input", graph);
     graph.outputs = readIndexList(subgraph_->outputs(), "model output", graph);
@@ -127,7 +130,7 @@ class ModelReader {
     const auto* tensors = subgraph_->tensors();
     std::string name;
     if (tensors && index >= 0 && static_cast<flatbuffers::uoffset_t>(index) < tensors->size()) {
-      if (const auto* n = tensors->Get(index)->name()) name = n->str();
+      if (const auto* n = tensors->Get(index)->name()) name = ir::displayName(n->str());
     }
     return "tensor " + std::to_string(index) + " '" + name + "'";
   }
@@ -167,7 +170,7 @@ class ModelReader {
       const std::string who = tensorLabel(static_cast<int>(i));
       ir::Tensor tensor;
       tensor.index = static_cast<int>(i);
-      if (source->name()) tensor.name = source->name()->str();
+      if (source->name()) tensor.name = ir::displayName(source->name()->str());
       const auto dtype = convertType(source->type());
       if (!dtype) {
         fail(who + " has type " + std::string(tflite::EnumNameTensorType(source->type())) + " (" +
@@ -288,7 +291,8 @@ class ModelReader {
     // TFLite keeps small codes in the deprecated byte field and larger ones
     // in builtin_code; the effective code is the larger of the two.
     Opcode result{std::max<int>(code->builtin_code(), code->deprecated_builtin_code()),
-                  code->version(), code->custom_code() ? code->custom_code()->str() : ""};
+                  code->version(),
+                  code->custom_code() ? ir::displayName(code->custom_code()->str()) : ""};
     return result;
   }
 
@@ -428,14 +432,22 @@ ir::Graph importTflite(std::span<const std::uint8_t> bytes, const ImportOptions&
 }
 
 ir::Graph importTfliteFile(const std::filesystem::path& path, const ImportOptions& options) {
+  // A folder opens as a stream on Linux and fails only when read, with the
+  // library's words and without the path.
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error)) {
+    throw ImportError("cannot read " + path.string() + ": it is a folder, not a TFLite model");
+  }
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw ImportError("cannot open " + path.string());
+  if (!in) {
+    throw ImportError("cannot open " + path.string() + ": " + std::strerror(errno));
+  }
   std::vector<std::uint8_t> bytes{std::istreambuf_iterator<char>(in),
                                   std::istreambuf_iterator<char>()};
   if (in.bad()) throw ImportError("cannot read " + path.string());
   try {
     ir::Graph graph = importTflite(bytes, options);
-    graph.name = path.stem().string();
+    graph.name = ir::displayName(path.stem().string());
     return graph;
   } catch (const ImportError& error) {
     throw ImportError(path.filename().string() + ": " + error.what());

@@ -36,6 +36,9 @@ std::int64_t constantBytes(const tir::PrimFunc& f) {
 
 nlohmann::json memoryPlanJson(const codegen::CompiledModel& model) {
   nlohmann::json plan = memory::memoryPlanJson(model.graph, model.memoryPlan);
+  // The planner's time differs from run to run; the same model must give the
+  // same archive bytes (loupec memplan --json still reports it).
+  plan.erase("milliseconds");
   plan["external_workspace"] = model.externalWorkspace;
   nlohmann::json state = nlohmann::json::array();
   for (const codegen::StateBuffer& s : model.state) {

@@ -3,6 +3,7 @@
 #include <archive.h>
 #include <archive_entry.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -191,12 +192,13 @@ class TemporaryFile {
   bool committed_ = false;
 };
 
-// A new file beside `file`, hidden and named after it and this process; opened
-// with O_EXCL so it is never someone else's file, and mode 0666 so the umask
-// decides the final permissions as for any other file.
-TemporaryFile createTemporaryBeside(const fs::path& file) {
+const char* fileTypeName(mode_t type);
+
+// A new file in `folder`, hidden and named after `file` and this process;
+// opened with O_EXCL so it is never someone else's file, and mode 0666 so the
+// umask decides the final permissions as for any other file.
+TemporaryFile createTemporaryBeside(const fs::path& file, const fs::path& folder) {
   static std::atomic<unsigned> counter{0};
-  const fs::path folder = file.has_parent_path() ? file.parent_path() : fs::path(".");
   const std::string stem = "." + file.filename().string() + ".tmp-" + std::to_string(::getpid());
   for (int attempt = 0; attempt < 100; ++attempt) {
     fs::path candidate = folder / (stem + "-" + std::to_string(counter++));
@@ -210,28 +212,103 @@ TemporaryFile createTemporaryBeside(const fs::path& file) {
   fail(file, "cannot create a temporary file in '" + folder.string() + "': all names taken");
 }
 
-void writeFileAtomically(const fs::path& file, const std::vector<std::uint8_t>& bytes) {
-  if (!file.has_filename()) fail(file, "not a file name");
-  TemporaryFile temporary = createTemporaryBeside(file);
+// Where the archive really goes: a symbolic link is followed to the file it
+// names (the link stays a link), and what is not a regular file (a device,
+// a FIFO, a folder) is refused, where the final rename would replace it.
+fs::path resolveTarget(const fs::path& file) {
+  fs::path target = file;
+  for (int links = 0;; ++links) {
+    struct stat info {};
+    if (::lstat(target.c_str(), &info) != 0) {
+      if (errno == ENOENT) return target;  // a new file, or a dangling link's target
+      fail(file, std::string("cannot inspect the output: ") + std::strerror(errno));
+    }
+    if (S_ISREG(info.st_mode)) return target;
+    if (!S_ISLNK(info.st_mode)) {
+      const std::string what =
+          S_ISDIR(info.st_mode) ? "a folder" : fileTypeName(info.st_mode & S_IFMT);
+      fail(file, "is " + what + ", not a regular file; refusing to replace it with the archive");
+    }
+    if (links == 40) fail(file, "too many levels of symbolic links");
+    const fs::path link = fs::read_symlink(target);
+    target = link.is_absolute() ? link : target.parent_path() / link;
+  }
+}
+
+void writeAll(const fs::path& file, int descriptor, const std::vector<std::uint8_t>& bytes) {
   std::size_t written = 0;
   while (written < bytes.size()) {
-    const ssize_t n =
-        ::write(temporary.descriptor(), bytes.data() + written, bytes.size() - written);
+    const ssize_t n = ::write(descriptor, bytes.data() + written, bytes.size() - written);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) fail(file, std::string("cannot write: ") + std::strerror(n < 0 ? errno : EIO));
     written += static_cast<std::size_t>(n);
   }
   // On disk before it replaces the old file, so a crash leaves one or the other.
-  if (::fsync(temporary.descriptor()) != 0) {
-    fail(file, std::string("cannot write: ") + std::strerror(errno));
-  }
+  if (::fsync(descriptor) != 0) fail(file, std::string("cannot write: ") + std::strerror(errno));
+}
+
+void renameIntoPlace(const fs::path& file, TemporaryFile& temporary, const fs::path& target) {
   if (const int error = temporary.close(); error != 0) {
     fail(file, std::string("cannot write: ") + std::strerror(error));
   }
-  if (::rename(temporary.path().c_str(), file.c_str()) != 0) {
+  if (::rename(temporary.path().c_str(), target.c_str()) != 0) {
     fail(file, std::string("cannot replace the file: ") + std::strerror(errno));
   }
   temporary.commit();
+}
+
+// The bytes go into an unnamed file (O_TMPFILE) in the target's folder, which
+// gets its temporary name only for the instant before the rename: no
+// interruption, SIGKILL or a power cut included, leaves a full-size
+// temporary file. False when the file system has no O_TMPFILE or /proc is
+// missing; nothing was written then.
+bool writeThroughUnnamedFile(const fs::path& file, const fs::path& target, const fs::path& folder,
+                             const std::vector<std::uint8_t>& bytes) {
+  const int descriptor = ::open(folder.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
+  if (descriptor < 0) {
+    if (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL) return false;
+    fail(file,
+         "cannot create a temporary file in '" + folder.string() + "': " + std::strerror(errno));
+  }
+  struct Closer {
+    int descriptor;
+    ~Closer() {
+      if (descriptor >= 0) ::close(descriptor);
+    }
+  } closer{descriptor};
+  writeAll(file, descriptor, bytes);
+  static std::atomic<unsigned> counter{0};
+  const std::string self = "/proc/self/fd/" + std::to_string(descriptor);
+  const std::string stem = "." + file.filename().string() + ".tmp-" + std::to_string(::getpid());
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    fs::path candidate = folder / (stem + "-" + std::to_string(counter++));
+    if (::linkat(AT_FDCWD, self.c_str(), AT_FDCWD, candidate.c_str(), AT_SYMLINK_FOLLOW) == 0) {
+      TemporaryFile temporary(std::move(candidate), closer.descriptor);
+      closer.descriptor = -1;
+      renameIntoPlace(file, temporary, target);
+      return true;
+    }
+    if (errno == ENOENT) return false;  // no /proc
+    if (errno != EEXIST) {
+      fail(file,
+           "cannot name the temporary file in '" + folder.string() + "': " + std::strerror(errno));
+    }
+  }
+  fail(file, "cannot create a temporary file in '" + folder.string() + "': all names taken");
+}
+
+fs::path folderOf(const fs::path& target) {
+  return target.has_parent_path() ? target.parent_path() : fs::path(".");
+}
+
+void writeFileAtomically(const fs::path& file, const std::vector<std::uint8_t>& bytes) {
+  if (!file.has_filename()) fail(file, "not a file name");
+  const fs::path target = resolveTarget(file);
+  const fs::path folder = folderOf(target);
+  if (writeThroughUnnamedFile(file, target, folder, bytes)) return;
+  TemporaryFile temporary = createTemporaryBeside(file, folder);
+  writeAll(file, temporary.descriptor(), bytes);
+  renameIntoPlace(file, temporary, target);
 }
 
 const char* fileTypeName(mode_t type) {
@@ -307,6 +384,21 @@ void writeTarArchive(const fs::path& file, const std::vector<ArchiveEntry>& entr
   }
   const std::vector<PlannedItem> items = planArchive(file, entries);
   writeFileAtomically(file, buildTar(file, items, modificationTime));
+}
+
+void checkArchiveTarget(const fs::path& file) {
+  if (!file.has_filename()) fail(file, "not a file name");
+  const fs::path folder = folderOf(resolveTarget(file));
+  struct stat info {};
+  if (::stat(folder.c_str(), &info) != 0) {
+    fail(file, "cannot write into '" + folder.string() + "': " + std::strerror(errno));
+  }
+  if (!S_ISDIR(info.st_mode)) {
+    fail(file, "cannot write into '" + folder.string() + "': " + std::strerror(ENOTDIR));
+  }
+  if (::access(folder.c_str(), W_OK | X_OK) != 0) {
+    fail(file, "cannot write into '" + folder.string() + "': " + std::strerror(errno));
+  }
 }
 
 std::vector<ArchiveEntry> readTarArchive(const fs::path& file, std::uint64_t maxTotalBytes) {

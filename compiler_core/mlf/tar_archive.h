@@ -1,8 +1,10 @@
 // Tar archives as Loupe writes and reads them: the container of Model Library
 // Format. Writing is deterministic (the same entries always give the same
 // bytes: fixed time stamp, owner root, modes 0644/0755, entries and their
-// parent folders in sorted order) and atomic (a temporary file beside the
-// target, renamed into place only when complete). Reading treats the archive
+// parent folders in sorted order) and atomic (an unnamed file beside the
+// target, named and renamed into place only when complete, so that no
+// interruption leaves it behind). The target may be a symbolic link (the
+// file it names is replaced) but not a device, FIFO or folder. Reading treats the archive
 // as untrusted: only regular files and folders, plain relative paths, and a
 // limit on the total size.
 #pragma once
@@ -42,9 +44,15 @@ std::optional<std::string> archivePathProblem(std::string_view path);
 // needs a pax extension). Every entry and folder gets `modificationTime`
 // (seconds since the epoch, >= 0), uid/gid 0 and owner "root". Throws
 // ArchiveError for an invalid or duplicate path, a path that is both a file
-// and a folder, or an I/O failure; the target is then left as it was.
+// and a folder, a target that is not a regular file (or a link to one or to
+// nothing), or an I/O failure; the target is then left as it was.
 void writeTarArchive(const std::filesystem::path& file, const std::vector<ArchiveEntry>& entries,
                      std::int64_t modificationTime = 0);
+
+// Throws the ArchiveError writeTarArchive would throw for `file` itself (not
+// a regular file or a link to one, its folder missing or not writable, with
+// the system's reason), so that a caller can check before long work.
+void checkArchiveTarget(const std::filesystem::path& file);
 
 inline constexpr std::uint64_t kDefaultTarReadLimit = 512ull * 1024 * 1024;
 

@@ -1,10 +1,13 @@
 #include "platforms/qemu_link.h"
 
 #include <stdlib.h>
+#include <unistd.h>
 
+#include <string_view>
 #include <thread>
 
 #include "deploy/deploy_error.h"
+#include "deploy/interrupt_cleanup.h"
 #include "unix_socket_transport.h"
 
 namespace loupe::platforms {
@@ -13,10 +16,15 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Unix socket paths are limited to about 100 bytes: a short folder in /tmp.
+constexpr std::string_view kFolderPrefix = "loupe-qemu-";
+
+// Unix socket paths are limited to about 100 bytes: a short folder in /tmp,
+// named with this process's PID so that a run killed before it could remove
+// the folder has it swept by the next.
 fs::path makePrivateDirectory() {
-  char name[] = "/tmp/loupe-qemu-XXXXXX";
-  if (::mkdtemp(name) == nullptr) {
+  deploy::sweepAbandonedFolders("/tmp", kFolderPrefix);
+  std::string name = "/tmp/" + std::string(kFolderPrefix) + std::to_string(::getpid()) + "-XXXXXX";
+  if (::mkdtemp(name.data()) == nullptr) {
     throw deploy::DeployError(deploy::DeployError::Kind::StartFailed,
                               "cannot create a temporary folder for QEMU's socket");
   }
@@ -27,7 +35,9 @@ fs::path makePrivateDirectory() {
 
 QemuLink::QemuLink(const std::string& executable, std::vector<std::string> arguments,
                    std::chrono::milliseconds connectTimeout)
-    : directory_(makePrivateDirectory()), executable_(executable) {
+    : directory_(makePrivateDirectory()),
+      folderRegistration_(std::make_unique<deploy::TemporaryFolderRegistration>(directory_)),
+      executable_(executable) {
   const fs::path socket = directory_ / "uart0.sock";
   arguments.insert(arguments.begin(), executable);
   const auto uart = uartSocketArguments(socket);
@@ -35,7 +45,7 @@ QemuLink::QemuLink(const std::string& executable, std::vector<std::string> argum
   try {
     qemu_ = std::make_unique<deploy::ChildProcess>(arguments, directory_ / "qemu.log");
   } catch (const std::exception& e) {
-    fs::remove_all(directory_);
+    removeDirectory();
     throw deploy::DeployError(deploy::DeployError::Kind::StartFailed, e.what());
   }
   const auto deadline = std::chrono::steady_clock::now() + connectTimeout;
@@ -52,6 +62,10 @@ QemuLink::QemuLink(const std::string& executable, std::vector<std::string> argum
     try {
       socket_ = std::make_unique<host::UnixSocketTransport>(socket.string(),
                                                             std::chrono::milliseconds(200));
+      // Connected: QEMU needs neither the socket's name nor the log's (it
+      // writes through its descriptor, read back the same way), so the
+      // folder goes now and no kill of Loupe, SIGKILL either, can leave it.
+      removeDirectory();
       return;
     } catch (const std::exception& e) {
       lastError = e.what();
@@ -110,8 +124,13 @@ void QemuLink::close() {
   if (socket_) socket_->close();
   socket_.reset();
   if (qemu_) qemu_->kill();
+  removeDirectory();
+}
+
+void QemuLink::removeDirectory() {
   std::error_code ignored;
   if (!directory_.empty()) fs::remove_all(directory_, ignored);
+  folderRegistration_.reset();
 }
 
 std::string QemuLink::describe() const {

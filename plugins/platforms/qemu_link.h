@@ -1,6 +1,7 @@
 // The link to a board emulated by qemu-system-arm: QEMU runs as a child
 // process with the board's UART0 on a Unix socket it serves, and this
-// transport owns both. When QEMU dies (killed, crashed, semihosting exit) the
+// transport owns both; the folder of the socket and of QEMU's log is removed
+// once connected. When QEMU dies (killed, crashed, semihosting exit) the
 // socket closes and reads fail with what QEMU said and how it ended.
 #pragma once
 
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "deploy/child_process.h"
+#include "deploy/interrupt_cleanup.h"
 #include "transport.h"
 
 namespace loupe::platforms {
@@ -38,8 +40,10 @@ class QemuLink : public host::Transport {
 
  private:
   [[noreturn]] void rethrowClosed(const host::TransportClosed& closed);
+  void removeDirectory();
 
   std::filesystem::path directory_;  // a private temp folder: socket and log
+  std::unique_ptr<deploy::TemporaryFolderRegistration> folderRegistration_;
   std::string executable_;
   std::unique_ptr<deploy::ChildProcess> qemu_;
   std::unique_ptr<host::Transport> socket_;

@@ -1,7 +1,8 @@
 /*
- * TVMFuncRegistry and TVMMutableFuncRegistry against rfcs/001: the names blob
- * byte by byte, lookup by name and by index, missing names, and the mutable
- * registry's capacity, replacement and full cases.
+ * TVMFuncRegistry and TVMMutableFuncRegistry against func_registry.h (rfcs/001
+ * with a two-byte count): the names blob byte by byte, lookup by name and by
+ * index, missing names, more than 255 functions, and the mutable registry's
+ * capacity, replacement and full cases.
  */
 #include <stdint.h>
 #include <string.h>
@@ -25,15 +26,16 @@ static int Func2(TVMValue* a, int* t, int n, TVMValue* r, int* rt, void* h) {
 
 /* What codegen emits: both arrays const, so they can live in flash. */
 static const char kGeneratedNames[] =
-    "\x02"
+    "\x02\x00"
     "Func0\0"
     "Func1\0";
 static const TVMBackendPackedCFunc kGeneratedFuncs[] = {Func0, Func1};
 static const TVMFuncRegistry kGeneratedRegistry = {kGeneratedNames, kGeneratedFuncs};
 
-static void test_const_registry_blob_is_the_rfc_layout(void) {
-  /* The RFC's drawing: N, "Func0\0", "Func1\0", a terminating '\0' (bytes 0..d). */
-  static const uint8_t expected[] = {2, 'F', 'u', 'n', 'c', '0', 0, 'F', 'u', 'n', 'c', '1', 0, 0};
+static void test_const_registry_blob_is_the_documented_layout(void) {
+  /* N in two bytes (little-endian), "Func0\0", "Func1\0", a terminating '\0'. */
+  static const uint8_t expected[] = {2,   0,   'F', 'u', 'n', 'c', '0', 0,
+                                     'F', 'u', 'n', 'c', '1', 0,   0};
   size_t i;
   CRT_EXPECT_EQ_INT(sizeof(expected), sizeof(kGeneratedNames));
   for (i = 0; i < sizeof(expected); ++i) {
@@ -79,7 +81,7 @@ static void test_missing_names_are_not_found(void) {
 }
 
 static void test_empty_registry_finds_nothing(void) {
-  static const char names[] = "\x00";
+  static const char names[] = "\x00\x00";
   static const TVMFuncRegistry empty = {names, NULL};
   tvm_function_index_t index;
   TVMBackendPackedCFunc f;
@@ -99,7 +101,7 @@ static void test_mutable_capacity_comes_from_the_average_name_length(void) {
   TVMMutableFuncRegistry reg;
   const size_t per_function =
       sizeof(TVMBackendPackedCFunc) + TVM_CRT_AVERAGE_FUNCTION_NAME_BYTES + 1;
-  const size_t size = 2 + 3 * per_function;
+  const size_t size = 3 + 3 * per_function; /* count bytes and final '\0' */
   CRT_EXPECT_EQ_INT(kTvmErrorNoError, TVMMutableFuncRegistry_Create(&reg, block.bytes, size));
   CRT_EXPECT_EQ_INT(3, reg.max_functions);
   CRT_EXPECT_EQ_INT(0, TVMFuncRegistry_GetNumFuncs(&reg.registry));
@@ -114,7 +116,7 @@ static void test_mutable_capacity_comes_from_the_average_name_length(void) {
 static void test_mutable_create_refuses_a_block_too_small_for_one_function(void) {
   RegistryBlock block;
   TVMMutableFuncRegistry reg;
-  const size_t one = 2 + sizeof(TVMBackendPackedCFunc) + TVM_CRT_AVERAGE_FUNCTION_NAME_BYTES + 1;
+  const size_t one = 3 + sizeof(TVMBackendPackedCFunc) + TVM_CRT_AVERAGE_FUNCTION_NAME_BYTES + 1;
   CRT_EXPECT_EQ_INT(kTvmErrorBufferTooSmall,
                     TVMMutableFuncRegistry_Create(&reg, block.bytes, one - 1));
   CRT_EXPECT_EQ_INT(kTvmErrorBufferTooSmall, TVMMutableFuncRegistry_Create(&reg, NULL, 512));
@@ -132,6 +134,7 @@ static void test_mutable_blob_matches_the_const_layout_byte_by_byte(void) {
                     TVMMutableFuncRegistry_Create(&reg, block.bytes, sizeof(block.bytes)));
   CRT_EXPECT_EQ_INT(0, (uint8_t)reg.registry.names[0]);
   CRT_EXPECT_EQ_INT(0, (uint8_t)reg.registry.names[1]);
+  CRT_EXPECT_EQ_INT(0, (uint8_t)reg.registry.names[2]);
   CRT_EXPECT_EQ_INT(kTvmErrorNoError, TVMMutableFuncRegistry_Set(&reg, "Func0", Func0, 0));
   CRT_EXPECT_EQ_INT(kTvmErrorNoError, TVMMutableFuncRegistry_Set(&reg, "Func1", Func1, 0));
   for (i = 0; i < sizeof(kGeneratedNames); ++i) {
@@ -168,7 +171,7 @@ static void test_mutable_registry_reports_full_table(void) {
   TVMMutableFuncRegistry reg;
   const size_t per_function =
       sizeof(TVMBackendPackedCFunc) + TVM_CRT_AVERAGE_FUNCTION_NAME_BYTES + 1;
-  const size_t size = 2 + 2 * per_function;
+  const size_t size = 3 + 2 * per_function;
   memset(block.bytes, 0x5C, sizeof(block.bytes));
   TVMMutableFuncRegistry_Create(&reg, block.bytes, size);
   CRT_EXPECT_EQ_INT(2, reg.max_functions);
@@ -187,7 +190,7 @@ static void test_mutable_registry_reports_full_names_area(void) {
   char long_name[TVM_CRT_MAX_FUNCTION_NAME_BYTES];
   const size_t per_function =
       sizeof(TVMBackendPackedCFunc) + TVM_CRT_AVERAGE_FUNCTION_NAME_BYTES + 1;
-  const size_t size = 2 + 3 * per_function;
+  const size_t size = 3 + 3 * per_function; /* count bytes and final '\0' */
   memset(block.bytes, 0x5C, sizeof(block.bytes));
   memset(long_name, 'n', sizeof(long_name) - 1);
   long_name[sizeof(long_name) - 1] = '\0';
@@ -220,8 +223,71 @@ static void test_mutable_registry_rejects_bad_names(void) {
   CRT_EXPECT_EQ_INT(0, TVMFuncRegistry_GetNumFuncs(&reg.registry));
 }
 
+/* "f000" ... : four characters and '\0' per name. */
+#define MANY_FUNCTIONS 300
+static void WriteName(char* out, char prefix, int i) {
+  out[0] = prefix;
+  out[1] = (char)('0' + i / 100);
+  out[2] = (char)('0' + i / 10 % 10);
+  out[3] = (char)('0' + i % 10);
+  out[4] = '\0';
+}
+
+static void test_const_registry_counts_past_255_in_two_bytes(void) {
+  static char names[2 + MANY_FUNCTIONS * 5 + 1];
+  static TVMBackendPackedCFunc funcs[MANY_FUNCTIONS];
+  TVMFuncRegistry reg;
+  tvm_function_index_t index = 0;
+  TVMBackendPackedCFunc f = NULL;
+  int i;
+  names[0] = (char)(MANY_FUNCTIONS & 0xFF); /* 300 = 0x012C, little-endian */
+  names[1] = (char)(MANY_FUNCTIONS >> 8);
+  for (i = 0; i < MANY_FUNCTIONS; ++i) {
+    WriteName(names + 2 + i * 5, 'f', i);
+    funcs[i] = i == MANY_FUNCTIONS - 1 ? Func2 : Func0;
+  }
+  names[sizeof(names) - 1] = '\0';
+  reg.names = names;
+  reg.funcs = funcs;
+  CRT_EXPECT_EQ_INT(MANY_FUNCTIONS, TVMFuncRegistry_GetNumFuncs(&reg));
+  CRT_EXPECT_EQ_INT(kTvmErrorNoError, TVMFuncRegistry_Lookup(&reg, "f256", &index));
+  CRT_EXPECT_EQ_INT(256, index);
+  CRT_EXPECT_EQ_INT(kTvmErrorNoError, TVMFuncRegistry_Lookup(&reg, "f299", &index));
+  CRT_EXPECT_EQ_INT(299, index);
+  CRT_EXPECT_EQ_INT(kTvmErrorNoError, TVMFuncRegistry_GetByIndex(&reg, 299, &f));
+  CRT_EXPECT(f == Func2);
+  CRT_EXPECT_EQ_INT(kTvmErrorFunctionIndexInvalid, TVMFuncRegistry_GetByIndex(&reg, 300, &f));
+  CRT_EXPECT_EQ_INT(kTvmErrorFunctionNameNotFound, TVMFuncRegistry_Lookup(&reg, "f300", &index));
+}
+
+static void test_mutable_registry_holds_more_than_255(void) {
+  static union {
+    TVMBackendPackedCFunc align;
+    uint8_t bytes[3 + MANY_FUNCTIONS * (sizeof(TVMBackendPackedCFunc) +
+                                        TVM_CRT_AVERAGE_FUNCTION_NAME_BYTES + 1)];
+  } block;
+  TVMMutableFuncRegistry reg;
+  tvm_function_index_t index = 0;
+  char name[5];
+  int i;
+  CRT_EXPECT_EQ_INT(kTvmErrorNoError,
+                    TVMMutableFuncRegistry_Create(&reg, block.bytes, sizeof(block.bytes)));
+  CRT_EXPECT_EQ_INT(MANY_FUNCTIONS, reg.max_functions);
+  for (i = 0; i < MANY_FUNCTIONS; ++i) {
+    WriteName(name, 'm', i);
+    CRT_EXPECT_EQ_INT(kTvmErrorNoError, TVMMutableFuncRegistry_Set(&reg, name, Func1, 0));
+  }
+  CRT_EXPECT_EQ_INT(kTvmErrorFunctionRegistryFull,
+                    TVMMutableFuncRegistry_Set(&reg, "extra", Func1, 0));
+  CRT_EXPECT_EQ_INT(MANY_FUNCTIONS, TVMFuncRegistry_GetNumFuncs(&reg.registry));
+  CRT_EXPECT_EQ_INT(0x2C, (uint8_t)reg.registry.names[0]);
+  CRT_EXPECT_EQ_INT(0x01, (uint8_t)reg.registry.names[1]);
+  CRT_EXPECT_EQ_INT(kTvmErrorNoError, TVMFuncRegistry_Lookup(&reg.registry, "m299", &index));
+  CRT_EXPECT_EQ_INT(299, index);
+}
+
 int main(void) {
-  CRT_RUN(test_const_registry_blob_is_the_rfc_layout);
+  CRT_RUN(test_const_registry_blob_is_the_documented_layout);
   CRT_RUN(test_lookup_by_name_gives_the_index_of_the_name);
   CRT_RUN(test_lookup_by_index_gives_the_function);
   CRT_RUN(test_index_past_the_count_is_invalid);
@@ -234,5 +300,7 @@ int main(void) {
   CRT_RUN(test_mutable_registry_reports_full_table);
   CRT_RUN(test_mutable_registry_reports_full_names_area);
   CRT_RUN(test_mutable_registry_rejects_bad_names);
+  CRT_RUN(test_const_registry_counts_past_255_in_two_bytes);
+  CRT_RUN(test_mutable_registry_holds_more_than_255);
   return crt_test_exit_code();
 }

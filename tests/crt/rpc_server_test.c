@@ -119,7 +119,7 @@ static int FillTensor(TVMValue* args, int* type_codes, int num_args, TVMValue* r
 
 /* TVMInitializeRuntime registers "runtime.SystemLib", which needs a system lib. */
 static const char kSystemLibNames[] =
-    "\x01"
+    "\x01\x00"
     "system_sum\0";
 static const TVMBackendPackedCFunc kSystemLibFuncs[] = {SumInts};
 static const TVMFuncRegistry kSystemLibRegistry = {kSystemLibNames, kSystemLibFuncs};

@@ -52,7 +52,7 @@ static int Failing(TVMValue* args, int* type_codes, int num_args, TVMValue* ret,
 
 /* The system lib, as codegen would emit it: a const registry and module. */
 static const char kSystemLibNames[] =
-    "\x02"
+    "\x02\x00"
     "fused_add\0"
     "fused_mul\0";
 static const TVMBackendPackedCFunc kSystemLibFuncs[] = {Recorder3, Recorder4};
@@ -67,7 +67,7 @@ const TVMModule* TVMSystemLibEntryPoint(void) {
 
 /* A second module, registered directly. */
 static const char kOtherNames[] =
-    "\x01"
+    "\x01\x00"
     "fused_add\0";
 static const TVMBackendPackedCFunc kOtherFuncs[] = {Recorder1};
 static const TVMFuncRegistry kOtherRegistry = {kOtherNames, kOtherFuncs};

@@ -6,11 +6,17 @@
 
 #include <archive.h>
 #include <archive_entry.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <thread>
 
 #include "mlf/tar_archive.h"
 #include "test_data.h"
@@ -297,19 +303,99 @@ class TarArchive : public QObject {
     QCOMPARE(filesIn(folder), QStringList{"model.tar"});
   }
 
-  void aFailedRenameLeavesNoTemporaryFile() {
-    // The tar is complete on disk before the rename fails: the target is a folder.
+  void aFolderTargetIsRefusedAndNothingIsLeft() {
     const fs::path folder = path("rename");
     fs::create_directories(folder / "model.tar");
     const QString message = writeErrorOf(folder / "model.tar", sampleEntries());
-    EXPECT_MESSAGE(message, "model.tar: cannot replace the file");
+    EXPECT_MESSAGE(message, "model.tar: is a folder, not a regular file");
     QVERIFY(fs::is_directory(folder / "model.tar"));
     QCOMPARE(filesIn(folder), QStringList{"model.tar"});
+  }
+
+  void writesThroughSymbolicLinksToTheFileTheyName() {
+    const fs::path folder = path("links");
+    fs::create_directories(folder / "real");
+    writeTarArchive(folder / "real" / "model.tar", {{"old.txt", bytesOf("old"), false}});
+    fs::create_symlink("real/model.tar", folder / "relative.tar");
+    fs::create_symlink("relative.tar", folder / "chained.tar");
+    writeTarArchive(folder / "chained.tar", sampleEntries());
+    QVERIFY(fs::is_symlink(folder / "chained.tar") && fs::is_symlink(folder / "relative.tar"));
+    QVERIFY(readTarArchive(folder / "real" / "model.tar") == sortedByPath(sampleEntries()));
+    // A link to nothing yet: the file it names is created.
+    fs::create_symlink(folder / "real" / "new.tar", folder / "dangling.tar");
+    writeTarArchive(folder / "dangling.tar", sampleEntries());
+    QVERIFY(fs::is_symlink(folder / "dangling.tar"));
+    QVERIFY(fs::is_regular_file(fs::symlink_status(folder / "real" / "new.tar")));
+    QCOMPARE(filesIn(folder / "real"), (QStringList{"model.tar", "new.tar"}));
+  }
+
+  void devicesAndFifosAreRefusedNotReplaced() {
+    QString message = writeErrorOf("/dev/null", sampleEntries());
+    EXPECT_MESSAGE(message, "/dev/null: is a character device, not a regular file");
+    QVERIFY(fs::is_character_file("/dev/null"));
+    const fs::path folder = path("fifo");
+    fs::create_directories(folder);
+    QCOMPARE(::mkfifo((folder / "model.tar").c_str(), 0644), 0);
+    message = writeErrorOf(folder / "model.tar", sampleEntries());
+    EXPECT_MESSAGE(message, "model.tar: is a FIFO, not a regular file");
+    fs::create_symlink("model.tar", folder / "link.tar");
+    message = writeErrorOf(folder / "link.tar", sampleEntries());
+    EXPECT_MESSAGE(message, "link.tar: is a FIFO");
+    QVERIFY(fs::is_fifo(folder / "model.tar"));
+    QCOMPARE(filesIn(folder), (QStringList{"link.tar", "model.tar"}));
+  }
+
+  void aKilledWriteLeavesNoTemporaryFile() {
+    // A child writes a large archive. Stopped while it writes, the file it
+    // writes has no name (Linux shows "/folder/#inode (deleted)"), so a
+    // SIGKILL then leaves the folder empty.
+    const fs::path folder = path("killed");
+    fs::create_directories(folder);
+    const pid_t child = ::fork();
+    if (child == 0) {
+      writeTarArchive(
+          folder / "model.tar",
+          {{"weights.bin", std::vector<std::uint8_t>(std::size_t{256} << 20, 7), false}});
+      ::_exit(0);
+    }
+    QVERIFY(child > 0);
+    const std::string fds = "/proc/" + std::to_string(child) + "/fd";
+    // The target of the child's descriptor into the folder, if it has one.
+    const auto fileBeingWritten = [&]() -> std::string {
+      std::error_code error;
+      for (fs::directory_iterator it(fds, error), end; !error && it != end; it.increment(error)) {
+        std::error_code linkError;
+        const std::string target = fs::read_symlink(it->path(), linkError).string();
+        if (!linkError && target.starts_with(folder.string() + "/")) return target;
+      }
+      return {};
+    };
+    std::string unnamed;
+    QStringList named;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (unnamed.empty() && named.size() < 5 && std::chrono::steady_clock::now() < deadline) {
+      if (fileBeingWritten().empty()) continue;
+      ::kill(child, SIGSTOP);
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      const std::string target = fileBeingWritten();
+      if (target.ends_with(" (deleted)")) {
+        unnamed = target;
+      } else if (!target.empty()) {
+        named << QString::fromStdString(target);
+      }
+      if (unnamed.empty()) ::kill(child, SIGCONT);
+    }
+    ::kill(child, SIGKILL);
+    ::waitpid(child, nullptr, 0);
+    QVERIFY2(named.size() < 5, qPrintable(named.join(", ")));
+    QVERIFY2(!unnamed.empty(), "the child was never seen writing");
+    QCOMPARE(filesIn(folder), QStringList{});
   }
 
   void aMissingFolderIsReportedWithTheFileName() {
     const QString message = writeErrorOf(path("no/such/folder/model.tar"), sampleEntries());
     EXPECT_MESSAGE(message, "no/such/folder/model.tar: cannot create a temporary file");
+    EXPECT_MESSAGE(message, "No such file or directory");
   }
 
   void readsArchivesWhosePathsStartWithDotSlash() {

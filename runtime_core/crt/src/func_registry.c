@@ -5,8 +5,10 @@
 #include <stddef.h>
 #include <tvm/runtime/crt/func_registry.h>
 
-uint8_t TVMFuncRegistry_GetNumFuncs(const TVMFuncRegistry* reg) {
-  return (uint8_t)reg->names[0];
+uint16_t TVMFuncRegistry_GetNumFuncs(const TVMFuncRegistry* reg) {
+  /* Byte by byte: the blob is a char array, with no alignment to rely on. */
+  const unsigned char* count = (const unsigned char*)reg->names;
+  return (uint16_t)(count[0] | (count[1] << 8));
 }
 
 /* Returns 1 when the '\0'-terminated name equals the blob entry at entry. */
@@ -25,8 +27,8 @@ static const char* SkipName(const char* entry) {
 
 tvm_crt_error_t TVMFuncRegistry_Lookup(const TVMFuncRegistry* reg, const char* name,
                                        tvm_function_index_t* out_index) {
-  uint8_t count = TVMFuncRegistry_GetNumFuncs(reg);
-  const char* entry = reg->names + 1;
+  uint16_t count = TVMFuncRegistry_GetNumFuncs(reg);
+  const char* entry = reg->names + TVM_CRT_REGISTRY_COUNT_BYTES;
   tvm_function_index_t index;
   for (index = 0; index < count; ++index) {
     if (NameEquals(entry, name)) {

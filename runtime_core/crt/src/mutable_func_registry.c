@@ -10,10 +10,8 @@
 
 #include "crt_config.h"
 
-/* Count byte and final '\0' of the names blob. */
-#define NAMES_OVERHEAD_BYTES 2
-/* A registry's count byte caps its size. */
-#define MAX_FUNCTIONS_PER_REGISTRY 255
+/* Count bytes and final '\0' of the names blob. */
+#define NAMES_OVERHEAD_BYTES (TVM_CRT_REGISTRY_COUNT_BYTES + 1)
 
 tvm_crt_error_t TVMMutableFuncRegistry_Create(TVMMutableFuncRegistry* reg, uint8_t* buffer,
                                               size_t buffer_size_bytes) {
@@ -25,11 +23,13 @@ tvm_crt_error_t TVMMutableFuncRegistry_Create(TVMMutableFuncRegistry* reg, uint8
     return kTvmErrorBufferTooSmall;
   }
   max_functions = (buffer_size_bytes - NAMES_OVERHEAD_BYTES) / per_function;
-  if (max_functions > MAX_FUNCTIONS_PER_REGISTRY) max_functions = MAX_FUNCTIONS_PER_REGISTRY;
+  if (max_functions > TVM_CRT_MAX_REGISTRY_FUNCTIONS)
+    max_functions = TVM_CRT_MAX_REGISTRY_FUNCTIONS;
 
   names = (char*)(buffer + max_functions * sizeof(TVMBackendPackedCFunc));
   names[0] = 0;
-  names[1] = '\0';
+  names[1] = 0;
+  names[2] = '\0';
   reg->registry.names = names;
   reg->registry.funcs = (const TVMBackendPackedCFunc*)(void*)buffer;
   reg->max_functions = max_functions;
@@ -48,7 +48,7 @@ tvm_crt_error_t TVMMutableFuncRegistry_Set(TVMMutableFuncRegistry* reg, const ch
   /* The registry owns its block, so casting away the const view is sound. */
   TVMBackendPackedCFunc* funcs = (TVMBackendPackedCFunc*)(void*)reg->registry.funcs;
   char* names = (char*)reg->registry.names;
-  uint8_t count = TVMFuncRegistry_GetNumFuncs(&reg->registry);
+  uint16_t count = TVMFuncRegistry_GetNumFuncs(&reg->registry);
   tvm_function_index_t index;
   size_t length;
   size_t end;
@@ -66,13 +66,14 @@ tvm_crt_error_t TVMMutableFuncRegistry_Set(TVMMutableFuncRegistry* reg, const ch
   if (count >= reg->max_functions) return kTvmErrorFunctionRegistryFull;
 
   /* end: offset of the final '\0', where the new name goes. */
-  end = 1;
+  end = TVM_CRT_REGISTRY_COUNT_BYTES;
   for (i = 0; i < count; ++i) end += NameLength(names + end) + 1;
   if (end + length + 2 > reg->names_capacity) return kTvmErrorFunctionRegistryFull;
 
   for (i = 0; i <= length; ++i) names[end + i] = name[i];
   names[end + length + 1] = '\0';
   funcs[count] = func;
-  ((unsigned char*)names)[0] = (unsigned char)(count + 1);
+  ((unsigned char*)names)[0] = (unsigned char)((count + 1) & 0xFFu);
+  ((unsigned char*)names)[1] = (unsigned char)((count + 1) >> 8);
   return kTvmErrorNoError;
 }

@@ -7,7 +7,7 @@
 #include "model_descriptor.h"
 
 /* An AOT model has no system lib; a model that has one replaces this. */
-static const char kNoFunctionNames[] = {0, 0};
+static const char kNoFunctionNames[] = {0, 0, 0}; /* count 0 (two bytes), final '\0' */
 static const TVMFuncRegistry kNoFunctions = {kNoFunctionNames, NULL};
 static const TVMModule kEmptySystemLib = {&kNoFunctions};
 

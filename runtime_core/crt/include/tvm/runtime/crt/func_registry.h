@@ -3,10 +3,13 @@
  *
  * A TVMFuncRegistry is two pointers and can be const, names and table
  * included, so generated code places it in flash. Its names blob is
- *   byte 0      : N, the number of functions (so at most 255)
- *   bytes 1...  : N names, each terminated by '\0'
+ *   bytes 0, 1  : N, the number of functions, little-endian (rfcs/001 had one
+ *                 byte, which capped a model at 255 operator functions)
+ *   bytes 2...  : N names, each terminated by '\0'
  *   last byte   : an extra '\0' (so a non-empty blob ends in "\0\0")
  * and funcs[i] is the function named by the i-th name. Lookup scans the blob.
+ * N is at most TVM_CRT_MAX_REGISTRY_FUNCTIONS, the largest function index a
+ * function handle carries (internal/function_handle.h).
  *
  * A TVMMutableFuncRegistry lives in RAM, in one block the caller gives: the
  * function table at the start of the block, the names blob after it. The
@@ -28,15 +31,20 @@ extern "C" {
 /*! \brief Index of a function in a registry. */
 typedef uint16_t tvm_function_index_t;
 
+/*! \brief Most functions in one registry: 15 bits of function index in a handle. */
+#define TVM_CRT_MAX_REGISTRY_FUNCTIONS 0x7FFFu
+/*! \brief Bytes of the function count at the start of the names blob. */
+#define TVM_CRT_REGISTRY_COUNT_BYTES 2u
+
 typedef struct TVMFuncRegistry {
-  /*! \brief Count byte, '\0'-terminated names, terminating '\0'. */
+  /*! \brief Two count bytes, '\0'-terminated names, terminating '\0'. */
   const char* names;
   /*! \brief Function pointers, in the order of their names. */
   const TVMBackendPackedCFunc* funcs;
 } TVMFuncRegistry;
 
-/*! \brief Number of functions in the registry (byte 0 of names). */
-uint8_t TVMFuncRegistry_GetNumFuncs(const TVMFuncRegistry* reg);
+/*! \brief Number of functions in the registry (bytes 0 and 1 of names). */
+uint16_t TVMFuncRegistry_GetNumFuncs(const TVMFuncRegistry* reg);
 
 /*! \brief Find name; kTvmErrorFunctionNameNotFound when absent. */
 tvm_crt_error_t TVMFuncRegistry_Lookup(const TVMFuncRegistry* reg, const char* name,
@@ -50,7 +58,7 @@ typedef struct TVMMutableFuncRegistry {
   TVMFuncRegistry registry;
   /*! \brief Maximum number of functions this registry can hold. */
   size_t max_functions;
-  /*! \brief Bytes available to the names blob (count byte and final '\0' included). */
+  /*! \brief Bytes available to the names blob (count bytes and final '\0' included). */
   size_t names_capacity;
 } TVMMutableFuncRegistry;
 

@@ -9,7 +9,7 @@
  * set, leaving 15 bits of function index. Without it, global function 0 would
  * encode to the NULL pointer, which callers take for "no function". A module
  * handle is its index with bit 15 set, for the same reason. Registries hold at
- * most 255 functions (count byte), so the 15-bit function index is no limit.
+ * most TVM_CRT_MAX_REGISTRY_FUNCTIONS (0x7FFF) functions to match.
  */
 #ifndef TVM_RUNTIME_CRT_INTERNAL_FUNCTION_HANDLE_H_
 #define TVM_RUNTIME_CRT_INTERNAL_FUNCTION_HANDLE_H_

@@ -1,0 +1,28 @@
+#include "cli/output_folder.h"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <stdexcept>
+#include <system_error>
+
+namespace loupe::cli {
+
+namespace fs = std::filesystem;
+
+fs::path prepareOutputFolder(const fs::path& folder, const std::string& role) {
+  const fs::path path = folder.empty() ? fs::path(".") : folder;
+  const auto fail = [&](const std::string& reason) {
+    throw std::runtime_error("cannot write into " + role + " " + path.string() + ": " + reason);
+  };
+  std::error_code error;
+  fs::create_directories(path, error);
+  if (error) fail(error.message());
+  if (!fs::is_directory(path, error)) fail(std::strerror(ENOTDIR));
+  // access() answers for this user and also reports a read-only file system.
+  if (::access(path.c_str(), W_OK | X_OK) != 0) fail(std::strerror(errno));
+  return path;
+}
+
+}  // namespace loupe::cli
