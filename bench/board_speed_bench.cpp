@@ -124,11 +124,17 @@ int main(int argc, char** argv) {
   std::vector<std::string> boards = {"qemu-mps2-an385", "qemu-mps2-an386", "qemu-mps2-an500",
                                      "qemu-mps2-an505", "qemu-mps3-an547"};
   // Arguments narrow the table: model names and board names;
-  // --tuning-dir DIR keeps the tuning logs (default bench-tuning, here).
+  // --tuning-dir DIR keeps the tuning logs (default bench-tuning, here);
+  // --no-tune leaves the tuned column out (tuning builds a firmware per trial).
   std::vector<std::string> onlyModels, onlyBoards;
   fs::path tuningDir = "bench-tuning";
+  bool tune = true;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
+    if (arg == "--no-tune") {
+      tune = false;
+      continue;
+    }
     if (arg == "--tuning-dir" && i + 1 < argc) {
       tuningDir = argv[++i];
       continue;
@@ -161,25 +167,34 @@ int main(int argc, char** argv) {
       try {
         const Measurement portable = measure(registries, *platform, modelDir, "c -mcpu=generic");
         const Measurement native = measure(registries, *platform, modelDir, "c");
-        const Measurement tuned =
-            measure(registries, *platform, modelDir, "c",
-                    tunedSchedules(registries, platform, modelDir,
-                                   tuningDir / (model + "." + board + ".jsonl")));
+        Measurement tuned;
+        if (tune) {
+          tuned = measure(registries, *platform, modelDir, "c",
+                          tunedSchedules(registries, platform, modelDir,
+                                         tuningDir / (model + "." + board + ".jsonl")));
+        }
         const auto cmsis = kCmsisNn.find({model, board});
         char cmsisText[32] = "-", defaultRatio[32] = "-", tunedRatio[32] = "-";
         if (cmsis != kCmsisNn.end()) {
           std::snprintf(cmsisText, sizeof cmsisText, "%.2f", cmsis->second);
           std::snprintf(defaultRatio, sizeof defaultRatio, "%.2fx",
                         native.instructions / 1e6 / cmsis->second);
-          std::snprintf(tunedRatio, sizeof tunedRatio, "%.2fx",
-                        tuned.instructions / 1e6 / cmsis->second);
+          if (tune) {
+            std::snprintf(tunedRatio, sizeof tunedRatio, "%.2fx",
+                          tuned.instructions / 1e6 / cmsis->second);
+          }
         }
-        const bool exact = portable.exact && native.exact && tuned.exact;
+        const bool exact = portable.exact && native.exact && (!tune || tuned.exact);
+        char tunedText[32] = "-", tunedFlash[32] = "-";
+        if (tune) {
+          std::snprintf(tunedText, sizeof tunedText, "%.2f", tuned.instructions / 1e6);
+          std::snprintf(tunedFlash, sizeof tunedFlash, "%zu", tuned.flash);
+        }
         failures += exact ? 0 : 1;
-        std::printf("| %s | %s | %.2f | %s | %.2f | %.2f | %s | %s | %s | %zu | %zu | %s |\n",
+        std::printf("| %s | %s | %.2f | %s | %.2f | %s | %s | %s | %s | %zu | %s | %s |\n",
                     model.c_str(), board.c_str(), portable.instructions / 1e6, native.isa.c_str(),
-                    native.instructions / 1e6, tuned.instructions / 1e6, cmsisText, defaultRatio,
-                    tunedRatio, native.flash, tuned.flash, exact ? "yes" : "NO");
+                    native.instructions / 1e6, tunedText, cmsisText, defaultRatio, tunedRatio,
+                    native.flash, tunedFlash, exact ? "yes" : "NO");
         std::fflush(stdout);
       } catch (const std::exception& e) {
         std::printf("| %s | %s | failed: %s |\n", model.c_str(), board.c_str(), e.what());

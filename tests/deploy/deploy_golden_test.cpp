@@ -2,7 +2,9 @@
 // the Project API and run over the serial session, each compiled for its
 // board's CPU: deploy_golden_on_boards runs the native host, the Cortex-M3
 // (Thumb kernels) and the Cortex-M55 (MVE kernels); deploy_golden_on_dsp_boards
-// (label boards) the Cortex-M4, M7 and M33 (DSP kernels). The outputs must
+// (label boards) the Cortex-M4, M7 and M33 (DSP kernels), and the M3, M4 and
+// M55 with every workload's last schedule (loop nests unrolled by 8, as a
+// tuning log can choose). The outputs must
 // equal TFLite's golden bytes, and the profile must have one entry per call of
 // the compiled model (an operator, or a whole NPU region) adding up to the
 // total. On the host and the M55 every set also runs partitioned for
@@ -18,6 +20,7 @@
 #include <tuple>
 
 #include "codegen/model_compiler.h"
+#include "deploy/auto_tuner.h"
 #include "deploy/deploy_error.h"
 #include "deploy/deployment.h"
 #include "driver/compile_driver.h"
@@ -31,6 +34,10 @@
 using namespace loupe;
 
 namespace {
+
+// The target string of a row whose model is compiled with non-default
+// schedules (deploy_golden_on_dsp_boards).
+constexpr std::string_view kTunedSuffix = " (tuned)";
 
 // A model deployed to one platform, kept open across its golden sets.
 struct DeployedModel {
@@ -60,17 +67,28 @@ class DeployGoldenOnBoards : public QObject {
     DeployedModel& entry = deployed_[key];
     const deploy::Platform& platform = *registry_.find(platformName);
     // Lowered for the board's core: MVE kernels on the Cortex-M55, DSP on the M4.
-    entry.model = driver::compileModel({frontend::importTfliteFile(path),
-                                        target::parseTargetString(
-                                            targetString, targets::builtinTargetRegistry()),
-                                        {},
-                                        platform.cpu()})
-                      .model;
+    // "tuned" rows: every workload with the last schedule of its space (the
+    // loop nests unrolled by 8), as a tuning log would apply it.
+    const bool tuned = targetString.ends_with(kTunedSuffix);
+    driver::CompileRequest request{
+        frontend::importTfliteFile(path),
+        target::parseTargetString(
+            tuned ? targetString.substr(0, targetString.size() - kTunedSuffix.size())
+                  : targetString,
+            targets::builtinTargetRegistry()),
+        {},
+        platform.cpu()};
+    if (tuned) {
+      for (const deploy::TuningWorkload& workload :
+           deploy::findWorkloads(driver::compileModel(request), 0)) {
+        request.options.schedules[workload.key] = workload.candidates.back();
+      }
+    }
+    entry.model = driver::compileModel(std::move(request)).model;
     deploy::DeploymentOptions options;
     options.build.cacheRoot = LOUPE_DEPLOY_TEST_CACHE;
     try {
-      entry.deployment =
-          std::make_unique<deploy::Deployment>(platform, entry.model, options);
+      entry.deployment = std::make_unique<deploy::Deployment>(platform, entry.model, options);
       const std::string log = entry.deployment->firmware().log;
       if (log.find("warning:") != std::string::npos) {
         qWarning("%s", log.c_str());
@@ -107,6 +125,16 @@ class DeployGoldenOnBoards : public QObject {
             << QString(platform) << QString("c") << static_cast<int>(i);
       }
     }
+#if LOUPE_GOLDEN_DSP_BOARDS
+    // Non-default schedules on one board of each kind of kernel.
+    for (const char* platform : {"qemu-mps2-an385", "qemu-mps2-an386", "qemu-mps3-an547"}) {
+      for (std::size_t i = 0; i < sets_.size(); ++i) {
+        QTest::newRow(qPrintable(QString("%1 tuned %2").arg(platform, sets_[i].name.c_str())))
+            << QString(platform) << QString("c") + QString::fromUtf8(kTunedSuffix.data())
+            << static_cast<int>(i);
+      }
+    }
+#endif
     for (const char* platform : npuPlatforms) {
       if (*platform == '\0') continue;
       for (std::size_t i = 0; i < sets_.size(); ++i) {
