@@ -131,20 +131,11 @@ class HardSwishProperty : public QObject {
         tflm::dumpValues(dump, expected);
         dump << '\n';
       }
-      std::vector<std::int32_t> actual;
-      try {
-        actual = runLoupe(c);
-      } catch (const std::exception& error) {
-        QFAIL(qPrintable(QString("case %1: %2").arg(n).arg(error.what())));
-      }
-      if (actual != expected) {
-        std::size_t i = 0;
-        while (actual[i] == expected[i]) ++i;
-        QFAIL(qPrintable(QString("case %1 differs at input %2: %3, TFLite Micro %4")
-                             .arg(n)
-                             .arg(static_cast<int>(i) - 128)
-                             .arg(actual[i])
-                             .arg(expected[i])));
+      if (const auto wrong = tflm::mismatch(
+              expected, [&] { return runLoupe(c); },
+              [](std::size_t i) { return static_cast<int>(i) - 128; });
+          !wrong.empty()) {
+        QFAIL(qPrintable(QString("case %1: %2").arg(n).arg(QString::fromStdString(wrong))));
       }
       const double reluishReal = static_cast<double>(c.inScale / 128.0f / (3.0f / 32768.0f));
       reluishAbove += reluishReal >= 1.0;

@@ -134,21 +134,13 @@ class LeakyReluProperty : public QObject {
         tflm::dumpValues(dump, expected);
         dump << '\n';
       }
-      std::vector<std::int32_t> actual;
-      try {
-        actual = runLoupe(c);
-      } catch (const std::exception& error) {
-        QFAIL(qPrintable(QString("case %1: %2").arg(n).arg(error.what())));
-      }
-      if (actual != expected) {
-        std::size_t i = 0;
-        while (actual[i] == expected[i]) ++i;
-        QFAIL(qPrintable(QString("case %1 (alpha %2) differs at input %3: %4, TFLite Micro %5")
+      if (const auto wrong = tflm::mismatch(
+              expected, [&] { return runLoupe(c); }, [&](std::size_t i) { return c.input[i]; });
+          !wrong.empty()) {
+        QFAIL(qPrintable(QString("case %1 (alpha %2): %3")
                              .arg(n)
                              .arg(static_cast<double>(c.alpha))
-                             .arg(c.input[i])
-                             .arg(actual[i])
-                             .arg(expected[i])));
+                             .arg(QString::fromStdString(wrong))));
       }
       int16 += c.int16;
       negative += c.alpha < 0;

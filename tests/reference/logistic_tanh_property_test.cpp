@@ -187,24 +187,16 @@ class LogisticTanhProperty : public QObject {
         tflm::dumpValues(dump, expected);
         dump << '\n';
       }
-      std::vector<std::int32_t> actual;
-      try {
-        actual = runLoupe(c);
-      } catch (const std::exception& error) {
-        QFAIL(qPrintable(QString("case %1: %2").arg(n).arg(error.what())));
-      }
-      if (actual != expected) {
-        std::size_t i = 0;
-        while (actual[i] == expected[i]) ++i;
-        QFAIL(qPrintable(QString("case %1 (%2, scale %3, zero point %4) differs at input %5: %6, "
-                                 "TFLite Micro %7")
+      if (const auto wrong = tflm::mismatch(
+              expected, [&] { return runLoupe(c); },
+              [](std::size_t i) { return static_cast<int>(i) - 128; });
+          !wrong.empty()) {
+        QFAIL(qPrintable(QString("case %1 (%2, scale %3, zero point %4): %5")
                              .arg(n)
                              .arg(c.tanh ? "tanh" : "logistic")
                              .arg(static_cast<double>(c.inScale))
                              .arg(c.inZero)
-                             .arg(static_cast<int>(i) - 128)
-                             .arg(actual[i])
-                             .arg(expected[i])));
+                             .arg(QString::fromStdString(wrong))));
       }
       tanh += c.tanh;
       saturatedBelow += expected.front() == -128;
@@ -233,23 +225,15 @@ class LogisticTanhProperty : public QObject {
         tflm::dumpValues(dump, expected);
         dump << '\n';
       }
-      std::vector<std::int32_t> actual;
-      try {
-        actual = runLoupeInt16(c);
-      } catch (const std::exception& error) {
-        QFAIL(qPrintable(QString("int16 case %1: %2").arg(n).arg(error.what())));
-      }
-      if (actual != expected) {
-        std::size_t i = 0;
-        while (actual[i] == expected[i]) ++i;
-        QFAIL(qPrintable(QString("int16 case %1 (%2, scale %3) differs at input %4: %5, TFLite "
-                                 "Micro %6")
+      if (const auto wrong = tflm::mismatch(
+              expected, [&] { return runLoupeInt16(c); },
+              [](std::size_t i) { return static_cast<int>(i) - 32768; });
+          !wrong.empty()) {
+        QFAIL(qPrintable(QString("int16 case %1 (%2, scale %3): %4")
                              .arg(n)
                              .arg(c.tanh ? "tanh" : "logistic")
                              .arg(static_cast<double>(c.inScale))
-                             .arg(static_cast<int>(i) - 32768)
-                             .arg(actual[i])
-                             .arg(expected[i])));
+                             .arg(QString::fromStdString(wrong))));
       }
       tanh += c.tanh;
       int exponent;

@@ -12,13 +12,14 @@
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
-#include <limits>
 #include <random>
 
 #include "graph_builder.h"
 #include "reference/reference_interpreter.h"
+#include "tflm_oracle.h"
 
 using namespace loupe;
+namespace tflm = loupe::test::tflm;
 
 namespace {
 
@@ -31,47 +32,6 @@ struct MeanCase {
   std::int32_t inZero = 0, outZero = 0;
   std::vector<std::int32_t> input;
 };
-
-// TFLite's QuantizeMultiplier: frexp, round to Q31, the 2^31 carry, and
-// shifts below -31 as zero.
-void quantizeMultiplier(double real, std::int32_t& multiplier, int& shift) {
-  if (real == 0) {
-    multiplier = 0;
-    shift = 0;
-    return;
-  }
-  const double fraction = std::frexp(real, &shift);
-  auto fixed = static_cast<std::int64_t>(std::round(fraction * 2147483648.0));
-  if (fixed == (std::int64_t{1} << 31)) {
-    fixed /= 2;
-    ++shift;
-  }
-  if (shift < -31) {
-    shift = 0;
-    fixed = 0;
-  }
-  multiplier = static_cast<std::int32_t>(fixed);
-}
-
-// gemmlowp's doubling high multiply and rounding right shift, in 64 bits.
-std::int32_t multiplyByQuantizedMultiplier(std::int32_t x, std::int32_t multiplier, int shift) {
-  const int left = shift > 0 ? shift : 0;
-  const int right = shift > 0 ? 0 : -shift;
-  const auto shifted = static_cast<std::int32_t>(static_cast<std::uint32_t>(x) << left);
-  std::int32_t high;
-  if (shifted == std::numeric_limits<std::int32_t>::min() && multiplier == shifted) {
-    high = std::numeric_limits<std::int32_t>::max();
-  } else {
-    const std::int64_t product = std::int64_t{shifted} * multiplier;
-    const std::int64_t nudge = product >= 0 ? (std::int64_t{1} << 30) : 1 - (std::int64_t{1} << 30);
-    high = static_cast<std::int32_t>((product + nudge) / (std::int64_t{1} << 31));
-  }
-  if (right == 0) return high;
-  const std::int32_t mask = static_cast<std::int32_t>((std::int64_t{1} << right) - 1);
-  const std::int32_t remainder = high & mask;
-  const std::int32_t threshold = (mask >> 1) + (high < 0 ? 1 : 0);
-  return (high >> right) + (remainder > threshold ? 1 : 0);
-}
 
 // What TFLite Micro's MEAN gives for `c`, in the output's row-major order.
 std::vector<std::int32_t> tfliteMicroMean(const MeanCase& c) {
@@ -87,9 +47,9 @@ std::vector<std::int32_t> tfliteMicroMean(const MeanCase& c) {
     for (int d = 0; d < rank; ++d) {
       if (!reduced[d]) at = at * c.shape[d] + index[d];
     }
-    sums[static_cast<std::size_t>(at)] = static_cast<std::int32_t>(
-        static_cast<std::uint32_t>(sums[static_cast<std::size_t>(at)]) +
-        static_cast<std::uint32_t>(value));
+    sums[static_cast<std::size_t>(at)] =
+        static_cast<std::int32_t>(static_cast<std::uint32_t>(sums[static_cast<std::size_t>(at)]) +
+                                  static_cast<std::uint32_t>(value));
     for (int d = rank - 1; d >= 0; --d) {
       if (++index[d] < c.shape[d]) break;
       index[d] = 0;
@@ -97,8 +57,8 @@ std::vector<std::int32_t> tfliteMicroMean(const MeanCase& c) {
   }
   std::int32_t multiplier;
   int shift;
-  quantizeMultiplier(static_cast<double>(c.inScale) / static_cast<double>(c.outScale), multiplier,
-                     shift);
+  tflm::quantizeMultiplier(static_cast<double>(c.inScale) / static_cast<double>(c.outScale),
+                           multiplier, shift);
   // 1/count into the multiplier: up by floor(log2(count)) (at most 32, and
   // not below a total shift of -31), divided by count.
   int up = 0;
@@ -109,9 +69,10 @@ std::vector<std::int32_t> tfliteMicroMean(const MeanCase& c) {
   const std::int32_t low = c.int16 ? -32768 : -128, high = c.int16 ? 32767 : 127;
   std::vector<std::int32_t> result;
   for (std::int32_t sum : sums) {
-    const auto centred = static_cast<std::int32_t>(static_cast<std::int64_t>(sum) -
-                                                   std::int64_t{c.inZero} * count);
-    const std::int32_t value = multiplyByQuantizedMultiplier(centred, multiplier, shift) + c.outZero;
+    const auto centred =
+        static_cast<std::int32_t>(static_cast<std::int64_t>(sum) - std::int64_t{c.inZero} * count);
+    const std::int32_t value =
+        tflm::multiplyByQuantizedMultiplier(centred, multiplier, shift) + c.outZero;
     result.push_back(std::clamp(value, low, high));
   }
   return result;
@@ -126,7 +87,8 @@ MeanCase drawCase(std::mt19937& random) {
   const int rank = uniform(1, 4);
   for (int d = 0; d < rank; ++d) c.shape.push_back(uniform(0, 5) == 0 ? 1 : uniform(2, 9));
   // A long reduction now and then: sums of hundreds of values.
-  if (uniform(0, 4) == 0) c.shape[static_cast<std::size_t>(uniform(0, rank - 1))] = uniform(40, 120);
+  if (uniform(0, 4) == 0)
+    c.shape[static_cast<std::size_t>(uniform(0, rank - 1))] = uniform(40, 120);
   const int axes = rank == 1 ? 1 : uniform(1, 2);
   for (int a = 0; a < axes; ++a) {
     const int axis = uniform(0, rank - 1);
@@ -136,9 +98,9 @@ MeanCase drawCase(std::mt19937& random) {
   c.keepDims = uniform(0, 1) == 1;
   c.inScale = std::ldexp(1.0f + static_cast<float>(uniform(0, 999)) / 1000.0f, uniform(-12, -2));
   const int ratio = uniform(0, 5);
-  c.outScale = ratio == 0 ? c.inScale
-                          : c.inScale * std::pow(300.0f, static_cast<float>(uniform(-1000, 1000)) /
-                                                             1000.0f);
+  c.outScale =
+      ratio == 0 ? c.inScale
+                 : c.inScale * std::pow(300.0f, static_cast<float>(uniform(-1000, 1000)) / 1000.0f);
   if (!c.int16) {
     c.inZero = uniform(-128, 127);
     c.outZero = ratio == 0 && uniform(0, 1) ? c.inZero : uniform(-128, 127);
@@ -173,8 +135,8 @@ std::vector<std::int32_t> runLoupe(const MeanCase& c) {
   const ir::DType type = c.int16 ? ir::DType::Int16 : ir::DType::Int8;
   test::GraphBuilder b;
   const int in = b.tensor("in", type, c.shape, test::perTensor(c.inScale, c.inZero));
-  const int axis = b.constant("axis", ir::DType::Int32,
-                              {static_cast<std::int32_t>(c.axes.size())}, c.axes);
+  const int axis =
+      b.constant("axis", ir::DType::Int32, {static_cast<std::int32_t>(c.axes.size())}, c.axes);
   const int out = b.tensor("out", type, outputShape(c), test::perTensor(c.outScale, c.outZero));
   b.op(ir::OpType::Mean, {in, axis}, {out}, ir::ReducerAttrs{c.keepDims});
   const ir::Graph graph = b.inputs({in}).outputs({out}).build();
@@ -210,12 +172,14 @@ class MeanProperty : public QObject {
     for (int n = 0; n < kCases; ++n) {
       const MeanCase c = drawCase(random);
       const auto expected = tfliteMicroMean(c);
-      const auto actual = runLoupe(c);
-      QVERIFY2(actual == expected, qPrintable(QString("case %1 differs").arg(n)));
+      if (const auto wrong = tflm::mismatch(expected, [&] { return runLoupe(c); });
+          !wrong.empty()) {
+        QFAIL(qPrintable(QString("case %1: %2").arg(n).arg(QString::fromStdString(wrong))));
+      }
       const std::int32_t low = c.int16 ? -32768 : -128, high = c.int16 ? 32767 : 127;
       saturated += std::count(expected.begin(), expected.end(), low) +
-                           std::count(expected.begin(), expected.end(), high) >
-                       0;
+                       std::count(expected.begin(), expected.end(), high) >
+                   0;
       equalScales += c.inScale == c.outScale;
       int16 += c.int16;
       if (dump.is_open()) {

@@ -146,13 +146,10 @@ class PadProperty : public QObject {
         tflm::dumpValues(dump, expected);
         dump << '\n';
       }
-      std::vector<std::int32_t> actual;
-      try {
-        actual = runLoupe(c);
-      } catch (const std::exception& error) {
-        QFAIL(qPrintable(QString("case %1: %2").arg(n).arg(error.what())));
+      if (const auto wrong = tflm::mismatch(expected, [&] { return runLoupe(c); });
+          !wrong.empty()) {
+        QFAIL(qPrintable(QString("case %1: %2").arg(n).arg(QString::fromStdString(wrong))));
       }
-      QVERIFY2(actual == expected, qPrintable(QString("case %1 differs").arg(n)));
       v2 += c.v2;
       int16 += c.int16;
       rank5 += c.shape.size() == 5;

@@ -151,20 +151,9 @@ class Pool2DProperty : public QObject {
       const PoolCase c = drawCase(random);
       const auto expected = tfliteMicro(c);
       if (dumpFile.is_open()) dump(dumpFile, c, expected);
-      std::vector<std::int32_t> actual;
-      try {
-        actual = runLoupe(c);
-      } catch (const std::exception& error) {
-        QFAIL(qPrintable(QString("case %1: %2").arg(n).arg(error.what())));
-      }
-      if (actual != expected) {
-        std::size_t i = 0;
-        while (actual[i] == expected[i]) ++i;
-        QFAIL(qPrintable(QString("case %1 differs at %2: %3, TFLite Micro %4")
-                             .arg(n)
-                             .arg(i)
-                             .arg(actual[i])
-                             .arg(expected[i])));
+      if (const auto wrong = tflm::mismatch(expected, [&] { return runLoupe(c); });
+          !wrong.empty()) {
+        QFAIL(qPrintable(QString("case %1: %2").arg(n).arg(QString::fromStdString(wrong))));
       }
       average += c.average;
       int16 += c.int16;

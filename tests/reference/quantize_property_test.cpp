@@ -245,22 +245,14 @@ class QuantizeProperty : public QObject {
         tflm::dumpValues(dump, expected);
         dump << '\n';
       }
-      std::vector<std::int64_t> actual;
-      try {
-        actual = runLoupe(c);
-      } catch (const std::exception& error) {
-        QFAIL(qPrintable(QString("case %1: %2").arg(n).arg(error.what())));
-      }
-      if (actual != expected) {
-        std::size_t i = 0;
-        while (actual[i] == expected[i]) ++i;
-        QFAIL(qPrintable(QString("case %1 (%2 -> %3) differs at input %4: %5, TFLite Micro %6")
+      if (const auto wrong = tflm::mismatch(
+              expected, [&] { return runLoupe(c); }, [&](std::size_t i) { return c.input[i]; });
+          !wrong.empty()) {
+        QFAIL(qPrintable(QString("case %1 (%2 -> %3): %4")
                              .arg(n)
                              .arg(c.in.name)
                              .arg(c.out.name)
-                             .arg(c.input[i])
-                             .arg(actual[i])
-                             .arg(expected[i])));
+                             .arg(QString::fromStdString(wrong))));
       }
       ++pairs[std::string(c.in.name) + "->" + c.out.name];
       equalScales += !c.dequantize() && c.inScale == c.outScale;

@@ -272,20 +272,9 @@ class SoftmaxProperty : public QObject {
         tflm::dumpValues(dump, expected);
         dump << '\n';
       }
-      std::vector<std::int32_t> actual;
-      try {
-        actual = runLoupe(c);
-      } catch (const std::exception& error) {
-        QFAIL(qPrintable(QString("case %1: %2").arg(n).arg(error.what())));
-      }
-      if (actual != expected) {
-        std::size_t i = 0;
-        while (actual[i] == expected[i]) ++i;
-        QFAIL(qPrintable(QString("case %1 differs at %2: %3, TFLite Micro %4")
-                             .arg(n)
-                             .arg(i)
-                             .arg(actual[i])
-                             .arg(expected[i])));
+      if (const auto wrong = tflm::mismatch(expected, [&] { return runLoupe(c); });
+          !wrong.empty()) {
+        QFAIL(qPrintable(QString("case %1: %2").arg(n).arg(QString::fromStdString(wrong))));
       }
       int16 += c.int16Output;
       otherBeta += c.beta != 1.0f;
@@ -315,20 +304,9 @@ class SoftmaxProperty : public QObject {
         tflm::dumpValues(dump, expected);
         dump << '\n';
       }
-      std::vector<std::int32_t> actual;
-      try {
-        actual = runLoupeInt16(c);
-      } catch (const std::exception& error) {
-        QFAIL(qPrintable(QString("case %1: %2").arg(n).arg(error.what())));
-      }
-      if (actual != expected) {
-        std::size_t i = 0;
-        while (actual[i] == expected[i]) ++i;
-        QFAIL(qPrintable(QString("int16 case %1 differs at %2: %3, TFLite Micro %4")
-                             .arg(n)
-                             .arg(i)
-                             .arg(actual[i])
-                             .arg(expected[i])));
+      if (const auto wrong = tflm::mismatch(expected, [&] { return runLoupeInt16(c); });
+          !wrong.empty()) {
+        QFAIL(qPrintable(QString("int16 case %1: %2").arg(n).arg(QString::fromStdString(wrong))));
       }
       otherBeta += c.beta != 1.0f;
       spread += *std::max_element(c.input.begin(), c.input.end()) -

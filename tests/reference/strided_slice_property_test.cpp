@@ -192,13 +192,10 @@ class StridedSliceProperty : public QObject {
         tflm::dumpValues(dump, expected);
         dump << '\n';
       }
-      std::vector<std::int32_t> actual;
-      try {
-        actual = runLoupe(c);
-      } catch (const std::exception& error) {
-        QFAIL(qPrintable(QString("case %1: %2").arg(n).arg(error.what())));
+      if (const auto wrong = tflm::mismatch(expected, [&] { return runLoupe(c); });
+          !wrong.empty()) {
+        QFAIL(qPrintable(QString("case %1: %2").arg(n).arg(QString::fromStdString(wrong))));
       }
-      QVERIFY2(actual == expected, qPrintable(QString("case %1 differs").arg(n)));
       negative += std::any_of(c.strides.begin(), c.strides.end(), [](int s) { return s < 0; });
       masked += c.beginMask != 0 || c.endMask != 0;
       shrunk += c.shrinkMask != 0;

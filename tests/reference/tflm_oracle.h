@@ -2,15 +2,21 @@
 // its sources (commit 90b983c: kernels/internal/quantization_util.cc,
 // common.cc, kernel_util.cc, padding.h) for the property tests' oracles,
 // independently of Loupe's helpers (nothing here includes runtime_core or
-// compiler_core), plus the dump writer the tests share.
+// compiler_core), plus the dump writer and the comparison with Loupe that
+// the tests share.
 #pragma once
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
+#include <exception>
 #include <limits>
 #include <ostream>
 #include <random>
+#include <sstream>
+#include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -247,6 +253,62 @@ template <typename T>
 void dumpValues(std::ostream& out, const std::vector<T>& values) {
   out << values.size();
   for (const T& v : values) out << ' ' << +v;
+}
+
+// --- Comparing Loupe with the oracle -----------------------------------------
+
+namespace detail {
+template <typename T>
+struct IsVector : std::false_type {};
+template <typename T>
+struct IsVector<std::vector<T>> : std::true_type {};
+
+// Where `actual` first departs from `expected` (which differ): " at i: a,
+// TFLite Micro e", or " in size: n, TFLite Micro m"; within nested vectors
+// (one output per run, say) " in [r]" first. `inputAt(i)`, if given, names
+// element i by the input value it was computed from (" at input x: ...").
+template <typename T, typename InputAt>
+std::string firstDifference(const std::vector<T>& actual, const std::vector<T>& expected,
+                            const InputAt& inputAt) {
+  std::ostringstream out;
+  for (std::size_t i = 0; i < actual.size() && i < expected.size(); ++i) {
+    if (actual[i] == expected[i]) continue;
+    if constexpr (IsVector<T>::value) {
+      out << " in [" << i << ']' << firstDifference(actual[i], expected[i], nullptr);
+    } else {
+      out << " at ";
+      if constexpr (std::is_null_pointer_v<InputAt>) {
+        out << i;
+      } else {
+        out << "input " << +inputAt(i);
+      }
+      out << ": " << +actual[i] << ", TFLite Micro " << +expected[i];
+    }
+    return out.str();
+  }
+  out << " in size: " << actual.size() << ", TFLite Micro " << expected.size();
+  return out.str();
+}
+}  // namespace detail
+
+// What is wrong with Loupe's output for a case: "" when `runLoupe()` returns
+// `expected`, else what it threw (on one line) or where it first differs
+// ("differs at i: a, TFLite Micro e"). For element-wise ops `inputAt(i)`
+// gives the input value of output element i, and the message names that
+// instead ("differs at input x: ...").
+template <typename T, typename RunLoupe, typename InputAt = std::nullptr_t>
+std::string mismatch(const std::vector<T>& expected, RunLoupe&& runLoupe,
+                     const InputAt& inputAt = nullptr) {
+  std::vector<T> actual;
+  try {
+    actual = runLoupe();
+  } catch (const std::exception& error) {
+    std::string what = error.what();
+    std::replace(what.begin(), what.end(), '\n', ' ');
+    return "Loupe threw: " + what;
+  }
+  if (actual == expected) return {};
+  return "differs" + detail::firstDifference(actual, expected, inputAt);
 }
 
 }  // namespace loupe::test::tflm
