@@ -12,7 +12,6 @@
 
 #include "deploy/deploy_error.h"
 #include "reference/reference_interpreter.h"
-#include "target/target_lowering.h"
 
 namespace loupe::deploy {
 
