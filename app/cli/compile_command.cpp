@@ -63,7 +63,8 @@ int runCompileCommand(const std::vector<std::string>& args, const deploy::Regist
   }
   options.externalWorkspace = workspace == "external";
   options.memory = memoryOptionsFrom(parsed);
-  options.schedules = schedulesFrom(parsed);
+  const lowering::ScheduleTable schedules = schedulesFrom(parsed);
+  options.schedules = schedules;
   const target::TargetList targets = targetsFrom(parsed, registries.targets);
   // Before the compilation, which can take long: a device, FIFO or folder
   // given as -o, or a folder that cannot be written, fails now.
@@ -99,7 +100,8 @@ int runCompileCommand(const std::vector<std::string>& args, const deploy::Regist
             << ir::groupDigits(plan.gap()) << ")\ntargets (" << contents.target
             << "): " << targetSummary(graph, targets) << "\n";
   printDeviceTotals(std::cout, devices);
-  if (const std::string coverage = tuningCoverage(parsed, compilation); !coverage.empty()) {
+  if (const std::string coverage = tuningCoverage(parsed, schedules, compilation);
+      !coverage.empty()) {
     std::cout << coverage << "\n";
   }
   if (parsed.has("--report")) {

@@ -52,7 +52,8 @@ int runGenerateCommand(const std::vector<std::string>& args, const deploy::Regis
   codegen::CompileOptions options;
   options.modelName = parsed.value("--model-name").value_or("default");
   options.memory = memoryOptionsFrom(parsed);
-  options.schedules = schedulesFrom(parsed);
+  const lowering::ScheduleTable schedules = schedulesFrom(parsed);
+  options.schedules = schedules;
   const driver::Compilation compilation =
       driver::compileModel({frontend::importTfliteFile(parsed.positional[0]), targets,
                             std::move(options), platform->cpu()});
@@ -63,7 +64,8 @@ int runGenerateCommand(const std::vector<std::string>& args, const deploy::Regis
             << " files) to " << *output << "\n"
             << "build it with: make -C " << *output << "  (produces " << *output << "/"
             << platform->firmwarePath() << ")\n";
-  if (const std::string coverage = tuningCoverage(parsed, compilation); !coverage.empty()) {
+  if (const std::string coverage = tuningCoverage(parsed, schedules, compilation);
+      !coverage.empty()) {
     std::cout << coverage << "\n";
   }
   return 0;

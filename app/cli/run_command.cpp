@@ -152,7 +152,8 @@ int runOnPlatform(const ir::Graph& graph, const ParsedArguments& parsed, const f
   request.compile = {graph, targets, {}};
   request.compile.options.modelName = parsed.value("--model-name").value_or("default");
   request.compile.options.memory = memoryOptionsFrom(parsed);
-  request.compile.options.schedules = schedulesFrom(parsed);
+  const lowering::ScheduleTable schedules = schedulesFrom(parsed);
+  request.compile.options.schedules = schedules;
   const deploy::BoardRunResult run = deploy::runOnBoard(std::move(request));
 
   for (std::size_t i = 0; i < run.outputs.size(); ++i) {
@@ -160,7 +161,8 @@ int runOnPlatform(const ir::Graph& graph, const ParsedArguments& parsed, const f
   }
   std::cout << "targets (" << target::targetListString(targets)
             << "): " << targetSummary(run.compilation.graph, targets) << "\n";
-  if (const std::string coverage = tuningCoverage(parsed, run.compilation); !coverage.empty()) {
+  if (const std::string coverage = tuningCoverage(parsed, schedules, run.compilation);
+      !coverage.empty()) {
     std::cout << coverage << "\n";
   }
   std::cout << "ran " << graph.name << " on " << platform->name() << " (" << run.boardName

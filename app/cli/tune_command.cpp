@@ -85,15 +85,15 @@ std::string costText(double cost) {
 // Each workload's default and best cost over every record of the log.
 void printSummary(const deploy::TuneResult& result,
                   const std::vector<tuning::TuningRecord>& records, const std::string& board) {
-  std::map<std::string, double> best, fallback;
-  std::map<std::string, std::string> bestKnobs;
+  std::vector<tuning::TuningRecord> onBoard;
   for (const tuning::TuningRecord& record : records) {
-    if (!record.cost || record.board != board) continue;
-    auto it = best.find(record.workload);
-    if (it == best.end() || *record.cost < it->second) {
-      best[record.workload] = *record.cost;
-      bestKnobs[record.workload] = lowering::scheduleToString(record.knobs);
-    }
+    if (record.board == board) onBoard.push_back(record);
+  }
+  std::map<std::string, double> best;
+  std::map<std::string, std::string> bestKnobs;
+  for (const tuning::TuningRecord& record : tuning::bestRecords(onBoard)) {
+    best[record.workload] = *record.cost;
+    bestKnobs[record.workload] = lowering::scheduleToString(record.knobs);
   }
   double modelDefault = 0, modelBest = 0;
   bool complete = true;

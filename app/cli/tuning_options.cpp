@@ -15,10 +15,10 @@ lowering::ScheduleTable schedulesFrom(const ParsedArguments& parsed) {
   return tuning::bestSchedules(tuning::readTuningLogFile(*log));
 }
 
-std::string tuningCoverage(const ParsedArguments& parsed, const driver::Compilation& compilation) {
+std::string tuningCoverage(const ParsedArguments& parsed, const lowering::ScheduleTable& schedules,
+                           const driver::Compilation& compilation) {
   const auto log = parsed.value("--tuning-log");
   if (!log) return {};
-  const lowering::ScheduleTable schedules = schedulesFrom(parsed);
   int tuned = 0, total = 0;
   for (const deploy::TuningWorkload& workload : deploy::findWorkloads(compilation, 1)) {
     ++total;

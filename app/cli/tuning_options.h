@@ -18,8 +18,9 @@ OptionSpec tuningLogOptionSpec();
 // tuning::TuningLogError for a log that cannot be read.
 lowering::ScheduleTable schedulesFrom(const ParsedArguments& parsed);
 
-// "tuning log LOG: 5 of 7 workloads tuned; 2 keep their default schedule",
-// or empty without --tuning-log.
-std::string tuningCoverage(const ParsedArguments& parsed, const driver::Compilation& compilation);
+// "tuning log LOG: 5 of 7 workloads tuned; 2 keep their default schedule"
+// for the schedules schedulesFrom read, or empty without --tuning-log.
+std::string tuningCoverage(const ParsedArguments& parsed, const lowering::ScheduleTable& schedules,
+                           const driver::Compilation& compilation);
 
 }  // namespace loupe::cli
