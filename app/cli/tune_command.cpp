@@ -6,12 +6,12 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <iterator>
 #include <map>
 #include <random>
 
 #include "cli/command_line.h"
 #include "cli/commands.h"
+#include "cli/input_files.h"
 #include "cli/memory_options.h"
 #include "cli/target_options.h"
 #include "deploy/auto_tuner.h"
@@ -64,16 +64,7 @@ std::vector<std::vector<std::uint8_t>> tuningInputs(const ir::Graph& graph,
     }
     return inputs;
   }
-  if (files.size() != graph.inputs.size()) {
-    throw UsageError("the model has " + std::to_string(graph.inputs.size()) +
-                     " input(s) but --inputs names " + std::to_string(files.size()) + " file(s)");
-  }
-  for (const std::string& file : files) {
-    std::ifstream in(file, std::ios::binary);
-    if (!in) throw std::runtime_error("cannot read input file " + file);
-    inputs.emplace_back(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  }
-  return inputs;
+  return readInputs(graph, files);
 }
 
 std::string costText(double cost) {
