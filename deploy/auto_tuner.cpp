@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "deploy/deploy_error.h"
+#include "deploy/run_on_board.h"
 #include "reference/reference_interpreter.h"
 
 namespace loupe::deploy {
@@ -21,20 +22,9 @@ using Clock = std::chrono::steady_clock;
 using Bytes = std::vector<std::uint8_t>;
 
 std::vector<Bytes> referenceOutputs(const ir::Graph& model, const std::vector<Bytes>& inputs) {
-  if (inputs.size() != model.inputs.size()) {
-    throw std::invalid_argument("the model has " + std::to_string(model.inputs.size()) +
-                                " input(s) but " + std::to_string(inputs.size()) + " were given");
-  }
+  checkSizes(model, model.inputs, inputs, "input");
   reference::ReferenceInterpreter interpreter(model);
-  for (std::size_t i = 0; i < inputs.size(); ++i) {
-    const ir::Tensor& tensor = model.tensor(model.inputs[i]);
-    if (static_cast<std::int64_t>(inputs[i].size()) != tensor.byteSize()) {
-      throw std::invalid_argument("input " + std::to_string(i) + " has " +
-                                  std::to_string(inputs[i].size()) + " bytes, but '" + tensor.name +
-                                  "' needs " + std::to_string(tensor.byteSize()));
-    }
-    interpreter.setInput(i, inputs[i]);
-  }
+  for (std::size_t i = 0; i < inputs.size(); ++i) interpreter.setInput(i, inputs[i]);
   interpreter.invoke();
   std::vector<Bytes> outputs;
   for (std::size_t i = 0; i < model.outputs.size(); ++i) {

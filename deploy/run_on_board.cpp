@@ -9,9 +9,6 @@
 
 namespace loupe::deploy {
 
-namespace {
-
-// Each of `files` must hold exactly its tensor's bytes.
 void checkSizes(const ir::Graph& graph, const std::vector<int>& tensors,
                 const std::vector<std::vector<std::uint8_t>>& files, const char* role) {
   if (files.size() != tensors.size()) {
@@ -27,8 +24,6 @@ void checkSizes(const ir::Graph& graph, const std::vector<int>& tensors,
     }
   }
 }
-
-}  // namespace
 
 bool BoardRunResult::outputsAgree() const {
   if (checks.empty()) return false;

@@ -39,6 +39,12 @@ struct BoardRunResult {
   bool outputsAgree() const;
 };
 
+// Throws std::invalid_argument unless `files` has one entry per tensor of
+// `tensors`, each exactly its tensor's bytes; `role` ("input", "golden
+// output") names them in the message.
+void checkSizes(const ir::Graph& graph, const std::vector<int>& tensors,
+                const std::vector<std::vector<std::uint8_t>>& files, const char* role);
+
 // Throws what the driver and Deployment throw (lowering, planning,
 // DeployError, host::SessionError), std::invalid_argument for input or golden
 // files of the wrong count or size, and DeployError Cancelled once the
