@@ -109,7 +109,7 @@ lowering::ScheduleTable tunedSchedules(const deploy::Registries& registries,
   request.version = "bench";
   std::ofstream out(log, std::ios::app);
   request.progress = [&out](const deploy::TuningProgress& progress) {
-    out << tuning::tuningRecordLine(*progress.record) << "\n" << std::flush;
+    if (progress.record) out << tuning::tuningRecordLine(*progress.record) << "\n" << std::flush;
   };
   const deploy::TuneResult result = deploy::tuneOnBoard(std::move(request));
   records.insert(records.end(), result.records.begin(), result.records.end());

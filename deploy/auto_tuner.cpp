@@ -6,6 +6,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <random>
 #include <set>
 #include <stdexcept>
 #include <thread>
@@ -92,6 +93,47 @@ std::vector<TuningWorkload> findWorkloads(const driver::Compilation& compilation
   return workloads;
 }
 
+std::vector<WorkloadSummary> summarizeTuning(const std::vector<TuningWorkload>& workloads,
+                                             const std::vector<tuning::TuningRecord>& records,
+                                             const std::string& board) {
+  std::vector<tuning::TuningRecord> onBoard;
+  for (const tuning::TuningRecord& record : records) {
+    if (record.board == board) onBoard.push_back(record);
+  }
+  std::map<std::string, const tuning::TuningRecord*> best;
+  const std::vector<tuning::TuningRecord> bestOnBoard = tuning::bestRecords(onBoard);
+  for (const tuning::TuningRecord& record : bestOnBoard) best[record.workload] = &record;
+  std::vector<WorkloadSummary> summaries;
+  for (const TuningWorkload& workload : workloads) {
+    WorkloadSummary summary;
+    summary.workload = &workload;
+    const std::string defaults = lowering::scheduleToString(workload.candidates.front());
+    for (const tuning::TuningRecord& record : onBoard) {
+      if (record.cost && record.workload == workload.key &&
+          lowering::scheduleToString(record.knobs) == defaults) {
+        summary.defaultCost = *record.cost;
+      }
+    }
+    if (const auto it = best.find(workload.key); it != best.end()) {
+      summary.bestCost = it->second->cost;
+      summary.best = it->second->knobs;
+    }
+    summaries.push_back(std::move(summary));
+  }
+  return summaries;
+}
+
+std::vector<Bytes> fixedTuningInputs(const ir::Graph& model) {
+  std::mt19937 random(20261125);
+  std::vector<Bytes> inputs;
+  for (int index : model.inputs) {
+    Bytes bytes(static_cast<std::size_t>(model.tensor(index).byteSize()));
+    for (auto& byte : bytes) byte = static_cast<std::uint8_t>(random() & 0xFF);
+    inputs.push_back(std::move(bytes));
+  }
+  return inputs;
+}
+
 TuneResult tuneOnBoard(TuneRequest request) {
   if (!request.platform) throw std::invalid_argument("no platform to tune on");
   const Platform& platform = *request.platform;
@@ -126,6 +168,8 @@ TuneResult tuneOnBoard(TuneRequest request) {
     }
     if (!fresh.empty()) trials.emplace_back(t, std::move(fresh));
   }
+
+  if (request.progress) request.progress({0, static_cast<int>(trials.size()), nullptr, &workloads});
 
   std::mutex mutex;  // guards result and progress calls
   std::atomic<std::size_t> next{0};
@@ -178,8 +222,8 @@ TuneResult tuneOnBoard(TuneRequest request) {
       result.records.push_back(measuredRecord(workloads[w], workloads[w].candidates[t], outcome,
                                               platform.name(), request.version));
       if (request.progress) {
-        request.progress(
-            {result.trialsRun, static_cast<int>(trials.size()), &result.records.back()});
+        request.progress({result.trialsRun, static_cast<int>(trials.size()), &result.records.back(),
+                          &workloads});
       }
     }
   };

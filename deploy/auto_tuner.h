@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,7 +39,8 @@ struct TuningWorkload {
 struct TuningProgress {
   int trialsDone = 0;
   int trialsTotal = 0;
-  const tuning::TuningRecord* record = nullptr;  // the record just measured, or null
+  const tuning::TuningRecord* record = nullptr;            // the record just measured, or null
+  const std::vector<TuningWorkload>* workloads = nullptr;  // every workload being tuned
 };
 
 struct TuneRequest {
@@ -53,8 +55,9 @@ struct TuneRequest {
   // measured there is not measured again.
   std::vector<tuning::TuningRecord> previous;
   std::string version;  // Loupe's, written into every record
-  // Called for every record as soon as it is measured (from one thread at
-  // a time), so the caller can append it to the log at once.
+  // Called once with no record when the workloads are known, before the
+  // first trial, then for every record as soon as it is measured (from one
+  // thread at a time), so the caller can append it to the log at once.
   std::function<void(const TuningProgress&)> progress;
 };
 
@@ -66,9 +69,29 @@ struct TuneResult {
   std::string unit;       // the board's profiler unit
 };
 
+// What the log knows of one workload on one board: the default schedule's
+// cost and the best measured one (per call, in the board's unit).
+struct WorkloadSummary {
+  const TuningWorkload* workload = nullptr;
+  std::optional<double> defaultCost;
+  std::optional<double> bestCost;
+  lowering::Schedule best;
+};
+
+// One summary per workload, in `workloads`' order, from the records measured
+// on `board` (earlier tunings' too, when `records` holds them).
+std::vector<WorkloadSummary> summarizeTuning(const std::vector<TuningWorkload>& workloads,
+                                             const std::vector<tuning::TuningRecord>& records,
+                                             const std::string& board);
+
 // The workloads of the model's C operators as `request` compiles them, with
 // at most `trials` candidates each (0: every one).
 std::vector<TuningWorkload> findWorkloads(const driver::Compilation& compilation, int trials);
+
+// The inputs a tuning runs without the user's: fixed pseudo-random bytes, so
+// every tuning of a model measures the same thing (the instructions a kernel
+// takes hardly depend on the values).
+std::vector<std::vector<std::uint8_t>> fixedTuningInputs(const ir::Graph& model);
 
 // Throws what the driver throws for a model it cannot compile with default
 // schedules, DeployError for a platform that cannot run the model at all

@@ -88,6 +88,8 @@ QList<PlatformChoice> BoardRun::platforms() const {
     }
     choice.available = choice.missingPackages.isEmpty();
     choice.needsPort = choice.name == QStringLiteral("serial");
+    choice.cpu = QString::fromStdString(platform->cpu());
+    choice.buildsFirmware = platform->buildsFirmware();
     choices << choice;
   }
   return choices;
@@ -214,7 +216,8 @@ bool BoardRun::start(Request request) {
           }
           deploy::BoardRunRequest run;
           run.platform = platforms.find(request.platform.toStdString());
-          run.compile = {graph, request.targets, {}};
+          run.compile = {graph, request.targets, {}, {}};
+          run.compile.options.schedules = request.schedules;
           run.inputs = std::move(inputs);
           for (std::size_t i = 0; i < goldenOutputs.size(); ++i) {
             run.goldenOutputs.push_back(

@@ -21,6 +21,7 @@
 #include "deploy/golden_sets.h"
 #include "deploy/registries.h"
 #include "deploy/run_profile.h"
+#include "lowering/schedule.h"
 #include "target/target_string.h"
 
 namespace loupe::models {
@@ -34,6 +35,8 @@ struct PlatformChoice {
   bool available = true;
   QStringList missingPackages;  // the Debian packages that would make it available
   bool needsPort = false;       // serial: a port and a baud rate
+  QString cpu;                  // the board's -mcpu ("cortex-m4"); empty: portable C
+  bool buildsFirmware = true;   // false: runs firmware flashed by hand (cannot be tuned)
 };
 
 // How one output of the board compares with the reference interpreter.
@@ -64,6 +67,9 @@ class BoardRun : public QObject {
     // the NPU (Ethos-U55-like) run on the software NPU the firmware binds.
     // Empty: the CPU only ("c").
     target::TargetList targets;
+    // A tuning log's best schedule per workload (lowering/schedule.h); an
+    // operator whose workload has none keeps its default.
+    lowering::ScheduleTable schedules;
   };
 
   // Deploys to the platforms of `registries`, which outlive the BoardRun.

@@ -122,6 +122,19 @@ void ModelCompilation::setTargets(target::TargetList targets) {
   if (document_->isLoaded()) startCompilation();
 }
 
+void ModelCompilation::setBoardCpu(const QString& cpu) {
+  if (cpu == boardCpu_) return;
+  boardCpu_ = cpu;
+  if (document_->isLoaded()) startCompilation();
+}
+
+void ModelCompilation::setSchedules(lowering::ScheduleTable schedules, const QString& source) {
+  if (schedules == schedules_ && source == schedulesSource_) return;
+  schedules_ = std::move(schedules);
+  schedulesSource_ = source;
+  if (document_->isLoaded()) startCompilation();
+}
+
 QStringList ModelCompilation::plannerNames() {
   QStringList names;
   for (const memory::PlannerInfo& p : memory::planners()) {
@@ -153,14 +166,17 @@ void ModelCompilation::startCompilation() {
   const QString planner = planner_;
   compileWatcher_.setFuture(
       QtConcurrent::run([imported = std::move(imported), planner, targets = targets_,
+                         cpu = boardCpu_.toStdString(), schedules = schedules_,
                          &registry = registry_, generation]() -> std::shared_ptr<const Result> {
         auto result = std::make_shared<Result>();
         result->generation = generation;
         try {
           // The driver `loupec compile --target` uses.
           const int importedOperators = static_cast<int>(imported.operators.size());
-          driver::CompileRequest request{std::move(imported), targets, {}};
+          driver::CompileRequest request{std::move(imported), targets, {}, {}};
           request.options.memory.planner = planner.toStdString();
+          request.options.schedules = schedules;
+          request.boardCpu = cpu;
           driver::Compilation compilation = driver::compileModel(std::move(request));
           for (const passes::Stage& stage : compilation.timeline.stages()) {
             if (stage.kind != passes::StageKind::Graph) continue;

@@ -12,6 +12,7 @@
 #include <QStringList>
 #include <memory>
 
+#include "lowering/schedule.h"
 #include "models/device_mapping.h"
 #include "models/function_listing.h"
 #include "models/memory_plan_layout.h"
@@ -63,6 +64,19 @@ class ModelCompilation : public QObject {
   // Recompiles for `targets` (on the worker thread) when they differ.
   void setTargets(target::TargetList targets);
 
+  // The -mcpu of the board the code is for ("cortex-m55": the Deploy panel's
+  // platform), which picks the kernels' instruction set as Run on board
+  // does; empty: portable C. Recompiles when it changes.
+  const QString& boardCpu() const { return boardCpu_; }
+  void setBoardCpu(const QString& cpu);
+
+  // The schedule per workload (a tuning log's best records, lowering/
+  // schedule.h) and where they came from ("kws.tuning.json"); an operator
+  // whose workload has none keeps its default. Recompiles.
+  const lowering::ScheduleTable& schedules() const { return schedules_; }
+  const QString& schedulesSource() const { return schedulesSource_; }
+  void setSchedules(lowering::ScheduleTable schedules, const QString& source);
+
   // The planning algorithms by name, in the registry's order, and a sentence each.
   static QStringList plannerNames();
   static QString plannerSummary(const QString& name);
@@ -102,6 +116,9 @@ class ModelCompilation : public QObject {
   QString planner_;
   QString comparisonPlanner_;
   target::TargetList targets_;
+  QString boardCpu_;
+  lowering::ScheduleTable schedules_;
+  QString schedulesSource_;
   State state_ = State::NoModel;
   QString errorMessage_;
   std::shared_ptr<const Result> result_;

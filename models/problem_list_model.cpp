@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "models/board_run.h"
+#include "models/board_tuning.h"
 #include "models/model_compilation.h"
 #include "models/model_document.h"
 
@@ -30,6 +31,13 @@ void ProblemListModel::attachBoardRun(const BoardRun* run) {
   rebuild();
 }
 
+void ProblemListModel::attachBoardTuning(const BoardTuning* tuning) {
+  boardTuning_ = tuning;
+  connect(boardTuning_, &BoardTuning::finished, this, &ProblemListModel::rebuild);
+  connect(boardTuning_, &BoardTuning::started, this, &ProblemListModel::rebuild);
+  rebuild();
+}
+
 void ProblemListModel::rebuild() {
   beginResetModel();
   problems_.clear();
@@ -48,6 +56,12 @@ void ProblemListModel::rebuild() {
         {Severity::Error,
          tr("Run on %1 failed: %2").arg(boardRun_->platform(), boardRun_->errorMessage()),
          tr("deploy"), -1});
+  }
+  if (boardTuning_ && boardTuning_->state() == BoardTuning::State::Failed) {
+    problems_.append(
+        {Severity::Error,
+         tr("Tuning on %1 failed: %2").arg(boardTuning_->platform(), boardTuning_->errorMessage()),
+         tr("tune"), -1});
   }
   if (document_->isLoaded()) {
     const auto& graph = document_->graph();

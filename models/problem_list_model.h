@@ -3,7 +3,7 @@
 // run yet (warnings, with the reason). An entry that names an operator carries
 // its index so a view can select it. Once attached to a ModelCompilation, a
 // compilation that fails is listed too (an error, located at "compile"),
-// and so is a failed board run (at "deploy").
+// and so is a failed board run (at "deploy") and a failed tuning (at "tune").
 #pragma once
 
 #include <QAbstractTableModel>
@@ -12,6 +12,7 @@
 namespace loupe::models {
 
 class BoardRun;
+class BoardTuning;
 class ModelCompilation;
 class ModelDocument;
 
@@ -43,6 +44,8 @@ class ProblemListModel : public QAbstractTableModel {
   void attachCompilation(const ModelCompilation* compilation);
   // Lists the failure of the last board run of `run` (an error at "deploy").
   void attachBoardRun(const BoardRun* run);
+  // Lists the failure of the last tuning of `tuning` (an error at "tune").
+  void attachBoardTuning(const BoardTuning* tuning);
 
   const QList<Problem>& problems() const { return problems_; }
   int count(Severity severity) const;
@@ -53,6 +56,7 @@ class ProblemListModel : public QAbstractTableModel {
   const ModelDocument* document_;
   const ModelCompilation* compilation_ = nullptr;
   const BoardRun* boardRun_ = nullptr;
+  const BoardTuning* boardTuning_ = nullptr;
   QList<Problem> problems_;
 };
 

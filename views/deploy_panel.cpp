@@ -28,6 +28,7 @@ DeployPanel::DeployPanel(models::ModelDocument* document, models::BoardRun* run,
       port_(new QComboBox(serialRow_)),
       baud_(new QSpinBox(serialRow_)),
       targets_(new QLabel(this)),
+      schedules_(new QLabel(this)),
       inputs_(new QLabel(this)),
       goldenSet_(new QComboBox(this)),
       runButton_(new QPushButton(tr("Run on board"), this)),
@@ -119,6 +120,7 @@ DeployPanel::DeployPanel(models::ModelDocument* document, models::BoardRun* run,
   form->addRow(QString(), description_);
   form->addRow(tr("Serial"), serialRow_);
   form->addRow(tr("Targets"), targets_);
+  form->addRow(tr("Schedules"), schedules_);
   form->addRow(tr("Inputs"), inputs_);
   form->addRow(QString(), inputButtons);
   auto* layout = new QVBoxLayout(this);
@@ -181,6 +183,12 @@ void DeployPanel::setTargets(target::TargetList targets) {
   updateControls();
 }
 
+void DeployPanel::setSchedules(lowering::ScheduleTable schedules, const QString& source) {
+  scheduleTable_ = std::move(schedules);
+  schedulesSource_ = source;
+  updateControls();
+}
+
 QString DeployPanel::targetString() const {
   return QString::fromStdString(target::targetListString(targetList_));
 }
@@ -203,6 +211,7 @@ void DeployPanel::runOnBoard() {
   request.port = port_->currentText().trimmed();
   request.baud = static_cast<quint32>(baud_->value());
   request.targets = targetList_;
+  request.schedules = scheduleTable_;
   run_->start(request);
 }
 
@@ -214,6 +223,13 @@ void DeployPanel::updateControls() {
   targets_->setToolTip(
       tr("As chosen in the toolbar's Target box; operators on the NPU "
          "(Ethos-U55-like) run on the software NPU the firmware binds"));
+  schedules_->setText(schedulesSource_.isEmpty() ? tr("default")
+                                                 : tr("%n tuned workload(s) from %1", nullptr,
+                                                      static_cast<int>(scheduleTable_.size()))
+                                                       .arg(schedulesSource_));
+  schedules_->setToolTip(
+      tr("Apply or clear a tuning log in the Tune panel or the Run menu; "
+         "operators without a tuned schedule keep their default"));
   inputs_->setText(run_->inputsDescription());
   goldenSet_->setCurrentIndex(
       run_->goldenSet().isEmpty() ? -1 : goldenSet_->findText(run_->goldenSet()));

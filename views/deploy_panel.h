@@ -8,6 +8,7 @@
 
 #include <QWidget>
 
+#include "lowering/schedule.h"
 #include "target/target_string.h"
 
 class QComboBox;
@@ -39,8 +40,10 @@ class DeployPanel : public QWidget {
 
   // The targets Run on board compiles for ("npu -config=npu-128, c"); the
   // window passes the ones the views were compiled for.
-  // The targets Run on board compiles for (the window's).
   void setTargets(target::TargetList targets);
+  // The schedules Run on board applies (the window's tuning log), and the
+  // log's name shown beside the targets; empty: default schedules.
+  void setSchedules(lowering::ScheduleTable schedules, const QString& source);
   QString targetString() const;
 
   // Selects `name` when it is listed and available; returns whether it did.
@@ -68,6 +71,9 @@ class DeployPanel : public QWidget {
   QSpinBox* baud_;
   QLabel* targets_;
   target::TargetList targetList_;
+  QLabel* schedules_;
+  lowering::ScheduleTable scheduleTable_;
+  QString schedulesSource_;
   QLabel* inputs_;
   QComboBox* goldenSet_;
   QPushButton* runButton_;

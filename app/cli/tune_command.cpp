@@ -6,8 +6,6 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <map>
-#include <random>
 
 #include "cli/command_line.h"
 #include "cli/commands.h"
@@ -50,23 +48,6 @@ int positiveNumber(const ParsedArguments& parsed, const std::string& option, int
   throw UsageError(option + " needs a positive whole number, not '" + *text + "'");
 }
 
-std::vector<std::vector<std::uint8_t>> tuningInputs(const ir::Graph& graph,
-                                                    const std::vector<std::string>& files) {
-  std::vector<std::vector<std::uint8_t>> inputs;
-  if (files.empty()) {
-    // The instructions a kernel takes hardly depend on the values; fixed
-    // random bytes make every run of the tuner measure the same thing.
-    std::mt19937 random(20261125);
-    for (int index : graph.inputs) {
-      std::vector<std::uint8_t> bytes(static_cast<std::size_t>(graph.tensor(index).byteSize()));
-      for (auto& byte : bytes) byte = static_cast<std::uint8_t>(random() & 0xFF);
-      inputs.push_back(std::move(bytes));
-    }
-    return inputs;
-  }
-  return readInputs(graph, files);
-}
-
 std::string costText(double cost) {
   char text[32];
   std::snprintf(text, sizeof text, "%.0f", cost);
@@ -76,41 +57,25 @@ std::string costText(double cost) {
 // Each workload's default and best cost over every record of the log.
 void printSummary(const deploy::TuneResult& result,
                   const std::vector<tuning::TuningRecord>& records, const std::string& board) {
-  std::vector<tuning::TuningRecord> onBoard;
-  for (const tuning::TuningRecord& record : records) {
-    if (record.board == board) onBoard.push_back(record);
-  }
-  std::map<std::string, double> best;
-  std::map<std::string, std::string> bestKnobs;
-  for (const tuning::TuningRecord& record : tuning::bestRecords(onBoard)) {
-    best[record.workload] = *record.cost;
-    bestKnobs[record.workload] = lowering::scheduleToString(record.knobs);
-  }
   double modelDefault = 0, modelBest = 0;
   bool complete = true;
   std::cout << "\n| workload | calls | default | best | schedule | speed-up |\n"
                "| --- | --- | --- | --- | --- | --- |\n";
-  for (const deploy::TuningWorkload& workload : result.workloads) {
-    const std::string defaults = lowering::scheduleToString(workload.candidates.front());
-    std::optional<double> defaultCost;
-    for (const tuning::TuningRecord& record : records) {
-      if (record.cost && record.board == board && record.workload == workload.key &&
-          lowering::scheduleToString(record.knobs) == defaults) {
-        defaultCost = *record.cost;
-      }
-    }
-    const auto it = best.find(workload.key);
-    const int calls = static_cast<int>(workload.operators.size());
-    std::cout << "| " << workload.key << " | " << calls << " | "
+  for (const deploy::WorkloadSummary& summary :
+       deploy::summarizeTuning(result.workloads, records, board)) {
+    const std::optional<double>& defaultCost = summary.defaultCost;
+    const std::optional<double>& bestCost = summary.bestCost;
+    const int calls = static_cast<int>(summary.workload->operators.size());
+    std::cout << "| " << summary.workload->key << " | " << calls << " | "
               << (defaultCost ? costText(*defaultCost) : "-") << " | "
-              << (it != best.end() ? costText(it->second) : "-") << " | "
-              << (it != best.end() ? bestKnobs[workload.key] : "-") << " | ";
-    if (defaultCost && it != best.end() && it->second > 0) {
+              << (bestCost ? costText(*bestCost) : "-") << " | "
+              << (bestCost ? lowering::scheduleToString(summary.best) : "-") << " | ";
+    if (defaultCost && bestCost && *bestCost > 0) {
       char ratio[16];
-      std::snprintf(ratio, sizeof ratio, "%.2fx", *defaultCost / it->second);
+      std::snprintf(ratio, sizeof ratio, "%.2fx", *defaultCost / *bestCost);
       std::cout << ratio;
       modelDefault += *defaultCost * calls;
-      modelBest += it->second * calls;
+      modelBest += *bestCost * calls;
     } else {
       std::cout << "-";
       complete = false;
@@ -167,8 +132,10 @@ int runTuneCommand(const std::vector<std::string>& args, const deploy::Registrie
   const ir::Graph graph = frontend::importTfliteFile(parsed.positional[0]);
   deploy::TuneRequest request;
   request.platform = platform;
-  request.inputs = tuningInputs(graph, parsed.list("--inputs"));
-  request.compile = {graph, targets, {}};
+  const std::vector<std::string> inputFiles = parsed.list("--inputs");
+  request.inputs =
+      inputFiles.empty() ? deploy::fixedTuningInputs(graph) : readInputs(graph, inputFiles);
+  request.compile = {graph, targets, {}, {}};
   request.compile.options.modelName = parsed.value("--model-name").value_or("default");
   request.compile.options.memory = memoryOptionsFrom(parsed);
   request.trials = trials;
@@ -178,6 +145,7 @@ int runTuneCommand(const std::vector<std::string>& args, const deploy::Registrie
   request.version = LOUPE_VERSION;
   int written = 0;
   request.progress = [&](const deploy::TuningProgress& progress) {
+    if (!progress.record) return;  // the workloads are known; no trial has run yet
     const tuning::TuningRecord& record = *progress.record;
     // Written and flushed at once: an interrupted tuning keeps it.
     log << tuning::tuningRecordLine(record) << "\n" << std::flush;

@@ -30,6 +30,7 @@
 #include "gui/bundled_model.h"
 #include "loupe_version.h"
 #include "models/board_run.h"
+#include "models/board_tuning.h"
 #include "models/display_text.h"
 #include "models/document_graph_layout.h"
 #include "models/model_compilation.h"
@@ -52,6 +53,7 @@
 #include "views/profile_view.h"
 #include "views/properties_view.h"
 #include "views/stage_navigator.h"
+#include "views/tuning_panel.h"
 
 namespace loupe::gui {
 
@@ -94,7 +96,8 @@ MainWindow::MainWindow(Options options, QWidget* parent)
       problemListModel_(new models::ProblemListModel(document_, this)),
       stageTreeModel_(new models::StageTreeModel(document_, this)),
       boardRun_(new models::BoardRun(document_, *registries_, this)),
-      profileTableModel_(new models::ProfileTableModel(boardRun_, this)) {
+      profileTableModel_(new models::ProfileTableModel(boardRun_, this)),
+      boardTuning_(new models::BoardTuning(document_, *registries_, this)) {
   setWindowTitle(QStringLiteral("Loupe"));
   setAcceptDrops(true);
   // IDE layout: the side docks run the full height, Problems sits under the
@@ -117,6 +120,7 @@ MainWindow::MainWindow(Options options, QWidget* parent)
   connect(compilation_, &models::ModelCompilation::compilationFailed, this,
           [this] { graphView_->setDeviceMapping({}); });
   problemListModel_->attachBoardRun(boardRun_);
+  problemListModel_->attachBoardTuning(boardTuning_);
 
   totalsLabel_ = new QLabel(this);
   fileLabel_ = new QLabel(this);
@@ -244,7 +248,21 @@ void MainWindow::createDocks() {
   deployDock_->setWidget(deployPanel_);
   addDockWidget(Qt::RightDockWidgetArea, deployDock_);
   tabifyDockWidget(propertiesDock_, deployDock_);
+
+  tuningPanel_ = new views::TuningPanel(document_, boardTuning_, this);
+  tuningPanel_->setObjectName(QStringLiteral("tuningPanel"));
+  tuneDock_ = new QDockWidget(tr("Tune"), this);
+  tuneDock_->setObjectName(QStringLiteral("tuneDock"));
+  tuneDock_->setWidget(tuningPanel_);
+  addDockWidget(Qt::RightDockWidgetArea, tuneDock_);
+  tabifyDockWidget(deployDock_, tuneDock_);
   propertiesDock_->raise();
+  // The views show the code for the board chosen in the Deploy panel (its
+  // instruction set's kernels), and the Tune panel tunes on that board.
+  connect(deployPanel_->platformBox(), &QComboBox::currentIndexChanged, this,
+          &MainWindow::onPlatformChosen);
+  connect(tuningPanel_, &views::TuningPanel::applySchedules, this, &MainWindow::applySchedules);
+  onPlatformChosen();
 
   buildLog_ = new QPlainTextEdit(this);
   buildLog_->setObjectName(QStringLiteral("buildLog"));
@@ -305,13 +323,32 @@ void MainWindow::createActions() {
   cancelRunAction_ = runMenu->addAction(tr("&Cancel Run"), boardRun_, &models::BoardRun::cancel);
   cancelRunAction_->setEnabled(false);
   runMenu->addSeparator();
+  QAction* tune = runMenu->addAction(tr("&Tune on Board"), this, [this] {
+    showView(QStringLiteral("tune"));
+    tuningPanel_->tune();
+  });
+  tune->setStatusTip(
+      tr("Measure candidate schedules of every operator on the Deploy panel's "
+         "board and keep the best (loupec tune)"));
+  QAction* stopTuning =
+      runMenu->addAction(tr("&Stop Tuning"), boardTuning_, &models::BoardTuning::stop);
+  stopTuning->setEnabled(false);
+  connect(boardTuning_, &models::BoardTuning::runningChanged, this, [tune, stopTuning](bool on) {
+    tune->setEnabled(!on);
+    stopTuning->setEnabled(on);
+  });
+  runMenu->addAction(tr("Apply Tuning &Log…"), this, &MainWindow::chooseTuningLog)
+      ->setStatusTip(tr("Compile and run with a tuning log's best schedules (--tuning-log)"));
+  runMenu->addAction(tr("Use Default Sc&hedules"), this, [this] { applySchedules({}, {}); });
+  runMenu->addSeparator();
   runMenu->addAction(tr("Show &Deploy Panel"), this,
                      [this] { showView(QStringLiteral("deploy")); });
+  runMenu->addAction(tr("Show T&une Panel"), this, [this] { showView(QStringLiteral("tune")); });
   connect(boardRun_, &models::BoardRun::runningChanged, this, [this](bool running) {
     runOnBoardAction_->setEnabled(!running);
     cancelRunAction_->setEnabled(running);
   });
-  for (QDockWidget* dock : {deployDock_, profileDock_, buildLogDock_}) {
+  for (QDockWidget* dock : {deployDock_, tuneDock_, profileDock_, buildLogDock_}) {
     viewMenu->addAction(dock->toggleViewAction());
   }
 
@@ -325,7 +362,7 @@ QStringList MainWindow::viewNames() {
   return {QStringLiteral("graph"),   QStringLiteral("operators"), QStringLiteral("ir"),
           QStringLiteral("devices"), QStringLiteral("passes"),    QStringLiteral("tir"),
           QStringLiteral("c"),       QStringLiteral("memory"),    QStringLiteral("deploy"),
-          QStringLiteral("profile")};
+          QStringLiteral("tune"),    QStringLiteral("profile")};
 }
 
 // The target choice, in a toolbar and the Compile menu: the CPU alone or the
@@ -407,8 +444,47 @@ void MainWindow::showTargets() {
   deployPanel_->setTargets(compilation_->targets());  // Run on board deploys what the views show
 }
 
+void MainWindow::onPlatformChosen() {
+  const QString name = deployPanel_->selectedPlatform();
+  for (const models::PlatformChoice& choice : boardRun_->platforms()) {
+    if (choice.name != name) continue;
+    compilation_->setBoardCpu(choice.cpu);
+    tuningPanel_->setPlatform(name, choice.buildsFirmware);
+  }
+}
+
+void MainWindow::applySchedules(const lowering::ScheduleTable& schedules, const QString& source) {
+  compilation_->setSchedules(schedules, source);
+  deployPanel_->setSchedules(schedules, source);
+  updateCompileStatus();
+}
+
+bool MainWindow::applyTuningLog(const QString& path) {
+  try {
+    applySchedules(models::schedulesFromTuningLog(path), QFileInfo(path).fileName());
+    return true;
+  } catch (const std::exception& error) {
+    // The schedules applied before stay applied.
+    const QString message = QString::fromUtf8(error.what());
+    statusBar()->showMessage(tr("Cannot apply the tuning log: %1").arg(message), 15000);
+    if (options_.interactive) {
+      QMessageBox::critical(this, tr("Cannot apply tuning log"),
+                            tr("Loupe could not read %1.").arg(QDir::toNativeSeparators(path)) +
+                                QStringLiteral("\n\n") + message);
+    }
+    return false;
+  }
+}
+
+void MainWindow::chooseTuningLog() {
+  const QString path = QFileDialog::getOpenFileName(this, tr("Apply Tuning Log"), QString(),
+                                                    tr("Tuning logs (*.json);;All files (*)"));
+  if (!path.isEmpty()) applyTuningLog(path);
+}
+
 bool MainWindow::isBusy() const {
-  return compilation_->isBusy() || graphLayout_->isBusy() || boardRun_->isRunning();
+  return compilation_->isBusy() || graphLayout_->isBusy() || boardRun_->isRunning() ||
+         boardTuning_->isRunning();
 }
 
 bool MainWindow::waitUntilIdle(int timeoutMs) {
@@ -419,6 +495,7 @@ bool MainWindow::waitUntilIdle(int timeoutMs) {
     compilation_->waitUntilIdle(left);
     graphLayout_->waitUntilIdle(std::max(0, static_cast<int>(timeoutMs - timer.elapsed())));
     boardRun_->waitUntilIdle(std::max(0, static_cast<int>(timeoutMs - timer.elapsed())));
+    boardTuning_->waitUntilIdle(std::max(0, static_cast<int>(timeoutMs - timer.elapsed())));
   }
   return !isBusy();
 }
@@ -439,13 +516,25 @@ void MainWindow::updateCompileStatus() {
       break;
   }
   const auto& plan = compilation_->memoryPlan();
-  compileLabel_->setText(compilation_->isBusy()
-                             ? tr("planning\u2026")
-                             : tr("workspace %1 bytes (%2)")
-                                   .arg(models::groupedNumber(plan.totalBytes), plan.planner));
+  QString text =
+      compilation_->isBusy()
+          ? tr("planning\u2026")
+          : tr("workspace %1 bytes (%2)").arg(models::groupedNumber(plan.totalBytes), plan.planner);
+  if (!compilation_->schedulesSource().isEmpty()) {
+    text += tr(" \u00b7 %n tuned workload(s) from %1", nullptr,
+               static_cast<int>(compilation_->schedules().size()))
+                .arg(compilation_->schedulesSource());
+  }
+  compileLabel_->setText(text);
 }
 
 bool MainWindow::showView(const QString& name) {
+  if (name == QStringLiteral("tune")) {
+    tuneDock_->show();
+    tuneDock_->raise();
+    resizeDocks({tuneDock_}, {std::max(420, width() / 3)}, Qt::Horizontal);
+    return true;
+  }
   if (name == QStringLiteral("deploy") || name == QStringLiteral("profile")) {
     // The Deploy panel and the Profile beside the graph they explain.
     showView(QStringLiteral("graph"));

@@ -11,6 +11,7 @@
 
 #include "deploy/registries.h"
 #include "gui/recent_files.h"
+#include "lowering/schedule.h"
 #include "models/compilation_stage.h"
 #include "target/target_string.h"
 
@@ -25,6 +26,7 @@ class QTabWidget;
 
 namespace loupe::models {
 class BoardRun;
+class BoardTuning;
 class DocumentGraphLayout;
 class ModelCompilation;
 class ModelDocument;
@@ -48,6 +50,7 @@ class ProblemsView;
 class ProfileView;
 class PropertiesView;
 class StageNavigator;
+class TuningPanel;
 }  // namespace loupe::views
 
 namespace loupe::gui {
@@ -96,6 +99,14 @@ class MainWindow : public QMainWindow {
   models::BoardRun* boardRun() const { return boardRun_; }
   models::ProblemListModel* problemListModel() const { return problemListModel_; }
   views::DeployPanel* deployPanel() const { return deployPanel_; }
+  models::BoardTuning* boardTuning() const { return boardTuning_; }
+  views::TuningPanel* tuningPanel() const { return tuningPanel_; }
+  // Compiles the views and Run on board with these schedules (a tuning log's
+  // best, named by `source`); empty: the default schedules.
+  void applySchedules(const lowering::ScheduleTable& schedules, const QString& source);
+  // Reads a tuning log and applies its best schedules; false (with a message
+  // in Problems and the status bar) for a log that cannot be read.
+  bool applyTuningLog(const QString& path);
   views::ProfileView* profileView() const { return profileView_; }
   QPlainTextEdit* buildLog() const { return buildLog_; }
   QAction* runOnBoardAction() const { return runOnBoardAction_; }
@@ -107,7 +118,7 @@ class MainWindow : public QMainWindow {
   bool waitUntilIdle(int timeoutMs = 120000);
 
   // The views by name, for --view: the central "graph", "operators", "ir",
-  // "devices", "passes", "tir", "c", "memory", and the docks "deploy" and "profile".
+  // "devices", "passes", "tir", "c", "memory", and the docks "deploy", "tune" and "profile".
   static QStringList viewNames();
   bool showView(const QString& name);
   QString currentViewName() const;
@@ -138,6 +149,8 @@ class MainWindow : public QMainWindow {
   void onModelLoaded();
   void onBoardRunStarted(const QString& platform);
   void onBoardRunFinished();
+  void onPlatformChosen();
+  void chooseTuningLog();
   void onLoadFailed(const QString& path, const QString& message);
   void updateProblemsTitle();
   void updatePropertiesTitle();
@@ -158,6 +171,7 @@ class MainWindow : public QMainWindow {
   models::StageTreeModel* stageTreeModel_;
   models::BoardRun* boardRun_;
   models::ProfileTableModel* profileTableModel_;
+  models::BoardTuning* boardTuning_;
 
   QTabWidget* tabs_ = nullptr;
   QList<StageTab> stageTabs_;
@@ -181,6 +195,8 @@ class MainWindow : public QMainWindow {
   views::ProfileView* profileView_ = nullptr;
   QPlainTextEdit* buildLog_ = nullptr;
   QDockWidget* deployDock_ = nullptr;
+  views::TuningPanel* tuningPanel_ = nullptr;
+  QDockWidget* tuneDock_ = nullptr;
   QDockWidget* profileDock_ = nullptr;
   QDockWidget* buildLogDock_ = nullptr;
   QAction* runOnBoardAction_ = nullptr;

@@ -44,11 +44,28 @@ class DeployTuning : public QObject {
     // Four random int8 operators (convolutions, depthwise, fully connected, ADD).
     const ir::Graph graph = test::randomSimdKernelGraph(21, 4);
     deploy::TuneResult tuned;
+    // The workloads are announced once, before any record; then one call per record.
+    std::vector<std::string> announced;
+    int recordCalls = 0;
+    deploy::TuneRequest request = tuneRequest(registries, graph);
+    request.progress = [&](const deploy::TuningProgress& progress) {
+      if (progress.record) {
+        QVERIFY(!announced.empty());
+        ++recordCalls;
+        return;
+      }
+      QVERIFY(announced.empty() && recordCalls == 0 && progress.trialsDone == 0);
+      for (const auto& workload : *progress.workloads) announced.push_back(workload.key);
+    };
     try {
-      tuned = deploy::tuneOnBoard(tuneRequest(registries, graph));
+      tuned = deploy::tuneOnBoard(std::move(request));
     } catch (const std::exception& e) {
       QFAIL(e.what());
     }
+    QCOMPARE(recordCalls, static_cast<int>(tuned.records.size()));
+    QCOMPARE(announced.size(), tuned.workloads.size());
+    for (std::size_t w = 0; w < announced.size(); ++w)
+      QCOMPARE(announced[w], tuned.workloads[w].key);
     std::size_t candidates = 0;
     for (const auto& workload : tuned.workloads) candidates += workload.candidates.size();
     QCOMPARE(tuned.records.size(), candidates);

@@ -18,6 +18,10 @@ QString kwsModelPath() {
   return QString::fromStdString((modelsDir() / "kws_ref_model" / "model.tflite").string());
 }
 
+QString ad01ModelPath() {
+  return QString::fromStdString((modelsDir() / "ad01_int8" / "model.tflite").string());
+}
+
 QString vwwModelPath() {
   return QString::fromStdString((modelsDir() / "vww_96_int8" / "model.tflite").string());
 }

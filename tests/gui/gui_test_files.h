@@ -13,6 +13,7 @@ namespace loupe::test {
 
 QString kwsModelPath();   // tests/data/models/kws_ref_model/model.tflite
 QString vwwModelPath();   // tests/data/models/vww_96_int8/model.tflite
+QString ad01ModelPath();  // tests/data/models/ad01_int8/model.tflite: small, quick to tune
 QString velaModelPath();  // one CUSTOM(ethos-u) operator: never runnable
 
 // The operator types of kws_ref_model in execution order (checked against
