@@ -1,10 +1,18 @@
 # loupe_add_test(NAME name LABELS label... SOURCES file... [LIBRARIES lib...])
 # Builds one Qt Test executable and registers it with ctest.
+#
+# QtCore's module header (which <QtTest> includes), nlohmann/json and the
+# standard library make up most of what a test's compile parses. They are
+# precompiled once, with loupe_test_support, and every test reuses that
+# header: none of them looks at the macros that differ between tests (each
+# folder's QT_TESTCASE_SOURCEDIR, the QT_<MODULE>_LIB of the Qt modules a
+# test links), so the one precompiled header is valid for all.
 function(loupe_add_test)
   cmake_parse_arguments(T "" "NAME" "LABELS;SOURCES;LIBRARIES" ${ARGN})
   add_executable(${T_NAME} ${T_SOURCES})
   target_link_libraries(${T_NAME} PRIVATE loupe_test_support Qt6::Test ${T_LIBRARIES})
   target_compile_options(${T_NAME} PRIVATE -Wall -Wextra)
+  target_precompile_headers(${T_NAME} REUSE_FROM loupe_test_support)
   add_test(NAME ${T_NAME} COMMAND ${T_NAME})
   set_tests_properties(${T_NAME} PROPERTIES LABELS "${T_LABELS}"
     ENVIRONMENT "QT_QPA_PLATFORM=offscreen")
