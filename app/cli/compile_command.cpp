@@ -70,10 +70,10 @@ int runCompileCommand(const std::vector<std::string>& args, const deploy::Regist
   // given as -o, or a folder that cannot be written, fails now.
   mlf::checkArchiveTarget(*output);
 
-  const driver::Compilation compilation = driver::compileModel(
+  driver::Compilation compilation = driver::compileModel(
       {frontend::importTfliteFile(parsed.positional[0]), targets, std::move(options)});
   const ir::Graph& graph = compilation.graph;
-  const codegen::CompiledModel& model = compilation.model;
+  codegen::CompiledModel& model = compilation.model;
   std::vector<mlf::StageFile> stages;
   int number = 0;
   for (const passes::Stage& stage : compilation.timeline.stages()) {
@@ -86,18 +86,20 @@ int runCompileCommand(const std::vector<std::string>& args, const deploy::Regist
     std::snprintf(prefix, sizeof prefix, "%02d_", number);
     stages.emplace_back(prefix + std::string("tir/") + f.name + ".tir.txt", tir::printPrimFunc(f));
   }
-  mlf::MlfContents contents = mlf::mlfContentsOf(model, stages);
+  // The generated C moves into the archive (a large model's is not held twice).
+  mlf::MlfContents contents = mlf::takeMlfContents(model, stages);
   contents.target = target::targetListString(targets);
+  const std::string targetString = contents.target;
   const target::DeviceReport& devices = compilation.devices;
   addDeviceReport(contents.deviceMapping, devices);
-  mlf::writeModelLibraryFormat(*output, contents);
+  mlf::writeModelLibraryFormat(*output, std::move(contents));
   const memory::MemoryPlan& plan = model.memoryPlan;
   std::cout << "compiled " << graph.name << " as '" << model.modelName
             << "': " << model.functions.size() << " operator function(s), workspace "
             << ir::groupDigits(model.workspaceBytes()) << " bytes"
             << (model.externalWorkspace ? " (external)" : "") << " planned by " << plan.planner
             << " (lower bound " << ir::groupDigits(plan.lowerBound) << ", gap "
-            << ir::groupDigits(plan.gap()) << ")\ntargets (" << contents.target
+            << ir::groupDigits(plan.gap()) << ")\ntargets (" << targetString
             << "): " << targetSummary(graph, targets) << "\n";
   printDeviceTotals(std::cout, devices);
   if (const std::string coverage = tuningCoverage(parsed, schedules, compilation);

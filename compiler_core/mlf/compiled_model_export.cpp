@@ -52,8 +52,10 @@ nlohmann::json memoryPlanJson(const codegen::CompiledModel& model) {
   return plan;
 }
 
-MlfContents mlfContentsOf(const codegen::CompiledModel& model,
-                          const std::vector<StageFile>& stages) {
+namespace {
+
+MlfContents contentsWithoutSources(const codegen::CompiledModel& model,
+                                   const std::vector<StageFile>& stages) {
   MlfContents c;
   c.modelName = model.modelName;
   for (int t : model.graph.inputs) c.inputs.push_back(tensorOf(model.graph.tensor(t)));
@@ -80,8 +82,6 @@ MlfContents mlfContentsOf(const codegen::CompiledModel& model,
   c.functions.insert(c.functions.end(), operators.begin(), operators.end());
   c.memoryPlan = memoryPlanJson(model);
   c.deviceMapping = analysis::deviceMappingJson(model.graph);
-  for (const auto& f : model.sources) c.hostSources.push_back(entry(f.name, f.text));
-  for (const auto& f : model.headers) c.hostHeaders.push_back(entry(f.name, f.text));
   for (const auto& [name, text] : stages) c.irStages.push_back(entry(name, text));
   for (const EmbeddedFile& f : codegen::runtimeFiles()) {
     std::string path(f.path);
@@ -89,6 +89,29 @@ MlfContents mlfContentsOf(const codegen::CompiledModel& model,
     // then the only runtime include folder; a board puts its own first.
     if (path.starts_with("config/")) path = "include/" + path.substr(7);
     c.runtimeFiles.push_back(entry(path, f.bytes));
+  }
+  return c;
+}
+
+}  // namespace
+
+MlfContents mlfContentsOf(const codegen::CompiledModel& model,
+                          const std::vector<StageFile>& stages) {
+  MlfContents c = contentsWithoutSources(model, stages);
+  for (const auto& f : model.sources) c.hostSources.push_back(entry(f.name, f.text));
+  for (const auto& f : model.headers) c.hostHeaders.push_back(entry(f.name, f.text));
+  return c;
+}
+
+MlfContents takeMlfContents(codegen::CompiledModel& model, const std::vector<StageFile>& stages) {
+  MlfContents c = contentsWithoutSources(model, stages);
+  for (auto* files : {&model.sources, &model.headers}) {
+    auto& into = files == &model.sources ? c.hostSources : c.hostHeaders;
+    for (codegen::GeneratedFile& f : *files) {
+      into.push_back(entry(f.name, f.text));
+      std::string().swap(f.text);
+    }
+    files->clear();
   }
   return c;
 }

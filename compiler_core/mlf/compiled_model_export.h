@@ -20,6 +20,11 @@ using StageFile = std::pair<std::string, std::string>;
 
 MlfContents mlfContentsOf(const codegen::CompiledModel& model,
                           const std::vector<StageFile>& stages);
+// The same, taking the generated sources and headers out of `model` (they
+// are left empty; the rest of `model` is as it was): each file's text is
+// freed as soon as the archive's copy is made, so a large model's C is not
+// held twice.
+MlfContents takeMlfContents(codegen::CompiledModel& model, const std::vector<StageFile>& stages);
 
 // The memory plan as metadata.json's memory_plan value: the workspace
 // buffers and the operator state kept outside the workspace.

@@ -217,19 +217,27 @@ nlohmann::json mlfMetadata(const MlfContents& contents) {
 }
 
 std::vector<ArchiveEntry> mlfEntries(const MlfContents& contents) {
+  return mlfEntries(MlfContents(contents));
+}
+
+std::vector<ArchiveEntry> mlfEntries(MlfContents&& contents) {
   std::vector<ArchiveEntry> entries;
   entries.push_back(textEntry("metadata.json", mlfMetadata(contents).dump(2) + "\n"));
   entries.push_back(textEntry("README.txt", readme(contents)));
   for (const FileGroup& group : fileGroups(contents)) {
-    for (const ArchiveEntry& file : *group.files) {
-      entries.push_back(ArchiveEntry{group.folder + file.path, file.bytes, file.executable});
+    // The files' bytes move (`contents` is ours, so dropping the const the
+    // groups are listed with is sound): a large model's sources and
+    // parameters are not held twice.
+    for (ArchiveEntry& file : const_cast<std::vector<ArchiveEntry>&>(*group.files)) {
+      entries.push_back(
+          ArchiveEntry{group.folder + file.path, std::move(file.bytes), file.executable});
     }
   }
   return entries;
 }
 
-void writeModelLibraryFormat(const std::filesystem::path& tarFile, const MlfContents& contents) {
-  writeTarArchive(tarFile, mlfEntries(contents));
+void writeModelLibraryFormat(const std::filesystem::path& tarFile, MlfContents contents) {
+  writeTarArchive(tarFile, mlfEntries(std::move(contents)));
 }
 
 }  // namespace loupe::mlf

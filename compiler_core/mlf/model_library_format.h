@@ -90,10 +90,13 @@ nlohmann::json mlfMetadata(const MlfContents& contents);
 // Every file of the archive: metadata.json, README.txt and the contents under
 // their folders, in that order. Throws MlfError for invalid contents.
 std::vector<ArchiveEntry> mlfEntries(const MlfContents& contents);
+// The same, moving the files' bytes out of `contents` instead of copying them.
+std::vector<ArchiveEntry> mlfEntries(MlfContents&& contents);
 
 // mlfEntries written with writeTarArchive (deterministic, atomic). Throws
 // MlfError for invalid contents (nothing is written) and ArchiveError when the
-// file cannot be written.
-void writeModelLibraryFormat(const std::filesystem::path& tarFile, const MlfContents& contents);
+// file cannot be written. Pass the contents with std::move when they are not
+// needed after: a large model's files are then not copied.
+void writeModelLibraryFormat(const std::filesystem::path& tarFile, MlfContents contents);
 
 }  // namespace loupe::mlf

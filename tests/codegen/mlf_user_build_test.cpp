@@ -125,6 +125,25 @@ class MlfUserBuild : public QObject {
     const auto build = deploy::runProcess(argv, root_);
     QVERIFY2(build.exitCode == 0, build.output.c_str());
   }
+
+  // loupec compile moves the generated C into the archive instead of copying
+  // it: the archive is byte for byte the one the copying path writes.
+  void takingTheSourcesWritesTheSameArchive() {
+    const fs::path model = test::modelsDir() / "hello_world_int8" / "model.tflite";
+    codegen::CompileOptions options;
+    options.modelName = "hello";
+    auto compiled = codegen::compileToC(frontend::importTfliteFile(model), options);
+    const std::vector<mlf::StageFile> stages = {{"00_imported.graph.txt", "graph text\n"}};
+    const fs::path copied = fs::path(dir_.path().toStdString()) / "copied.tar";
+    const fs::path taken = fs::path(dir_.path().toStdString()) / "taken.tar";
+    mlf::writeModelLibraryFormat(copied, mlf::mlfContentsOf(compiled, stages));
+    const std::size_t functions = compiled.functions.size();
+    QVERIFY(!compiled.sources.empty() && !compiled.headers.empty());
+    mlf::writeModelLibraryFormat(taken, mlf::takeMlfContents(compiled, stages));
+    QVERIFY(compiled.sources.empty() && compiled.headers.empty());
+    QCOMPARE(compiled.functions.size(), functions);  // the rest stays
+    QCOMPARE(test::readBytes(taken), test::readBytes(copied));
+  }
 };
 
 QTEST_APPLESS_MAIN(MlfUserBuild)
