@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets with clang (preset `fuzz`) and runs one.
 # Usage: scripts/fuzz.sh [SECONDS] [TARGET]
-#   TARGET: tflite_importer (default), reference_interpreter or framing_decoder
+#   TARGET: tflite_importer (default), reference_interpreter, framing_decoder,
+#           session_rpc (the host session reading replies) or rpc_server (the board side)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-600}
