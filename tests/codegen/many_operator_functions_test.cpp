@@ -66,7 +66,8 @@ class ManyOperatorFunctions : public QObject {
                               std::to_string(kOperators);
     bool found = false;
     for (const auto& source : model.sources) {
-      if (source.name.ends_with("_registry.c")) found = source.text.find(count) != std::string::npos;
+      if (source.name.ends_with("_registry.c"))
+        found = source.text.find(count) != std::string::npos;
     }
     QVERIFY2(found, count.c_str());
   }
