@@ -23,7 +23,6 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <QValueAxis>
-#include <exception>
 
 #include "models/board_tuning.h"
 #include "models/model_document.h"

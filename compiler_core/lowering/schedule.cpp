@@ -78,7 +78,10 @@ ScheduleSpace scheduleSpace(const ir::Graph& graph, const ir::Operator& op, targ
 }
 
 void checkSchedule(const ScheduleSpace& space, const Schedule& schedule) {
-  for (const auto& [name, choice] : schedule) {
+  for (const auto& entry : schedule) {
+    // Named, not bound: clang before 16 cannot capture a structured binding.
+    const std::string& name = entry.first;
+    const std::string& choice = entry.second;
     const auto knob = std::find_if(space.knobs.begin(), space.knobs.end(),
                                    [&](const Knob& k) { return k.name == name; });
     if (knob == space.knobs.end()) {
