@@ -43,7 +43,8 @@ DeployPanel::DeployPanel(models::ModelDocument* document, models::BoardRun* run,
 
   // Unavailable platforms stay listed, disabled, with what to install.
   auto* items = new QStandardItemModel(platform_);
-  for (const models::PlatformChoice& choice : run_->platforms()) {
+  choices_ = run_->platforms();
+  for (const models::PlatformChoice& choice : choices_) {
     auto* item = new QStandardItem(choice.name);
     item->setData(choice.description, Qt::UserRole);
     if (choice.available) {
@@ -154,6 +155,10 @@ bool DeployPanel::selectPlatform(const QString& name) {
     }
   }
   return false;
+}
+
+models::PlatformChoice DeployPanel::selectedPlatformChoice() const {
+  return choices_.value(platform_->currentIndex());
 }
 
 QString DeployPanel::selectedPlatform() const {

@@ -9,6 +9,7 @@
 #include <QWidget>
 
 #include "lowering/schedule.h"
+#include "models/board_run.h"
 #include "target/target_string.h"
 
 class QComboBox;
@@ -19,7 +20,6 @@ class QSpinBox;
 class QWidget;
 
 namespace loupe::models {
-class BoardRun;
 class ModelDocument;
 }  // namespace loupe::models
 
@@ -49,6 +49,9 @@ class DeployPanel : public QWidget {
   // Selects `name` when it is listed and available; returns whether it did.
   bool selectPlatform(const QString& name);
   QString selectedPlatform() const;
+  // The selected platform as listed (its CPU, whether it builds firmware);
+  // a default choice when none is selected.
+  models::PlatformChoice selectedPlatformChoice() const;
 
  public slots:
   // Starts a run with the panel's settings (the Run on board action).
@@ -63,6 +66,7 @@ class DeployPanel : public QWidget {
 
   models::ModelDocument* document_;
   models::BoardRun* run_;
+  QList<models::PlatformChoice> choices_;  // in the platform box's order
   QComboBox* platform_;
   QLabel* description_;
   QFormLayout* form_ = nullptr;

@@ -445,12 +445,9 @@ void MainWindow::showTargets() {
 }
 
 void MainWindow::onPlatformChosen() {
-  const QString name = deployPanel_->selectedPlatform();
-  for (const models::PlatformChoice& choice : boardRun_->platforms()) {
-    if (choice.name != name) continue;
-    compilation_->setBoardCpu(choice.cpu);
-    tuningPanel_->setPlatform(name, choice.buildsFirmware);
-  }
+  const models::PlatformChoice choice = deployPanel_->selectedPlatformChoice();
+  compilation_->setBoardCpu(choice.cpu);
+  tuningPanel_->setPlatform(choice.name, !choice.name.isEmpty() && choice.buildsFirmware);
 }
 
 void MainWindow::applySchedules(const lowering::ScheduleTable& schedules, const QString& source) {

@@ -105,14 +105,16 @@ MlfContents mlfContentsOf(const codegen::CompiledModel& model,
 
 MlfContents takeMlfContents(codegen::CompiledModel& model, const std::vector<StageFile>& stages) {
   MlfContents c = contentsWithoutSources(model, stages);
-  for (auto* files : {&model.sources, &model.headers}) {
-    auto& into = files == &model.sources ? c.hostSources : c.hostHeaders;
-    for (codegen::GeneratedFile& f : *files) {
+  const auto take = [](std::vector<codegen::GeneratedFile>& files,
+                       std::vector<ArchiveEntry>& into) {
+    for (codegen::GeneratedFile& f : files) {
       into.push_back(entry(f.name, f.text));
       std::string().swap(f.text);
     }
-    files->clear();
-  }
+    files.clear();
+  };
+  take(model.sources, c.hostSources);
+  take(model.headers, c.hostHeaders);
   return c;
 }
 
