@@ -1,5 +1,7 @@
 #include "deploy/board_description.h"
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 namespace loupe::deploy {
@@ -43,6 +45,47 @@ std::uint64_t requiredCount(const json& object, const char* key, const std::stri
   return it->get<std::uint64_t>();
 }
 
+std::vector<std::string> stringList(const json& object, const char* key, const std::string& source,
+                                    const std::string& owner) {
+  std::vector<std::string> list;
+  const auto it = object.find(key);
+  if (it == object.end()) return list;
+  if (!it->is_array()) fail(source, owner + ": '" + key + "' is not a list");
+  for (const json& item : *it) {
+    if (!item.is_string()) fail(source, owner + ": '" + key + "' lists a non-string");
+    list.push_back(item.get<std::string>());
+  }
+  return list;
+}
+
+// A name that becomes a file name (uarts/<driver>.c): no paths, no surprises.
+bool isPlainName(const std::string& name) {
+  return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+  });
+}
+
+BoardFlash parseFlash(const json& flash, const std::string& source) {
+  if (!flash.is_object()) fail(source, "'flash' is not an object");
+  BoardFlash result;
+  result.origin = requiredAddress(flash, "origin", source);
+  if (const auto port = flash.find("serial_port"); port != flash.end() && port->is_string()) {
+    result.serialPort = port->get<std::string>();
+  }
+  const auto programmers = flash.find("programmers");
+  if (programmers == flash.end() || !programmers->is_array() || programmers->empty()) {
+    fail(source, "'flash' lists no programmers");
+  }
+  for (const json& entry : *programmers) {
+    if (!entry.is_object()) fail(source, "a programmer is not an object");
+    BoardProgrammer programmer;
+    programmer.name = requiredString(entry, "name", source);
+    programmer.arguments = stringList(entry, "arguments", source, "programmer " + programmer.name);
+    result.programmers.push_back(std::move(programmer));
+  }
+  return result;
+}
+
 }  // namespace
 
 const BoardMemory& BoardDescription::memoryHolding(const std::string& what) const {
@@ -72,10 +115,26 @@ BoardDescription parseBoardDescription(std::string_view text, const std::string&
   board.floatAbi = requiredString(root, "float_abi", source);
   board.clockHz = requiredCount(root, "clock_hz", source);
   board.uart0Base = requiredAddress(root, "uart0_base", source);
+  if (root.contains("uart")) {
+    board.uartDriver = requiredString(root, "uart", source);
+    if (!isPlainName(board.uartDriver))
+      fail(source, "'uart' must be a driver name like stm32_usart_v2");
+  }
+  if (root.contains("fpu")) board.fpu = requiredString(root, "fpu", source);
+  if (root.contains("rpc_arena_bytes")) {
+    board.rpcArenaBytes = requiredCount(root, "rpc_arena_bytes", source);
+  }
   const auto qemu = root.find("qemu");
-  if (qemu == root.end() || !qemu->is_object()) fail(source, "expected an object 'qemu'");
-  board.qemuExecutable = requiredString(*qemu, "executable", source);
-  board.qemuMachine = requiredString(*qemu, "machine", source);
+  const auto flash = root.find("flash");
+  if (qemu != root.end()) {
+    if (!qemu->is_object()) fail(source, "'qemu' is not an object");
+    board.qemuExecutable = requiredString(*qemu, "executable", source);
+    board.qemuMachine = requiredString(*qemu, "machine", source);
+  }
+  if (flash != root.end()) board.flash = parseFlash(*flash, source);
+  if ((qemu == root.end()) == (flash == root.end())) {
+    fail(source, "expected either 'qemu' (an emulated board) or 'flash' (a real board)");
+  }
   const auto memories = root.find("memories");
   if (memories == root.end() || !memories->is_array() || memories->empty()) {
     fail(source, "lists no memories");

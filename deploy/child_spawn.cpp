@@ -56,14 +56,13 @@ pid_t spawnChild(const SpawnRequest& request) {
     sigset_t none;
     sigemptyset(&none);
     ::sigprocmask(SIG_SETMASK, &none, nullptr);
-    const int devNull = ::open("/dev/null", O_RDONLY);
-    if (devNull < 0 || ::dup2(devNull, STDIN_FILENO) < 0) failInChild(report[1]);
-    if (request.outputFd >= 0) {
-      if (::dup2(request.outputFd, STDOUT_FILENO) < 0 ||
-          ::dup2(request.outputFd, STDERR_FILENO) < 0) {
-        failInChild(report[1]);
-      }
+    const int input = request.inputFd >= 0 ? request.inputFd : ::open("/dev/null", O_RDONLY);
+    if (input < 0 || ::dup2(input, STDIN_FILENO) < 0) failInChild(report[1]);
+    if (request.outputFd >= 0 && ::dup2(request.outputFd, STDOUT_FILENO) < 0) {
+      failInChild(report[1]);
     }
+    const int error = request.errorFd >= 0 ? request.errorFd : request.outputFd;
+    if (error >= 0 && ::dup2(error, STDERR_FILENO) < 0) failInChild(report[1]);
     if (!directory.empty() && ::chdir(directory.c_str()) != 0) failInChild(report[1]);
     ::execvp(args[0], args.data());
     failInChild(report[1]);

@@ -18,7 +18,9 @@ namespace loupe::deploy {
 struct SpawnRequest {
   std::vector<std::string> argv;           // argv[0] is looked up on PATH
   std::filesystem::path workingDirectory;  // empty: this process's
-  int outputFd = -1;                       // stdout and stderr; stdin is /dev/null
+  int outputFd = -1;                       // stdout and stderr (-1: this process's)
+  int inputFd = -1;                        // stdin (-1: /dev/null)
+  int errorFd = -1;                        // stderr apart from stdout (-1: outputFd)
 };
 
 // The child's PID, which also names its process group. Throws

@@ -14,6 +14,7 @@ class DeployError : public std::runtime_error {
     ToolMissing,      // a program the platform needs is not installed
     BuildFailed,      // the compiler or linker failed (message holds its output)
     DoesNotFit,       // the model is too large for the board (which memory, by how much)
+    FlashFailed,      // the programmer could not write the firmware (its output, likely causes)
     StartFailed,      // the firmware could not be started or reached
     Mismatch,         // the firmware on the board is not the model, or inputs of wrong sizes
     RunFailed,        // the model's run function returned an error on the board

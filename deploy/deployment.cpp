@@ -29,6 +29,7 @@ Deployment::Deployment(const Platform& platform, const codegen::CompiledModel& m
     report("build", "generating and building the " + platform.name() + " project");
     FirmwareBuildOptions build = options.build;
     if (stop_.stop_possible()) build.stop = stop_;
+    build.options = options.start.options;
     firmware_ = buildFirmware(platform, model, build);
     times_.generate = firmware_.generateSeconds;
     times_.build = firmware_.buildSeconds;
@@ -38,13 +39,31 @@ Deployment::Deployment(const Platform& platform, const codegen::CompiledModel& m
   const auto flashStart = std::chrono::steady_clock::now();
   stopIfCancelled("flash");
   report("flash", "starting the firmware on " + platform.name());
-  link_ = platform.start(firmware_.firmware, options.start);
+  StartOptions start = options.start;
+  if (stop_.stop_possible()) start.stop = stop_;
+  // A programmer's command and output go to the build log and the progress
+  // lines (the CLI's output, the GUI's Build Log).
+  if (!start.log) {
+    start.log = [this](const std::string& text) {
+      firmware_.log += text;
+      std::string line = text;
+      while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.pop_back();
+      if (!line.empty()) report("flash", line);
+    };
+  }
+  link_ = platform.start(firmware_.firmware, start);
   if (options.interpose) interposed_ = options.interpose(*link_);
   stopIfCancelled("connect");
   report("connect", "handshake over " + transport().describe());
   host::SessionOptions session = options.session;
   if (stop_.stop_possible()) session.stop = stop_;
   session_ = std::make_unique<host::Session>(transport(), session);
+  // The board's LOG lines (an abort's reason among them) reach the
+  // progress lines as they arrive instead of waiting unread in the session.
+  session_->setLogHandler([this](std::string_view line) {
+    boardLogs_.emplace_back(line);
+    report("board", std::string(line));
+  });
   session_->start();
   rpc_ = std::make_unique<host::RpcClient>(*session_);
   checkModel();

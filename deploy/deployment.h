@@ -45,7 +45,8 @@ struct DeploymentTimes {
 class Deployment {
  public:
   using Bytes = std::vector<std::uint8_t>;
-  // stage: "generate", "build", "flash", "connect", "run"; detail: for people.
+  // stage: "generate", "build", "flash", "connect", "run", "board" (a LOG
+  // line from the board); detail: for people.
   using Progress = std::function<void(const std::string& stage, const std::string& detail)>;
 
   // Generates, builds, starts and connects. Throws DeployError (tools, build,
@@ -64,6 +65,8 @@ class Deployment {
   void resetState();
 
   const RunProfile& profile() const { return profile_; }
+  // The LOG lines the board sent so far (also reported as stage "board").
+  const std::vector<std::string>& boardLogs() const { return boardLogs_; }
   const DeploymentTimes& times() const { return times_; }
   const FirmwareBuild& firmware() const { return firmware_; }
   const host::BoardInfo& board() const { return session_->boardInfo(); }
@@ -92,6 +95,7 @@ class Deployment {
   host::ModelInfo modelInfo_;
   RunProfile profile_;
   DeploymentTimes times_;
+  std::vector<std::string> boardLogs_;
 };
 
 }  // namespace loupe::deploy

@@ -24,8 +24,13 @@ void writeProject(const std::vector<ProjectFile>& files, const fs::path& directo
 
 FirmwareBuild buildFirmware(const Platform& platform, const codegen::CompiledModel& model,
                             const FirmwareBuildOptions& options) {
+  // Known before anything is generated, so a model far too large for the
+  // board is refused at once, not after a build.
+  if (auto problem = platform.checkFits(model)) {
+    throw DeployError(DeployError::Kind::DoesNotFit, *problem);
+  }
   requireTools(platform);
-  if (!isOnPath("make")) {
+  if (!platform.buildsProjectItself() && !isOnPath("make")) {
     throw DeployError(DeployError::Kind::ToolMissing,
                       "building firmware needs make (install the Debian package make)");
   }
@@ -40,6 +45,10 @@ FirmwareBuild buildFirmware(const Platform& platform, const codegen::CompiledMod
   const std::string platformName = platform.name();
   std::vector<std::string_view> parts = {platformName};
   for (const ProjectFile& file : files) parts.insert(parts.end(), {file.path, file.text});
+  const bool external = platform.buildsProjectItself();
+  if (external) {
+    for (const auto& [name, value] : options.options) parts.insert(parts.end(), {name, value});
+  }
 
   const fs::path root = (options.cacheRoot.empty() ? defaultCacheRoot() : options.cacheRoot) /
                         "firmware" / platformName;
@@ -65,6 +74,19 @@ FirmwareBuild buildFirmware(const Platform& platform, const codegen::CompiledMod
       if (!keep) fs::remove_all(path, ignored);
     }
   } cleanup{work};
+  if (external) {
+    // The platform's server generates and builds the project from the model
+    // folder; its project folder is the firmware start() gets.
+    writeProject(files, work / "model");
+    build.generateSeconds = lap();
+    ProjectBuildContext context{
+        options.options, [&build](const std::string& text) { build.log += text; }, options.stop};
+    platform.buildProject(work / "model", work / platform.firmwarePath(), context);
+    build.buildSeconds = lap();
+    moveIntoCache(work, build.directory, build.firmware);
+    cleanup.keep = true;
+    return build;
+  }
   writeProject(files, work);
   build.generateSeconds = lap();
   const std::vector<std::string> argv = {"make", "-j" + std::to_string(std::max(1, options.jobs))};

@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <map>
 #include <stop_token>
 #include <string>
 #include <vector>
@@ -21,6 +22,9 @@ struct FirmwareBuildOptions {
   int jobs = 2;                     // make -j
   std::chrono::milliseconds timeLimit = std::chrono::minutes(10);
   std::stop_token stop{};  // a stop kills make: DeployError Cancelled
+  // The platform's project options (StartOptions::options): part of the
+  // build for platforms that build their own project.
+  std::map<std::string, std::string> options{};
 };
 
 struct FirmwareBuild {
@@ -37,9 +41,10 @@ struct FirmwareBuild {
 void writeProject(const std::vector<ProjectFile>& files, const std::filesystem::path& directory);
 
 // Generates the platform's project for `model` and builds it (or finds the
-// build in the cache). Throws DeployError: ToolMissing, DoesNotFit (the
-// platform's explanation of the linker's complaint) or BuildFailed (with the
-// compiler's output).
+// build in the cache). Throws DeployError: DoesNotFit (before anything is
+// generated, when the platform's checkFits knows; or the platform's
+// explanation of the linker's complaint), ToolMissing or BuildFailed (with
+// the compiler's output).
 FirmwareBuild buildFirmware(const Platform& platform, const codegen::CompiledModel& model,
                             const FirmwareBuildOptions& options = {});
 

@@ -30,8 +30,17 @@ std::string firmwareMakefile(const FirmwareMakefileSpec& spec) {
       << "RUNTIME_SOURCES := $(wildcard runtime/src/*.c runtime/src/*/*.c)\n"
       << "PLATFORM_SOURCES := $(wildcard platform/*.c)\n"
       << "OBJECTS := $(patsubst %.c,build/%.o,$(MODEL_SOURCES) $(PLATFORM_SOURCES))\n"
-      << "RUNTIME_OBJECTS := $(patsubst %.c,build/%.o,$(RUNTIME_SOURCES))\n\n"
-      << spec.output << ": $(OBJECTS) build/libloupe_crt.a\n"
+      << "RUNTIME_OBJECTS := $(patsubst %.c,build/%.o,$(RUNTIME_SOURCES))\n\n";
+  if (!spec.images.empty()) {
+    out << "OBJCOPY := " << spec.objcopy << "\n\n"
+        << "all: " << spec.output << " " << joined(spec.images) << "\n\n";
+    for (const std::string& image : spec.images) {
+      const bool hex = image.ends_with(".hex");
+      out << image << ": " << spec.output << "\n"
+          << "\t$(OBJCOPY) -O " << (hex ? "ihex" : "binary") << " $< $@\n\n";
+    }
+  }
+  out << spec.output << ": $(OBJECTS) build/libloupe_crt.a\n"
       << "\t$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@\n\n"
       << "build/libloupe_crt.a: $(RUNTIME_OBJECTS)\n"
       << "\t@rm -f $@\n"
@@ -41,7 +50,7 @@ std::string firmwareMakefile(const FirmwareMakefileSpec& spec) {
       << "\t$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@\n\n"
       << "clean:\n"
       << "\trm -rf build\n\n"
-      << ".PHONY: clean\n";
+      << ".PHONY: " << (spec.images.empty() ? "" : "all ") << "clean\n";
   return out.str();
 }
 

@@ -17,7 +17,12 @@ struct FirmwareMakefileSpec {
   std::vector<std::string> compileFlags;  // CFLAGS besides the strict C99 warnings
   std::vector<std::string> linkFlags;     // LDFLAGS
   std::vector<std::string> libraries;     // LDLIBS, after everything else
-  std::string output;                     // the goal: "build/firmware.elf"
+  std::string output;                     // the program: "build/firmware.elf"
+  // Images made from the program for a programmer, by extension:
+  // "build/firmware.bin" (raw), "build/firmware.hex" (Intel HEX); built by
+  // the default goal with `objcopy`.
+  std::string objcopy;
+  std::vector<std::string> images;
 };
 
 std::string firmwareMakefile(const FirmwareMakefileSpec& spec);

@@ -86,8 +86,10 @@ QList<PlatformChoice> BoardRun::platforms() const {
       const QString package = QString::fromStdString(tool.debianPackage);
       if (!choice.missingPackages.contains(package)) choice.missingPackages << package;
     }
-    choice.available = choice.missingPackages.isEmpty();
-    choice.needsPort = choice.name == QStringLiteral("serial");
+    choice.problem = QString::fromStdString(platform->problem());
+    choice.available = choice.missingPackages.isEmpty() && choice.problem.isEmpty();
+    choice.options = platform->projectOptions();
+    choice.needsPort = platform->usesSerialPort();
     choice.cpu = QString::fromStdString(platform->cpu());
     choice.buildsFirmware = platform->buildsFirmware();
     choices << choice;
@@ -182,11 +184,13 @@ bool BoardRun::start(Request request) {
   // Progress is reported from the worker; the lines are delivered on this
   // object's thread and dropped once the run has been cancelled.
   QPointer<BoardRun> self(this);
-  auto report = [self, generation](const QString& line) {
+  auto report = [self, generation](const QString& line, bool fromBoard) {
     QMetaObject::invokeMethod(
         self.data(),
-        [self, generation, line] {
-          if (self && self->generation_ == generation) emit self->progress(line);
+        [self, generation, line, fromBoard] {
+          if (!self || self->generation_ != generation) return;
+          emit self->progress(line);
+          if (fromBoard) emit self->boardLog(line.mid(line.indexOf(u' ') + 1));
         },
         Qt::QueuedConnection);
   };
@@ -226,10 +230,12 @@ bool BoardRun::start(Request request) {
           }
           run.deployment.start.port = request.port.toStdString();
           run.deployment.start.baud = request.baud;
+          run.deployment.start.options = request.options;
           run.deployment.stop = stop;
           run.progress = [&report](const std::string& stage, const std::string& detail) {
             report(QStringLiteral("[%1] %2").arg(QString::fromStdString(stage),
-                                                 QString::fromStdString(detail)));
+                                                 QString::fromStdString(detail)),
+                   stage == "board");
           };
           const deploy::BoardRunResult done = deploy::runOnBoard(std::move(run));
           result->boardName = QString::fromStdString(done.boardName);

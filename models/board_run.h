@@ -13,6 +13,7 @@
 #include <QObject>
 #include <QString>
 #include <QStringList>
+#include <map>
 #include <memory>
 #include <stop_token>
 #include <vector>
@@ -34,9 +35,11 @@ struct PlatformChoice {
   QString description;
   bool available = true;
   QStringList missingPackages;  // the Debian packages that would make it available
-  bool needsPort = false;       // serial: a port and a baud rate
+  bool needsPort = false;       // serial and real boards: a port and a baud rate
   QString cpu;                  // the board's -mcpu ("cortex-m4"); empty: portable C
   bool buildsFirmware = true;   // false: runs firmware flashed by hand (cannot be tuned)
+  QString problem;              // why it cannot be used beyond missing packages (a broken server)
+  std::vector<deploy::ProjectOption> options;  // its project options (Deploy form fields)
 };
 
 // How one output of the board compares with the reference interpreter.
@@ -61,8 +64,10 @@ class BoardRun : public QObject {
 
   struct Request {
     QString platform = QStringLiteral("host");
-    QString port;  // serial only
+    QString port;  // serial and real boards
     quint32 baud = 115200;
+    // The platform's project options by name (PlatformChoice::options).
+    std::map<std::string, std::string> options;
     // Targets in priority order, as for `loupec run --target`: operators on
     // the NPU (Ethos-U55-like) run on the software NPU the firmware binds.
     // Empty: the CPU only ("c").
@@ -121,6 +126,8 @@ class BoardRun : public QObject {
  signals:
   void started(const QString& platform);
   void progress(const QString& line);
+  // A LOG line the board sent during the run (also a "[board] ..." progress line).
+  void boardLog(const QString& line);
   void finished();  // succeeded or failed; state() says which
   void failed(const QString& message);
   void profileChanged();

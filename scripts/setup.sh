@@ -7,7 +7,7 @@ packages=(
   qt6-base-dev qt6-serialport-dev qt6-charts-dev qt6-svg-dev libqscintilla2-qt6-dev
   libgraphviz-dev graphviz libflatbuffers-dev flatbuffers-compiler nlohmann-json3-dev
   libarchive-dev cmake ninja-build make g++ clang xvfb xauth
-  gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm valgrind
+  gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm valgrind python3
   libgl-dev libqt6opengl6-dev fonts-dejavu-core pkg-config
   dpkg-dev lintian help2man desktop-file-utils appstream shared-mime-info
 )

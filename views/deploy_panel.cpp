@@ -27,6 +27,7 @@ DeployPanel::DeployPanel(models::ModelDocument* document, models::BoardRun* run,
       serialRow_(new QWidget(this)),
       port_(new QComboBox(serialRow_)),
       baud_(new QSpinBox(serialRow_)),
+      optionsRow_(new QWidget(this)),
       targets_(new QLabel(this)),
       schedules_(new QLabel(this)),
       inputs_(new QLabel(this)),
@@ -49,6 +50,10 @@ DeployPanel::DeployPanel(models::ModelDocument* document, models::BoardRun* run,
     item->setData(choice.description, Qt::UserRole);
     if (choice.available) {
       item->setToolTip(choice.description);
+    } else if (!choice.problem.isEmpty()) {
+      item->setFlags(item->flags() & ~Qt::ItemIsEnabled);
+      item->setText(tr("%1 (unavailable)").arg(choice.name));
+      item->setToolTip(tr("%1\n%2").arg(choice.description, choice.problem));
     } else {
       item->setFlags(item->flags() & ~Qt::ItemIsEnabled);
       item->setText(tr("%1 (not installed)").arg(choice.name));
@@ -120,6 +125,9 @@ DeployPanel::DeployPanel(models::ModelDocument* document, models::BoardRun* run,
   form->addRow(tr("Platform"), platform_);
   form->addRow(QString(), description_);
   form->addRow(tr("Serial"), serialRow_);
+  optionsForm_ = new QFormLayout(optionsRow_);
+  optionsForm_->setContentsMargins(0, 0, 0, 0);
+  form->addRow(tr("Options"), optionsRow_);
   form->addRow(tr("Targets"), targets_);
   form->addRow(tr("Schedules"), schedules_);
   form->addRow(tr("Inputs"), inputs_);
@@ -215,14 +223,19 @@ void DeployPanel::runOnBoard() {
   request.platform = selectedPlatform();
   request.port = port_->currentText().trimmed();
   request.baud = static_cast<quint32>(baud_->value());
+  request.options = optionValues();
   request.targets = targetList_;
   request.schedules = scheduleTable_;
+  emit aboutToRun(platform_->currentData(Qt::UserRole + 2).toBool() ? request.port : QString());
   run_->start(request);
 }
 
 void DeployPanel::updateControls() {
   const bool running = run_->isRunning();
   form_->setRowVisible(serialRow_, platform_->currentData(Qt::UserRole + 2).toBool());
+  if (optionsPlatform_ != selectedPlatform()) rebuildOptionFields();
+  form_->setRowVisible(optionsRow_, optionsForm_->rowCount() > 0);
+  optionsRow_->setEnabled(!running);
   description_->setText(platform_->currentData(Qt::UserRole).toString());
   targets_->setText(targetString());
   targets_->setToolTip(
@@ -241,6 +254,43 @@ void DeployPanel::updateControls() {
   platform_->setEnabled(!running);
   runButton_->setEnabled(!running && document_->isLoaded() && !selectedPlatform().isEmpty());
   cancelButton_->setEnabled(running);
+}
+
+void DeployPanel::rebuildOptionFields() {
+  optionsPlatform_ = selectedPlatform();
+  while (optionsForm_->rowCount() > 0) optionsForm_->removeRow(0);
+  for (const deploy::ProjectOption& option : selectedPlatformChoice().options) {
+    const QString name = QString::fromStdString(option.name);
+    QWidget* field = nullptr;
+    if (!option.choices.empty()) {
+      auto* box = new QComboBox(optionsRow_);
+      for (const auto& choice : option.choices) box->addItem(QString::fromStdString(choice));
+      box->setCurrentText(QString::fromStdString(option.defaultValue));
+      field = box;
+    } else {
+      auto* line = new QLineEdit(optionsRow_);
+      line->setPlaceholderText(
+          option.defaultValue.empty() ? tr("(none)") : QString::fromStdString(option.defaultValue));
+      field = line;
+    }
+    field->setObjectName(QStringLiteral("option_") + name);
+    field->setToolTip(QString::fromStdString(option.help));
+    optionsForm_->addRow(name, field);
+  }
+}
+
+std::map<std::string, std::string> DeployPanel::optionValues() const {
+  std::map<std::string, std::string> values;
+  for (const deploy::ProjectOption& option : selectedPlatformChoice().options) {
+    const QString name = QStringLiteral("option_") + QString::fromStdString(option.name);
+    if (const auto* box = optionsRow_->findChild<QComboBox*>(name)) {
+      values[option.name] = box->currentText().toStdString();
+    } else if (const auto* line = optionsRow_->findChild<QLineEdit*>(name)) {
+      if (!line->text().trimmed().isEmpty())
+        values[option.name] = line->text().trimmed().toStdString();
+    }
+  }
+  return values;
 }
 
 void DeployPanel::updateResult() {

@@ -53,6 +53,12 @@ class DeployPanel : public QWidget {
   // a default choice when none is selected.
   models::PlatformChoice selectedPlatformChoice() const;
 
+ signals:
+  // Emitted just before a run starts, with the serial port it will open
+  // (empty when the platform uses none), so whoever holds the port (the
+  // Serial Console) can let go of it first.
+  void aboutToRun(const QString& port);
+
  public slots:
   // Starts a run with the panel's settings (the Run on board action).
   void runOnBoard();
@@ -60,6 +66,8 @@ class DeployPanel : public QWidget {
 
  private:
   void updateControls();
+  void rebuildOptionFields();
+  std::map<std::string, std::string> optionValues() const;
   void updateResult();
   void loadInputs();
   void refreshGoldenSets();
@@ -71,6 +79,11 @@ class DeployPanel : public QWidget {
   QLabel* description_;
   QFormLayout* form_ = nullptr;
   QWidget* serialRow_;
+  // The selected platform's project options, one field each (a QComboBox
+  // for choices, else a QLineEdit), rebuilt when the platform changes.
+  QWidget* optionsRow_;
+  QFormLayout* optionsForm_ = nullptr;
+  QString optionsPlatform_;
   QComboBox* port_;
   QSpinBox* baud_;
   QLabel* targets_;

@@ -21,7 +21,10 @@ int runPlatformsCommand(const std::vector<std::string>& args,
   for (const auto& platform : registries.platforms.all()) {
     std::cout << platform->name() << "\n    ";
     const auto missing = deploy::missingTools(*platform);
-    if (missing.empty()) {
+    const std::string problem = platform->problem();
+    if (!problem.empty()) {
+      std::cout << "unavailable (" << problem << "): ";
+    } else if (missing.empty()) {
       std::cout << "ready: ";
     } else {
       std::cout << "unavailable (install";
@@ -29,6 +32,19 @@ int runPlatformsCommand(const std::vector<std::string>& args,
       std::cout << "): ";
     }
     std::cout << platform->description() << "\n";
+    for (const deploy::ProjectOption& option : platform->projectOptions()) {
+      std::cout << "    --option " << option.name << "=";
+      if (option.choices.empty()) {
+        std::cout << "VALUE";
+      } else {
+        for (std::size_t i = 0; i < option.choices.size(); ++i) {
+          std::cout << (i == 0 ? "" : "|") << option.choices[i];
+        }
+      }
+      std::cout << ": " << option.help;
+      if (!option.defaultValue.empty()) std::cout << " (default " << option.defaultValue << ")";
+      std::cout << "\n";
+    }
   }
   for (const auto& skipped : registries.skippedBoards)
     std::cout << "board folder " << skipped << "\n";

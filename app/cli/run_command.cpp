@@ -1,9 +1,11 @@
 // loupec run: evaluates a model on given input files and writes its outputs
 // (and optionally every tensor) as raw little-endian files, the format of the
 // golden data.
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <optional>
 
 #include "analysis/model_report.h"
@@ -24,7 +26,8 @@ namespace loupe::cli {
 
 const char* const kRunUsage =
     "  loupec run MODEL [--platform NAME] --inputs IN0.bin [IN1.bin ...] --output-dir DIR\n"
-    "             [--port TTY] [--baud N] [--profile FILE.json] [--dump-tensors DIR]\n"
+    "             [--port TTY] [--baud N] [--option NAME=VALUE ...] [--profile FILE.json]\n"
+    "             [--dump-tensors DIR]\n"
     "             [--model-name NAME] [--planner NAME] [--pools SPEC] [--target T]\n"
     "      runs the model on raw little-endian input files and writes output<i>.bin to DIR.\n"
     "      reference (the default): Loupe's reference interpreter; --dump-tensors writes every\n"
@@ -37,6 +40,9 @@ const char* const kRunUsage =
     "        reference interpreter (exit 3 if they differ).\n"
     "      serial: the same with a board flashed with the generated firmware, on --port at\n"
     "        --baud (default 115200).\n"
+    "      nucleo-l4r5zi, stm32f746g-disco, nrf52840-dk (real boards): builds, flashes with\n"
+    "        the board's programmer (--option programmer=openocd|st-flash|dfu-util\n"
+    "        probe_serial=SN, see loupec platforms) and runs on --port at --baud.\n"
     "      --profile writes the per-operator profile as JSON, and as a Chrome trace next to it\n"
     "        (FILE.trace.json); --planner and --pools choose the memory plan as for memplan;\n"
     "        --target partitions as for compile: operators on the NPU (Ethos-U55-like) run on\n"
@@ -80,6 +86,39 @@ void writeProfile(const deploy::RunProfile& profile, const std::string& modelNam
   std::cout << "profile written to " << file.string() << " and " << trace.string() << "\n";
 }
 
+// --option NAME=VALUE ...: the platform's project options (loupec platforms
+// lists them), each checked against what the platform offers.
+std::map<std::string, std::string> projectOptionsFrom(const ParsedArguments& parsed,
+                                                      const deploy::Platform& platform) {
+  std::map<std::string, std::string> values;
+  const auto offered = platform.projectOptions();
+  for (const std::string& item : parsed.list("--option")) {
+    const auto equals = item.find('=');
+    if (equals == std::string::npos || equals == 0) {
+      throw UsageError("--option takes NAME=VALUE, not '" + item + "'");
+    }
+    const std::string name = item.substr(0, equals);
+    const std::string value = item.substr(equals + 1);
+    const auto option = std::find_if(offered.begin(), offered.end(),
+                                     [&](const auto& entry) { return entry.name == name; });
+    if (option == offered.end()) {
+      std::string known;
+      for (const auto& entry : offered) known += (known.empty() ? "" : ", ") + entry.name;
+      throw UsageError(platform.name() + " has no option '" + name + "'" +
+                       (known.empty() ? std::string(" (it has none)") : " (it has " + known + ")"));
+    }
+    if (!option->choices.empty() &&
+        std::find(option->choices.begin(), option->choices.end(), value) == option->choices.end()) {
+      std::string choices;
+      for (const auto& choice : option->choices) choices += (choices.empty() ? "" : ", ") + choice;
+      throw UsageError("--option " + name + " of " + platform.name() + " is one of " + choices +
+                       ", not '" + value + "'");
+    }
+    values[name] = value;
+  }
+  return values;
+}
+
 // Compiles the model, deploys it to the platform, runs it over the RPC
 // session and checks the outputs against the reference interpreter.
 int runOnPlatform(const ir::Graph& graph, const ParsedArguments& parsed, const fs::path& outputDir,
@@ -112,6 +151,7 @@ int runOnPlatform(const ir::Graph& graph, const ParsedArguments& parsed, const f
       throw UsageError("--baud needs a number, not '" + *baud + "'");
     }
   }
+  request.deployment.start.options = projectOptionsFrom(parsed, *platform);
   request.progress = [](const std::string& stage, const std::string& detail) {
     std::cout << "[" << stage << "] " << detail << std::endl;
   };
@@ -160,6 +200,7 @@ int runRunCommand(const std::vector<std::string>& args, const deploy::Registries
                              {"--model-name", OptionSpec::Kind::Value},
                              {"--port", OptionSpec::Kind::Value},
                              {"--baud", OptionSpec::Kind::Value},
+                             {"--option", OptionSpec::Kind::List},
                              {"--profile", OptionSpec::Kind::Value},
                              targetOptionSpec(),
                              tuningLogOptionSpec()});

@@ -39,6 +39,7 @@
 #include "models/operator_table_model.h"
 #include "models/problem_list_model.h"
 #include "models/profile_table_model.h"
+#include "models/serial_console.h"
 #include "models/stage_tree_model.h"
 #include "models/target_choice.h"
 #include "views/deploy_panel.h"
@@ -52,6 +53,7 @@
 #include "views/problems_view.h"
 #include "views/profile_view.h"
 #include "views/properties_view.h"
+#include "views/serial_console_panel.h"
 #include "views/stage_navigator.h"
 #include "views/tuning_panel.h"
 
@@ -97,7 +99,8 @@ MainWindow::MainWindow(Options options, QWidget* parent)
       stageTreeModel_(new models::StageTreeModel(document_, this)),
       boardRun_(new models::BoardRun(document_, *registries_, this)),
       profileTableModel_(new models::ProfileTableModel(boardRun_, this)),
-      boardTuning_(new models::BoardTuning(document_, *registries_, this)) {
+      boardTuning_(new models::BoardTuning(document_, *registries_, this)),
+      serialConsole_(new models::SerialConsole(this)) {
   setWindowTitle(QStringLiteral("Loupe"));
   setAcceptDrops(true);
   // IDE layout: the side docks run the full height, Problems sits under the
@@ -276,6 +279,22 @@ void MainWindow::createDocks() {
   addDockWidget(Qt::BottomDockWidgetArea, buildLogDock_);
   tabifyDockWidget(problemsDock_, buildLogDock_);
 
+  serialConsolePanel_ = new views::SerialConsolePanel(serialConsole_, this);
+  serialConsolePanel_->setObjectName(QStringLiteral("serialConsolePanel"));
+  serialConsoleDock_ = new QDockWidget(tr("Serial Console"), this);
+  serialConsoleDock_->setObjectName(QStringLiteral("serialConsoleDock"));
+  serialConsoleDock_->setWidget(serialConsolePanel_);
+  addDockWidget(Qt::BottomDockWidgetArea, serialConsoleDock_);
+  tabifyDockWidget(problemsDock_, serialConsoleDock_);
+  // A run on the console's port borrows it, and gives it back when done;
+  // the board's LOG lines of the run show in the console too.
+  connect(deployPanel_, &views::DeployPanel::aboutToRun, serialConsole_,
+          &models::SerialConsole::yieldPort);
+  connect(boardRun_, &models::BoardRun::finished, serialConsole_,
+          &models::SerialConsole::reclaimPort);
+  connect(boardRun_, &models::BoardRun::boardLog, serialConsole_,
+          &models::SerialConsole::appendBoardLog);
+
   profileView_ = new views::ProfileView(document_, boardRun_, profileTableModel_, this);
   profileView_->setObjectName(QStringLiteral("profileView"));
   profileDock_ = new QDockWidget(tr("Profile"), this);
@@ -348,7 +367,8 @@ void MainWindow::createActions() {
     runOnBoardAction_->setEnabled(!running);
     cancelRunAction_->setEnabled(running);
   });
-  for (QDockWidget* dock : {deployDock_, tuneDock_, profileDock_, buildLogDock_}) {
+  for (QDockWidget* dock :
+       {deployDock_, tuneDock_, profileDock_, buildLogDock_, serialConsoleDock_}) {
     viewMenu->addAction(dock->toggleViewAction());
   }
 
@@ -532,12 +552,16 @@ bool MainWindow::showView(const QString& name) {
     resizeDocks({tuneDock_}, {std::max(420, width() / 3)}, Qt::Horizontal);
     return true;
   }
-  if (name == QStringLiteral("deploy") || name == QStringLiteral("profile")) {
-    // The Deploy panel and the Profile beside the graph they explain.
+  if (name == QStringLiteral("deploy") || name == QStringLiteral("profile") ||
+      name == QStringLiteral("console")) {
+    // The Deploy panel and the Profile or the Serial Console beside the
+    // graph they explain.
     showView(QStringLiteral("graph"));
     deployDock_->show();
     deployDock_->raise();
-    QDockWidget* dock = name == QStringLiteral("profile") ? profileDock_ : buildLogDock_;
+    QDockWidget* dock = name == QStringLiteral("profile")   ? profileDock_
+                        : name == QStringLiteral("console") ? serialConsoleDock_
+                                                            : buildLogDock_;
     dock->show();
     dock->raise();
     resizeDocks({dock}, {height() * 2 / 5}, Qt::Vertical);

@@ -34,6 +34,7 @@ class OperatorPropertiesModel;
 class OperatorTableModel;
 class ProfileTableModel;
 class ProblemListModel;
+class SerialConsole;
 class StageTreeModel;
 }  // namespace loupe::models
 
@@ -49,6 +50,7 @@ class PassStageView;
 class ProblemsView;
 class ProfileView;
 class PropertiesView;
+class SerialConsolePanel;
 class StageNavigator;
 class TuningPanel;
 }  // namespace loupe::views
@@ -101,6 +103,8 @@ class MainWindow : public QMainWindow {
   views::DeployPanel* deployPanel() const { return deployPanel_; }
   models::BoardTuning* boardTuning() const { return boardTuning_; }
   views::TuningPanel* tuningPanel() const { return tuningPanel_; }
+  models::SerialConsole* serialConsole() const { return serialConsole_; }
+  views::SerialConsolePanel* serialConsolePanel() const { return serialConsolePanel_; }
   // Compiles the views and Run on board with these schedules (a tuning log's
   // best, named by `source`); empty: the default schedules.
   void applySchedules(const lowering::ScheduleTable& schedules, const QString& source);
@@ -172,6 +176,7 @@ class MainWindow : public QMainWindow {
   models::BoardRun* boardRun_;
   models::ProfileTableModel* profileTableModel_;
   models::BoardTuning* boardTuning_;
+  models::SerialConsole* serialConsole_;
 
   QTabWidget* tabs_ = nullptr;
   QList<StageTab> stageTabs_;
@@ -199,6 +204,8 @@ class MainWindow : public QMainWindow {
   QDockWidget* tuneDock_ = nullptr;
   QDockWidget* profileDock_ = nullptr;
   QDockWidget* buildLogDock_ = nullptr;
+  views::SerialConsolePanel* serialConsolePanel_ = nullptr;
+  QDockWidget* serialConsoleDock_ = nullptr;
   QAction* runOnBoardAction_ = nullptr;
   QAction* cancelRunAction_ = nullptr;
   QLabel* totalsLabel_ = nullptr;

@@ -3,7 +3,9 @@
 #include <stdexcept>
 
 #include "deploy/board_description.h"
+#include "platforms/board_firmware.h"
 #include "platforms/board_folders.h"
+#include "platforms/flashed_board_platform.h"
 #include "platforms/host_platform.h"
 #include "platforms/platform_files.h"
 #include "platforms/qemu_platform.h"
@@ -25,11 +27,20 @@ std::vector<std::string> registerBuiltinPlatforms(deploy::PlatformRegistry& regi
     const std::string_view suffix = "/board.json";
     if (path.size() <= suffix.size() || !path.ends_with(suffix)) continue;
     const std::string folder(path.substr(0, path.size() - suffix.size()));
-    registry.add(std::make_shared<QemuPlatform>(
-        deploy::parseBoardDescription(file.bytes, "plugins/platforms/" + std::string(path)),
-        folder));
+    auto board =
+        deploy::parseBoardDescription(file.bytes, "plugins/platforms/" + std::string(path));
+    if (board.emulated()) {
+      registry.add(std::make_shared<QemuPlatform>(std::move(board), folder));
+    } else {
+      registry.add(
+          std::make_shared<FlashedBoardPlatform>(std::move(board), embeddedBoardFiles(folder)));
+    }
   }
-  auto problems = addBoardFolders(registry, installedBoardsDirectory());
+  std::vector<std::string> problems;
+  for (const auto& directory : boardFolderSearchPath()) {
+    auto more = addBoardFolders(registry, directory);
+    problems.insert(problems.end(), more.begin(), more.end());
+  }
   registry.add(std::make_shared<SerialPlatform>());
   return problems;
 }

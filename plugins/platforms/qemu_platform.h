@@ -1,7 +1,7 @@
 // A board emulated by qemu-system-arm, described by its board.json: the
-// firmware is built with arm-none-eabi-gcc (our start-up code, vector table,
-// linker script and CMSDK UART driver) and QEMU runs it with the UART on a
-// socket. QEMU runs with -icount, so SysTick counts instructions
+// firmware is built with arm-none-eabi-gcc (board_firmware.h: our start-up
+// code, vector table, linker script and the board's UART driver) and QEMU
+// runs it with the UART on a socket. QEMU runs with -icount, so SysTick counts instructions
 // deterministically and the profile's unit is instructions.
 #pragma once
 
@@ -20,7 +20,7 @@ class QemuPlatform : public deploy::Platform {
   // `folder`: the board's folder among the embedded platform files.
   QemuPlatform(deploy::BoardDescription board, const std::string& folder);
   // A board from a folder on disk (board_folders.h): `boardFiles` are its
-  // board.h and linker.ld, by file name.
+  // board.h, linker.ld and other files, by file name.
   QemuPlatform(deploy::BoardDescription board, std::vector<deploy::ProjectFile> boardFiles);
 
   std::string name() const override;  // qemu_mps2_an385 → qemu-mps2-an385
@@ -30,6 +30,7 @@ class QemuPlatform : public deploy::Platform {
   std::vector<deploy::ProjectFile> projectFiles(const codegen::CompiledModel& model) const override;
   std::string firmwarePath() const override { return "build/firmware.elf"; }
   std::optional<std::string> explainBuildFailure(const std::string& output) const override;
+  std::optional<std::string> checkFits(const codegen::CompiledModel& model) const override;
   std::unique_ptr<host::Transport> start(const std::filesystem::path& firmware,
                                          const deploy::StartOptions& options) const override;
   deploy::ProfileClock profileClock(std::uint32_t tickRate) const override;

@@ -13,6 +13,7 @@ class SerialPlatform : public deploy::Platform {
   std::string description() const override;
   std::vector<deploy::ToolRequirement> tools() const override { return {}; }
   bool buildsFirmware() const override { return false; }
+  bool usesSerialPort() const override { return true; }
   std::vector<deploy::ProjectFile> projectFiles(const codegen::CompiledModel& model) const override;
   std::string firmwarePath() const override { return {}; }
   std::unique_ptr<host::Transport> start(const std::filesystem::path& firmware,

@@ -40,11 +40,20 @@ const platforms::QemuPlatform& an547(const deploy::PlatformRegistry& registry) {
 }
 
 // The AN547 with only `dtcmBytes` of data memory, in its description and
-// in its linker script alike.
+// in its linker script alike. `checkBeforeBuilding` false leaves the
+// refusal to the linker, as for a model whose minimum footprint fits.
 class SmallDataBoard : public platforms::QemuPlatform {
  public:
-  SmallDataBoard(const platforms::QemuPlatform& board, std::uint64_t dtcmBytes)
-      : QemuPlatform(shrunk(board.board(), dtcmBytes), "qemu_mps3_an547"), bytes_(dtcmBytes) {}
+  SmallDataBoard(const platforms::QemuPlatform& board, std::uint64_t dtcmBytes,
+                 bool checkBeforeBuilding = true)
+      : QemuPlatform(shrunk(board.board(), dtcmBytes), "qemu_mps3_an547"),
+        bytes_(dtcmBytes),
+        checkBeforeBuilding_(checkBeforeBuilding) {}
+
+  std::optional<std::string> checkFits(const codegen::CompiledModel& model) const override {
+    if (!checkBeforeBuilding_) return std::nullopt;
+    return QemuPlatform::checkFits(model);
+  }
 
   std::vector<deploy::ProjectFile> projectFiles(
       const codegen::CompiledModel& model) const override {
@@ -67,6 +76,7 @@ class SmallDataBoard : public platforms::QemuPlatform {
     return board;
   }
   std::uint64_t bytes_;
+  bool checkBeforeBuilding_;
 };
 
 // The AN547 with a source file that does not compile.
@@ -122,8 +132,29 @@ class DeployErrors : public QObject {
   }
 
  private slots:
-  void modelTooLargeNamesMemoryAndBytes() {
+  // Known before building: kws's workspace alone is twice the 8 KB.
+  void modelTooLargeIsRefusedBeforeBuilding() {
     const SmallDataBoard board(an547(registry_), 8 * 1024);
+    const std::filesystem::path cache =
+        std::filesystem::path(LOUPE_DEPLOY_TEST_CACHE) / "refused-before-building";
+    const auto error =
+        expectDeployError([&] { deploy::buildFirmware(board, kws_, {.cacheRoot = cache}); });
+    QVERIFY2(error.kind() == DeployError::Kind::DoesNotFit, error.what());
+    const QString message = error.what();
+    QVERIFY2(message.contains("does not fit qemu-mps3-an547: its DTCM memory (8,192 bytes, for "
+                              "data) needs at least "),
+             error.what());
+    QVERIFY2(message.contains("(workspace 16,256, "), error.what());
+    const QRegularExpressionMatch short_ =
+        QRegularExpression("([\\d,]+) bytes short").match(message);
+    QVERIFY2(short_.hasMatch(), error.what());
+    QVERIFY(short_.captured(1).remove(u',').toLongLong() >= 16256 - 8192);
+    QVERIFY(!std::filesystem::exists(cache));  // nothing generated, nothing built
+  }
+
+  // Found by the linker: its complaint said with the board's memory.
+  void modelTooLargeNamesMemoryAndBytes() {
+    const SmallDataBoard board(an547(registry_), 8 * 1024, /*checkBeforeBuilding=*/false);
     const auto error = expectDeployError(
         [&] { deploy::buildFirmware(board, kws_, {.cacheRoot = LOUPE_DEPLOY_TEST_CACHE}); });
     QVERIFY2(error.kind() == DeployError::Kind::DoesNotFit, error.what());

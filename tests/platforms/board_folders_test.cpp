@@ -26,6 +26,11 @@ void writeText(const fs::path& path, std::string_view text) {
   std::ofstream(path, std::ios::binary) << text;
 }
 
+std::string readText(const fs::path& path) {
+  std::ifstream in(path);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
 // The AN385's folder under `name`, with a linker script of its own.
 void writeBoardFolder(const fs::path& folder, const std::string& name) {
   std::string json(platforms::platformFile("qemu_mps2_an385/board.json"));
@@ -82,15 +87,28 @@ class BoardFoldersTest : public QObject {
     writeText(boards / "b_bad_json" / "board.json", "{\"name\": \"b_bad_json\"");
     writeBoardFolder(boards / "c_good", "c_good");
     writeText(boards / "not_a_board" / "notes.txt", "no board.json here");
+    // A UART Loupe has no driver for, and a board neither emulated nor flashed.
+    writeBoardFolder(boards / "d_odd_uart", "d_odd_uart");
+    std::string json = readText(boards / "d_odd_uart" / "board.json");
+    json.replace(json.find("\"cmsdk_uart\""), 12, "\"pl011_uart\"");
+    writeText(boards / "d_odd_uart" / "board.json", json);
+    writeBoardFolder(boards / "e_no_qemu", "e_no_qemu");
+    json = readText(boards / "e_no_qemu" / "board.json");
+    json.erase(json.find("\"qemu\""), json.find("\"uart0_base\"") - json.find("\"qemu\""));
+    writeText(boards / "e_no_qemu" / "board.json", json);
 
     deploy::PlatformRegistry registry;
     const auto problems = platforms::addBoardFolders(registry, boards);
-    QCOMPARE(problems.size(), std::size_t{2});
+    QCOMPARE(problems.size(), std::size_t{4});
     QVERIFY2(problems[0].starts_with((boards / "a_no_linker").string() + ": skipped: ") &&
-                 problems[0].ends_with("cannot read linker.ld"),
+                 problems[0].ends_with("no linker.ld"),
              problems[0].c_str());
     QVERIFY2(problems[1].starts_with((boards / "b_bad_json").string() + ": skipped: "),
              problems[1].c_str());
+    QVERIFY2(problems[2].ends_with("Loupe has no UART driver 'pl011_uart'"), problems[2].c_str());
+    QVERIFY2(problems[3].ends_with("expected either 'qemu' (an emulated board) or 'flash' (a real "
+                                   "board)"),
+             problems[3].c_str());
     QCOMPARE(registry.names(), std::vector<std::string>{"c-good"});
   }
 

@@ -29,6 +29,7 @@
 #include "board_description.h"
 #include "deploy/process_runner.h"
 #include "platform_test_support.h"
+#include "platforms/board_firmware.h"
 #include "qemu_serial_session.h"
 
 using namespace loupe;
@@ -203,6 +204,7 @@ class ModelRpcFirmware : public QObject {
                                         "-ffunction-sections",
                                         "-fdata-sections",
                                         "-Wl,--gc-sections",
+                                        "-L" + common.string(),
                                         "-T",
                                         (board.directory / "linker.ld").string(),
                                         "-I" + common.string(),
@@ -213,10 +215,15 @@ class ModelRpcFirmware : public QObject {
                                         (rpc / "board_main.c").string(),
                                         (rpc / "rpc_firmware.c").string(),
                                         LOUPE_MODEL_RPC_TEST_DESCRIPTOR};
-    for (const char* file :
-         {"cortex_m_vectors.c", "cortex_m_startup.c", "cmsdk_uart.c", "semihosting.c"}) {
+    for (const char* file : {"cortex_m_vectors.c", "cortex_m_startup.c", "semihosting.c"}) {
       command.push_back((common / file).string());
     }
+    command.push_back((platformsDirectory() / "uarts" / (board.uartDriver + ".c")).string());
+    if (fs::exists(board.directory / "board_init.c")) {
+      command.push_back((board.directory / "board_init.c").string());
+    }
+    if (!board.fpu.empty()) command.push_back("-mfpu=" + board.fpu);
+    command.push_back("-DLOUPE_RPC_ARENA_BYTES=" + std::to_string(board.rpcArenaBytes) + "u");
     for (const char* file :
          {"error.c", "logging.c", "page_allocator.c", "stack_allocator.c", "platform_memory.c",
           "func_registry.c", "mutable_func_registry.c", "module_table.c", "crt_runtime_api.c",
@@ -320,7 +327,7 @@ class ModelRpcFirmware : public QObject {
  private slots:
   void initTestCase() { QVERIFY(dir_.isValid()); }
 
-  void runsTheModelUnderQemu_data() { test::addBoardRows(); }
+  void runsTheModelUnderQemu_data() { test::addEmulatedBoardRows(); }
   void runsTheModelUnderQemu() {
     QFETCH(QString, board);
     const auto description = test::loadBoardDescription(platformsDirectory() / board.toStdString());
@@ -341,6 +348,44 @@ class ModelRpcFirmware : public QObject {
     SessionClient client = socketClient(qemu.socket());
     exerciseModel(client, description.name, static_cast<std::uint32_t>(description.clockHz));
     if (QTest::currentTestFailed()) qDebug().noquote() << qemu.output();
+  }
+
+  // platforms::minimumFootprint refuses models before building with
+  // kRpcRuntimeDataBytes and kRpcRuntimeCodeBytes as the runtime's share:
+  // they must not exceed what the firmware really takes on any board (with
+  // the test model's few bytes of buffers and functions on top), or a
+  // refusal could be wrong.
+  void runtimeFootprintIsALowerBound_data() { test::addBoardRows(); }
+  void runtimeFootprintIsALowerBound() {
+    QFETCH(QString, board);
+    const auto description = test::loadBoardDescription(platformsDirectory() / board.toStdString());
+    if (!test::requireTool("arm-none-eabi-gcc", "gcc-arm-none-eabi")) return;
+    const fs::path elf = fs::path(dir_.path().toStdString()) / (board.toStdString() + "_fp.elf");
+    auto command = buildCommand(description, elf);
+    command.push_back("-DTVM_CRT_MAX_PROFILED_OPERATORS=1");
+    const auto build = deploy::runProcess(command, dir_.path().toStdString());
+    QVERIFY2(build.exitCode == 0, build.output.c_str());
+    const auto size =
+        deploy::runProcess({"arm-none-eabi-size", "-A", elf.string()}, dir_.path().toStdString());
+    std::map<std::string, std::uint64_t> sections;
+    std::istringstream lines(size.output);
+    for (std::string line; std::getline(lines, line);) {
+      std::istringstream fields(line);
+      std::string name;
+      std::uint64_t bytes = 0;
+      if (fields >> name >> bytes && name.starts_with('.')) sections[name] = bytes;
+    }
+    const std::uint64_t data = sections[".data"] + sections[".bss"];
+    const std::uint64_t runtimeData = data - description.rpcArenaBytes - 24;
+    qDebug().noquote() << QString("%1: runtime RAM %2 B (bound %3), code %4 B (bound %5)")
+                              .arg(board)
+                              .arg(runtimeData)
+                              .arg(platforms::kRpcRuntimeDataBytes)
+                              .arg(sections[".text"])
+                              .arg(platforms::kRpcRuntimeCodeBytes);
+    QVERIFY(data > description.rpcArenaBytes);
+    QVERIFY(runtimeData >= platforms::kRpcRuntimeDataBytes);
+    QVERIFY(sections[".text"] >= platforms::kRpcRuntimeCodeBytes);
   }
 
   void runsTheModelAsADesktopProcess() {

@@ -3,6 +3,7 @@
 #include <QStandardPaths>
 #include <QtTest>
 
+#include "deploy/board_description.h"
 #include "platforms/platform_files.h"
 
 namespace loupe::test {
@@ -16,7 +17,9 @@ bool requireTool(const char* tool, const char* debianPackage) {
   return false;
 }
 
-void addBoardRows() {
+namespace {
+
+void addRows(bool emulatedOnly) {
   QTest::addColumn<QString>("board");
   // Every built-in board folder (one with a board.json), so a board added
   // to plugins/platforms is tested without touching the tests.
@@ -25,11 +28,24 @@ void addBoardRows() {
     const std::string_view path = file.path;
     const auto slash = path.find('/');
     if (slash == std::string_view::npos || path.substr(slash) != "/board.json") continue;
+    if (emulatedOnly && !deploy::parseBoardDescription(file.bytes, std::string(path)).emulated()) {
+      continue;
+    }
     const QString board = QString::fromUtf8(path.data(), static_cast<qsizetype>(slash));
     QTest::newRow(qPrintable(board)) << board;
     ++boards;
   }
-  QVERIFY2(boards >= 5, "the built-in boards are embedded");
+  QVERIFY2(boards >= 7, "the built-in boards are embedded");
+}
+
+}  // namespace
+
+void addBoardRows() {
+  addRows(false);
+}
+
+void addEmulatedBoardRows() {
+  addRows(true);
 }
 
 }  // namespace loupe::test

@@ -8,7 +8,9 @@ namespace loupe::test {
 // Debian package that provides it.
 bool requireTool(const char* tool, const char* debianPackage);
 
-// The data rows of a test run once per board: column "board" (QString).
+// The data rows of a test run once per board folder: column "board"
+// (QString). Every board, or only those QEMU emulates.
 void addBoardRows();
+void addEmulatedBoardRows();
 
 }  // namespace loupe::test

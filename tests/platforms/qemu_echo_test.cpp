@@ -231,7 +231,7 @@ class QemuEcho : public QObject {
     QVERIFY(data + 4096 <= dataMemory.size);
   }
 
-  void echoesRandomBytesAndExitsWithZero_data() { test::addBoardRows(); }
+  void echoesRandomBytesAndExitsWithZero_data() { test::addEmulatedBoardRows(); }
   void echoesRandomBytesAndExitsWithZero() {
     QFETCH(QString, board);
     const auto description = test::loadBoardDescription(platformsDirectory() / board.toStdString());
@@ -243,6 +243,9 @@ class QemuEcho : public QObject {
     const fs::path socket = fs::path(dir_.path().toStdString()) / (board.toStdString() + ".sock");
     const QString started = qemu.start(description, elf, socket, 10s);
     QVERIFY2(started.isEmpty(), qPrintable(started));
+    const Exchange ready = exchange(qemu.socket(), {}, 1, kEchoTimeLimit);
+    QVERIFY2(ready.error.isEmpty(), qPrintable(ready.error + "\n" + qemu.output()));
+    QCOMPARE(ready.received.front(), std::uint8_t(ECHO_READY));
 
     std::mt19937 random(kEchoSeed);
     std::uniform_int_distribution<int> byteValue(0, 255);
@@ -267,7 +270,7 @@ class QemuEcho : public QObject {
 
   // A firmware's failure must reach the host as a non-zero status, or a
   // crashing model run would look like a passing one.
-  void protocolErrorExitsWithItsStatus_data() { test::addBoardRows(); }
+  void protocolErrorExitsWithItsStatus_data() { test::addEmulatedBoardRows(); }
   void protocolErrorExitsWithItsStatus() {
     QFETCH(QString, board);
     const auto description = test::loadBoardDescription(platformsDirectory() / board.toStdString());
@@ -279,6 +282,9 @@ class QemuEcho : public QObject {
     const fs::path socket = fs::path(dir_.path().toStdString()) / (board.toStdString() + "-e.sock");
     const QString started = qemu.start(description, elf, socket, 10s);
     QVERIFY2(started.isEmpty(), qPrintable(started));
+    const Exchange ready = exchange(qemu.socket(), {}, 1, kEchoTimeLimit);
+    QVERIFY2(ready.error.isEmpty(), qPrintable(ready.error + "\n" + qemu.output()));
+    QCOMPARE(ready.received.front(), std::uint8_t(ECHO_READY));
     QVERIFY(writeAll(qemu.socket(), {ECHO_ESCAPE, 'x'}));
     const auto status = qemu.waitForExit(kExitTimeLimit);
     QVERIFY2(status.has_value(), qPrintable("QEMU did not exit in time:\n" + qemu.output()));

@@ -49,8 +49,11 @@
 #define TVM_CRT_PLATFORM_STACK_ALLOCATOR 0
 
 /*! Operators the profiler keeps a table entry for (operator_index 0 to this
- * minus 1); each entry takes 24 bytes of RAM when profiler.c is linked. */
+ * minus 1); each entry takes 24 bytes of RAM when profiler.c is linked. A
+ * board project sizes it to its model with -D. */
+#ifndef TVM_CRT_MAX_PROFILED_OPERATORS
 #define TVM_CRT_MAX_PROFILED_OPERATORS 256
+#endif
 
 /*! Bytes of the RPC session's receive buffer: the longest request payload
  * (session header included) the board accepts, announced to the host as

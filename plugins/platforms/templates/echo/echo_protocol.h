@@ -7,6 +7,9 @@
 
 #define ECHO_ESCAPE 0x10u     /* DLE */
 #define ECHO_TERMINATOR 0x04u /* EOT, meaningful only after DLE */
+/* ACK: sent once when the UART is ready. A UART drops what arrives before
+ * it is enabled (QEMU's STM32 USART too), so the host waits for it. */
+#define ECHO_READY 0x06u
 
 /* Exit status of a firmware that received DLE followed by anything else. */
 #define ECHO_STATUS_PROTOCOL_ERROR 3
