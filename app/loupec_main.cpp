@@ -1,5 +1,6 @@
 // loupec: the headless face of Loupe's compiler and runtime, for scripts, CI
 // and tests.
+#include <csignal>
 #include <exception>
 #include <iostream>
 #include <string>
@@ -34,6 +35,10 @@ void printHelp() {
 int main(int argc, char** argv) {
   // Before any thread: an interrupt must not orphan QEMU, make or a folder.
   loupe::deploy::installInterruptCleanup();
+  // Output piped into a program that stops reading (| head) must not kill
+  // loupec halfway with its boards and servers still running: the writes
+  // fail instead, and the run ends and cleans up as usual.
+  std::signal(SIGPIPE, SIG_IGN);
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
     printHelp();

@@ -56,6 +56,11 @@ pid_t spawnChild(const SpawnRequest& request) {
     sigset_t none;
     sigemptyset(&none);
     ::sigprocmask(SIG_SETMASK, &none, nullptr);
+    // loupec ignores SIGPIPE; exec keeps an ignored signal ignored, and the
+    // programs it runs expect the default.
+    struct sigaction defaultAction {};
+    defaultAction.sa_handler = SIG_DFL;
+    ::sigaction(SIGPIPE, &defaultAction, nullptr);
     const int input = request.inputFd >= 0 ? request.inputFd : ::open("/dev/null", O_RDONLY);
     if (input < 0 || ::dup2(input, STDIN_FILENO) < 0) failInChild(report[1]);
     if (request.outputFd >= 0 && ::dup2(request.outputFd, STDOUT_FILENO) < 0) {

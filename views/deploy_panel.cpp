@@ -7,14 +7,13 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
-#include <QSerialPortInfo>
 #include <QSpinBox>
 #include <QStandardItemModel>
-#include <QToolButton>
 #include <QVBoxLayout>
 
 #include "models/board_run.h"
 #include "models/model_document.h"
+#include "views/serial_port_box.h"
 
 namespace loupe::views {
 
@@ -25,7 +24,7 @@ DeployPanel::DeployPanel(models::ModelDocument* document, models::BoardRun* run,
       platform_(new QComboBox(this)),
       description_(new QLabel(this)),
       serialRow_(new QWidget(this)),
-      port_(new QComboBox(serialRow_)),
+      port_(new SerialPortBox(serialRow_)),
       baud_(new QSpinBox(serialRow_)),
       optionsRow_(new QWidget(this)),
       targets_(new QLabel(this)),
@@ -36,7 +35,7 @@ DeployPanel::DeployPanel(models::ModelDocument* document, models::BoardRun* run,
       cancelButton_(new QPushButton(tr("Cancel"), this)),
       result_(new QLabel(this)) {
   platform_->setObjectName(QStringLiteral("platformBox"));
-  port_->setObjectName(QStringLiteral("portBox"));
+  port_->comboBox()->setObjectName(QStringLiteral("portBox"));
   runButton_->setObjectName(QStringLiteral("runOnBoardButton"));
   cancelButton_->setObjectName(QStringLiteral("cancelRunButton"));
   result_->setObjectName(QStringLiteral("deployResult"));
@@ -68,20 +67,12 @@ DeployPanel::DeployPanel(models::ModelDocument* document, models::BoardRun* run,
   description_->setWordWrap(true);
   description_->setStyleSheet(QStringLiteral("color: palette(mid)"));
 
-  port_->setEditable(true);
-  port_->setMinimumContentsLength(12);
-  port_->lineEdit()->setPlaceholderText(QStringLiteral("/dev/ttyACM0"));
   baud_->setRange(1200, 4000000);
   baud_->setValue(115200);
-  auto* refresh = new QToolButton(serialRow_);
-  refresh->setText(tr("\u21bb"));
-  refresh->setToolTip(tr("Look for serial ports again"));
-  connect(refresh, &QToolButton::clicked, this, &DeployPanel::refreshPorts);
   auto* serialLayout = new QHBoxLayout(serialRow_);
   serialLayout->setContentsMargins(0, 0, 0, 0);
   serialLayout->addWidget(new QLabel(tr("Port"), serialRow_));
   serialLayout->addWidget(port_, 1);
-  serialLayout->addWidget(refresh);
   serialLayout->addWidget(new QLabel(tr("Baud"), serialRow_));
   serialLayout->addWidget(baud_);
 
@@ -146,7 +137,6 @@ DeployPanel::DeployPanel(models::ModelDocument* document, models::BoardRun* run,
     updateControls();
     updateResult();
   });
-  refreshPorts();
   refreshGoldenSets();
   selectPlatform(QStringLiteral("host"));
   updateControls();
@@ -173,14 +163,8 @@ QString DeployPanel::selectedPlatform() const {
   return platform_->currentData(Qt::UserRole + 1).toString();
 }
 
-void DeployPanel::refreshPorts() {
-  const QString current = port_->currentText();
-  port_->clear();
-  for (const QSerialPortInfo& info : QSerialPortInfo::availablePorts()) {
-    port_->addItem(info.systemLocation());
-    port_->setItemData(port_->count() - 1, info.description(), Qt::ToolTipRole);
-  }
-  if (!current.isEmpty()) port_->setCurrentText(current);
+QComboBox* DeployPanel::portBox() const {
+  return port_->comboBox();
 }
 
 void DeployPanel::loadInputs() {
@@ -221,7 +205,7 @@ void DeployPanel::refreshGoldenSets() {
 void DeployPanel::runOnBoard() {
   models::BoardRun::Request request;
   request.platform = selectedPlatform();
-  request.port = port_->currentText().trimmed();
+  request.port = port_->port();
   request.baud = static_cast<quint32>(baud_->value());
   request.options = optionValues();
   request.targets = targetList_;

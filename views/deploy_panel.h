@@ -25,6 +25,8 @@ class ModelDocument;
 
 namespace loupe::views {
 
+class SerialPortBox;
+
 class DeployPanel : public QWidget {
   Q_OBJECT
 
@@ -32,7 +34,7 @@ class DeployPanel : public QWidget {
   DeployPanel(models::ModelDocument* document, models::BoardRun* run, QWidget* parent = nullptr);
 
   QComboBox* platformBox() const { return platform_; }
-  QComboBox* portBox() const { return port_; }
+  QComboBox* portBox() const;
   QPushButton* runButton() const { return runButton_; }
   QPushButton* cancelButton() const { return cancelButton_; }
   QLabel* resultLabel() const { return result_; }
@@ -62,7 +64,6 @@ class DeployPanel : public QWidget {
  public slots:
   // Starts a run with the panel's settings (the Run on board action).
   void runOnBoard();
-  void refreshPorts();
 
  private:
   void updateControls();
@@ -84,7 +85,7 @@ class DeployPanel : public QWidget {
   QWidget* optionsRow_;
   QFormLayout* optionsForm_ = nullptr;
   QString optionsPlatform_;
-  QComboBox* port_;
+  SerialPortBox* port_;
   QSpinBox* baud_;
   QLabel* targets_;
   target::TargetList targetList_;

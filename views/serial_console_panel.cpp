@@ -8,12 +8,12 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QScrollBar>
-#include <QSerialPortInfo>
 #include <QSpinBox>
 #include <QToolButton>
 #include <QVBoxLayout>
 
 #include "models/serial_console.h"
+#include "views/serial_port_box.h"
 
 namespace loupe::views {
 
@@ -38,7 +38,7 @@ QString printable(const QString& text) {
 SerialConsolePanel::SerialConsolePanel(models::SerialConsole* console, QWidget* parent)
     : QWidget(parent),
       console_(console),
-      port_(new QComboBox(this)),
+      port_(new SerialPortBox(this)),
       baud_(new QSpinBox(this)),
       openButton_(new QPushButton(tr("Open"), this)),
       mode_(new QComboBox(this)),
@@ -46,26 +46,19 @@ SerialConsolePanel::SerialConsolePanel(models::SerialConsole* console, QWidget* 
       output_(new QPlainTextEdit(this)),
       line_(new QLineEdit(this)),
       sendButton_(new QPushButton(tr("Send"), this)) {
-  port_->setObjectName(QStringLiteral("consolePortBox"));
+  port_->comboBox()->setObjectName(QStringLiteral("consolePortBox"));
   openButton_->setObjectName(QStringLiteral("consoleOpenButton"));
   output_->setObjectName(QStringLiteral("consoleOutput"));
   line_->setObjectName(QStringLiteral("consoleLine"));
-  port_->setEditable(true);
-  port_->setMinimumContentsLength(12);
-  port_->lineEdit()->setPlaceholderText(QStringLiteral("/dev/ttyACM0"));
   baud_->setRange(1200, 4000000);
   baud_->setValue(115200);
   mode_->addItems({tr("Text"), tr("Hex")});
-  auto* refresh = new QToolButton(this);
-  refresh->setText(QStringLiteral("\u21bb"));
-  refresh->setToolTip(tr("Look for serial ports again"));
   auto* clear = new QToolButton(this);
   clear->setText(tr("Clear"));
 
   auto* top = new QHBoxLayout;
   top->addWidget(new QLabel(tr("Port"), this));
   top->addWidget(port_, 1);
-  top->addWidget(refresh);
   top->addWidget(new QLabel(tr("Baud"), this));
   top->addWidget(baud_);
   top->addWidget(openButton_);
@@ -89,7 +82,6 @@ SerialConsolePanel::SerialConsolePanel(models::SerialConsole* console, QWidget* 
   layout->addWidget(output_, 1);
   layout->addLayout(bottom);
 
-  connect(refresh, &QToolButton::clicked, this, &SerialConsolePanel::refreshPorts);
   connect(openButton_, &QPushButton::clicked, this, &SerialConsolePanel::toggleOpen);
   connect(clear, &QToolButton::clicked, this, [this] {
     console_->clear();
@@ -100,26 +92,19 @@ SerialConsolePanel::SerialConsolePanel(models::SerialConsole* console, QWidget* 
   connect(line_, &QLineEdit::returnPressed, this, &SerialConsolePanel::send);
   connect(console_, &models::SerialConsole::dataReceived, this, &SerialConsolePanel::append);
   connect(console_, &models::SerialConsole::stateChanged, this, &SerialConsolePanel::updateState);
-  refreshPorts();
   render();
   updateState();
 }
 
-void SerialConsolePanel::refreshPorts() {
-  const QString current = port_->currentText();
-  port_->clear();
-  for (const QSerialPortInfo& info : QSerialPortInfo::availablePorts()) {
-    port_->addItem(info.systemLocation());
-    port_->setItemData(port_->count() - 1, info.description(), Qt::ToolTipRole);
-  }
-  port_->setCurrentText(current);
+QComboBox* SerialConsolePanel::portBox() const {
+  return port_->comboBox();
 }
 
 void SerialConsolePanel::toggleOpen() {
   if (console_->isOpen() || console_->hasYielded()) {
     console_->close();
   } else {
-    console_->open(port_->currentText(), baud_->value());
+    console_->open(port_->port(), baud_->value());
   }
 }
 

@@ -19,16 +19,17 @@ class SerialConsole;
 
 namespace loupe::views {
 
+class SerialPortBox;
+
 class SerialConsolePanel : public QWidget {
   Q_OBJECT
 
  public:
   explicit SerialConsolePanel(models::SerialConsole* console, QWidget* parent = nullptr);
 
-  QComboBox* portBox() const { return port_; }
+  QComboBox* portBox() const;
   QComboBox* modeBox() const { return mode_; }
   QPlainTextEdit* output() const { return output_; }
-  void refreshPorts();
 
  private:
   void toggleOpen();
@@ -39,7 +40,7 @@ class SerialConsolePanel : public QWidget {
   QString hexLines(const QByteArray& bytes) const;
 
   models::SerialConsole* console_;
-  QComboBox* port_;
+  SerialPortBox* port_;
   QSpinBox* baud_;
   QPushButton* openButton_;
   QComboBox* mode_;

@@ -5,7 +5,6 @@
 #include "deploy/deploy_error.h"
 #include "deploy/platform_registry.h"
 #include "deploy/process_runner.h"
-#include "platforms/board_firmware.h"
 #include "platforms/flash_programmer.h"
 #include "tty_transport.h"
 
@@ -36,14 +35,10 @@ std::string optionOr(const deploy::StartOptions& options, const std::string& nam
 
 FlashedBoardPlatform::FlashedBoardPlatform(deploy::BoardDescription board,
                                            std::vector<deploy::ProjectFile> boardFiles)
-    : board_(std::move(board)), boardFiles_(std::move(boardFiles)) {
+    : BoardPlatform(std::move(board), std::move(boardFiles)) {
   if (!board_.flash) {
     throw std::invalid_argument("board " + board_.name + " says nothing about flashing it");
   }
-}
-
-std::string FlashedBoardPlatform::name() const {
-  return boardPlatformName(board_);
 }
 
 std::vector<deploy::ToolRequirement> FlashedBoardPlatform::tools() const {
@@ -63,21 +58,6 @@ std::vector<deploy::ProjectOption> FlashedBoardPlatform::projectOptions() const 
   probe.name = "probe_serial";
   probe.help = "the serial number of the probe to use when several are connected (empty: any)";
   return {programmer, probe};
-}
-
-std::vector<deploy::ProjectFile> FlashedBoardPlatform::projectFiles(
-    const codegen::CompiledModel& model) const {
-  return boardFirmwareProject(board_, boardFiles_, model);
-}
-
-std::optional<std::string> FlashedBoardPlatform::explainBuildFailure(
-    const std::string& output) const {
-  return explainMemoryOverflow(board_, output);
-}
-
-std::optional<std::string> FlashedBoardPlatform::checkFits(
-    const codegen::CompiledModel& model) const {
-  return boardFitProblem(board_, model);
 }
 
 std::unique_ptr<host::Transport> FlashedBoardPlatform::start(

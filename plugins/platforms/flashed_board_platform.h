@@ -1,17 +1,16 @@
 // A real board Loupe builds for, flashes and talks to, described by its
 // board.json with a "flash" section (nucleo_l4r5zi, stm32f746g_disco,
 // nrf52840_dk): the same firmware project as the emulated boards
-// (board_firmware.h) plus BIN and HEX images, written into the board by the
+// (board_platform.h) plus BIN and HEX images, written into the board by the
 // programmer the user picks (flash_programmer.h), then the session on the
 // board's serial port.
 #pragma once
 
-#include "deploy/board_description.h"
-#include "deploy/platform.h"
+#include "platforms/board_platform.h"
 
 namespace loupe::platforms {
 
-class FlashedBoardPlatform : public deploy::Platform {
+class FlashedBoardPlatform : public BoardPlatform {
  public:
   // How long a programmer may take before it is stopped.
   static constexpr std::chrono::seconds kFlashTimeLimit{120};
@@ -19,31 +18,18 @@ class FlashedBoardPlatform : public deploy::Platform {
   // `boardFiles`: the board folder's files by name (board.h, linker.ld, ...).
   FlashedBoardPlatform(deploy::BoardDescription board, std::vector<deploy::ProjectFile> boardFiles);
 
-  std::string name() const override;  // nucleo_l4r5zi -> nucleo-l4r5zi
-  std::string description() const override { return board_.description; }
-  std::string cpu() const override { return board_.cpu; }
   // Building needs these; the programmer is checked when flashing, since
   // the user picks it.
   std::vector<deploy::ToolRequirement> tools() const override;
   bool usesSerialPort() const override { return true; }
   // programmer (the board's, first the default) and probe_serial.
   std::vector<deploy::ProjectOption> projectOptions() const override;
-  std::vector<deploy::ProjectFile> projectFiles(const codegen::CompiledModel& model) const override;
-  std::string firmwarePath() const override { return "build/firmware.elf"; }
-  std::optional<std::string> explainBuildFailure(const std::string& output) const override;
-  std::optional<std::string> checkFits(const codegen::CompiledModel& model) const override;
   // Flashes `firmware` and opens the board's serial port (options.port at
   // options.baud). Throws DeployError: StartFailed (no port), ToolMissing
   // (the programmer, with its Debian package), FlashFailed (the
   // programmer's own output and the likely causes), Cancelled.
   std::unique_ptr<host::Transport> start(const std::filesystem::path& firmware,
                                          const deploy::StartOptions& options) const override;
-
-  const deploy::BoardDescription& board() const { return board_; }
-
- private:
-  deploy::BoardDescription board_;
-  std::vector<deploy::ProjectFile> boardFiles_;
 };
 
 }  // namespace loupe::platforms

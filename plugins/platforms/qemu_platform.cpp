@@ -7,34 +7,17 @@
 namespace loupe::platforms {
 
 QemuPlatform::QemuPlatform(deploy::BoardDescription board, const std::string& folder)
-    : board_(std::move(board)), boardFiles_(embeddedBoardFiles(folder)) {}
+    : BoardPlatform(std::move(board), embeddedBoardFiles(folder)) {}
 
 QemuPlatform::QemuPlatform(deploy::BoardDescription board,
                            std::vector<deploy::ProjectFile> boardFiles)
-    : board_(std::move(board)), boardFiles_(std::move(boardFiles)) {}
-
-std::string QemuPlatform::name() const {
-  return boardPlatformName(board_);
-}
+    : BoardPlatform(std::move(board), std::move(boardFiles)) {}
 
 std::vector<deploy::ToolRequirement> QemuPlatform::tools() const {
   return {{"arm-none-eabi-gcc", "gcc-arm-none-eabi"},
           {"arm-none-eabi-ar", "binutils-arm-none-eabi"},
           {board_.qemuExecutable, "qemu-system-arm"},
           {"make", "make"}};
-}
-
-std::vector<deploy::ProjectFile> QemuPlatform::projectFiles(
-    const codegen::CompiledModel& model) const {
-  return boardFirmwareProject(board_, boardFiles_, model);
-}
-
-std::optional<std::string> QemuPlatform::explainBuildFailure(const std::string& output) const {
-  return explainMemoryOverflow(board_, output);
-}
-
-std::optional<std::string> QemuPlatform::checkFits(const codegen::CompiledModel& model) const {
-  return boardFitProblem(board_, model);
 }
 
 std::vector<std::string> QemuPlatform::qemuArguments(const std::filesystem::path& firmware) const {

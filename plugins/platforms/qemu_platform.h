@@ -1,16 +1,16 @@
 // A board emulated by qemu-system-arm, described by its board.json: the
 // firmware is built with arm-none-eabi-gcc (board_firmware.h: our start-up
 // code, vector table, linker script and the board's UART driver) and QEMU
-// runs it with the UART on a socket. QEMU runs with -icount, so SysTick counts instructions
-// deterministically and the profile's unit is instructions.
+// runs it with the UART on a socket. QEMU runs with -icount, so SysTick
+// counts instructions deterministically and the profile's unit is
+// instructions.
 #pragma once
 
-#include "deploy/board_description.h"
-#include "deploy/platform.h"
+#include "platforms/board_platform.h"
 
 namespace loupe::platforms {
 
-class QemuPlatform : public deploy::Platform {
+class QemuPlatform : public BoardPlatform {
  public:
   // 2^kIcountShift ns of virtual time per instruction. At the boards' 25 and
   // 32 MHz a SysTick tick is then under one instruction, fine enough for
@@ -23,25 +23,13 @@ class QemuPlatform : public deploy::Platform {
   // board.h, linker.ld and other files, by file name.
   QemuPlatform(deploy::BoardDescription board, std::vector<deploy::ProjectFile> boardFiles);
 
-  std::string name() const override;  // qemu_mps2_an385 → qemu-mps2-an385
-  std::string description() const override { return board_.description; }
-  std::string cpu() const override { return board_.cpu; }
   std::vector<deploy::ToolRequirement> tools() const override;
-  std::vector<deploy::ProjectFile> projectFiles(const codegen::CompiledModel& model) const override;
-  std::string firmwarePath() const override { return "build/firmware.elf"; }
-  std::optional<std::string> explainBuildFailure(const std::string& output) const override;
-  std::optional<std::string> checkFits(const codegen::CompiledModel& model) const override;
   std::unique_ptr<host::Transport> start(const std::filesystem::path& firmware,
                                          const deploy::StartOptions& options) const override;
   deploy::ProfileClock profileClock(std::uint32_t tickRate) const override;
 
-  const deploy::BoardDescription& board() const { return board_; }
   // QEMU's arguments for `firmware`, without the UART socket options.
   std::vector<std::string> qemuArguments(const std::filesystem::path& firmware) const;
-
- private:
-  deploy::BoardDescription board_;
-  std::vector<deploy::ProjectFile> boardFiles_;  // copied to platform/ of the project
 };
 
 }  // namespace loupe::platforms

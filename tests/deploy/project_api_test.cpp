@@ -5,6 +5,8 @@
 // --platform python-an385` must be bit-exact through it. Servers that hang,
 // answer garbage or crash fail within their time-out, naming the platform
 // and the method.
+#include <signal.h>
+
 #include <QElapsedTimer>
 #include <QProcess>
 #include <QTemporaryDir>
@@ -127,6 +129,50 @@ class ProjectApi : public QObject {
     QVERIFY2(platforms.contains("python-garbage\n    unavailable (platform python-garbage: "
                                 "server_info_query: "),
              qPrintable(platforms));
+  }
+
+  // Loupe killed mid-run (SIGKILL: nothing can clean up) takes the server
+  // with it, and the server's QEMU goes with the server.
+  void killingLoupecLeavesNoBoardBehind() {
+    const QString cache = dir_.path() + "/kill-cache";
+    const fs::path golden = test::modelsDir() / "kws_ref_model" / "golden" / "real1";
+    QProcess loupec;
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert("XDG_CACHE_HOME", cache);  // the firmware path QEMU runs is unique
+    loupec.setProcessEnvironment(environment);
+    loupec.setProcessChannelMode(QProcess::MergedChannels);
+    loupec.start(
+        LOUPEC_PATH,
+        {"run",
+         QString::fromStdString((test::modelsDir() / "kws_ref_model" / "model.tflite").string()),
+         "--platform", "python-an385", "--inputs",
+         QString::fromStdString((golden / "input0.bin").string()), "--output-dir",
+         dir_.path() + "/run-killed"});
+    QString output;
+    QElapsedTimer clock;
+    clock.start();
+    while (!output.contains("[connect] handshake") && clock.elapsed() < 300000 &&
+           loupec.state() != QProcess::NotRunning) {
+      loupec.waitForReadyRead(100);
+      output += QString::fromUtf8(loupec.readAll());
+    }
+    QVERIFY2(output.contains("[connect] handshake"), qPrintable(output));
+    auto boardsRunning = [&cache] {
+      int count = 0;
+      for (const auto& entry : fs::directory_iterator("/proc")) {
+        std::ifstream in(entry.path() / "cmdline", std::ios::binary);
+        const std::string arguments{std::istreambuf_iterator<char>(in), {}};
+        if (arguments.starts_with("qemu-system-arm") &&
+            arguments.find(cache.toStdString()) != std::string::npos) {
+          ++count;
+        }
+      }
+      return count;
+    };
+    QCOMPARE(boardsRunning(), 1);  // the server's QEMU runs the board
+    ::kill(static_cast<pid_t>(loupec.processId()), SIGKILL);
+    QVERIFY(loupec.waitForFinished(10000));
+    QTRY_COMPARE_WITH_TIMEOUT(boardsRunning(), 0, 10000);
   }
 
   void aServerThatAnswersGarbageIsNamed() {

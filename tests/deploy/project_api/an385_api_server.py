@@ -18,6 +18,7 @@ Usage: an385_api_server.py PLATFORMS_DIR [MODE]
                  build)
 """
 import base64
+import ctypes
 import glob
 import json
 import os
@@ -35,6 +36,15 @@ C_FLAGS = ["-std=c99", "-O2", "-ffreestanding", "-fno-tree-loop-distribute-patte
 
 class RpcError(Exception):
     pass
+
+
+def die_with_parent():
+    """In QEMU's child before exec: Linux kills it when this server dies,
+    even by SIGKILL, so no emulated board outlives the server (Loupe kills
+    the server's process group when it can, and the server itself dies with
+    Loupe by the same parent-death signal)."""
+    PR_SET_PDEATHSIG = 1
+    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, 9)
 
 
 class Server:
@@ -123,7 +133,8 @@ class Server:
              "-icount", "shift=6", "-semihosting-config", "enable=on,target=native",
              "-chardev", "socket,id=uart,path=%s,server=on,wait=on" % path,
              "-serial", "chardev:uart", "-kernel", elf],
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+            preexec_fn=die_with_parent)
         deadline = time.monotonic() + 10
         while not os.path.exists(path):
             if self.qemu.poll() is not None or time.monotonic() > deadline:
