@@ -8,6 +8,7 @@ packages=(
   libgraphviz-dev graphviz libflatbuffers-dev flatbuffers-compiler nlohmann-json3-dev
   libarchive-dev cmake ninja-build make g++ clang xvfb xauth
   gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm valgrind python3
+  openocd stlink-tools dfu-util
   libgl-dev libqt6opengl6-dev fonts-dejavu-core pkg-config
   dpkg-dev lintian help2man desktop-file-utils appstream shared-mime-info
 )

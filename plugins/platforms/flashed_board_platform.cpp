@@ -73,6 +73,11 @@ std::unique_ptr<host::Transport> FlashedBoardPlatform::start(
         DeployError::Kind::StartFailed,
         name() + " needs its serial port (--port /dev/ttyX): " + board_.flash->serialPort);
   }
+  if (std::error_code error; !std::filesystem::exists(options.port, error)) {
+    throw DeployError(DeployError::Kind::StartFailed,
+                      "the serial port " + options.port + " does not exist: is " + name() +
+                          " plugged in? (" + board_.flash->serialPort + ")");
+  }
   const std::string chosen =
       optionOr(options, "programmer", board_.flash->programmers.front().name);
   const auto& programmers = board_.flash->programmers;

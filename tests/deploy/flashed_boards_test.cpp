@@ -309,6 +309,20 @@ class FlashedBoards : public QObject {
       QVERIFY2(std::string(error.what()).find("J-Link's virtual COM port") != std::string::npos,
                error.what());
     }
+    // A port that is not there is found before flashing, not after.
+    const std::string record = dir_.path().toStdString() + "/programmer.log";
+    std::filesystem::remove(record);
+    options.port = "/dev/ttyLOUPE_NO_SUCH_PORT";
+    try {
+      platform.start(firmware.firmware, options);
+      QFAIL("a port that does not exist must fail the start");
+    } catch (const DeployError& error) {
+      QVERIFY2(std::string(error.what())
+                   .starts_with("the serial port /dev/ttyLOUPE_NO_SUCH_PORT "
+                                "does not exist: is nrf52840-dk plugged in?"),
+               error.what());
+    }
+    QVERIFY(!std::filesystem::exists(record));  // the programmer never ran
   }
 };
 
