@@ -77,18 +77,29 @@ void ProjectApiClient::shutDown() {
   if (input_ >= 0) ::close(input_);
   input_ = -1;
   int status = 0;
-  bool reaped = false;
-  for (int i = 0; i < 20 && !reaped; ++i) {
-    reaped = waitForChild(pid_, &status, WNOHANG) == pid_;
-    if (!reaped) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  for (int i = 0; i < 20; ++i) {
+    if (waitForChild(pid_, &status, WNOHANG) == pid_) {
+      ::kill(-pid_, SIGKILL);  // what the server left running
+      pid_ = -1;
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
-  ::kill(-pid_, SIGKILL);
-  if (!reaped) waitForChild(pid_, &status, 0);
-  pid_ = -1;
+  if (pid_ >= 0) killServer();
   for (int* fd : {&output_, &errors_}) {
     if (*fd >= 0) ::close(*fd);
     *fd = -1;
   }
+}
+
+int ProjectApiClient::killServer() {
+  if (input_ >= 0) ::close(input_);
+  input_ = -1;
+  ::kill(-pid_, SIGKILL);
+  int status = 0;
+  waitForChild(pid_, &status, 0);
+  pid_ = -1;
+  return status;
 }
 
 void ProjectApiClient::drainStderr() {
@@ -109,12 +120,7 @@ void ProjectApiClient::fail(ProjectApiError::Kind kind, const std::string& metho
   if (kind != ProjectApiError::Kind::Failed) {
     // The server is in an unknown state: end it, and say how it ended.
     if (pid_ >= 0) {
-      int status = 0;
-      if (input_ >= 0) ::close(input_);
-      input_ = -1;
-      ::kill(-pid_, SIGKILL);
-      waitForChild(pid_, &status, 0);
-      pid_ = -1;
+      const int status = killServer();
       if (kind == ProjectApiError::Kind::Crashed)
         message += " (the server " + waitDescription(status) + ")";
     }

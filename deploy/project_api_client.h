@@ -66,6 +66,8 @@ class ProjectApiClient {
                          const std::string& what);
   void drainStderr();
   void shutDown();
+  // Closes its input, kills its process group and reaps it; its wait status.
+  int killServer();
 
   std::string platform_;
   pid_t pid_ = -1;

@@ -8,6 +8,7 @@
 #include <QTimer>
 #include <QtConcurrent/QtConcurrentRun>
 #include <exception>
+#include <optional>
 #include <random>
 
 #include "deploy/deploy_error.h"
@@ -184,13 +185,14 @@ bool BoardRun::start(Request request) {
   // Progress is reported from the worker; the lines are delivered on this
   // object's thread and dropped once the run has been cancelled.
   QPointer<BoardRun> self(this);
-  auto report = [self, generation](const QString& line, bool fromBoard) {
+  // `boardLine`: a LOG line from the board, also emitted on its own.
+  auto report = [self, generation](const QString& line, std::optional<QString> boardLine) {
     QMetaObject::invokeMethod(
         self.data(),
-        [self, generation, line, fromBoard] {
+        [self, generation, line, boardLine] {
           if (!self || self->generation_ != generation) return;
           emit self->progress(line);
-          if (fromBoard) emit self->boardLog(line.mid(line.indexOf(u' ') + 1));
+          if (boardLine) emit self->boardLog(*boardLine);
         },
         Qt::QueuedConnection);
   };
@@ -233,9 +235,9 @@ bool BoardRun::start(Request request) {
           run.deployment.start.options = request.options;
           run.deployment.stop = stop;
           run.progress = [&report](const std::string& stage, const std::string& detail) {
-            report(QStringLiteral("[%1] %2").arg(QString::fromStdString(stage),
-                                                 QString::fromStdString(detail)),
-                   stage == "board");
+            const QString text = QString::fromStdString(detail);
+            report(QStringLiteral("[%1] %2").arg(QString::fromStdString(stage), text),
+                   stage == "board" ? std::optional<QString>(text) : std::nullopt);
           };
           const deploy::BoardRunResult done = deploy::runOnBoard(std::move(run));
           result->boardName = QString::fromStdString(done.boardName);

@@ -7,6 +7,7 @@
 
 #include "deploy/firmware_makefile.h"
 #include "deploy/model_project_files.h"
+#include "ir/graph_printer.h"
 #include "platforms/platform_files.h"
 
 namespace loupe::platforms {
@@ -32,9 +33,7 @@ std::uint64_t ioBufferBytes(std::int64_t bytes) {
 }
 
 std::string withThousands(std::uint64_t value) {
-  std::string digits = std::to_string(value);
-  for (int i = static_cast<int>(digits.size()) - 3; i > 0; i -= 3) digits.insert(i, ",");
-  return digits;
+  return ir::groupDigits(static_cast<std::int64_t>(value));
 }
 
 }  // namespace
@@ -72,20 +71,18 @@ std::vector<deploy::ProjectFile> boardFirmwareProject(
   for (const deploy::ProjectFile& file : boardFiles) {
     files.push_back({"platform/" + file.path, file.text});
   }
+  if (!hasUartDriver(board.uartDriver)) {
+    throw std::runtime_error("board " + board.name + ": Loupe has no UART driver '" +
+                             board.uartDriver + "' (plugins/platforms/uarts/)");
+  }
   const std::string uart = "uarts/" + board.uartDriver + ".c";
-  bool uartFound = false;
   for (const EmbeddedFile& file : platformFiles()) {
     const std::string_view path = file.path;
     const std::string base(baseName(path));
     const bool template_ = path.starts_with("templates/model_rpc/") && !base.starts_with("stdio_");
     if (path.starts_with("common/") || template_ || path == uart) {
       files.push_back({"platform/" + base, std::string(file.bytes)});
-      uartFound = uartFound || path == uart;
     }
-  }
-  if (!uartFound) {
-    throw std::runtime_error("board " + board.name + ": Loupe has no UART driver '" +
-                             board.uartDriver + "' (plugins/platforms/uarts/)");
   }
   deploy::FirmwareMakefileSpec make;
   make.title = "model " + model.modelName + " for " + boardPlatformName(board) + " (" + board.cpu +

@@ -28,6 +28,7 @@
 
 #include "board_description.h"
 #include "deploy/process_runner.h"
+#include "firmware_build_command.h"
 #include "platform_test_support.h"
 #include "platforms/board_firmware.h"
 #include "qemu_serial_session.h"
@@ -184,46 +185,17 @@ class ModelRpcFirmware : public QObject {
   static fs::path platformsDirectory() { return LOUPE_PLATFORMS_DIR; }
 
   std::vector<std::string> buildCommand(const test::BoardDescription& board, const fs::path& elf) {
-    const fs::path common = platformsDirectory() / "common";
     const fs::path rpc = platformsDirectory() / "templates" / "model_rpc";
     const fs::path crt = LOUPE_CRT_DIR;
-    std::vector<std::string> command = {"arm-none-eabi-gcc",
-                                        "-std=c99",
-                                        "-Wall",
-                                        "-Wextra",
-                                        "-Werror",
-                                        "-pedantic",
-                                        "-Os",
-                                        "-g",
-                                        "-mcpu=" + board.cpu,
-                                        "-mthumb",
-                                        "-mfloat-abi=" + board.floatAbi,
-                                        "-ffreestanding",
-                                        "-fno-tree-loop-distribute-patterns",
-                                        "-nostdlib",
-                                        "-ffunction-sections",
-                                        "-fdata-sections",
-                                        "-Wl,--gc-sections",
-                                        "-L" + common.string(),
-                                        "-T",
-                                        (board.directory / "linker.ld").string(),
-                                        "-I" + common.string(),
-                                        "-I" + board.directory.string(),
-                                        "-I" + rpc.string(),
-                                        "-I" + (crt / "include").string(),
-                                        "-I" + (crt / "config").string(),
-                                        (rpc / "board_main.c").string(),
-                                        (rpc / "rpc_firmware.c").string(),
-                                        LOUPE_MODEL_RPC_TEST_DESCRIPTOR};
-    for (const char* file : {"cortex_m_vectors.c", "cortex_m_startup.c", "semihosting.c"}) {
-      command.push_back((common / file).string());
-    }
-    command.push_back((platformsDirectory() / "uarts" / (board.uartDriver + ".c")).string());
-    if (fs::exists(board.directory / "board_init.c")) {
-      command.push_back((board.directory / "board_init.c").string());
-    }
-    if (!board.fpu.empty()) command.push_back("-mfpu=" + board.fpu);
-    command.push_back("-DLOUPE_RPC_ARENA_BYTES=" + std::to_string(board.rpcArenaBytes) + "u");
+    std::vector<std::string> command =
+        test::boardFirmwareCommand(board, platformsDirectory(), "-Os");
+    command.insert(
+        command.end(),
+        {"-ffunction-sections", "-fdata-sections", "-Wl,--gc-sections", "-I" + rpc.string(),
+         "-I" + (crt / "include").string(), "-I" + (crt / "config").string(),
+         "-DLOUPE_RPC_ARENA_BYTES=" + std::to_string(board.rpcArenaBytes) + "u",
+         (rpc / "board_main.c").string(), (rpc / "rpc_firmware.c").string(),
+         LOUPE_MODEL_RPC_TEST_DESCRIPTOR});
     for (const char* file :
          {"error.c", "logging.c", "page_allocator.c", "stack_allocator.c", "platform_memory.c",
           "func_registry.c", "mutable_func_registry.c", "module_table.c", "crt_runtime_api.c",
@@ -367,14 +339,7 @@ class ModelRpcFirmware : public QObject {
     QVERIFY2(build.exitCode == 0, build.output.c_str());
     const auto size =
         deploy::runProcess({"arm-none-eabi-size", "-A", elf.string()}, dir_.path().toStdString());
-    std::map<std::string, std::uint64_t> sections;
-    std::istringstream lines(size.output);
-    for (std::string line; std::getline(lines, line);) {
-      std::istringstream fields(line);
-      std::string name;
-      std::uint64_t bytes = 0;
-      if (fields >> name >> bytes && name.starts_with('.')) sections[name] = bytes;
-    }
+    auto sections = test::sectionSizes(size.output);
     const std::uint64_t data = sections[".data"] + sections[".bss"];
     const std::uint64_t runtimeData = data - description.rpcArenaBytes - 24;
     qDebug().noquote() << QString("%1: runtime RAM %2 B (bound %3), code %4 B (bound %5)")

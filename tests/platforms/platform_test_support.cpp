@@ -2,6 +2,7 @@
 
 #include <QStandardPaths>
 #include <QtTest>
+#include <sstream>
 
 #include "deploy/board_description.h"
 #include "platforms/platform_files.h"
@@ -46,6 +47,20 @@ void addBoardRows() {
 
 void addEmulatedBoardRows() {
   addRows(true);
+}
+
+std::map<std::string, std::uint64_t> sectionSizes(const std::string& sizeOutput) {
+  std::map<std::string, std::uint64_t> sizes;
+  std::istringstream lines(sizeOutput);
+  std::string line;
+  while (std::getline(lines, line)) {
+    std::istringstream fields(line);
+    std::string name;
+    std::uint64_t size = 0;
+    std::uint64_t address = 0;
+    if (fields >> name >> size >> address && name.starts_with('.')) sizes[name] = size;
+  }
+  return sizes;
 }
 
 }  // namespace loupe::test

@@ -1,6 +1,10 @@
-// What the board tests share: failing clearly when a tool is missing, and
-// the boards every test runs on.
+// What the board tests share: failing clearly when a tool is missing, the
+// boards every test runs on, and reading a firmware's section sizes.
 #pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
 
 namespace loupe::test {
 
@@ -12,5 +16,8 @@ bool requireTool(const char* tool, const char* debianPackage);
 // (QString). Every board, or only those QEMU emulates.
 void addBoardRows();
 void addEmulatedBoardRows();
+
+// The sizes `arm-none-eabi-size -A` reports, by section name.
+std::map<std::string, std::uint64_t> sectionSizes(const std::string& sizeOutput);
 
 }  // namespace loupe::test

@@ -23,7 +23,7 @@
 
 #include "board_description.h"
 #include "deploy/process_runner.h"
-#include "echo_firmware_build.h"
+#include "firmware_build_command.h"
 #include "platform_test_support.h"
 #include "qemu_serial_session.h"
 
@@ -120,21 +120,6 @@ bool writeAll(int socket, const std::vector<std::uint8_t>& bytes) {
   return true;
 }
 
-// The sizes `arm-none-eabi-size -A` reports, by section name.
-std::map<std::string, std::uint64_t> sectionSizes(const std::string& sizeOutput) {
-  std::map<std::string, std::uint64_t> sizes;
-  std::istringstream lines(sizeOutput);
-  std::string line;
-  while (std::getline(lines, line)) {
-    std::istringstream fields(line);
-    std::string name;
-    std::uint64_t size = 0;
-    std::uint64_t address = 0;
-    if (fields >> name >> size >> address && name.starts_with('.')) sizes[name] = size;
-  }
-  return sizes;
-}
-
 // The value of `#define name VALUE` in a C header (suffix u allowed), or
 // nothing when the header does not define it.
 std::optional<std::uint64_t> definedNumber(const fs::path& header, const std::string& name) {
@@ -204,7 +189,7 @@ class QemuEcho : public QObject {
     const auto size =
         deploy::runProcess({"arm-none-eabi-size", "-A", elf.string()}, dir_.path().toStdString());
     QVERIFY2(size.exitCode == 0, size.output.c_str());
-    auto sections = sectionSizes(size.output);
+    auto sections = test::sectionSizes(size.output);
     QVERIFY2(sections.contains(".text"), size.output.c_str());
 
     // .data occupies both memories: its initial values are loaded with the
