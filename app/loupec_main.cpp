@@ -26,6 +26,7 @@ void printHelp() {
             << loupe::cli::kGenerateUsage << "\n"
             << loupe::cli::kTuneUsage << "\n"
             << loupe::cli::kPlatformsUsage << "\n"
+            << loupe::cli::kOperatorsUsage << "\n"
             << "  loupec --help       this text\n"
                "  loupec --version    the version\n";
 }
@@ -52,6 +53,7 @@ int main(int argc, char** argv) {
   args.erase(args.begin());
   try {
     if (verb == "memplan") return loupe::cli::runMemplanCommand(args);
+    if (verb == "operators") return loupe::cli::runOperatorsCommand(args);
     const loupe::deploy::Registries registries = loupe::plugins::builtinRegistries();
     if (verb == "info") return loupe::cli::runInfoCommand(args, registries);
     if (verb == "compile") return loupe::cli::runCompileCommand(args, registries);

@@ -17,6 +17,7 @@ int runMemplanCommand(const std::vector<std::string>& args);
 int runGenerateCommand(const std::vector<std::string>& args, const deploy::Registries& registries);
 int runPlatformsCommand(const std::vector<std::string>& args, const deploy::Registries& registries);
 int runTuneCommand(const std::vector<std::string>& args, const deploy::Registries& registries);
+int runOperatorsCommand(const std::vector<std::string>& args);
 
 extern const char* const kInfoUsage;
 extern const char* const kRunUsage;
@@ -25,5 +26,6 @@ extern const char* const kMemplanUsage;
 extern const char* const kGenerateUsage;
 extern const char* const kPlatformsUsage;
 extern const char* const kTuneUsage;
+extern const char* const kOperatorsUsage;
 
 }  // namespace loupe::cli

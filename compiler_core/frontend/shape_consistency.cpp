@@ -1,11 +1,13 @@
 #include "frontend/shape_consistency.h"
 
+#include <algorithm>
 #include <optional>
 #include <utility>
 #include <vector>
 
 #include "frontend/tflite_importer.h"
 #include "ir/graph_printer.h"
+#include "ops/operator_registry.h"
 
 namespace loupe::frontend {
 
@@ -203,11 +205,38 @@ class OperatorChecker {
         checkConcatenation();
         return;
       default:
-        return;  // the kernels check the remaining operators' operands
+        checkAgainstShapeRule();
+        return;
     }
   }
 
  private:
+  // The operator's own shape rule (ops/), which the infer_shapes_and_types
+  // pass applies too; operators without one are left to their kernels'
+  // checks.
+  void checkAgainstShapeRule() const {
+    const ops::ShapeRule rule = ops::definitionOf(op_.type).shape;
+    if (rule == nullptr || op_.outputs.empty()) return;
+    const auto inferred = rule(graph_, op_);
+    if (!inferred) return;
+    if (!inferred->problem.empty()) fail("expected " + inferred->problem);
+    for (std::size_t slot = 0; slot < op_.outputs.size(); ++slot) {
+      if (slot > inferred->moreShapes.size()) break;
+      const ir::Shape& shape = slot == 0 ? inferred->shape : inferred->moreShapes[slot - 1];
+      const ir::Tensor& output = graph_.output(op_, slot);
+      if (output.shape != shape) {
+        fail("output " + label(output) + " should have shape " + ir::shapeToString(shape));
+      }
+      const auto& dtypes = inferred->dtypes;
+      if (!dtypes.empty() &&
+          std::find(dtypes.begin(), dtypes.end(), output.dtype) == dtypes.end()) {
+        fail("output " + label(output) + " has element type " +
+             std::string(ir::dtypeName(output.dtype)) + "; expected " +
+             std::string(ir::dtypeName(dtypes.front())));
+      }
+    }
+  }
+
   void checkBroadcast(const ir::Tensor& a, const ir::Tensor& b) const {
     const auto& output = out();
     const std::size_t rank = std::max(a.shape.size(), b.shape.size());

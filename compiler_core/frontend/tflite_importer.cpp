@@ -8,12 +8,11 @@
 #include <iterator>
 #include <limits>
 
-#include "frontend/builtin_options.h"
-#include "frontend/operator_spec.h"
 #include "frontend/shape_consistency.h"
-#include "frontend/tflite_builtin_names.h"
 #include "frontend/vela_operator.h"
 #include "ir/display_name.h"
+#include "ir/tflite_builtin_names.h"
+#include "ops/operator_registry.h"
 #include "tflite_schema_generated.h"
 
 namespace loupe::frontend {
@@ -331,7 +330,7 @@ class ModelReader {
         const bool custom = code.builtinCode == kCustomBuiltinCode;
         const std::string what = custom ? "the custom operator '" + code.customCode + "'"
                                         : "the builtin operator " +
-                                              tfliteBuiltinName(code.builtinCode) + " (code " +
+                                              ir::tfliteBuiltinName(code.builtinCode) + " (code " +
                                               std::to_string(code.builtinCode) + ")";
         if (!options_.keepUnsupportedOperators) {
           refuseOpaque(graph, *source, code, where, what);
@@ -354,8 +353,9 @@ class ModelReader {
       op.outputs = readOperands(source->outputs(), where, "output", graph, false);
       op.intermediates = readOperands(source->intermediates(), where, "intermediate", graph, false);
       if (op.type != ir::OpType::Opaque) {
-        checkAgainstSpec(*source, op, where);
-        op.attributes = convertBuiltinOptions(*source, op.type, where);
+        const ops::ImportRule& rule = ops::definitionOf(op.type).import;
+        checkAgainstRule(*source, op, rule, where);
+        if (rule.readOptions != nullptr) op.attributes = rule.readOptions(*source, where);
       }
       graph.operators.push_back(std::move(op));
     }
@@ -389,9 +389,8 @@ class ModelReader {
     return "builtin options of union type " + std::to_string(unionType);
   }
 
-  static void checkAgainstSpec(const tflite::Operator& source, const ir::Operator& op,
-                               const std::string& where) {
-    const OperatorSpec& spec = operatorSpec(op.type);
+  static void checkAgainstRule(const tflite::Operator& source, const ir::Operator& op,
+                               const ops::ImportRule& spec, const std::string& where) {
     if (op.version < 1 || op.version > spec.maxVersion) {
       fail(where + " has version " + std::to_string(op.version) +
            "; Loupe supports versions 1 to " + std::to_string(spec.maxVersion));
@@ -404,9 +403,10 @@ class ModelReader {
       }
       fail(where + " has " + std::to_string(inputs) + " inputs; expected " + expected);
     }
-    if (static_cast<int>(op.outputs.size()) != spec.outputs) {
+    if (spec.outputs >= 0 ? static_cast<int>(op.outputs.size()) != spec.outputs
+                          : op.outputs.empty()) {
       fail(where + " has " + std::to_string(op.outputs.size()) + " outputs; expected " +
-           std::to_string(spec.outputs));
+           (spec.outputs >= 0 ? std::to_string(spec.outputs) : std::string("at least 1")));
     }
     const auto optionsType = static_cast<std::uint8_t>(source.builtin_options_type());
     if (optionsType != 0 && optionsType != spec.optionsType) {

@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -123,6 +125,33 @@ struct SequenceLstmAttrs {
   bool diagonalRecurrentTensors = false;
 };
 
+// The options of an operator that carries only a few numbers (SPLIT's
+// num_splits, GATHER's axis and batch_dims, RESIZE_BILINEAR's flags, ...),
+// named as TFLite's schema names them. Each operator's definition
+// (compiler_core/ops) reads and checks them; printers show them as they are.
+// Booleans and enumerations are stored as their integer values.
+struct OptionAttrs {
+  std::vector<std::pair<std::string, std::int64_t>> values;
+
+  // The value of `name`, or `fallback` when the operator does not carry it.
+  std::int64_t get(std::string_view name, std::int64_t fallback = 0) const {
+    for (const auto& [key, value] : values) {
+      if (key == name) return value;
+    }
+    return fallback;
+  }
+  OptionAttrs& set(std::string name, std::int64_t value) {
+    for (auto& [key, old] : values) {
+      if (key == name) {
+        old = value;
+        return *this;
+      }
+    }
+    values.emplace_back(std::move(name), value);
+    return *this;
+  }
+};
+
 // A TFLite CUSTOM operator (or an unknown builtin), kept for inspection.
 struct OpaqueAttrs {
   std::string customCode;  // empty for an unknown builtin
@@ -134,6 +163,6 @@ using Attributes =
     std::variant<std::monostate, Conv2DAttrs, DepthwiseConv2DAttrs, Pool2DAttrs,
                  FullyConnectedAttrs, SoftmaxAttrs, ConcatenationAttrs, ElementwiseAttrs,
                  ReshapeAttrs, SqueezeAttrs, LeakyReluAttrs, ReducerAttrs, StridedSliceAttrs,
-                 TransposeConvAttrs, SvdfAttrs, SequenceLstmAttrs, OpaqueAttrs>;
+                 TransposeConvAttrs, SvdfAttrs, SequenceLstmAttrs, OptionAttrs, OpaqueAttrs>;
 
 }  // namespace loupe::ir

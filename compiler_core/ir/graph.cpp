@@ -1,12 +1,15 @@
 #include "ir/graph.h"
 
+#include "ir/tflite_builtin_names.h"
+
 namespace loupe::ir {
 
 std::string Operator::typeName() const {
   if (type == OpType::Opaque) {
     if (const auto* opaque = std::get_if<OpaqueAttrs>(&attributes)) {
       if (!opaque->customCode.empty()) return "CUSTOM(" + opaque->customCode + ")";
-      return "BUILTIN(" + std::to_string(opaque->builtinCode) + ")";
+      // The builtin's TFLite name ("RESIZE_BILINEAR"), never a bare code.
+      return tfliteBuiltinName(opaque->builtinCode);
     }
   }
   return std::string(opTypeName(type));

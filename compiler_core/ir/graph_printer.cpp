@@ -91,6 +91,13 @@ struct AttributePrinter {
            " cell_clip=" + floatToString(a.cellClip) + " proj_clip=" + floatToString(a.projClip) +
            (a.timeMajor ? " time_major" : "");
   }
+  std::string operator()(const OptionAttrs& a) const {
+    std::string text;
+    for (const auto& [name, value] : a.values) {
+      text += (text.empty() ? "" : " ") + name + "=" + std::to_string(value);
+    }
+    return text;
+  }
   std::string operator()(const OpaqueAttrs& a) const {
     return a.customCode.empty()
                ? "builtin_code=" + std::to_string(a.builtinCode)

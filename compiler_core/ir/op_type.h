@@ -1,5 +1,6 @@
 // The operator types of the graph IR. Each entry names the TFLite builtin it
-// comes from, so the importer, printers and diagnostics share one table.
+// comes from, so the importer, printers and diagnostics share one table; each
+// type has its definition in compiler_core/ops (ops/operator_registry.h).
 #pragma once
 
 #include <optional>
@@ -14,7 +15,9 @@ namespace loupe::ir {
   X(Concatenation, "CONCATENATION", 2)                              \
   X(Conv2D, "CONV_2D", 3)                                           \
   X(DepthwiseConv2D, "DEPTHWISE_CONV_2D", 4)                        \
+  X(DepthToSpace, "DEPTH_TO_SPACE", 5)                              \
   X(Dequantize, "DEQUANTIZE", 6)                                    \
+  X(EmbeddingLookup, "EMBEDDING_LOOKUP", 7)                         \
   X(FullyConnected, "FULLY_CONNECTED", 9)                           \
   X(Logistic, "LOGISTIC", 14)                                       \
   X(MaxPool2D, "MAX_POOL_2D", 17)                                   \
@@ -22,22 +25,63 @@ namespace loupe::ir {
   X(Relu, "RELU", 19)                                               \
   X(Relu6, "RELU6", 21)                                             \
   X(Reshape, "RESHAPE", 22)                                         \
+  X(ResizeBilinear, "RESIZE_BILINEAR", 23)                          \
   X(Softmax, "SOFTMAX", 25)                                         \
+  X(SpaceToDepth, "SPACE_TO_DEPTH", 26)                             \
   X(Svdf, "SVDF", 27)                                               \
   X(Tanh, "TANH", 28)                                               \
   X(Pad, "PAD", 34)                                                 \
+  X(Gather, "GATHER", 36)                                           \
+  X(BatchToSpaceNd, "BATCH_TO_SPACE_ND", 37)                        \
+  X(SpaceToBatchNd, "SPACE_TO_BATCH_ND", 38)                        \
   X(Transpose, "TRANSPOSE", 39)                                     \
   X(Mean, "MEAN", 40)                                               \
   X(Sub, "SUB", 41)                                                 \
   X(Squeeze, "SQUEEZE", 43)                                         \
   X(UnidirectionalSequenceLstm, "UNIDIRECTIONAL_SEQUENCE_LSTM", 44) \
   X(StridedSlice, "STRIDED_SLICE", 45)                              \
+  X(Split, "SPLIT", 49)                                             \
+  X(Cast, "CAST", 53)                                               \
+  X(Maximum, "MAXIMUM", 55)                                         \
+  X(ArgMax, "ARG_MAX", 56)                                          \
+  X(Minimum, "MINIMUM", 57)                                         \
+  X(Less, "LESS", 58)                                               \
+  X(Neg, "NEG", 59)                                                 \
   X(PadV2, "PADV2", 60)                                             \
+  X(Greater, "GREATER", 61)                                         \
+  X(GreaterEqual, "GREATER_EQUAL", 62)                              \
+  X(LessEqual, "LESS_EQUAL", 63)                                    \
+  X(Slice, "SLICE", 65)                                             \
   X(TransposeConv, "TRANSPOSE_CONV", 67)                            \
   X(ExpandDims, "EXPAND_DIMS", 70)                                  \
+  X(Equal, "EQUAL", 71)                                             \
+  X(NotEqual, "NOT_EQUAL", 72)                                      \
+  X(Sum, "SUM", 74)                                                 \
+  X(Shape, "SHAPE", 77)                                             \
+  X(ArgMin, "ARG_MIN", 79)                                          \
+  X(ReduceMax, "REDUCE_MAX", 82)                                    \
+  X(Pack, "PACK", 83)                                               \
+  X(LogicalOr, "LOGICAL_OR", 84)                                    \
+  X(LogicalAnd, "LOGICAL_AND", 86)                                  \
+  X(LogicalNot, "LOGICAL_NOT", 87)                                  \
+  X(Unpack, "UNPACK", 88)                                           \
+  X(ReduceMin, "REDUCE_MIN", 89)                                    \
+  X(ZerosLike, "ZEROS_LIKE", 93)                                    \
+  X(Fill, "FILL", 94)                                               \
+  X(ResizeNearestNeighbor, "RESIZE_NEAREST_NEIGHBOR", 97)           \
   X(LeakyRelu, "LEAKY_RELU", 98)                                    \
+  X(MirrorPad, "MIRROR_PAD", 100)                                   \
+  X(Abs, "ABS", 101)                                                \
+  X(SplitV, "SPLIT_V", 102)                                         \
+  X(ReverseV2, "REVERSE_V2", 105)                                   \
+  X(AddN, "ADD_N", 106)                                             \
+  X(GatherNd, "GATHER_ND", 107)                                     \
   X(Quantize, "QUANTIZE", 114)                                      \
-  X(HardSwish, "HARD_SWISH", 117)
+  X(HardSwish, "HARD_SWISH", 117)                                   \
+  X(SelectV2, "SELECT_V2", 123)                                     \
+  X(Cumsum, "CUMSUM", 128)                                          \
+  X(BroadcastTo, "BROADCAST_TO", 130)                               \
+  X(BroadcastArgs, "BROADCAST_ARGS", 145)
 
 enum class OpType {
 #define LOUPE_OP_ENUM(name, tflite, code) name,

@@ -1,5 +1,5 @@
-// The signature every per-operator lowering implements, and the table that
-// maps operator types to them (lower_operator.cpp).
+// The lowerings of the operators whose definitions (compiler_core/ops)
+// refer to them here.
 #pragma once
 
 #include <string>
@@ -8,8 +8,6 @@
 
 namespace loupe::lowering {
 
-using LoweringRule = tir::PrimFunc (*)(const ir::Graph& graph, const ir::Operator& op,
-                                       const std::string& functionName);
 
 tir::PrimFunc lowerFullyConnected(const ir::Graph&, const ir::Operator&, const std::string&);
 tir::PrimFunc lowerConv2D(const ir::Graph&, const ir::Operator&, const std::string&);

@@ -1,5 +1,6 @@
-// Pass infer_shapes_and_types: recomputes every operator's output shape and
-// element type from its inputs and attributes, wherever a rule exists
+// Pass infer_shapes_and_types: recomputes every operator's output shapes and
+// element types from its inputs and attributes, wherever its definition has
+// a rule
 // (convolutions and pooling with SAME/VALID or explicit padding, FULLY_CONNECTED,
 // broadcasting element-wise operators, the shape operators, PAD, CONCATENATION,
 // MEAN, TRANSPOSE, the activations, ...), and throws PassError listing every
@@ -13,22 +14,15 @@
 #include <vector>
 
 #include "ir/graph.h"
+#include "ops/shape_rule.h"
 #include "passes/pass.h"
 
 namespace loupe::passes {
 
 inline constexpr std::string_view kInferShapesAndTypes = "infer_shapes_and_types";
 
-// What a rule derives for output 0 of an operator.
-struct InferredOutput {
-  ir::Shape shape;
-  // The element types the output may have; empty when any is acceptable
-  // (QUANTIZE's output type is the model's choice).
-  std::vector<ir::DType> dtypes;
-  // Set instead when the inputs contradict each other or the attributes
-  // (shapes that do not broadcast, a filter deeper than the input, ...).
-  std::string problem;
-};
+// The rules are the operators' own (ops::OperatorDefinition::shape).
+using ops::InferredOutput;
 
 // The rule's result for output 0, or nullopt when there is no rule for the
 // operator (opaque operators, SVDF, LSTM, STRIDED_SLICE, non-constant shape

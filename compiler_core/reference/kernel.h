@@ -6,7 +6,6 @@
 #pragma once
 
 #include <optional>
-#include <span>
 #include <string>
 
 #include "ir/graph.h"
@@ -23,8 +22,5 @@ struct Kernel {
 
 // The kernel for an operator type, or nullptr when there is none.
 const Kernel* findKernel(ir::OpType type);
-
-// Every registered kernel (for listing what the interpreter supports).
-std::span<const Kernel* const> allKernels();
 
 }  // namespace loupe::reference

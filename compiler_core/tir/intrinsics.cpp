@@ -14,6 +14,7 @@ constexpr std::string_view kMean = "loupe/quantized_mean.h";
 constexpr std::string_view kUnary = "loupe/elementwise_unary.h";
 constexpr std::string_view kRecurrent = "loupe/recurrent_arith.h";
 constexpr std::string_view kSimd = "loupe/simd_kernels.h";
+constexpr std::string_view kIndex = "loupe/index_check.h";
 
 constexpr std::array kIntrinsics = {
     Intrinsic{"loupe.requantize_i32", "loupe_requantize_acc_i32", ScalarType::Int32, 6, kArith},
@@ -34,6 +35,8 @@ constexpr std::array kIntrinsics = {
     Intrinsic{"loupe.rounding_divide_by_pot", "loupe_rounding_divide_by_pot", ScalarType::Int32, 2,
               kFixed},
     Intrinsic{"loupe.clamp_i32", "loupe_clamp_i32", ScalarType::Int32, 3, kFixed},
+    // A status: 0 for an index in [0, limit), else the error GATHER returns.
+    Intrinsic{"loupe.check_index", "loupe_check_index", ScalarType::Int32, 2, kIndex, false},
     Intrinsic{"loupe.clamp_f32", "loupe_clamp_f32", ScalarType::Float32, 3, kActivation},
     Intrinsic{"loupe.add_sub_requantize", "loupe_add_sub_requantize", ScalarType::Int32, 6, kArith},
     Intrinsic{"loupe.wrapping_add_i32", "loupe_wrapping_add_i32", ScalarType::Int32, 2, kMath},

@@ -429,7 +429,17 @@ class Loupec : public QObject {
       QVERIFY2(man.contains(entry), qPrintable(entry));
       ++commands;
     }
-    QCOMPARE(commands, 7);
+    QCOMPARE(commands, 8);
+  }
+
+  // loupec operators prints the operator table: what runs, what does not.
+  void operatorsPrintsTheOperatorTable() {
+    const auto table = loupec({"operators"});
+    QCOMPARE(table.exitCode, 0);
+    QVERIFY2(table.out.contains("| GATHER | 36 | yes | yes | yes | - |"),
+             table.out.constData());
+    QVERIFY(table.out.contains("| BATCH_MATMUL | 126 | yes | - | - | - | - |"));
+    QCOMPARE(loupec({"operators", "extra"}).exitCode, 2);
   }
 };
 

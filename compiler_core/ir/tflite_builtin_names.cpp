@@ -1,9 +1,9 @@
-#include "frontend/tflite_builtin_names.h"
+#include "ir/tflite_builtin_names.h"
 
 #include <array>
 #include <string_view>
 
-namespace loupe::frontend {
+namespace loupe::ir {
 
 namespace {
 // TFLite's BuiltinOperator enumerators in code order (0 to 161).
@@ -180,4 +180,4 @@ std::string tfliteBuiltinName(int builtinCode) {
   return "code " + std::to_string(builtinCode);
 }
 
-}  // namespace loupe::frontend
+}  // namespace loupe::ir

@@ -4,9 +4,9 @@
 
 #include <string>
 
-namespace loupe::frontend {
+namespace loupe::ir {
 
 // "GATHER"; for a code outside TFLite's table, "code <n>".
 std::string tfliteBuiltinName(int builtinCode);
 
-}  // namespace loupe::frontend
+}  // namespace loupe::ir

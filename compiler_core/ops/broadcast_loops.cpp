@@ -1,0 +1,44 @@
+#include "ops/broadcast_loops.h"
+
+#include <string>
+#include <vector>
+
+#include "ops/strides.h"
+
+namespace loupe::ops {
+
+tir::Stmt flatLoop(std::int64_t elements, const std::function<tir::Stmt(const tir::Expr&)>& body) {
+  const tir::Var i = tir::makeVar("i");
+  return tir::forLoop(i, tir::intImm(0), tir::intImm(elements), body(tir::refVar(i)));
+}
+
+tir::Stmt broadcastLoops(const ir::Shape& out, const ir::Shape& a, const ir::Shape& b,
+                         const BroadcastBody& body) {
+  if (a == out && b == out) {
+    return flatLoop(ir::elementCount(out), [&](const tir::Expr& i) { return body(i, i, i); });
+  }
+  const std::size_t rank = out.size();
+  const auto aStrides = broadcastStrides(a, rank);
+  const auto bStrides = broadcastStrides(b, rank);
+  std::vector<std::int64_t> outStrides(rank, 1);
+  for (std::size_t d = rank; d-- > 1;) outStrides[d - 1] = outStrides[d] * out[d];
+  std::vector<tir::Var> counters;
+  std::vector<std::size_t> dims;
+  tir::Expr outAt = tir::intImm(0), aAt = tir::intImm(0), bAt = tir::intImm(0);
+  for (std::size_t d = 0; d < rank; ++d) {
+    if (out[d] == 1) continue;
+    counters.push_back(tir::makeVar("i" + std::to_string(d)));
+    dims.push_back(d);
+    const tir::Expr i = tir::refVar(counters.back());
+    outAt = outAt + i * tir::intImm(outStrides[d]);
+    aAt = aAt + i * tir::intImm(aStrides[d]);
+    bAt = bAt + i * tir::intImm(bStrides[d]);
+  }
+  tir::Stmt nest = body(outAt, aAt, bAt);
+  for (std::size_t k = counters.size(); k-- > 0;) {
+    nest = tir::forLoop(counters[k], tir::intImm(0), tir::intImm(out[dims[k]]), nest);
+  }
+  return nest;
+}
+
+}  // namespace loupe::ops

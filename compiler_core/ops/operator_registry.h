@@ -1,0 +1,17 @@
+// The table of operator definitions, indexed by operator type.
+#pragma once
+
+#include <span>
+
+#include "ops/operator_definition.h"
+
+namespace loupe::ops {
+
+// The definition of `type`. OpType::Opaque has one with no rules: an opaque
+// operator can be shown, not compiled or run.
+const OperatorDefinition& definitionOf(ir::OpType type);
+
+// Every definition, in ir/op_type.h's order (Opaque excluded).
+std::span<const OperatorDefinition* const> allDefinitions();
+
+}  // namespace loupe::ops
