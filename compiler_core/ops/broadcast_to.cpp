@@ -12,6 +12,7 @@
 #include "lowering/strided_copy.h"
 #include "ops/operator_definition.h"
 #include "ops/options_reading.h"
+#include "ops/output_check.h"
 #include "ops/slab_copy.h"
 #include "reference/kernel_checks.h"
 
@@ -89,10 +90,7 @@ std::optional<std::string> checkBroadcastTo(const ir::Graph& graph, const ir::Op
     return "input dtype " + reference::describeDtype(input.dtype) +
            " is not supported (expected float32, int8, uint8, int16, int32, int64 or bool)";
   }
-  if (output.dtype != input.dtype || output.shape != plan.outputShape) {
-    return "output " + tensorText(output) + "; expected " +
-           std::string(ir::dtypeName(input.dtype)) + ir::shapeToString(plan.outputShape);
-  }
+  if (auto problem = checkOutput(output, input.dtype, plan.outputShape)) return problem;
   return std::nullopt;
 }
 

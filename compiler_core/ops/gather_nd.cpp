@@ -15,6 +15,7 @@
 #include "lowering/lowering_support.h"
 #include "ops/operator_definition.h"
 #include "ops/options_reading.h"
+#include "ops/output_check.h"
 #include "ops/slab_copy.h"
 #include "reference/kernel_checks.h"
 
@@ -91,10 +92,7 @@ std::optional<std::string> checkGatherNd(const ir::Graph& graph, const ir::Opera
     return "indices dtype " + reference::describeDtype(indices.dtype) +
            " is not supported (expected int32, as TFLite Micro)";
   }
-  if (output.dtype != params.dtype || output.shape != plan.outputShape) {
-    return "output " + tensorText(output) + "; expected " +
-           std::string(ir::dtypeName(params.dtype)) + ir::shapeToString(plan.outputShape);
-  }
+  if (auto problem = checkOutput(output, params.dtype, plan.outputShape)) return problem;
   return std::nullopt;
 }
 

@@ -19,6 +19,7 @@
 #include "lowering/lowering_support.h"
 #include "ops/operator_definition.h"
 #include "ops/options_reading.h"
+#include "ops/output_check.h"
 #include "ops/reduction.h"
 #include "reference/kernel_checks.h"
 
@@ -42,10 +43,7 @@ std::optional<std::string> checkReduceMaxMin(const ir::Graph& graph, const ir::O
   if (axis.dtype != ir::DType::Int32) {
     return "axis operand " + tensorText(axis) + " must be int32, as in TFLite Micro";
   }
-  if (output.dtype != input.dtype || output.shape != plan.outputShape) {
-    return "output " + tensorText(output) + "; expected " +
-           std::string(ir::dtypeName(input.dtype)) + ir::shapeToString(plan.outputShape);
-  }
+  if (auto problem = checkOutput(output, input.dtype, plan.outputShape)) return problem;
   if (input.dtype == ir::DType::Int8) {
     const auto& inQ = input.quantization;
     const auto& outQ = output.quantization;

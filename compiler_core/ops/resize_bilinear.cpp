@@ -24,6 +24,7 @@
 #include "ops/operator_definition.h"
 #include "ops/operator_options.h"
 #include "ops/options_reading.h"
+#include "ops/output_check.h"
 #include "ops/resize_geometry.h"
 #include "reference/kernel_checks.h"
 
@@ -195,10 +196,7 @@ std::optional<std::string> checkBilinear(const ir::Graph& graph, const ir::Opera
     return "input dtype " + reference::describeDtype(input.dtype) +
            " is not supported (expected float32 or int8, as TFLite Micro)";
   }
-  if (output.dtype != input.dtype || output.shape != plan.outputShape) {
-    return "output " + tensorText(output) + "; expected " +
-           std::string(ir::dtypeName(input.dtype)) + ir::shapeToString(plan.outputShape);
-  }
+  if (auto problem = checkOutput(output, input.dtype, plan.outputShape)) return problem;
   if (optionOf(op, "align_corners") != 0 && optionOf(op, "half_pixel_centers") != 0) {
     return "align_corners and half_pixel_centers are both set (TFLite Micro allows one at most)";
   }

@@ -18,6 +18,7 @@
 #include "ops/operator_definition.h"
 #include "ops/operator_options.h"
 #include "ops/options_reading.h"
+#include "ops/output_check.h"
 #include "ops/resize_geometry.h"
 #include "reference/kernel_checks.h"
 
@@ -89,10 +90,7 @@ std::optional<std::string> checkNearest(const ir::Graph& graph, const ir::Operat
     return "input dtype " + reference::describeDtype(input.dtype) +
            " is not supported (expected float32, int8 or int16, as TFLite Micro)";
   }
-  if (output.dtype != input.dtype || output.shape != plan.outputShape) {
-    return "output " + tensorText(output) + "; expected " +
-           std::string(ir::dtypeName(input.dtype)) + ir::shapeToString(plan.outputShape);
-  }
+  if (auto problem = checkOutput(output, input.dtype, plan.outputShape)) return problem;
   return std::nullopt;
 }
 

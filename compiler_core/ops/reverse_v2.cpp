@@ -13,6 +13,7 @@
 #include "lowering/strided_copy.h"
 #include "ops/operator_definition.h"
 #include "ops/options_reading.h"
+#include "ops/output_check.h"
 #include "ops/slab_copy.h"
 #include "ops/strides.h"
 #include "reference/kernel_checks.h"
@@ -86,10 +87,7 @@ std::optional<std::string> checkReverse(const ir::Graph& graph, const ir::Operat
     return "input dtype " + reference::describeDtype(input.dtype) +
            " is not supported (expected float32, int8, uint8, int16, int32, int64 or bool)";
   }
-  if (output.dtype != input.dtype || output.shape != input.shape) {
-    return "output " + tensorText(output) + "; expected " +
-           std::string(ir::dtypeName(input.dtype)) + ir::shapeToString(input.shape);
-  }
+  if (auto problem = checkOutput(output, input.dtype, input.shape)) return problem;
   return std::nullopt;
 }
 

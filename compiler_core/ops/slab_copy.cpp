@@ -5,6 +5,7 @@
 #include "ir/graph_printer.h"
 #include "lowering/lowering_support.h"
 #include "lowering/strided_copy.h"
+#include "ops/output_check.h"
 #include "reference/kernel_checks.h"
 
 namespace loupe::ops {
@@ -87,10 +88,7 @@ std::optional<std::string> checkFloat32OrInt8Copy(const ir::Graph& graph, const 
     return "input dtype " + reference::describeDtype(input.dtype) +
            " is not supported (expected float32 or int8, as TFLite Micro)";
   }
-  if (output.dtype != input.dtype || output.shape != outputShape) {
-    return "output " + tensorText(output) + "; expected " +
-           std::string(ir::dtypeName(input.dtype)) + ir::shapeToString(outputShape);
-  }
+  if (auto problem = checkOutput(output, input.dtype, outputShape)) return problem;
   return std::nullopt;
 }
 

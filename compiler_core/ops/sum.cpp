@@ -20,6 +20,7 @@
 #include "lowering/lowering_support.h"
 #include "ops/operator_definition.h"
 #include "ops/options_reading.h"
+#include "ops/output_check.h"
 #include "ops/reduction.h"
 #include "reference/kernel_checks.h"
 
@@ -71,10 +72,7 @@ std::optional<std::string> checkSum(const ir::Graph& graph, const ir::Operator& 
   if (axis.dtype != ir::DType::Int32) {
     return "axis operand " + tensorText(axis) + " must be int32, as in TFLite Micro";
   }
-  if (output.dtype != input.dtype || output.shape != plan.outputShape) {
-    return "output " + tensorText(output) + "; expected " +
-           std::string(ir::dtypeName(input.dtype)) + ir::shapeToString(plan.outputShape);
-  }
+  if (auto problem = checkOutput(output, input.dtype, plan.outputShape)) return problem;
   if (input.dtype != ir::DType::Float32) {
     if (auto problem = reference::checkPerTensorQuantization("input", input)) return problem;
     if (auto problem = reference::checkPerTensorQuantization("output", output)) return problem;
