@@ -18,7 +18,10 @@ namespace loupe::ir {
   X(DepthToSpace, "DEPTH_TO_SPACE", 5)                              \
   X(Dequantize, "DEQUANTIZE", 6)                                    \
   X(EmbeddingLookup, "EMBEDDING_LOOKUP", 7)                         \
+  X(Floor, "FLOOR", 8)                                              \
   X(FullyConnected, "FULLY_CONNECTED", 9)                           \
+  X(L2Normalization, "L2_NORMALIZATION", 11)                        \
+  X(L2Pool2D, "L2_POOL_2D", 12)                                     \
   X(Logistic, "LOGISTIC", 14)                                       \
   X(MaxPool2D, "MAX_POOL_2D", 17)                                   \
   X(Mul, "MUL", 18)                                                 \
@@ -37,11 +40,15 @@ namespace loupe::ir {
   X(Transpose, "TRANSPOSE", 39)                                     \
   X(Mean, "MEAN", 40)                                               \
   X(Sub, "SUB", 41)                                                 \
+  X(Div, "DIV", 42)                                                 \
   X(Squeeze, "SQUEEZE", 43)                                         \
   X(UnidirectionalSequenceLstm, "UNIDIRECTIONAL_SEQUENCE_LSTM", 44) \
   X(StridedSlice, "STRIDED_SLICE", 45)                              \
+  X(Exp, "EXP", 47)                                                 \
   X(Split, "SPLIT", 49)                                             \
+  X(LogSoftmax, "LOG_SOFTMAX", 50)                                  \
   X(Cast, "CAST", 53)                                               \
+  X(Prelu, "PRELU", 54)                                             \
   X(Maximum, "MAXIMUM", 55)                                         \
   X(ArgMax, "ARG_MAX", 56)                                          \
   X(Minimum, "MINIMUM", 57)                                         \
@@ -52,11 +59,15 @@ namespace loupe::ir {
   X(GreaterEqual, "GREATER_EQUAL", 62)                              \
   X(LessEqual, "LESS_EQUAL", 63)                                    \
   X(Slice, "SLICE", 65)                                             \
+  X(Sin, "SIN", 66)                                                 \
   X(TransposeConv, "TRANSPOSE_CONV", 67)                            \
   X(ExpandDims, "EXPAND_DIMS", 70)                                  \
   X(Equal, "EQUAL", 71)                                             \
   X(NotEqual, "NOT_EQUAL", 72)                                      \
+  X(Log, "LOG", 73)                                                 \
   X(Sum, "SUM", 74)                                                 \
+  X(Sqrt, "SQRT", 75)                                               \
+  X(Rsqrt, "RSQRT", 76)                                             \
   X(Shape, "SHAPE", 77)                                             \
   X(ArgMin, "ARG_MIN", 79)                                          \
   X(ReduceMax, "REDUCE_MAX", 82)                                    \
@@ -66,22 +77,33 @@ namespace loupe::ir {
   X(LogicalNot, "LOGICAL_NOT", 87)                                  \
   X(Unpack, "UNPACK", 88)                                           \
   X(ReduceMin, "REDUCE_MIN", 89)                                    \
+  X(FloorDiv, "FLOOR_DIV", 90)                                      \
+  X(Square, "SQUARE", 92)                                           \
   X(ZerosLike, "ZEROS_LIKE", 93)                                    \
   X(Fill, "FILL", 94)                                               \
+  X(FloorMod, "FLOOR_MOD", 95)                                      \
   X(ResizeNearestNeighbor, "RESIZE_NEAREST_NEIGHBOR", 97)           \
   X(LeakyRelu, "LEAKY_RELU", 98)                                    \
+  X(SquaredDifference, "SQUARED_DIFFERENCE", 99)                    \
   X(MirrorPad, "MIRROR_PAD", 100)                                   \
   X(Abs, "ABS", 101)                                                \
   X(SplitV, "SPLIT_V", 102)                                         \
+  X(Ceil, "CEIL", 104)                                              \
   X(ReverseV2, "REVERSE_V2", 105)                                   \
   X(AddN, "ADD_N", 106)                                             \
   X(GatherNd, "GATHER_ND", 107)                                     \
+  X(Cos, "COS", 108)                                                \
+  X(Elu, "ELU", 111)                                                \
   X(Quantize, "QUANTIZE", 114)                                      \
+  X(Round, "ROUND", 116)                                            \
   X(HardSwish, "HARD_SWISH", 117)                                   \
   X(SelectV2, "SELECT_V2", 123)                                     \
+  X(BatchMatmul, "BATCH_MATMUL", 126)                               \
   X(Cumsum, "CUMSUM", 128)                                          \
   X(BroadcastTo, "BROADCAST_TO", 130)                               \
-  X(BroadcastArgs, "BROADCAST_ARGS", 145)
+  X(ReduceAll, "REDUCE_ALL", 140)                                   \
+  X(BroadcastArgs, "BROADCAST_ARGS", 145)                           \
+  X(DynamicUpdateSlice, "DYNAMIC_UPDATE_SLICE", 151)
 
 enum class OpType {
 #define LOUPE_OP_ENUM(name, tflite, code) name,

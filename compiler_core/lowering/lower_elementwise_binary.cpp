@@ -141,15 +141,17 @@ PrimFunc lowerBinary(BinaryKind kind, const ir::Graph& graph, const ir::Operator
         };
         break;
       }
-      if (kind != BinaryKind::Mul) fail(op, "int32 SUB has no C lowering");
       const reference::IntRange range = reference::int32ActivationRange(attrs.activation);
-      combine = [range](const Expr& x, const Expr& y) {
-        // The low 32 bits of the product, as the reference keeps them.
-        Expr product =
-            cast(ScalarType::Int32, cast(ScalarType::Int64, x) * cast(ScalarType::Int64, y));
-        if (range.min == INT32_MIN && range.max == INT32_MAX) return product;
+      combine = [kind, range](const Expr& x, const Expr& y) {
+        // The low 32 bits of the difference or product, as the reference
+        // keeps them.
+        const Expr wide = kind == BinaryKind::Sub
+                              ? cast(ScalarType::Int64, x) - cast(ScalarType::Int64, y)
+                              : cast(ScalarType::Int64, x) * cast(ScalarType::Int64, y);
+        Expr value = cast(ScalarType::Int32, wide);
+        if (range.min == INT32_MIN && range.max == INT32_MAX) return value;
         return callIntrinsic("loupe.clamp_i32", ScalarType::Int32,
-                             {product, intImm(range.min), intImm(range.max)});
+                             {value, intImm(range.min), intImm(range.max)});
       };
       break;
     }

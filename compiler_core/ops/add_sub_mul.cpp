@@ -66,7 +66,9 @@ extern const OperatorDefinition kAddDefinition{
 
 extern const OperatorDefinition kSubDefinition{
     .type = ir::OpType::Sub,
-    .dtypes = "float32, int8, int16 (same type for inputs and output)",
+    .dtypes =
+        "float32, int8, int16, int32 (same type for inputs and output; int32 tensors must be "
+        "unquantised)",
     .import = {.minInputs = 2,
                .maxInputs = 2,
                .optionsType = optionsTypeOf<tflite::SubOptions>(),

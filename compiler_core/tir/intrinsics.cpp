@@ -15,6 +15,7 @@ constexpr std::string_view kUnary = "loupe/elementwise_unary.h";
 constexpr std::string_view kRecurrent = "loupe/recurrent_arith.h";
 constexpr std::string_view kSimd = "loupe/simd_kernels.h";
 constexpr std::string_view kIndex = "loupe/index_check.h";
+constexpr std::string_view kFloat = "loupe/float_math.h";
 
 constexpr std::array kIntrinsics = {
     Intrinsic{"loupe.requantize_i32", "loupe_requantize_acc_i32", ScalarType::Int32, 6, kArith},
@@ -60,6 +61,14 @@ constexpr std::array kIntrinsics = {
     Intrinsic{"loupe.softmax_int16_output", "loupe_softmax_int16_output", ScalarType::Int32, 3,
               kMath},
     Intrinsic{"loupe.expf", "loupe_expf", ScalarType::Float32, 1, kMath},
+    // The C library's float32 functions (loupe/float_math.h).
+    Intrinsic{"loupe.sqrtf", "loupe_sqrtf", ScalarType::Float32, 1, kFloat},
+    Intrinsic{"loupe.logf", "loupe_logf", ScalarType::Float32, 1, kFloat},
+    Intrinsic{"loupe.sinf", "loupe_sinf", ScalarType::Float32, 1, kFloat},
+    Intrinsic{"loupe.cosf", "loupe_cosf", ScalarType::Float32, 1, kFloat},
+    Intrinsic{"loupe.floorf", "loupe_floorf", ScalarType::Float32, 1, kFloat},
+    Intrinsic{"loupe.ceilf", "loupe_ceilf", ScalarType::Float32, 1, kFloat},
+    Intrinsic{"loupe.fmodf", "loupe_fmodf", ScalarType::Float32, 2, kFloat},
     // int8/int16 MEAN whose input and output quantisations differ.
     Intrinsic{"loupe.mean_requantize", "loupe_mean_requantize", ScalarType::Int32, 7, kMean},
     // One element of the one-input operators with int16, int32 or float32
