@@ -41,25 +41,16 @@ struct ArgPlan {
 ArgPlan planArg(const ir::Graph& graph, const ir::Operator& op) {
   ArgPlan plan;
   const ir::Tensor* input = graph.input(op, 0);
-  const auto axisValues = constantOperand(graph, op, 1);
   if (input == nullptr) return plan.problem = "an input", plan;
-  if (!axisValues || axisValues->size() != 1) {
-    return plan.problem = "a constant axis operand holding one integer", plan;
-  }
-  const int rank = static_cast<int>(input->shape.size());
-  const auto axis = normalizedAxis(axisValues->front(), rank);
-  if (!axis) {
-    return plan.problem =
-               "axis " + std::to_string(axisValues->front()) + " within " + tensorText(*input),
-           plan;
-  }
-  const auto at = static_cast<std::size_t>(*axis);
+  const ConstantAxis axis = constantAxis(graph, op, 1, *input);
+  if (!axis.problem.empty()) return plan.problem = axis.problem, plan;
+  const std::size_t at = axis.axis;
   plan.outer = productOf(input->shape, 0, at);
   plan.length = input->shape[at];
   plan.inner = productOf(input->shape, at + 1, input->shape.size());
   if (plan.length < 1) return plan.problem = "a non-empty axis in " + tensorText(*input), plan;
   plan.outputShape = input->shape;
-  plan.outputShape.erase(plan.outputShape.begin() + *axis);
+  plan.outputShape.erase(plan.outputShape.begin() + static_cast<std::ptrdiff_t>(at));
   return plan;
 }
 

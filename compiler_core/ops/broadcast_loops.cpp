@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "lowering/lowering_support.h"
 #include "ops/strides.h"
 
 namespace loupe::ops {
@@ -39,6 +40,20 @@ tir::Stmt broadcastLoops(const ir::Shape& out, const ir::Shape& a, const ir::Sha
     nest = tir::forLoop(counters[k], tir::intImm(0), tir::intImm(out[dims[k]]), nest);
   }
   return nest;
+}
+
+tir::PrimFunc lowerBroadcastBinary(
+    const ir::Graph& graph, const ir::Operator& op, const std::string& functionName,
+    const std::function<tir::Expr(const tir::Expr& a, const tir::Expr& b)>& value) {
+  lowering::FunctionBuilder fb(graph, op, functionName);
+  const tir::Buffer a = fb.input(op.inputs[0], "input1");
+  const tir::Buffer b = fb.input(op.inputs[1], "input2");
+  const tir::Buffer out = fb.param(op.outputs[0], "output", true);
+  return fb.finish(broadcastLoops(
+      graph.output(op, 0).shape, graph.tensor(op.inputs[0]).shape, graph.tensor(op.inputs[1]).shape,
+      [&](const tir::Expr& o, const tir::Expr& i1, const tir::Expr& i2) {
+        return tir::store(out, o, value(tir::load(a, i1), tir::load(b, i2)));
+      }));
 }
 
 }  // namespace loupe::ops

@@ -5,8 +5,10 @@
 #pragma once
 
 #include <functional>
+#include <string>
 
-#include "ir/tensor.h"
+#include "ir/graph.h"
+#include "tir/prim_func.h"
 #include "tir/stmt.h"
 
 namespace loupe::ops {
@@ -21,5 +23,11 @@ tir::Stmt broadcastLoops(const ir::Shape& out, const ir::Shape& a, const ir::Sha
 
 // One flat loop over `elements`.
 tir::Stmt flatLoop(std::int64_t elements, const std::function<tir::Stmt(const tir::Expr&)>& body);
+
+// The lowering of a two-input operator whose output element is
+// `value(a, b)` of its input elements a and b ("input1", "input2").
+tir::PrimFunc lowerBroadcastBinary(
+    const ir::Graph& graph, const ir::Operator& op, const std::string& functionName,
+    const std::function<tir::Expr(const tir::Expr& a, const tir::Expr& b)>& value);
 
 }  // namespace loupe::ops

@@ -257,10 +257,6 @@ tir::PrimFunc lowerComparison(const ir::Graph& graph, const ir::Operator& op,
                               const std::string& functionName) {
   const ir::Tensor& input1 = graph.tensor(op.inputs[0]);
   const ir::Tensor& input2 = graph.tensor(op.inputs[1]);
-  lowering::FunctionBuilder fb(graph, op, functionName);
-  const tir::Buffer a = fb.input(op.inputs[0], "input1");
-  const tir::Buffer b = fb.input(op.inputs[1], "input2");
-  const tir::Buffer out = fb.param(op.outputs[0], "output", true);
   // The compared value of a loaded element, as the reference computes it.
   std::function<tir::Expr(const tir::Expr&)> value1, value2;
   if (input1.dtype == ir::DType::Bool) {
@@ -272,16 +268,10 @@ tir::PrimFunc lowerComparison(const ir::Graph& graph, const ir::Operator& op,
   } else {
     value1 = value2 = [](const tir::Expr& x) { return x; };
   }
-  const tir::Stmt body = broadcastLoops(
-      graph.output(op, 0).shape, input1.shape, input2.shape,
-      [&](const tir::Expr& o, const tir::Expr& i1, const tir::Expr& i2) {
-        const tir::Expr holds =
-            compareExpr(kComparison, value1(tir::load(a, i1)), value2(tir::load(b, i2)));
-        return tir::store(
-            out, o,
-            tir::cast(tir::ScalarType::UInt8, tir::select(holds, tir::intImm(1), tir::intImm(0))));
-      });
-  return fb.finish(body);
+  return lowerBroadcastBinary(graph, op, functionName, [&](const tir::Expr& a, const tir::Expr& b) {
+    const tir::Expr holds = compareExpr(kComparison, value1(a), value2(b));
+    return tir::cast(tir::ScalarType::UInt8, tir::select(holds, tir::intImm(1), tir::intImm(0)));
+  });
 }
 
 template <Comparison kComparison>

@@ -50,20 +50,11 @@ struct CumsumPlan {
 CumsumPlan planCumsum(const ir::Graph& graph, const ir::Operator& op) {
   CumsumPlan plan;
   const ir::Tensor* input = graph.input(op, 0);
-  const auto axisValues = constantOperand(graph, op, 1);
   if (input == nullptr) return plan.problem = "an input", plan;
-  if (!axisValues || axisValues->size() != 1) {
-    return plan.problem = "a constant axis operand holding one integer", plan;
-  }
-  const int rank = static_cast<int>(input->shape.size());
-  if (rank < 1) return plan.problem = "an input of rank 1 or more", plan;
-  const auto axis = normalizedAxis(axisValues->front(), rank);
-  if (!axis) {
-    return plan.problem =
-               "axis " + std::to_string(axisValues->front()) + " within " + tensorText(*input),
-           plan;
-  }
-  const auto at = static_cast<std::size_t>(*axis);
+  if (input->shape.empty()) return plan.problem = "an input of rank 1 or more", plan;
+  const ConstantAxis axis = constantAxis(graph, op, 1, *input);
+  if (!axis.problem.empty()) return plan.problem = axis.problem, plan;
+  const std::size_t at = axis.axis;
   plan.outer = productOf(input->shape, 0, at);
   plan.depth = input->shape[at];
   plan.inner = productOf(input->shape, at + 1, input->shape.size());

@@ -30,6 +30,7 @@
 #include "loupe/fused_activation.h"
 #include "lowering/lowering_support.h"
 #include "ops/broadcast_loops.h"
+#include "ops/divisor_check.h"
 #include "ops/operator_definition.h"
 #include "ops/operator_options.h"
 #include "ops/options_reading.h"
@@ -239,34 +240,6 @@ void evalDiv(const ir::Graph& graph, const ir::Operator& op, reference::TensorSt
 
 // --- lowering -----------------------------------------------------------------
 
-// Fails the operator with an error status when `condition` holds:
-// loupe.check_index passes index 0 and fails index 1 against a limit of 1.
-tir::Stmt failWhen(const tir::Expr& condition) {
-  return tir::evaluateChecked(
-      tir::callIntrinsic("loupe.check_index", tir::ScalarType::Int32,
-                         {tir::select(condition, tir::intImm(1), tir::intImm(0)), tir::intImm(1)}));
-}
-
-// The loop that fails the operator when input2 holds `zero`, run before any
-// output is written; nothing when input2 is a constant without one.
-std::vector<tir::Stmt> divisorValidation(const ir::Graph& graph, const ir::Operator& op,
-                                         const tir::Buffer& divisors, std::int64_t zero) {
-  const ir::Tensor& input2 = *graph.input(op, 1);
-  if (input2.isConstant) {
-    bool hasZero = false;
-    if (input2.dtype == ir::DType::Int32) {
-      for (std::int32_t v : lowering::tensorValues<std::int32_t>(input2)) hasZero |= v == zero;
-    } else {
-      for (std::int8_t v : lowering::tensorValues<std::int8_t>(input2)) hasZero |= v == zero;
-    }
-    if (!hasZero) return {};
-  }
-  return {flatLoop(input2.elementCount(), [&](const tir::Expr& i) {
-    return failWhen(
-        tir::eq(tir::cast(tir::ScalarType::Int32, tir::load(divisors, i)), tir::intImm(zero)));
-  })};
-}
-
 // let v1 = e1 in let v2 = e2 in ... body.
 tir::Stmt bindInOrder(const std::vector<std::pair<tir::Var, tir::Expr>>& bindings, tir::Stmt body) {
   for (auto it = bindings.rbegin(); it != bindings.rend(); ++it) {
@@ -301,7 +274,7 @@ tir::PrimFunc lowerDiv(const ir::Graph& graph, const ir::Operator& op,
 
   if (input1.dtype == ir::DType::Int32) {
     const reference::IntRange range = reference::int32ActivationRange(activation);
-    std::vector<tir::Stmt> body = divisorValidation(graph, op, divisors, 0);
+    std::vector<tir::Stmt> body = zeroDivisorCheck(graph, op, divisors);
     body.push_back(loops([&](const tir::Expr& o, const tir::Expr& i1, const tir::Expr& i2) {
       const tir::Var a = tir::makeVar("dividend"), b = tir::makeVar("divisor");
       const tir::Expr x = tir::refVar(a), y = tir::refVar(b);
@@ -347,7 +320,7 @@ tir::PrimFunc lowerDiv(const ir::Graph& graph, const ir::Operator& op,
   const tir::Buffer headroomTable =
       fb.constant("dividend_headroom", tir::ScalarType::Int8, headrooms);
 
-  std::vector<tir::Stmt> body = divisorValidation(graph, op, divisors, p.divisorZeroPoint);
+  std::vector<tir::Stmt> body = zeroDivisorCheck(graph, op, divisors, p.divisorZeroPoint);
   body.push_back(loops([&](const tir::Expr& o, const tir::Expr& i1, const tir::Expr& i2) {
     using tir::cast, tir::intImm, tir::refVar;
     constexpr auto kInt32 = tir::ScalarType::Int32;

@@ -5,12 +5,12 @@
 // its float reciprocal, rounded half away from zero, plus the output zero
 // point, clamped to int8. Loupe fills that table once, with the function
 // below, for both the reference and the generated C.
-#include <math.h>
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <limits>
 
+#include "loupe/float_math.h"
 #include "lowering/elementwise_unary.h"
 #include "ops/operator_definition.h"
 #include "reference/kernel_checks.h"
@@ -70,7 +70,7 @@ void evalElu(const ir::Graph& graph, const ir::Operator& op, reference::TensorSt
   const std::int64_t count = input.elementCount();
   if (input.dtype == ir::DType::Float32) {
     reference::mapElements<float, float>(op, store, count,
-                                         [](float x) { return x < 0.0f ? ::expm1f(x) : x; });
+                                         [](float x) { return x < 0.0f ? loupe_expm1f(x) : x; });
     return;
   }
   const EluTable table = eluTable(input, graph.output(op, 0));
@@ -87,11 +87,9 @@ tir::PrimFunc lowerElu(const ir::Graph& graph, const ir::Operator& op,
       return static_cast<double>(table[static_cast<std::uint8_t>(x)]);
     };
   } else {
-    // The intrinsics have no expm1f; the C library's, which the reference
-    // calls too, is declared by <math.h> in every generated file.
     f.perElement = [](const tir::Expr& x) {
       return tir::select(x < tir::floatImm(0.0),
-                         tir::callExtern("expm1f", tir::ScalarType::Float32, {x}), x);
+                         tir::callIntrinsic("loupe.expm1f", tir::ScalarType::Float32, {x}), x);
     };
   }
   return lowering::lowerElementwiseUnary(graph, op, functionName, f);

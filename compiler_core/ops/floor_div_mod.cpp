@@ -27,6 +27,7 @@
 #include "loupe/float_math.h"
 #include "lowering/lowering_support.h"
 #include "ops/broadcast_loops.h"
+#include "ops/divisor_check.h"
 #include "ops/operator_definition.h"
 #include "ops/options_reading.h"
 #include "reference/elementwise_binary_common.h"
@@ -131,34 +132,6 @@ void evalFloor(const ir::Graph& graph, const ir::Operator& op, reference::Tensor
 
 using tir::Expr;
 
-// Fails the operator with an error status when `condition` holds:
-// loupe.check_index passes index 0 and fails index 1 against a limit of 1.
-tir::Stmt failWhen(const Expr& condition) {
-  return tir::evaluateChecked(
-      tir::callIntrinsic("loupe.check_index", tir::ScalarType::Int32,
-                         {tir::select(condition, tir::intImm(1), tir::intImm(0)), tir::intImm(1)}));
-}
-
-// The loop that fails the operator on a zero divisor, run before any output
-// is written; nothing when input2 is a constant without one.
-std::vector<tir::Stmt> divisorValidation(const ir::Graph& graph, const ir::Operator& op,
-                                         const tir::Buffer& divisors) {
-  const ir::Tensor& input2 = *graph.input(op, 1);
-  const bool isFloat = input2.dtype == ir::DType::Float32;
-  if (input2.isConstant) {
-    bool hasZero = false;
-    if (isFloat) {
-      for (float v : lowering::tensorValues<float>(input2)) hasZero |= v == 0.0f;
-    } else {
-      for (std::int32_t v : lowering::tensorValues<std::int32_t>(input2)) hasZero |= v == 0;
-    }
-    if (!hasZero) return {};
-  }
-  const Expr zero = isFloat ? tir::floatImm(0.0) : tir::intImm(0);
-  return {flatLoop(input2.elementCount(),
-                   [&](const Expr& i) { return failWhen(tir::eq(tir::load(divisors, i), zero)); })};
-}
-
 Expr absolute(const Expr& x) {
   return tir::select(x < tir::floatImm(0.0), tir::floatImm(0.0) - x, x);
 }
@@ -234,7 +207,7 @@ tir::PrimFunc lowerFloor(const ir::Graph& graph, const ir::Operator& op,
   const tir::Buffer divisors = fb.input(op.inputs[1], "input2");
   const tir::Buffer out = fb.param(op.outputs[0], "output", true);
   std::vector<tir::Stmt> body;
-  if (checksDivisors<kFloorDiv>(input1.dtype)) body = divisorValidation(graph, op, divisors);
+  if (checksDivisors<kFloorDiv>(input1.dtype)) body = zeroDivisorCheck(graph, op, divisors);
   body.push_back(broadcastLoops(
       graph.output(op, 0).shape, input1.shape, graph.input(op, 1)->shape,
       [&](const Expr& o, const Expr& i1, const Expr& i2) {

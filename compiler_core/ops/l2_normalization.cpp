@@ -27,6 +27,8 @@
 #include "loupe/fixed_point_math.h"
 #include "loupe/float_math.h"
 #include "lowering/lowering_support.h"
+#include "ops/fixed_point_arithmetic.h"
+#include "ops/last_axis_rows.h"
 #include "ops/operator_definition.h"
 #include "ops/operator_options.h"
 #include "ops/options_reading.h"
@@ -55,105 +57,6 @@ ir::Attributes readL2NormOptions(const tflite::Operator& op, const std::string& 
   return a;
 }
 
-// --- the two arithmetics -------------------------------------------------------
-
-// Evaluates each step now, with the C helpers of loupe/fixed_point*.h.
-struct EvaluatingArithmetic {
-  using Value = std::int32_t;
-  using Condition = bool;
-  Value bind(const char*, Value v) const { return v; }
-  Value product(Value a, Value b) const {  // gemmlowp's FixedPoint *
-    return loupe_saturating_rounding_doubling_high_mul(a, b);
-  }
-  Value subtract(Value a, Value b) const { return loupe_wrapping_sub_i32(a, b); }
-  // x * 2^exponent for exponent in [1, 31], saturating.
-  Value saturatingShiftLeft(Value x, int exponent) const {
-    return loupe_saturating_rounding_multiply_by_pot(x, exponent);
-  }
-  // x * 2^exponent wrapping, exponent in [0, 31].
-  Value shiftLeft(Value x, Value exponent) const {
-    return static_cast<Value>(static_cast<std::uint32_t>(x) << exponent);
-  }
-  Value roundingDivideByPowerOfTwo(Value x, int exponent) const {
-    return loupe_rounding_divide_by_pot(x, exponent);
-  }
-  Value countLeadingZeros(Value x) const {
-    return loupe_count_leading_zeros_u32(static_cast<std::uint32_t>(x));
-  }
-  Value select(Condition c, Value a, Value b) const { return c ? a : b; }
-  Value max(Value a, Value b) const { return std::max(a, b); }
-};
-
-// Emits each step as TIR, naming intermediate values with Lets (wrap()
-// binds them around the statement that uses them).
-class TirArithmetic {
- public:
-  using Value = Expr;
-  using Condition = Expr;
-
-  Value bind(const std::string& name, const Value& value) {
-    if (value->kind == tir::ExprKind::IntImm || value->kind == tir::ExprKind::VarRef) return value;
-    const tir::Var var = tir::makeVar(name + "_" + std::to_string(lets_.size()), value.type());
-    lets_.emplace_back(var, value);
-    return tir::refVar(var);
-  }
-  tir::Stmt wrap(tir::Stmt body) const {
-    for (auto it = lets_.rbegin(); it != lets_.rend(); ++it) {
-      body = tir::let(it->first, it->second, body);
-    }
-    return body;
-  }
-
-  Value product(const Value& a, const Value& b) {
-    if (tir::isIntImm(a) && tir::isIntImm(b)) {  // the same helper, now
-      return tir::intImm(loupe_saturating_rounding_doubling_high_mul(
-          static_cast<std::int32_t>(a->intValue), static_cast<std::int32_t>(b->intValue)));
-    }
-    return call("loupe.multiply_by_quantized_multiplier_greater_than_one", {a, b, tir::intImm(0)});
-  }
-  Value subtract(const Value& a, const Value& b) {
-    const Value v = bind("value", b);
-    const Value negated =
-        tir::select(tir::eq(v, tir::intImm(INT32_MIN)), v, tir::intImm(0) - v);  // wrapping
-    return call("loupe.wrapping_add_i32", {a, negated});
-  }
-  Value saturatingShiftLeft(const Value& x, int exponent) {
-    if (tir::isIntImm(x)) {
-      return tir::intImm(loupe_saturating_rounding_multiply_by_pot(
-          static_cast<std::int32_t>(x->intValue), exponent));
-    }
-    const Value v = bind("value", x);
-    const auto threshold = static_cast<std::int32_t>((std::int64_t{1} << (31 - exponent)) - 1);
-    return tir::select(v > tir::intImm(threshold), tir::intImm(INT32_MAX),
-                       tir::select(v < tir::intImm(-threshold), tir::intImm(INT32_MIN),
-                                   wrapped(v, tir::intImm(exponent))));
-  }
-  Value shiftLeft(const Value& x, const Value& exponent) { return wrapped(x, exponent); }
-  Value roundingDivideByPowerOfTwo(const Value& x, int exponent) {
-    return call("loupe.rounding_divide_by_pot", {x, tir::intImm(exponent)});
-  }
-  // The int16 SOFTMAX helper returns 31 minus the count of leading zeros.
-  Value countLeadingZeros(const Value& x) {
-    return tir::intImm(31) - call("loupe.softmax_int16_right_shift", {x});
-  }
-  Value select(const Condition& c, const Value& a, const Value& b) { return tir::select(c, a, b); }
-  Value max(const Value& a, const Value& b) { return tir::maxExpr(a, b); }
-
- private:
-  static Value call(const char* name, std::vector<Value> args) {
-    return tir::callIntrinsic(name, tir::ScalarType::Int32, std::move(args));
-  }
-  // x * 2^e modulo 2^32, e in [0, 31], in 64 bits (C leaves signed overflow
-  // undefined; the conversion back wraps).
-  static Value wrapped(const Value& x, const Value& e) {
-    const tir::ScalarType i64 = tir::ScalarType::Int64;
-    return tir::cast(tir::ScalarType::Int32,
-                     tir::cast(i64, x) * (tir::intImm(1, i64) << tir::cast(i64, e)));
-  }
-
-  std::vector<std::pair<tir::Var, Expr>> lets_;
-};
-
 // --- the algorithm, once --------------------------------------------------------
 
 template <typename Value>
@@ -178,20 +81,19 @@ InverseSqrt<typename Arithmetic::Value> inverseSqrt(Arithmetic& a,
   const Value reduced = a.bind("reduced", a.select(large, input / 4, input));
   const Value pairs = a.bind("pairs", (a.countLeadingZeros(reduced) - 1) / 2 - 1);
   const Value shift = a.bind("shift", a.select(large, 12, 11) - pairs);
-  const Value normalized = a.shiftLeft(reduced, pairs * 2);
+  const Value normalized = a.wrappingShiftLeft(reduced, pairs * 2);
   const Value halfInput = a.bind("half_input", a.roundingDivideByPowerOfTwo(normalized >> 1, 1));
   Value x = 1 << 28;  // 1 in Q3.28
   // x = 3/2 x - input/2 x^3, five times: x^3 is Q9.22 and the products Q6.25,
   // each brought back to Q3.28.
   for (int i = 0; i < 5; ++i) {
-    const Value cube =
-        a.bind("x_cubed", a.saturatingShiftLeft(a.product(a.product(x, x), x), 9 - 3));
-    x = a.bind("x", a.saturatingShiftLeft(
+    const Value cube = a.bind("x_cubed", a.timesPowerOfTwo(a.product(a.product(x, x), x), 9 - 3));
+    x = a.bind("x", a.timesPowerOfTwo(
                         a.subtract(a.product(kThreeHalves, x), a.product(halfInput, cube)), 6 - 3));
   }
   x = a.bind("x", a.product(x, kHalfSquareRootOfTwo));
   // A negative shift moves into the multiplier.
-  const Value multiplier = a.shiftLeft(x, a.max(0, 0 - shift));
+  const Value multiplier = a.wrappingShiftLeft(x, a.max(0, 0 - shift));
   return {a.bind("inv_sqrt", a.select(trivial, INT32_MAX, multiplier)),
           a.bind("inv_sqrt_shift", a.select(trivial, 0, 0 - a.max(shift, 0)))};
 }
@@ -223,16 +125,6 @@ std::optional<std::string> checkL2Normalization(const ir::Graph& graph, const ir
            " is not supported (TFLM's L2_NORMALIZATION takes NONE only)";
   }
   return std::nullopt;
-}
-
-struct Rows {
-  std::int64_t count = 0;
-  std::int64_t depth = 0;
-};
-
-Rows rowsOf(const ir::Tensor& tensor) {
-  const std::int64_t depth = tensor.shape.back();
-  return {depth == 0 ? 0 : tensor.elementCount() / depth, depth};
 }
 
 void l2NormalizationFloat(const float* input, float* output, Rows rows) {
@@ -281,12 +173,6 @@ void evalL2Normalization(const ir::Graph& graph, const ir::Operator& op,
 }
 
 // --- lowering ------------------------------------------------------------------
-
-struct RowLoop {
-  tir::Var row = lowering::loopVar("r");
-  int depth = 0;
-  Expr at(const tir::Var& c) const { return tir::refVar(row) * depth + tir::refVar(c); }
-};
 
 tir::Stmt l2NormalizationFloatRow(lowering::FunctionBuilder& fb, const tir::Buffer& in,
                                   const tir::Buffer& out, const RowLoop& r) {

@@ -72,19 +72,10 @@ void evalBinary(const ir::Graph& graph, const ir::Operator& op, reference::Tenso
 template <Connective kConnective>
 tir::PrimFunc lowerBinary(const ir::Graph& graph, const ir::Operator& op,
                           const std::string& functionName) {
-  lowering::FunctionBuilder fb(graph, op, functionName);
-  const tir::Buffer a = fb.input(op.inputs[0], "input1");
-  const tir::Buffer b = fb.input(op.inputs[1], "input2");
-  const tir::Buffer out = fb.param(op.outputs[0], "output", true);
-  const tir::Stmt body = broadcastLoops(
-      graph.output(op, 0).shape, graph.tensor(op.inputs[0]).shape, graph.tensor(op.inputs[1]).shape,
-      [&](const tir::Expr& o, const tir::Expr& i1, const tir::Expr& i2) {
-        const tir::Expr x = truthOf(tir::load(a, i1)), y = truthOf(tir::load(b, i2));
-        const tir::Expr holds =
-            kConnective == Connective::And ? tir::logicalAnd(x, y) : tir::logicalOr(x, y);
-        return tir::store(out, o, boolByte(holds));
-      });
-  return fb.finish(body);
+  return lowerBroadcastBinary(graph, op, functionName, [](const tir::Expr& a, const tir::Expr& b) {
+    const tir::Expr x = truthOf(a), y = truthOf(b);
+    return boolByte(kConnective == Connective::And ? tir::logicalAnd(x, y) : tir::logicalOr(x, y));
+  });
 }
 
 // --- LOGICAL_NOT ---------------------------------------------------------------------

@@ -80,17 +80,9 @@ void evalMaxMin(const ir::Graph& graph, const ir::Operator& op, reference::Tenso
 template <bool kMaximum>
 tir::PrimFunc lowerMaxMin(const ir::Graph& graph, const ir::Operator& op,
                           const std::string& functionName) {
-  lowering::FunctionBuilder fb(graph, op, functionName);
-  const tir::Buffer a = fb.input(op.inputs[0], "input1");
-  const tir::Buffer b = fb.input(op.inputs[1], "input2");
-  const tir::Buffer out = fb.param(op.outputs[0], "output", true);
-  const tir::Stmt body = broadcastLoops(
-      graph.output(op, 0).shape, graph.tensor(op.inputs[0]).shape, graph.tensor(op.inputs[1]).shape,
-      [&](const tir::Expr& o, const tir::Expr& i1, const tir::Expr& i2) {
-        const tir::Expr x = tir::load(a, i1), y = tir::load(b, i2);
-        return tir::store(out, o, tir::select(kMaximum ? x > y : x < y, x, y));
-      });
-  return fb.finish(body);
+  return lowerBroadcastBinary(graph, op, functionName, [](const tir::Expr& x, const tir::Expr& y) {
+    return tir::select(kMaximum ? x > y : x < y, x, y);
+  });
 }
 
 const reference::Kernel kMaximumKernel{ir::OpType::Maximum, checkMaxMin, evalMaxMin<true>};

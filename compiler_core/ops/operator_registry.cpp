@@ -17,7 +17,9 @@ const OperatorDefinition* const kDefinitions[] = {LOUPE_OP_TYPES(LOUPE_DEFINITIO
 #undef LOUPE_DEFINITION_ADDRESS
 
 const OperatorDefinition kOpaqueDefinition{
-    .type = ir::OpType::Opaque, .import = {.minInputs = 0, .maxInputs = -1, .outputs = -1}};
+    .type = ir::OpType::Opaque,
+    .dtypes = "",
+    .import = {.minInputs = 0, .maxInputs = -1, .outputs = -1}};
 
 }  // namespace
 

@@ -80,46 +80,19 @@ tir::PrimFunc lowerReduceAll(const ir::Graph& graph, const ir::Operator& op,
 
   if (input.elementCount() == 0) {
     // Nothing to look at: every output stays true.
-    const tir::Var o = lowering::loopVar("o");
-    return fb.finish(tir::forLoop(o, 0, tir::intImm(ir::elementCount(plan.outputShape)),
-                                  tir::store(out, tir::refVar(o), isTrue)));
+    return fb.finish(fillOutput(out, ir::elementCount(plan.outputShape), isTrue));
   }
 
   const tir::Buffer all = fb.local("all", out->type, 1);
-  std::vector<tir::Var> keptVars, reducedVars;
-  std::vector<std::int64_t> keptExtents, reducedExtents;
-  tir::Expr inAt = 0;
-  for (const ReductionLoop& loop : reductionLoops(input.shape, plan.axes)) {
-    auto& vars = loop.reduced ? reducedVars : keptVars;
-    // "k0", "r1", ...; appended, as GCC 12 misreads "r" + std::string (-Wrestrict).
-    std::string name = loop.reduced ? "r" : "k";
-    name += std::to_string(vars.size());
-    const tir::Var v = lowering::loopVar(name);
-    inAt = inAt + tir::refVar(v) * tir::intImm(loop.inStride);
-    vars.push_back(v);
-    (loop.reduced ? reducedExtents : keptExtents).push_back(loop.extent);
-  }
-  // The output holds the kept dimensions in row-major order.
-  tir::Expr outAt = 0;
-  for (std::size_t k = 0; k < keptVars.size(); ++k) {
-    outAt = outAt * tir::intImm(keptExtents[k]) + tir::refVar(keptVars[k]);
-  }
-
+  const ReductionNest nest(input.shape, plan.axes);
   const tir::Expr current = tir::load(all, 0);
-  tir::Stmt scan = tir::store(all, 0,
-                              tir::select(tir::ne(tir::load(in, inAt), tir::intImm(0)), current,
-                                          tir::intImm(0, out->type)));
-  const tir::ForKind kind =
-      plan.reducedCount <= kUnrolledReduction ? tir::ForKind::Unrolled : tir::ForKind::Serial;
-  for (std::size_t r = reducedVars.size(); r-- > 0;) {
-    scan = tir::forLoop(reducedVars[r], 0, tir::intImm(reducedExtents[r]), scan, kind);
-  }
-  tir::Stmt element = tir::allocate(
-      all, tir::seq({tir::store(all, 0, isTrue), scan, tir::store(out, outAt, current)}));
-  for (std::size_t k = keptVars.size(); k-- > 0;) {
-    element = tir::forLoop(keptVars[k], 0, tir::intImm(keptExtents[k]), element);
-  }
-  return fb.finish(element);
+  const tir::Stmt scan =
+      tir::store(all, 0,
+                 tir::select(tir::ne(tir::load(in, nest.inputIndex()), tir::intImm(0)), current,
+                             tir::intImm(0, out->type)));
+  return fb.finish(nest.build(all, tir::store(all, 0, isTrue), scan,
+                              tir::store(out, nest.outputIndex(), current), plan.reducedCount,
+                              kUnrolledReduction));
 }
 
 const reference::Kernel kReduceAllKernel{ir::OpType::ReduceAll, checkReduceAll, evalReduceAll};

@@ -129,48 +129,18 @@ tir::PrimFunc lowerReduceMaxMin(const ir::Graph& graph, const ir::Operator& op,
 
   if (input.elementCount() == 0) {
     // Nothing to compare: every output keeps the start value.
-    const tir::Var o = lowering::loopVar("o");
-    return fb.finish(tir::forLoop(o, 0, tir::intImm(ir::elementCount(plan.outputShape)),
-                                  tir::store(out, tir::refVar(o), start)));
+    return fb.finish(fillOutput(out, ir::elementCount(plan.outputShape), start));
   }
 
   const tir::Buffer best = fb.local("best", in->type, 1);
-  std::vector<tir::Var> keptVars, reducedVars;
-  std::vector<std::int64_t> keptExtents, reducedExtents;
-  std::int64_t reducedCount = 1;
-  tir::Expr inAt = 0;
-  for (const ReductionLoop& loop : reductionLoops(input.shape, plan.axes)) {
-    auto& vars = loop.reduced ? reducedVars : keptVars;
-    // "k0", "r1", ...; appended, as GCC 12 misreads "r" + std::string (-Wrestrict).
-    std::string name = loop.reduced ? "r" : "k";
-    name += std::to_string(vars.size());
-    const tir::Var v = lowering::loopVar(name);
-    inAt = inAt + tir::refVar(v) * tir::intImm(loop.inStride);
-    vars.push_back(v);
-    (loop.reduced ? reducedExtents : keptExtents).push_back(loop.extent);
-    if (loop.reduced) reducedCount *= loop.extent;
-  }
-  // The output holds the kept dimensions in row-major order.
-  tir::Expr outAt = 0;
-  for (std::size_t k = 0; k < keptVars.size(); ++k) {
-    outAt = outAt * tir::intImm(keptExtents[k]) + tir::refVar(keptVars[k]);
-  }
-
-  const tir::Expr value = tir::load(in, inAt);
+  const ReductionNest nest(input.shape, plan.axes);
+  const tir::Expr value = tir::load(in, nest.inputIndex());
   const tir::Expr current = tir::load(best, 0);
-  tir::Stmt scan =
+  const tir::Stmt scan =
       tir::store(best, 0, tir::select(kMax ? value > current : value < current, value, current));
-  const tir::ForKind kind =
-      reducedCount <= kUnrolledReduction ? tir::ForKind::Unrolled : tir::ForKind::Serial;
-  for (std::size_t r = reducedVars.size(); r-- > 0;) {
-    scan = tir::forLoop(reducedVars[r], 0, tir::intImm(reducedExtents[r]), scan, kind);
-  }
-  tir::Stmt element = tir::allocate(
-      best, tir::seq({tir::store(best, 0, start), scan, tir::store(out, outAt, current)}));
-  for (std::size_t k = keptVars.size(); k-- > 0;) {
-    element = tir::forLoop(keptVars[k], 0, tir::intImm(keptExtents[k]), element);
-  }
-  return fb.finish(element);
+  return fb.finish(nest.build(best, tir::store(best, 0, start), scan,
+                              tir::store(out, nest.outputIndex(), current), plan.reducedCount,
+                              kUnrolledReduction));
 }
 
 const reference::Kernel kReduceMaxKernel{ir::OpType::ReduceMax, checkReduceMaxMin,

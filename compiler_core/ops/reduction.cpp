@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "lowering/lowering_support.h"
 #include "ops/operator_options.h"
 #include "ops/options_reading.h"
 #include "ops/shape_rule.h"
@@ -56,21 +57,56 @@ std::optional<InferredOutput> reductionShape(const ir::Graph& graph, const ir::O
   return shaped(plan.outputShape, {input->dtype});
 }
 
-std::vector<ReductionLoop> reductionLoops(const ir::Shape& shape, const std::vector<int>& axes) {
-  std::vector<ReductionLoop> loops;
+ReductionNest::ReductionNest(const ir::Shape& inputShape, const std::vector<int>& axes) {
+  // Innermost first: a run of dimensions of one kind is one loop whose
+  // stride is its innermost dimension's.
+  struct Run {
+    std::int64_t extent, stride;
+    bool reduced;
+  };
+  std::vector<Run> runs;
   std::int64_t stride = 1;
-  for (std::size_t d = shape.size(); d-- > 0;) {
+  for (std::size_t d = inputShape.size(); d-- > 0;) {
     const bool reduced = std::find(axes.begin(), axes.end(), static_cast<int>(d)) != axes.end();
-    if (shape[d] != 1) {
-      if (!loops.empty() && loops.back().reduced == reduced) {
-        loops.back().extent *= shape[d];
+    if (inputShape[d] != 1) {
+      if (!runs.empty() && runs.back().reduced == reduced) {
+        runs.back().extent *= inputShape[d];
       } else {
-        loops.push_back({shape[d], stride, reduced});
+        runs.push_back({inputShape[d], stride, reduced});
       }
     }
-    stride *= shape[d];
+    stride *= inputShape[d];
   }
-  return {loops.rbegin(), loops.rend()};
+  for (auto run = runs.rbegin(); run != runs.rend(); ++run) {
+    auto& loops = run->reduced ? reduced_ : kept_;
+    // "k0", "r1", ...; appended, as GCC 12 misreads "r" + std::string (-Wrestrict).
+    std::string name = run->reduced ? "r" : "k";
+    name += std::to_string(loops.size());
+    const tir::Var v = lowering::loopVar(name);
+    inputIndex_ = inputIndex_ + tir::refVar(v) * tir::intImm(run->stride);
+    if (!run->reduced) outputIndex_ = outputIndex_ * tir::intImm(run->extent) + tir::refVar(v);
+    loops.push_back({v, run->extent});
+  }
+}
+
+tir::Stmt ReductionNest::build(const tir::Buffer& local, tir::Stmt start, tir::Stmt step,
+                               tir::Stmt finish, std::int64_t reducedCount,
+                               std::int64_t unrollUpTo) const {
+  const tir::ForKind kind =
+      reducedCount <= unrollUpTo ? tir::ForKind::Unrolled : tir::ForKind::Serial;
+  for (auto loop = reduced_.rbegin(); loop != reduced_.rend(); ++loop) {
+    step = tir::forLoop(loop->var, 0, tir::intImm(loop->extent), step, kind);
+  }
+  tir::Stmt element = tir::allocate(local, tir::seq({std::move(start), step, std::move(finish)}));
+  for (auto loop = kept_.rbegin(); loop != kept_.rend(); ++loop) {
+    element = tir::forLoop(loop->var, 0, tir::intImm(loop->extent), element);
+  }
+  return element;
+}
+
+tir::Stmt fillOutput(const tir::Buffer& output, std::int64_t count, const tir::Expr& value) {
+  const tir::Var o = lowering::loopVar("o");
+  return tir::forLoop(o, 0, tir::intImm(count), tir::store(output, tir::refVar(o), value));
 }
 
 }  // namespace loupe::ops

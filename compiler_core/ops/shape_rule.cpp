@@ -76,4 +76,13 @@ std::optional<int> normalizedAxis(std::int64_t axis, int rank) {
   return static_cast<int>(axis < 0 ? axis + rank : axis);
 }
 
+ConstantAxis constantAxis(const ir::Graph& graph, const ir::Operator& op, std::size_t slot,
+                          const ir::Tensor& input) {
+  const auto values = constantOperand(graph, op, slot);
+  if (!values || values->size() != 1) return {0, "a constant axis operand holding one integer"};
+  const auto axis = normalizedAxis(values->front(), static_cast<int>(input.shape.size()));
+  if (!axis) return {0, "axis " + std::to_string(values->front()) + " within " + tensorText(input)};
+  return {static_cast<std::size_t>(*axis), ""};
+}
+
 }  // namespace loupe::ops

@@ -64,4 +64,13 @@ std::int64_t oneMacPerOutputElement(const ir::Graph& graph, const ir::Operator& 
 // An axis in [-rank, rank) made non-negative, or nullopt when outside.
 std::optional<int> normalizedAxis(std::int64_t axis, int rank);
 
+// The one axis of `input` a constant operand names (negative counts from the
+// end), or in `problem` what the operator needs instead.
+struct ConstantAxis {
+  std::size_t axis = 0;
+  std::string problem;
+};
+ConstantAxis constantAxis(const ir::Graph& graph, const ir::Operator& op, std::size_t slot,
+                          const ir::Tensor& input);
+
 }  // namespace loupe::ops

@@ -29,19 +29,10 @@ SlabPlan cutAlongAxis(const ir::Graph& graph, const ir::Operator& op, std::size_
                       std::size_t axisSlot, const std::vector<std::int64_t>& requestedSizes) {
   SlabPlan plan;
   const ir::Tensor* input = graph.input(op, inputSlot);
-  const auto axisValues = constantOperand(graph, op, axisSlot);
   if (input == nullptr) return plan.problem = "an input tensor", plan;
-  if (!axisValues || axisValues->size() != 1) {
-    return plan.problem = "a constant axis operand holding one integer", plan;
-  }
-  const int rank = static_cast<int>(input->shape.size());
-  const auto axis = normalizedAxis(axisValues->front(), rank);
-  if (!axis) {
-    return plan.problem =
-               "axis " + std::to_string(axisValues->front()) + " within " + tensorText(*input),
-           plan;
-  }
-  const std::int64_t length = input->shape[static_cast<std::size_t>(*axis)];
+  const ConstantAxis axis = constantAxis(graph, op, axisSlot, *input);
+  if (!axis.problem.empty()) return plan.problem = axis.problem, plan;
+  const std::int64_t length = input->shape[axis.axis];
   std::vector<std::int64_t> sizes = requestedSizes;
   std::int64_t known = 0;
   int unknown = -1;
@@ -59,18 +50,17 @@ SlabPlan cutAlongAxis(const ir::Graph& graph, const ir::Operator& op, std::size_
   for (std::int64_t size : sizes) total += size;
   if (total != length || (unknown >= 0 && known > length)) {
     return plan.problem = "split sizes that add up to the " + std::to_string(length) +
-                          " positions of axis " + std::to_string(*axis) + " of " +
+                          " positions of axis " + std::to_string(axis.axis) + " of " +
                           tensorText(*input),
            plan;
   }
   plan.dtype = input->dtype;
-  plan.copy.outer = productOf(input->shape, 0, static_cast<std::size_t>(*axis));
-  plan.copy.inner =
-      productOf(input->shape, static_cast<std::size_t>(*axis) + 1, input->shape.size());
+  plan.copy.outer = productOf(input->shape, 0, axis.axis);
+  plan.copy.inner = productOf(input->shape, axis.axis + 1, input->shape.size());
   std::int64_t start = 0;
   for (std::size_t k = 0; k < sizes.size(); ++k) {
     ir::Shape shape = input->shape;
-    shape[static_cast<std::size_t>(*axis)] = static_cast<std::int32_t>(sizes[k]);
+    shape[axis.axis] = static_cast<std::int32_t>(sizes[k]);
     plan.outputShapes.push_back(shape);
     plan.copy.slabs.push_back({inputSlot, k, start, 0, sizes[k], length, sizes[k]});
     start += sizes[k];
@@ -82,12 +72,11 @@ SlabPlan cutAlongAxis(const ir::Graph& graph, const ir::Operator& op, std::size_
 SlabPlan planSplit(const ir::Graph& graph, const ir::Operator& op) {
   const auto count = static_cast<std::int64_t>(op.outputs.size());
   const ir::Tensor* input = graph.input(op, 1);
-  const auto axisValues = constantOperand(graph, op, 0);
   std::vector<std::int64_t> sizes;
-  if (input != nullptr && axisValues && axisValues->size() == 1 && count > 0) {
-    const auto axis = normalizedAxis(axisValues->front(), static_cast<int>(input->shape.size()));
-    if (axis) {
-      const std::int64_t length = input->shape[static_cast<std::size_t>(*axis)];
+  if (input != nullptr && count > 0) {
+    // A missing or wrong axis is cutAlongAxis's to report.
+    if (const ConstantAxis axis = constantAxis(graph, op, 0, *input); axis.problem.empty()) {
+      const std::int64_t length = input->shape[axis.axis];
       if (length % count != 0) {
         SlabPlan plan;
         plan.problem = "an axis of " + tensorText(*input) + " that divides into " +

@@ -162,31 +162,14 @@ tir::PrimFunc lowerSum(const ir::Graph& graph, const ir::Operator& op,
 
   if (input.elementCount() == 0) {
     // Nothing to add: every output holds the zero TFLM stores first.
-    const tir::Var o = lowering::loopVar("o");
-    return fb.finish(tir::forLoop(o, 0, tir::intImm(ir::elementCount(plan.outputShape)),
-                                  tir::store(out, tir::refVar(o), tir::cast(out->type, zero))));
+    return fb.finish(
+        fillOutput(out, ir::elementCount(plan.outputShape), tir::cast(out->type, zero)));
   }
 
   const tir::Buffer acc =
       fb.local("acc", isFloat ? tir::ScalarType::Float32 : tir::ScalarType::Int32, 1);
-  std::vector<tir::Var> keptVars, reducedVars;
-  std::vector<std::int64_t> keptExtents, reducedExtents;
-  tir::Expr inAt = 0;
-  for (const ReductionLoop& loop : reductionLoops(input.shape, plan.axes)) {
-    auto& vars = loop.reduced ? reducedVars : keptVars;
-    // "k0", "r1", ...; appended, as GCC 12 misreads "r" + std::string (-Wrestrict).
-    std::string name = loop.reduced ? "r" : "k";
-    name += std::to_string(vars.size());
-    const tir::Var v = lowering::loopVar(name);
-    inAt = inAt + tir::refVar(v) * tir::intImm(loop.inStride);
-    vars.push_back(v);
-    (loop.reduced ? reducedExtents : keptExtents).push_back(loop.extent);
-  }
-  // The output holds the kept dimensions in row-major order.
-  tir::Expr outAt = 0;
-  for (std::size_t k = 0; k < keptVars.size(); ++k) {
-    outAt = outAt * tir::intImm(keptExtents[k]) + tir::refVar(keptVars[k]);
-  }
+  const ReductionNest nest(input.shape, plan.axes);
+  const tir::Expr inAt = nest.inputIndex();
 
   const tir::Expr total = tir::load(acc, 0);
   tir::Expr update;
@@ -208,18 +191,9 @@ tir::PrimFunc lowerSum(const ir::Graph& graph, const ir::Operator& op,
                                                 {total, r.zeroPointSum, r.multiplier, r.shift,
                                                  r.outputZeroPoint, r.qMin, r.qMax}));
   }
-  tir::Stmt sum = tir::store(acc, 0, update);
-  const tir::ForKind kind =
-      plan.reducedCount <= kUnrolledSum ? tir::ForKind::Unrolled : tir::ForKind::Serial;
-  for (std::size_t r = reducedVars.size(); r-- > 0;) {
-    sum = tir::forLoop(reducedVars[r], 0, tir::intImm(reducedExtents[r]), sum, kind);
-  }
-  tir::Stmt element =
-      tir::allocate(acc, tir::seq({tir::store(acc, 0, zero), sum, tir::store(out, outAt, result)}));
-  for (std::size_t k = keptVars.size(); k-- > 0;) {
-    element = tir::forLoop(keptVars[k], 0, tir::intImm(keptExtents[k]), element);
-  }
-  return fb.finish(element);
+  return fb.finish(nest.build(acc, tir::store(acc, 0, zero), tir::store(acc, 0, update),
+                              tir::store(out, nest.outputIndex(), result), plan.reducedCount,
+                              kUnrolledSum));
 }
 
 const reference::Kernel kSumKernel{ir::OpType::Sum, checkSum, evalSum};

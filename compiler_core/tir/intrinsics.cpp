@@ -61,6 +61,8 @@ constexpr std::array kIntrinsics = {
     Intrinsic{"loupe.softmax_int16_output", "loupe_softmax_int16_output", ScalarType::Int32, 3,
               kMath},
     Intrinsic{"loupe.expf", "loupe_expf", ScalarType::Float32, 1, kMath},
+    Intrinsic{"loupe.count_leading_zeros", "loupe_count_leading_zeros_u32", ScalarType::Int32, 1,
+              kMath},
     // The C library's float32 functions (loupe/float_math.h).
     Intrinsic{"loupe.sqrtf", "loupe_sqrtf", ScalarType::Float32, 1, kFloat},
     Intrinsic{"loupe.logf", "loupe_logf", ScalarType::Float32, 1, kFloat},
@@ -69,6 +71,7 @@ constexpr std::array kIntrinsics = {
     Intrinsic{"loupe.floorf", "loupe_floorf", ScalarType::Float32, 1, kFloat},
     Intrinsic{"loupe.ceilf", "loupe_ceilf", ScalarType::Float32, 1, kFloat},
     Intrinsic{"loupe.fmodf", "loupe_fmodf", ScalarType::Float32, 2, kFloat},
+    Intrinsic{"loupe.expm1f", "loupe_expm1f", ScalarType::Float32, 1, kFloat},
     // int8/int16 MEAN whose input and output quantisations differ.
     Intrinsic{"loupe.mean_requantize", "loupe_mean_requantize", ScalarType::Int32, 7, kMean},
     // One element of the one-input operators with int16, int32 or float32

@@ -131,7 +131,6 @@ class ElementwiseBinaryCodegen : public QObject {
       for (auto [dtype, dtypeName] :
            {std::pair{ir::DType::Int8, "int8"}, std::pair{ir::DType::Int16, "int16"},
             std::pair{ir::DType::Float32, "float32"}, std::pair{ir::DType::Int32, "int32"}}) {
-        if (dtype == ir::DType::Int32 && type == ir::OpType::Sub) continue;  // no such kernel
         for (std::size_t i = 0; i < std::size(kShapes); ++i) {
           const std::string row =
               std::string(typeName(type)) + " " + dtypeName + " " + kShapes[i].name;

@@ -36,6 +36,7 @@ struct ExpectedRefusal {
 constexpr ExpectedRefusal kRefusals[] = {
     {"CAST", "CastUInt32ToInt32", "uint32"},
     {"CAST", "CastInt32ToUInt32", "uint32"},
+    {"RSQRT", "RsqrtInt16", "int16"},
 };
 
 std::optional<std::string> expectedRefusal(const std::string& op, const std::string& name) {
@@ -139,16 +140,16 @@ ir::Shape shapeOf(const json& tensor) {
 }
 
 // A string option: an enumerator of TFLite's schema (MirrorPadMode,
-// ActivationFunctionType), else a dtype name for a TensorType.
+// ActivationFunctionType, Padding), else a dtype name for a TensorType.
 std::int64_t enumeratorValue(const std::string& text) {
   static const std::map<std::string, std::int64_t> kEnumerators = {
-      {"REFLECT", 0},      {"SYMMETRIC", 1}, {"NONE", 0}, {"RELU", 1},
-      {"RELU_N1_TO_1", 2}, {"RELU6", 3},     {"TANH", 4}, {"SIGN_BIT", 5}};
+      {"REFLECT", 0}, {"SYMMETRIC", 1}, {"NONE", 0},     {"RELU", 1}, {"RELU_N1_TO_1", 2},
+      {"RELU6", 3},   {"TANH", 4},      {"SIGN_BIT", 5}, {"SAME", 0}, {"VALID", 1}};
   const auto it = kEnumerators.find(text);
   return it != kEnumerators.end() ? it->second : tensorTypeValue(text);
 }
 
-ir::Attributes attributesOf(const json& options) {
+ir::OptionAttrs optionAttrsOf(const json& options) {
   ir::OptionAttrs attrs;
   for (const auto& [name, value] : options.items()) {
     if (value.is_string()) {
@@ -160,6 +161,37 @@ ir::Attributes attributesOf(const json& options) {
     }
   }
   return attrs;
+}
+
+// The operators Loupe had before the registry keep typed attributes; the
+// cases give TFLite's option names, read here as their importer reads them.
+ir::Attributes attributesOf(ir::OpType type, const json& options) {
+  const ir::OptionAttrs named = optionAttrsOf(options);
+  const auto activation = [&] {
+    return static_cast<ir::Activation>(named.get("fused_activation_function", 0));
+  };
+  switch (type) {
+    case ir::OpType::Add:
+    case ir::OpType::Sub:
+    case ir::OpType::Mul: {
+      ir::ElementwiseAttrs a;
+      a.activation = activation();
+      a.potScaleInt16 = named.get("pot_scale_int16", 1) != 0;
+      return a;
+    }
+    case ir::OpType::L2Pool2D: {
+      ir::Pool2DAttrs a;
+      a.padding = named.get("padding") == 1 ? ir::Padding::Valid : ir::Padding::Same;
+      a.strideW = static_cast<int>(named.get("stride_w", 1));
+      a.strideH = static_cast<int>(named.get("stride_h", 1));
+      a.filterW = static_cast<int>(named.get("filter_width", 1));
+      a.filterH = static_cast<int>(named.get("filter_height", 1));
+      a.activation = activation();
+      return a;
+    }
+    default:
+      return named;
+  }
 }
 
 struct BuiltCase {
@@ -189,7 +221,7 @@ BuiltCase buildCase(ir::OpType type, const json& c) {
     outputs.push_back(g.tensor("output" + std::to_string(slot++), dtypeNamed(output.at("dtype")),
                                shapeOf(output), quantizationOf(output)));
   }
-  g.op(type, operands, outputs, attributesOf(c.value("options", json::object())));
+  g.op(type, operands, outputs, attributesOf(type, c.value("options", json::object())));
   built.graph = g.inputs(graphInputs).outputs(outputs).build();
   return built;
 }

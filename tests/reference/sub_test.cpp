@@ -1,5 +1,5 @@
 // SUB reference kernel: int8 rescaling with rounding and broadcasting, int16
-// (left shift 15), float, and the missing int32 kernel reported by check.
+// (left shift 15), float, and int32 (wrapping, with the activation's clamp).
 #include <QtTest>
 
 #include "graph_builder.h"
@@ -58,13 +58,21 @@ class SubTest : public QObject {
              (std::vector<float>{0, 0.5f, 3}));
   }
 
-  void checkRejectsInt32() {
-    const auto graph = subGraph(ir::DType::Int32, {2}, {2}, {2}, {}, {}, {});
+  void int32WrapsAndClamps() {
+    // TFLM's int32 SUB applies the fused activation (its ADD does not);
+    // INT32_MIN - 1 wraps to INT32_MAX before RELU's clamp keeps it.
+    const auto graph = subGraph(ir::DType::Int32, {3}, {3}, {3}, {}, {}, {}, ir::Activation::Relu);
+    QVERIFY(!test::checkReason(graph));
+    QCOMPARE(test::runGraph<std::int32_t>(graph, {bytesOf<std::int32_t>({5, 2, INT32_MIN}),
+                                                  bytesOf<std::int32_t>({3, 7, 1})}),
+             (std::vector<std::int32_t>{2, 0, INT32_MAX}));
+  }
+
+  void checkRejectsQuantizedInt32() {
+    const auto graph = subGraph(ir::DType::Int32, {2}, {2}, {2}, perTensor(0.5f, 0), {}, {});
     const auto reason = test::checkReason(graph);
     QVERIFY(reason);
-    QVERIFY2(reason->find("input1 int32") != std::string::npos &&
-                 reason->find("float32, int8 or int16") != std::string::npos,
-             reason->c_str());
+    QVERIFY2(reason->find("unquantised only") != std::string::npos, reason->c_str());
   }
 
   void checkRejectsOutputScaleTooSmall() {

@@ -1,6 +1,6 @@
 /*
  * The float32 functions of the element-wise math operators (SQRT, RSQRT,
- * LOG, SIN, COS, FLOOR, CEIL, ROUND, FLOOR_DIV, FLOOR_MOD), called by the
+ * LOG, SIN, COS, FLOOR, CEIL, ROUND, FLOOR_DIV, FLOOR_MOD, ELU), called by the
  * generated C and by the reference interpreter alike, so both take each
  * result from the same C library call (TFLite Micro calls the same
  * functions through <cmath>). C99, header-only; usable from C++.
@@ -40,6 +40,10 @@ static inline float loupe_ceilf(float x) {
 
 static inline float loupe_fmodf(float x, float y) {
   return fmodf(x, y);
+}
+
+static inline float loupe_expm1f(float x) {
+  return expm1f(x);
 }
 
 #ifdef __cplusplus
