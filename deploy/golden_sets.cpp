@@ -1,6 +1,11 @@
 #include "deploy/golden_sets.h"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <stdexcept>
 #include <system_error>
 
 namespace loupe::deploy {
@@ -28,6 +33,22 @@ bool isRealSet(const std::string& name) {
   return name.rfind("real", 0) == 0;
 }
 
+// Fills `set` with the files of `folder`; empty when they all fit `graph`,
+// else the first problem.
+std::string describeSet(const fs::path& folder, const ir::Graph& graph, GoldenSet& set) {
+  set = {folder.filename().string(), {}, {}};
+  std::string problem;
+  for (std::size_t i = 0; i < graph.inputs.size() && problem.empty(); ++i) {
+    set.inputs.push_back(folder / ("input" + std::to_string(i) + ".bin"));
+    problem = sizeProblem(set.inputs.back(), graph.tensor(graph.inputs[i]), "input", i);
+  }
+  for (std::size_t i = 0; i < graph.outputs.size() && problem.empty(); ++i) {
+    set.outputs.push_back(folder / ("output" + std::to_string(i) + ".bin"));
+    problem = sizeProblem(set.outputs.back(), graph.tensor(graph.outputs[i]), "output", i);
+  }
+  return problem;
+}
+
 }  // namespace
 
 GoldenSets findGoldenSets(const fs::path& modelFile, const ir::Graph& graph) {
@@ -40,17 +61,8 @@ GoldenSets findGoldenSets(const fs::path& modelFile, const ir::Graph& graph) {
     if (entry.is_directory(error)) candidates.push_back(entry.path());
   }
   for (const fs::path& candidate : candidates) {
-    GoldenSet set{candidate.filename().string(), {}, {}};
-    std::string problem;
-    for (std::size_t i = 0; i < graph.inputs.size() && problem.empty(); ++i) {
-      set.inputs.push_back(candidate / ("input" + std::to_string(i) + ".bin"));
-      problem = sizeProblem(set.inputs.back(), graph.tensor(graph.inputs[i]), "input", i);
-    }
-    for (std::size_t i = 0; i < graph.outputs.size() && problem.empty(); ++i) {
-      set.outputs.push_back(candidate / ("output" + std::to_string(i) + ".bin"));
-      problem = sizeProblem(set.outputs.back(), graph.tensor(graph.outputs[i]), "output", i);
-    }
-    if (problem.empty()) {
+    GoldenSet set;
+    if (const std::string problem = describeSet(candidate, graph, set); problem.empty()) {
       found.sets.push_back(std::move(set));
     } else {
       found.skipped.push_back(set.name + ": " + problem);
@@ -62,6 +74,33 @@ GoldenSets findGoldenSets(const fs::path& modelFile, const ir::Graph& graph) {
   });
   std::sort(found.skipped.begin(), found.skipped.end());
   return found;
+}
+
+GoldenSet goldenSetIn(const fs::path& folder, const ir::Graph& graph) {
+  std::error_code error;
+  if (!fs::is_directory(folder, error)) {
+    throw std::invalid_argument(
+        "the golden set " + folder.string() +
+        (fs::exists(folder, error) ? " is not a folder" : " does not exist"));
+  }
+  GoldenSet set;
+  // "golden/seed1/" names the set seed1 too.
+  const fs::path named = folder.has_filename() ? folder : folder.parent_path();
+  if (const std::string problem = describeSet(named, graph, set); !problem.empty()) {
+    throw std::invalid_argument("the golden set " + folder.string() +
+                                " does not fit the model: " + problem);
+  }
+  return set;
+}
+
+std::vector<std::vector<std::uint8_t>> readGoldenFiles(const std::vector<fs::path>& files) {
+  std::vector<std::vector<std::uint8_t>> contents;
+  for (const fs::path& file : files) {
+    std::ifstream in(file, std::ios::binary);
+    if (!in) throw std::runtime_error("cannot read " + file.string() + ": " + std::strerror(errno));
+    contents.emplace_back(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  return contents;
 }
 
 }  // namespace loupe::deploy

@@ -7,6 +7,7 @@
 // with the reason.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -31,5 +32,16 @@ struct GoldenSets {
 // The golden sets next to `modelFile` that fit `graph`'s inputs and outputs;
 // none when there is no golden/ folder.
 GoldenSets findGoldenSets(const std::filesystem::path& modelFile, const ir::Graph& graph);
+
+// The one golden set in `folder` (named by the user, so not looked for
+// beside the model). Throws std::invalid_argument when the folder is not
+// one or a file is missing or of the wrong size ("the golden set DIR does
+// not fit the model: output0.bin is missing (for output 0 'Identity')").
+GoldenSet goldenSetIn(const std::filesystem::path& folder, const ir::Graph& graph);
+
+// The whole of each file, in order; throws std::runtime_error naming a file
+// that cannot be read.
+std::vector<std::vector<std::uint8_t>> readGoldenFiles(
+    const std::vector<std::filesystem::path>& files);
 
 }  // namespace loupe::deploy

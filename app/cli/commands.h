@@ -18,6 +18,7 @@ int runGenerateCommand(const std::vector<std::string>& args, const deploy::Regis
 int runPlatformsCommand(const std::vector<std::string>& args, const deploy::Registries& registries);
 int runTuneCommand(const std::vector<std::string>& args, const deploy::Registries& registries);
 int runOperatorsCommand(const std::vector<std::string>& args);
+int runValidateCommand(const std::vector<std::string>& args, const deploy::Registries& registries);
 
 extern const char* const kInfoUsage;
 extern const char* const kRunUsage;
@@ -27,5 +28,6 @@ extern const char* const kGenerateUsage;
 extern const char* const kPlatformsUsage;
 extern const char* const kTuneUsage;
 extern const char* const kOperatorsUsage;
+extern const char* const kValidateUsage;
 
 }  // namespace loupe::cli

@@ -1,22 +1,19 @@
 // loupec run: evaluates a model on given input files and writes its outputs
 // (and optionally every tensor) as raw little-endian files, the format of the
 // golden data.
-#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <map>
 #include <optional>
 
 #include "analysis/model_report.h"
+#include "cli/board_run_options.h"
 #include "cli/command_line.h"
 #include "cli/commands.h"
 #include "cli/input_files.h"
-#include "cli/memory_options.h"
 #include "cli/output_folder.h"
 #include "cli/target_options.h"
 #include "cli/tuning_options.h"
-#include "deploy/deploy_error.h"
 #include "deploy/run_on_board.h"
 #include "deploy/run_profile.h"
 #include "frontend/tflite_importer.h"
@@ -86,39 +83,6 @@ void writeProfile(const deploy::RunProfile& profile, const std::string& modelNam
   std::cout << "profile written to " << file.string() << " and " << trace.string() << "\n";
 }
 
-// --option NAME=VALUE ...: the platform's project options (loupec platforms
-// lists them), each checked against what the platform offers.
-std::map<std::string, std::string> projectOptionsFrom(const ParsedArguments& parsed,
-                                                      const deploy::Platform& platform) {
-  std::map<std::string, std::string> values;
-  const auto offered = platform.projectOptions();
-  for (const std::string& item : parsed.list("--option")) {
-    const auto equals = item.find('=');
-    if (equals == std::string::npos || equals == 0) {
-      throw UsageError("--option takes NAME=VALUE, not '" + item + "'");
-    }
-    const std::string name = item.substr(0, equals);
-    const std::string value = item.substr(equals + 1);
-    const auto option = std::find_if(offered.begin(), offered.end(),
-                                     [&](const auto& entry) { return entry.name == name; });
-    if (option == offered.end()) {
-      std::string known;
-      for (const auto& entry : offered) known += (known.empty() ? "" : ", ") + entry.name;
-      throw UsageError(platform.name() + " has no option '" + name + "'" +
-                       (known.empty() ? std::string(" (it has none)") : " (it has " + known + ")"));
-    }
-    if (!option->choices.empty() &&
-        std::find(option->choices.begin(), option->choices.end(), value) == option->choices.end()) {
-      std::string choices;
-      for (const auto& choice : option->choices) choices += (choices.empty() ? "" : ", ") + choice;
-      throw UsageError("--option " + name + " of " + platform.name() + " is one of " + choices +
-                       ", not '" + value + "'");
-    }
-    values[name] = value;
-  }
-  return values;
-}
-
 // Compiles the model, deploys it to the platform, runs it over the RPC
 // session and checks the outputs against the reference interpreter.
 int runOnPlatform(const ir::Graph& graph, const ParsedArguments& parsed, const fs::path& outputDir,
@@ -128,38 +92,21 @@ int runOnPlatform(const ir::Graph& graph, const ParsedArguments& parsed, const f
     throw UsageError(
         "--dump-tensors needs --platform reference (generated code keeps only outputs)");
   }
-  std::shared_ptr<const deploy::Platform> platform;
-  try {
-    platform = platforms.find(platformName);
-  } catch (const deploy::DeployError& error) {
-    throw UsageError(std::string(error.what()) + " reference");
-  }
+  const auto platform = platformNamed(platformName, platforms);
   // Before compiling, building and running: a folder that cannot be written
   // fails now, not after the run.
   const fs::path out = prepareOutputFolder(outputDir, "the output folder");
   if (const auto file = parsed.value("--profile")) {
     prepareOutputFolder(fs::path(*file).parent_path(), "the profile's folder");
   }
-  deploy::BoardRunRequest request;
-  request.platform = platform;
-  request.inputs = readInputs(graph, parsed.list("--inputs"));
-  request.deployment.start.port = parsed.value("--port").value_or("");
-  if (const auto baud = parsed.value("--baud")) {
-    try {
-      request.deployment.start.baud = static_cast<std::uint32_t>(std::stoul(*baud));
-    } catch (const std::exception&) {
-      throw UsageError("--baud needs a number, not '" + *baud + "'");
-    }
-  }
-  request.deployment.start.options = projectOptionsFrom(parsed, *platform);
+  auto inputs = readInputs(graph, parsed.list("--inputs"));
+  const lowering::ScheduleTable schedules = schedulesFrom(parsed);
+  deploy::BoardRunRequest request =
+      boardRunRequestFrom(parsed, platform, graph, targets, schedules);
+  request.inputs = std::move(inputs);
   request.progress = [](const std::string& stage, const std::string& detail) {
     std::cout << "[" << stage << "] " << detail << std::endl;
   };
-  request.compile = {graph, targets, {}};
-  request.compile.options.modelName = parsed.value("--model-name").value_or("default");
-  request.compile.options.memory = memoryOptionsFrom(parsed);
-  const lowering::ScheduleTable schedules = schedulesFrom(parsed);
-  request.compile.options.schedules = schedules;
   const deploy::BoardRunResult run = deploy::runOnBoard(std::move(request));
 
   for (std::size_t i = 0; i < run.outputs.size(); ++i) {
@@ -192,18 +139,11 @@ int runOnPlatform(const ir::Graph& graph, const ParsedArguments& parsed, const f
 }  // namespace
 
 int runRunCommand(const std::vector<std::string>& args, const deploy::Registries& registries) {
-  auto specs = memoryOptionSpecs();
-  specs.insert(specs.end(), {{"--platform", OptionSpec::Kind::Value},
-                             {"--inputs", OptionSpec::Kind::List},
+  auto specs = boardRunOptionSpecs();
+  specs.insert(specs.end(), {{"--inputs", OptionSpec::Kind::List},
                              {"--output-dir", OptionSpec::Kind::Value},
                              {"--dump-tensors", OptionSpec::Kind::Value},
-                             {"--model-name", OptionSpec::Kind::Value},
-                             {"--port", OptionSpec::Kind::Value},
-                             {"--baud", OptionSpec::Kind::Value},
-                             {"--option", OptionSpec::Kind::List},
-                             {"--profile", OptionSpec::Kind::Value},
-                             targetOptionSpec(),
-                             tuningLogOptionSpec()});
+                             {"--profile", OptionSpec::Kind::Value}});
   const auto parsed = parseArguments(args, specs);
   // A wrong --target is a usage error whatever the platform.
   const target::TargetList targets = targetsFrom(parsed, registries.targets);

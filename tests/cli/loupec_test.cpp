@@ -344,6 +344,127 @@ class Loupec : public QObject {
     QVERIFY2(result.err.contains("unknown platform 'mars'"), qPrintable(result.err));
   }
 
+  // validate prints how far the outputs are from the expected ones; the
+  // reference interpreter reproduces TFLite's integer outputs exactly.
+  void validateOnAGoldenSetOfAnIntegerModelIsExact() {
+    const QString set = golden("kws_ref_model", "seed1", "");
+    auto result = loupec({"validate", model("kws_ref_model"), "--golden", set});
+    QVERIFY2(result.exitCode == 0, qPrintable(result.err));
+    QVERIFY2(
+        result.out.startsWith("validated " + model("kws_ref_model").toUtf8() +
+                              " on reference against golden set seed1 (" + set.toUtf8() + ")\n"),
+        result.out.constData());
+    QVERIFY2(result.out.contains("int8[1,12] q(0.00390625, -128), on real values:\n"
+                                 "  elements             12\n"
+                                 "  differing elements   0\n"
+                                 "  max absolute error   0\n"
+                                 "  mean absolute error  0\n"
+                                 "  RMSE                 0\n"
+                                 "  L2 relative error    0\n"
+                                 "  cosine similarity    1\n"),
+             result.out.constData());
+
+    result = loupec({"validate", model("kws_ref_model"), "--golden", set, "--json"});
+    QVERIFY2(result.exitCode == 0, qPrintable(result.err));
+    const auto json = nlohmann::json::parse(result.out.toStdString());
+    QCOMPARE(json["platform"].get<std::string>(), std::string("reference"));
+    QCOMPARE(json["expected"]["source"].get<std::string>(), std::string("golden"));
+    QCOMPARE(json["expected"]["set"].get<std::string>(), std::string("seed1"));
+    const auto& output = json["outputs"][0];
+    QCOMPARE(output["tensor"]["dtype"].get<std::string>(), std::string("int8"));
+    QCOMPARE(output["metrics"]["elements"].get<int>(), 12);
+    QCOMPARE(output["metrics"]["differing_elements"].get<int>(), 0);
+    QCOMPARE(output["compared_on"].get<std::string>(), std::string("real values"));
+    QCOMPARE(output["metrics"]["max_absolute_error"].get<double>(), 0.0);
+    QCOMPARE(output["metrics"]["cosine_similarity"].get<double>(), 1.0);
+  }
+
+  void validateAFloatModelOnRawValues() {
+    QTemporaryDir dir;
+    auto result = loupec({"validate", model("hello_world_float"), "--golden",
+                          golden("hello_world_float", "real2", ""), "--json", "--output-dir",
+                          dir.filePath("out")});
+    QVERIFY2(result.exitCode == 0, qPrintable(result.err));
+    const auto output = nlohmann::json::parse(result.out.toStdString())["outputs"][0];
+    QCOMPARE(output["compared_on"].get<std::string>(), std::string("raw values"));
+    const auto& metrics = output["metrics"];
+    QCOMPARE(metrics["elements"].get<int>(), 1);
+    // float32 may differ from TFLite's in the last bits (the summation
+    // order), no more: 0.863044 within a few ulp.
+    QVERIFY2(metrics["max_absolute_error"].get<double>() < 1e-6, result.out.constData());
+    QVERIFY(QFile::exists(dir.filePath("out/output0.bin")));
+
+    // Without a golden set the reference is compared with itself, and says so.
+    result = loupec({"validate", model("hello_world_float"), "--inputs",
+                     golden("hello_world_float", "real2", "input0.bin")});
+    QVERIFY2(result.exitCode == 0, qPrintable(result.err));
+    QVERIFY2(result.out.contains("against the reference interpreter\nnote: the reference "
+                                 "interpreter is compared with itself"),
+             result.out.constData());
+    QVERIFY2(result.out.contains("float32[1,1], on raw values:\n"), result.out.constData());
+    QVERIFY2(result.out.contains("  max absolute error   0\n"), result.out.constData());
+  }
+
+  void validateComparesLayersWithTheFloatModel() {
+    const QStringList args = {"validate", model("hello_world_int8"),
+                              "--golden", golden("hello_world_int8", "real5", ""),
+                              "--float",  model("hello_world_float")};
+    auto result = loupec(args);
+    QVERIFY2(result.exitCode == 0, qPrintable(result.err));
+    QVERIFY2(result.out.contains("(3 of 3 operator outputs match by name), on real values:\n"),
+             result.out.constData());
+    QVERIFY2(result.out.contains("  StatefulPartitionedCall:0\n"), result.out.constData());
+
+    result = loupec(args + QStringList{"--json"});
+    QVERIFY2(result.exitCode == 0, qPrintable(result.err));
+    const auto layers = nlohmann::json::parse(result.out.toStdString())["float_model"]["layers"];
+    QCOMPARE(layers.size(), std::size_t{3});
+    QCOMPARE(layers[2]["type"].get<std::string>(), std::string("FULLY_CONNECTED"));
+    QVERIFY(layers[2]["metrics"]["differing_elements"].is_null());
+    QVERIFY(layers[2]["metrics"]["max_absolute_error"].get<double>() > 0);
+  }
+
+  void validateOnHostKeepsStdoutForTheJson() {
+    // The host build's progress goes to stderr under --json.
+    const auto result = loupec({"validate", model("hello_world_int8"), "--platform", "host",
+                                "--golden", golden("hello_world_int8", "seed2", ""), "--json"});
+    QVERIFY2(result.exitCode == 0, qPrintable(result.err));
+    QVERIFY2(result.err.contains("[build] "), qPrintable(result.err));
+    const auto json = nlohmann::json::parse(result.out.toStdString());
+    QCOMPARE(json["platform"].get<std::string>(), std::string("host"));
+    QCOMPARE(json["outputs"][0]["metrics"]["max_absolute_error"].get<double>(), 0.0);
+    QCOMPARE(json["outputs"][0]["metrics"]["differing_elements"].get<int>(), 0);
+  }
+
+  void validateRefusesWhatItCannotCompare() {
+    auto result = loupec({"validate", model("hello_world_int8")});
+    QCOMPARE(result.exitCode, 2);
+    QVERIFY2(result.err.contains("validate needs --golden DIR or --inputs"),
+             qPrintable(result.err));
+
+    const QString set = golden("hello_world_int8", "seed1", "");
+    result = loupec({"validate", model("hello_world_int8"), "--golden", set, "--inputs",
+                     golden("hello_world_int8", "seed1", "input0.bin")});
+    QCOMPARE(result.exitCode, 2);
+    QVERIFY2(result.err.contains("--golden and --inputs exclude each other"),
+             qPrintable(result.err));
+
+    // kws_ref_model's set has a 490-byte input; hello_world_int8 takes one byte.
+    result = loupec(
+        {"validate", model("hello_world_int8"), "--golden", golden("kws_ref_model", "seed1", "")});
+    QCOMPARE(result.exitCode, 1);
+    QVERIFY2(result.err.contains("does not fit the model: input0.bin has 490 bytes, input 0"),
+             qPrintable(result.err));
+
+    result = loupec({"validate", model("hello_world_int8"), "--golden", set + "/nowhere"});
+    QCOMPARE(result.exitCode, 1);
+    QVERIFY2(result.err.contains("nowhere does not exist"), qPrintable(result.err));
+
+    result = loupec({"validate", model("hello_world_int8"), "--golden", set, "--platform", "mars"});
+    QCOMPARE(result.exitCode, 2);
+    QVERIFY2(result.err.contains("unknown platform 'mars'"), qPrintable(result.err));
+  }
+
   void memplanComparesEveryPlannerAsJson() {
     const auto result = loupec({"memplan", model("ic_resnet8_int8"), "--planner", "all", "--json"});
     QVERIFY2(result.exitCode == 0, qPrintable(result.err));
@@ -407,8 +528,9 @@ class Loupec : public QObject {
     QCOMPARE(help.exitCode, 0);
     // Every verb main() dispatches is documented.
     for (const char* usage :
-         {"loupec info MODEL", "loupec compile MODEL", "loupec run MODEL", "loupec memplan MODEL",
-          "loupec generate MODEL", "loupec tune MODEL", "loupec platforms", "loupec --version"}) {
+         {"loupec info MODEL", "loupec compile MODEL", "loupec run MODEL", "loupec validate MODEL",
+          "loupec memplan MODEL", "loupec generate MODEL", "loupec tune MODEL", "loupec platforms",
+          "loupec --version"}) {
       QVERIFY2(help.out.contains(usage), usage);
     }
     const auto version = loupec({"--version"});
@@ -429,15 +551,14 @@ class Loupec : public QObject {
       QVERIFY2(man.contains(entry), qPrintable(entry));
       ++commands;
     }
-    QCOMPARE(commands, 8);
+    QCOMPARE(commands, 9);
   }
 
   // loupec operators prints the operator table: what runs, what does not.
   void operatorsPrintsTheOperatorTable() {
     const auto table = loupec({"operators"});
     QCOMPARE(table.exitCode, 0);
-    QVERIFY2(table.out.contains("| GATHER | 36 | yes | yes | yes | - |"),
-             table.out.constData());
+    QVERIFY2(table.out.contains("| GATHER | 36 | yes | yes | yes | - |"), table.out.constData());
     QVERIFY(table.out.contains("| WHILE | 119 | yes | - | - | - | - |"));
     QCOMPARE(loupec({"operators", "extra"}).exitCode, 2);
   }

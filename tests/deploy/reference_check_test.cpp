@@ -2,12 +2,13 @@
 // wrong size is located in the message. Against TFLite's golden outputs,
 // float32 may be off by a few ulp and no more. Golden sets beside a model are
 // found in order, real inputs first, and a set that does not fit the model
-// is left out with the reason.
+// is left out with the reason; a set named directly is refused with it.
 #include <QtTest>
 
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <stdexcept>
 
 #include "deploy/golden_sets.h"
 #include "deploy/reference_check.h"
@@ -132,6 +133,26 @@ class ReferenceCheck : public QObject {
              found.skipped[1].c_str());
     // No golden/ folder: no sets, nothing skipped.
     QVERIFY(deploy::findGoldenSets(root / "golden" / "model.tflite", graph).sets.empty());
+
+    // A set the user names is checked the same way, and refused with the reason.
+    const deploy::GoldenSet named = deploy::goldenSetIn(root / "golden" / "seed1" / "", graph);
+    QCOMPARE(named.name, std::string("seed1"));
+    QCOMPARE(named.outputs, std::vector{root / "golden" / "seed1" / "output0.bin"});
+    QCOMPARE(deploy::readGoldenFiles(named.outputs)[0],
+             test::readBytes(source / "golden" / "seed1" / "output0.bin"));
+    for (const char* set : {"short", "missing"}) {
+      try {
+        deploy::goldenSetIn(root / "golden" / set, graph);
+        QFAIL(set);
+      } catch (const std::invalid_argument& error) {
+        const QString message = error.what();
+        QVERIFY2(message.startsWith("the golden set " +
+                                    QString::fromStdString((root / "golden" / set).string())),
+                 error.what());
+        QVERIFY2(message.endsWith(std::string(set) == "short" ? "' needs 12" : " does not exist"),
+                 error.what());
+      }
+    }
   }
 };
 
