@@ -11,7 +11,18 @@ namespace loupe::deploy {
 
 namespace {
 
-// Empty when equal.
+// The metrics of output `index` against `expected`, where both have the
+// tensor's size.
+std::optional<ValidationMetrics> metricsOf(const ir::Graph& graph, std::size_t index,
+                                           std::span<const std::uint8_t> actual,
+                                           std::span<const std::uint8_t> expected) {
+  if (index >= graph.outputs.size()) return std::nullopt;
+  const ir::Tensor& tensor = graph.tensor(graph.outputs[index]);
+  const auto size = static_cast<std::size_t>(tensor.byteSize());
+  if (actual.size() != size || expected.size() != size) return std::nullopt;
+  return compareTensorValues(tensor, expected, actual);
+}
+
 // Empty when equal; `other` names what the board is compared with.
 std::string describeDifference(std::size_t index, std::span<const std::uint8_t> board,
                                std::span<const std::uint8_t> reference, const std::string& other) {
@@ -90,6 +101,7 @@ std::vector<OutputCheck> checkAgainstGolden(const ir::Graph& graph,
       check.message = describeDifference(i, outputs[i], expected, "TFLite's output");
     }
     check.agrees = check.message.empty();
+    check.metrics = metricsOf(graph, i, outputs[i], expected);
     if (check.agrees) {
       check.message = "output " + std::to_string(i) +
                       (worst == 0 ? " equals TFLite's (bit-exact)"
@@ -112,6 +124,7 @@ std::vector<OutputCheck> checkAgainstReference(
     check.index = i;
     check.message = describeDifference(i, outputs[i], interpreter.output(i), "the reference");
     check.agrees = check.message.empty();
+    check.metrics = metricsOf(graph, i, outputs[i], interpreter.output(i));
     if (check.agrees) {
       check.message =
           "output " + std::to_string(i) + " agrees with the reference interpreter (bit-exact)";

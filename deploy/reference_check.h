@@ -5,9 +5,11 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "deploy/validation_metrics.h"
 #include "ir/graph.h"
 
 namespace loupe::deploy {
@@ -19,6 +21,9 @@ struct OutputCheck {
   // it differs: "output 0 differs from the reference: 3 of 12 bytes (first
   // at byte 4: 17 vs 18)".
   std::string message;
+  // How far the board's values are from the expected ones, as loupec
+  // validate measures them; empty when the sizes differ.
+  std::optional<ValidationMetrics> metrics;
 };
 
 // Runs the reference interpreter on `inputs` (model input order) and compares

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 
@@ -191,6 +192,22 @@ nlohmann::json validationMetricsJson(const ValidationMetrics& metrics) {
           {"root_mean_square_error", valueOrNull(metrics.rootMeanSquareError)},
           {"l2_relative_error", valueOrNull(metrics.l2RelativeError)},
           {"cosine_similarity", valueOrNull(metrics.cosineSimilarity)}};
+}
+
+std::string metricText(const std::optional<double>& value) {
+  if (!value) return "n/a";
+  std::ostringstream text;
+  text.precision(6);
+  text << *value;
+  return text.str();
+}
+
+std::string validationMetricsSummary(const ValidationMetrics& metrics) {
+  return "max abs error " + metricText(metrics.maxAbsoluteError) + " \u00b7 MAE " +
+         metricText(metrics.meanAbsoluteError) + " \u00b7 RMSE " +
+         metricText(metrics.rootMeanSquareError) + " \u00b7 L2 relative " +
+         metricText(metrics.l2RelativeError) + " \u00b7 cosine " +
+         metricText(metrics.cosineSimilarity);
 }
 
 }  // namespace loupe::deploy

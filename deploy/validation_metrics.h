@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -59,5 +60,13 @@ ValidationMetrics compareTensorValues(const ir::Tensor& tensor,
 // "mean_absolute_error", "root_mean_square_error", "l2_relative_error",
 // "cosine_similarity"}, an empty metric as null.
 nlohmann::json validationMetricsJson(const ValidationMetrics& metrics);
+
+// A metric for people: six significant digits, or "n/a" when empty.
+std::string metricText(const std::optional<double>& value);
+
+// One line of the error metrics: "max abs error 0.0039 · MAE 0.0002 · RMSE
+// 0.0011 · L2 relative 0.004 · cosine 0.99999" (what the Deploy panel shows
+// under each output's verdict).
+std::string validationMetricsSummary(const ValidationMetrics& metrics);
 
 }  // namespace loupe::deploy

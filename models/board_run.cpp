@@ -257,8 +257,12 @@ bool BoardRun::start(Request request) {
             result->modelOperators << modelOps;
           }
           for (const deploy::OutputCheck& checked : done.checks) {
-            result->outputs << OutputCheck{static_cast<int>(checked.index), checked.agrees,
-                                           QString::fromStdString(checked.message)};
+            result->outputs << OutputCheck{
+                static_cast<int>(checked.index), checked.agrees,
+                QString::fromStdString(checked.message),
+                checked.metrics
+                    ? QString::fromStdString(deploy::validationMetricsSummary(*checked.metrics))
+                    : QString()};
           }
         } catch (const deploy::DeployError& error) {
           result->error = QString::fromUtf8(error.what());

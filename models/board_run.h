@@ -47,6 +47,7 @@ struct OutputCheck {
   int index = 0;
   bool agrees = false;
   QString message;  // "agrees ... (bit-exact)" or where it differs
+  QString metrics;  // "max abs error 0 · MAE 0 · ...", empty when the sizes differ
 };
 
 // One profile row: an operator call of the compiled model and the operators

@@ -4,6 +4,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <fstream>
 #include <stdexcept>
 #include <system_error>
 
@@ -23,6 +24,13 @@ fs::path prepareOutputFolder(const fs::path& folder, const std::string& role) {
   // access() answers for this user and also reports a read-only file system.
   if (::access(path.c_str(), W_OK | X_OK) != 0) fail(std::strerror(errno));
   return path;
+}
+
+void writeBinaryFile(const std::filesystem::path& path, std::span<const std::uint8_t> bytes) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(reinterpret_cast<const char*>(bytes.data()),
+            static_cast<std::streamsize>(bytes.size()));
+  if (!out) throw std::runtime_error("cannot write " + path.string());
 }
 
 }  // namespace loupe::cli

@@ -4,7 +4,9 @@
 // impossible folder is reported at once with the system's reason.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
+#include <span>
 #include <string>
 
 namespace loupe::cli {
@@ -13,5 +15,9 @@ namespace loupe::cli {
 // it. Throws std::runtime_error "cannot write into <role> FOLDER: <reason>".
 std::filesystem::path prepareOutputFolder(const std::filesystem::path& folder,
                                           const std::string& role);
+
+// Writes `bytes` as the whole of `path` (an output<i>.bin, a tensor dump).
+// Throws std::runtime_error "cannot write PATH".
+void writeBinaryFile(const std::filesystem::path& path, std::span<const std::uint8_t> bytes);
 
 }  // namespace loupe::cli

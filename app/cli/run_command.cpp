@@ -50,20 +50,13 @@ namespace {
 
 namespace fs = std::filesystem;
 
-void writeFile(const fs::path& path, std::span<const std::uint8_t> bytes) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(reinterpret_cast<const char*>(bytes.data()),
-            static_cast<std::streamsize>(bytes.size()));
-  if (!out) throw std::runtime_error("cannot write " + path.string());
-}
-
 void dumpTensors(const ir::Graph& graph, const reference::ReferenceInterpreter& interpreter,
                  const fs::path& dir) {
   nlohmann::json index = nlohmann::json::array();
   for (const auto& tensor : graph.tensors) {
     if (tensor.isConstant || tensor.byteSize() == 0) continue;
     const std::string file = "t" + std::to_string(tensor.index) + ".bin";
-    writeFile(dir / file, interpreter.tensorBytes(tensor.index));
+    writeBinaryFile(dir / file, interpreter.tensorBytes(tensor.index));
     auto entry = analysis::tensorJson(tensor);
     entry["file"] = file;
     index.push_back(entry);
@@ -110,7 +103,7 @@ int runOnPlatform(const ir::Graph& graph, const ParsedArguments& parsed, const f
   const deploy::BoardRunResult run = deploy::runOnBoard(std::move(request));
 
   for (std::size_t i = 0; i < run.outputs.size(); ++i) {
-    writeFile(out / ("output" + std::to_string(i) + ".bin"), run.outputs[i]);
+    writeBinaryFile(out / ("output" + std::to_string(i) + ".bin"), run.outputs[i]);
   }
   std::cout << "targets (" << target::targetListString(targets)
             << "): " << targetSummary(run.compilation.graph, targets) << "\n";
@@ -167,7 +160,7 @@ int runRunCommand(const std::vector<std::string>& args, const deploy::Registries
   interpreter.invoke();
 
   for (std::size_t i = 0; i < graph.outputs.size(); ++i) {
-    writeFile(out / ("output" + std::to_string(i) + ".bin"), interpreter.output(i));
+    writeBinaryFile(out / ("output" + std::to_string(i) + ".bin"), interpreter.output(i));
   }
   if (dumpDir) dumpTensors(graph, interpreter, *dumpDir);
   std::cout << "ran " << graph.name << " on the reference interpreter: " << graph.outputs.size()

@@ -107,24 +107,12 @@ Buffers boardOutputs(const ParsedArguments& parsed, const ir::Graph& graph,
 
 void writeOutputs(const fs::path& folder, const Buffers& outputs) {
   for (std::size_t i = 0; i < outputs.size(); ++i) {
-    const fs::path file = folder / ("output" + std::to_string(i) + ".bin");
-    std::ofstream out(file, std::ios::binary | std::ios::trunc);
-    out.write(reinterpret_cast<const char*>(outputs[i].data()),
-              static_cast<std::streamsize>(outputs[i].size()));
-    if (!out) throw std::runtime_error("cannot write " + file.string());
+    writeBinaryFile(folder / ("output" + std::to_string(i) + ".bin"), outputs[i]);
   }
 }
 
 const char* comparedOn(const ir::Tensor& tensor) {
   return tensor.quantization.isQuantized() ? "real values" : "raw values";
-}
-
-std::string metricText(const std::optional<double>& value) {
-  if (!value) return "n/a";
-  std::ostringstream text;
-  text.precision(6);
-  text << *value;
-  return text.str();
 }
 
 // One row per layer, the tensor name last as it can be long.
@@ -143,9 +131,11 @@ void printLayers(const deploy::FloatModelComparison& comparison, const std::stri
     const deploy::ValidationMetrics& m = layer.metrics;
     std::cout << std::setw(5) << layer.operatorIndex << " " << std::left << std::setw(20)
               << layer.operatorType << std::right << std::setw(9) << m.elements
-              << cell(metricText(m.maxAbsoluteError)) << cell(metricText(m.meanAbsoluteError))
-              << cell(metricText(m.rootMeanSquareError)) << cell(metricText(m.l2RelativeError))
-              << cell(metricText(m.cosineSimilarity)) << "  " << layer.tensorName << "\n";
+              << cell(deploy::metricText(m.maxAbsoluteError))
+              << cell(deploy::metricText(m.meanAbsoluteError))
+              << cell(deploy::metricText(m.rootMeanSquareError))
+              << cell(deploy::metricText(m.l2RelativeError))
+              << cell(deploy::metricText(m.cosineSimilarity)) << "  " << layer.tensorName << "\n";
   }
   for (const std::string& name : comparison.unmatched) {
     std::cout << "not in the float model: " << name << "\n";
@@ -186,11 +176,11 @@ void printText(const std::string& modelFile, const ir::Graph& graph, const std::
               << ", on " << comparedOn(tensor) << ":\n"
               << "  elements             " << m.elements << "\n"
               << "  differing elements   " << *m.differingElements << "\n"
-              << "  max absolute error   " << metricText(m.maxAbsoluteError) << "\n"
-              << "  mean absolute error  " << metricText(m.meanAbsoluteError) << "\n"
-              << "  RMSE                 " << metricText(m.rootMeanSquareError) << "\n"
-              << "  L2 relative error    " << metricText(m.l2RelativeError) << "\n"
-              << "  cosine similarity    " << metricText(m.cosineSimilarity) << "\n";
+              << "  max absolute error   " << deploy::metricText(m.maxAbsoluteError) << "\n"
+              << "  mean absolute error  " << deploy::metricText(m.meanAbsoluteError) << "\n"
+              << "  RMSE                 " << deploy::metricText(m.rootMeanSquareError) << "\n"
+              << "  L2 relative error    " << deploy::metricText(m.l2RelativeError) << "\n"
+              << "  cosine similarity    " << deploy::metricText(m.cosineSimilarity) << "\n";
   }
 }
 

@@ -33,6 +33,10 @@ class ReferenceCheck : public QObject {
     QVERIFY2(checks[0].agrees, checks[0].message.c_str());
     QCOMPARE(QString::fromStdString(checks[0].message),
              QString("output 0 agrees with the reference interpreter (bit-exact)"));
+    // The Deploy panel's metrics: none of the 12 values is off.
+    QVERIFY(checks[0].metrics.has_value());
+    QCOMPARE(checks[0].metrics->differingElements.value_or(-1), 0);
+    QCOMPARE(checks[0].metrics->maxAbsoluteError.value_or(-1), 0.0);
 
     const std::uint8_t expected = output[7];
     output[7] = static_cast<std::uint8_t>(expected + 1);
@@ -43,12 +47,17 @@ class ReferenceCheck : public QObject {
         QString("output 0 differs from the reference: 1 of 12 bytes (first at byte 7: %1 vs %2)")
             .arg(output[7])
             .arg(expected));
+    // One step of the output scale (1/256) on one element.
+    QVERIFY(checks[0].metrics.has_value());
+    QCOMPARE(checks[0].metrics->differingElements.value_or(-1), 1);
+    QCOMPARE(checks[0].metrics->maxAbsoluteError.value_or(-1), 1.0 / 256);
 
     output.pop_back();
     checks = deploy::checkAgainstReference(graph, inputs, {output});
     QVERIFY(!checks[0].agrees);
     QCOMPARE(QString::fromStdString(checks[0].message),
              QString("output 0 has 11 bytes, the reference 12"));
+    QVERIFY(!checks[0].metrics.has_value());
   }
 
   void goldenIntegersMustBeExact() {
