@@ -95,8 +95,19 @@ void printStateStorage(std::ostringstream& out, const CompiledModel& m) {
          " * one run to the next, outside the workspace; "
       << prefix(m) << "_reset_state() restores it. */\n";
   for (const StateBuffer& state : m.state) {
-    out << "static " << stateElementType(m, state) << " " << state.symbol << "["
-        << std::max<std::int64_t>(state.elements, 1) << "]";
+    const std::int64_t length = std::max<std::int64_t>(state.elements, 1);
+    if (!state.initialContents.empty()) {
+      // The start-up values twice: the array's initializer, and the copy
+      // reset restores them from.
+      const std::string values = cInitializerValues(
+          state.initialContents, tir::fromDType(m.graph.tensor(state.tensor).dtype));
+      out << "static const " << stateElementType(m, state) << " " << state.symbol << "_initial["
+          << length << "] = {" << values << "\n};\n";
+      out << "static " << stateElementType(m, state) << " " << state.symbol << "[" << length
+          << "] = {" << values << "\n};\n";
+      continue;
+    }
+    out << "static " << stateElementType(m, state) << " " << state.symbol << "[" << length << "]";
     if (state.initialValue != 0) {
       out << " = {";
       for (std::int64_t i = 0; i < state.elements; ++i) {
@@ -113,8 +124,12 @@ void printStateStorage(std::ostringstream& out, const CompiledModel& m) {
 void printResetState(std::ostringstream& out, const CompiledModel& m) {
   out << resetStatePrototype(m) << " {\n  int32_t i;\n";
   for (const StateBuffer& state : m.state) {
-    out << "  for (i = 0; i < " << state.elements << "; ++i) " << state.symbol
-        << "[i] = " << state.initialValue << ";\n";
+    out << "  for (i = 0; i < " << state.elements << "; ++i) " << state.symbol << "[i] = ";
+    if (state.initialContents.empty()) {
+      out << state.initialValue << ";\n";
+    } else {
+      out << state.symbol << "_initial[i];\n";
+    }
   }
   out << "}\n\n";
 }
@@ -203,8 +218,9 @@ GeneratedFile printModelHeader(const CompiledModel& m) {
   out << ". Returns 0 or the error code of the failing operator (or device). */\n";
   out << runPrototype(m) << ";\n\n";
   if (!m.state.empty()) {
-    out << "/* Returns the operator state to its initial values (zero, or the zero point of int8\n"
-           " * state), as at start-up: the next run starts a new sequence. */\n";
+    out << "/* Returns the operator state to its initial values (zero, the zero point of int8\n"
+           " * state, or what a resource variable's init subgraph assigns), as at start-up: the\n"
+           " * next run starts a new sequence. */\n";
     out << resetStatePrototype(m) << ";\n\n";
   }
   out << "/* The model descriptor for TVMExecute (tvm/runtime/crt/tvm_micro_runtime.h). */\n";

@@ -236,39 +236,43 @@ void printValues(std::ostringstream& out, const std::vector<std::uint8_t>& bytes
   }
 }
 
+void printValues(std::ostringstream& out, const std::vector<std::uint8_t>& bytes, ScalarType type,
+                 const std::string& name) {
+  switch (type) {
+    case ScalarType::Int8:
+      return printValues<std::int8_t>(out, bytes, type);
+    case ScalarType::UInt8:
+    case ScalarType::Bool:
+      return printValues<std::uint8_t>(out, bytes, type);
+    case ScalarType::Int16:
+      return printValues<std::int16_t>(out, bytes, type);
+    case ScalarType::Int32:
+      return printValues<std::int32_t>(out, bytes, type);
+    case ScalarType::Int64:
+      return printValues<std::int64_t>(out, bytes, type);
+    case ScalarType::Float32:
+      return printValues<float>(out, bytes, type);
+    case ScalarType::Void:
+      break;
+  }
+  throw std::invalid_argument("constant " + name + " has no element type");
+}
+
 void printConstant(std::ostringstream& out, const Buffer& c) {
   out << "static const " << cTypeName(c->type) << " " << c->name << "["
       << std::max<std::int64_t>(c->elementCount(), 1) << "] = {";
-  switch (c->type) {
-    case ScalarType::Int8:
-      printValues<std::int8_t>(out, c->data, c->type);
-      break;
-    case ScalarType::UInt8:
-      printValues<std::uint8_t>(out, c->data, c->type);
-      break;
-    case ScalarType::Int16:
-      printValues<std::int16_t>(out, c->data, c->type);
-      break;
-    case ScalarType::Int32:
-      printValues<std::int32_t>(out, c->data, c->type);
-      break;
-    case ScalarType::Int64:
-      printValues<std::int64_t>(out, c->data, c->type);
-      break;
-    case ScalarType::Float32:
-      printValues<float>(out, c->data, c->type);
-      break;
-    case ScalarType::Bool:
-      printValues<std::uint8_t>(out, c->data, c->type);
-      break;
-    case ScalarType::Void:
-      throw std::invalid_argument("constant " + c->name + " has no element type");
-  }
+  printValues(out, c->data, c->type, c->name);
   if (c->data.empty()) out << "0";
   out << "\n};\n";
 }
 
 }  // namespace
+
+std::string cInitializerValues(const std::vector<std::uint8_t>& bytes, ScalarType type) {
+  std::ostringstream out;
+  printValues(out, bytes, type, "initializer");
+  return out.str();
+}
 
 std::string cPrototype(const PrimFunc& func) {
   std::string out = "int32_t " + func.name + "(";

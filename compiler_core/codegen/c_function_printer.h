@@ -4,7 +4,9 @@
 // the TIR does not say, so the TIR view shows what runs.
 #pragma once
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "tir/prim_func.h"
 
@@ -17,6 +19,10 @@ std::string cPrototype(const tir::PrimFunc& func);
 
 // A complete .c file: includes, constants, the function.
 std::string printCSource(const tir::PrimFunc& func);
+
+// The elements of `bytes` as a C initializer list of `type` literals,
+// comma-separated over lines of 16 (the inside of "{...}").
+std::string cInitializerValues(const std::vector<std::uint8_t>& bytes, tir::ScalarType type);
 
 // One expression as C (for tests and for the AOT printer).
 std::string printCExpr(const tir::Expr& expr);

@@ -25,9 +25,9 @@ std::string lowerCase(std::string_view s) {
 // A no-copy view shares its input's storage and needs no code, unless its
 // output is a model output, which lives in the application's own buffer.
 bool needsFunction(const ir::Graph& graph, const ir::Operator& op) {
-  const bool outputIsModelOutput = std::find(graph.outputs.begin(), graph.outputs.end(),
-                                             op.outputs.front()) != graph.outputs.end();
-  return !ir::isNoCopyView(graph, op) || outputIsModelOutput;
+  if (!ir::isNoCopyView(graph, op)) return true;
+  return std::find(graph.outputs.begin(), graph.outputs.end(), op.outputs.front()) !=
+         graph.outputs.end();
 }
 
 // The operator's TIR as code generation prints it: lowered with its

@@ -54,6 +54,7 @@ std::vector<StateBuffer> operatorState(const ir::Graph& graph,
     buffer.elements = tensor.elementCount();
     buffer.bytes = tensor.byteSize();
     if (tensor.dtype == ir::DType::Int8) buffer.initialValue = tensor.quantization.zeroPoint();
+    buffer.initialContents = tensor.initialContents;
     state.push_back(std::move(buffer));
   }
   return state;

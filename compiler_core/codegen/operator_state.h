@@ -6,7 +6,8 @@
 // code, passed to its operator function like any tensor, and starts as
 // TFLite Micro's variables do after AllocateTensors: zero, or the zero point
 // for int8 (its ResetVariableTensors), ignoring any data the model carries
-// for the tensor (AllocateVariables never reads it). The model header
+// for the tensor (AllocateVariables never reads it); a resource variable
+// starts from what its init subgraph assigns (ir::Tensor::initialContents). The model header
 // declares a reset function that restores these initial values.
 #pragma once
 
@@ -25,6 +26,9 @@ struct StateBuffer {
   std::int64_t elements = 0;
   std::int64_t bytes = 0;
   std::int64_t initialValue = 0;  // of every element, at start-up and after a reset
+  // Where the elements start from different values (a resource variable's
+  // init subgraph): their bytes, which replace initialValue.
+  std::vector<std::uint8_t> initialContents;
 };
 
 // The variable tensors the functions take as parameters, in tensor order.

@@ -7,7 +7,9 @@
 #include <fstream>
 #include <iterator>
 #include <limits>
+#include <set>
 
+#include "frontend/resource_variables.h"
 #include "frontend/shape_consistency.h"
 #include "frontend/vela_operator.h"
 #include "ir/display_name.h"
@@ -81,27 +83,42 @@ class ModelReader {
   ModelReader(std::span<const std::uint8_t> bytes, const ImportOptions& options)
       : bytes_(bytes), options_(options) {}
 
+  // The model: subgraph 0, with its resource variables resolved (and any
+  // init subgraph of CALL_ONCE folded into them).
   ir::Graph read() {
     verifyStructure();
     model_ = tflite::GetModel(bytes_.data());
     const auto* subgraphs = model_->subgraphs();
     if (subgraphs == nullptr || subgraphs->size() == 0) fail("the model has no subgraph");
-    subgraph_ = subgraphs->Get(0);
-    if (subgraph_ == nullptr) fail("subgraph 0 is missing");
-
-    ir::Graph graph;
-    if (subgraph_->name()) graph.name = ir::displayName(subgraph_->name()->str());
+    ir::Graph graph = readSubgraph(0);
     if (model_->description()) graph.description = ir::displayName(model_->description()->str());
-    readTensors(graph);
-    graph.inputs = readIndexList(subgraph_->inputs(), "model input", graph);
-    graph.outputs = readIndexList(subgraph_->outputs(), "model output", graph);
-    readOperators(graph);
+    resolveResourceVariables(graph, *model_, handleTensors_, [this](int index) {
+      ModelReader init(*this);
+      ir::Graph subgraph = init.readSubgraph(index);
+      checkShapeConsistency(subgraph);
+      checkDataflow(subgraph);
+      return subgraph;
+    });
     checkShapeConsistency(graph);
     checkDataflow(graph);
     return graph;
   }
 
  private:
+  // Subgraph `index` as the file has it.
+  ir::Graph readSubgraph(int index) {
+    subgraph_ = model_->subgraphs()->Get(static_cast<flatbuffers::uoffset_t>(index));
+    if (subgraph_ == nullptr) fail("subgraph " + std::to_string(index) + " is missing");
+    handleTensors_.clear();
+    ir::Graph graph;
+    if (subgraph_->name()) graph.name = ir::displayName(subgraph_->name()->str());
+    readTensors(graph);
+    graph.inputs = readIndexList(subgraph_->inputs(), "model input", graph);
+    graph.outputs = readIndexList(subgraph_->outputs(), "model output", graph);
+    readOperators(graph);
+    return graph;
+  }
+
   [[noreturn]] static void fail(const std::string& what) { throw ImportError(what); }
 
   void verifyStructure() const {
@@ -160,7 +177,7 @@ class ModelReader {
     return {};
   }
 
-  void readTensors(ir::Graph& graph) const {
+  void readTensors(ir::Graph& graph) {
     const auto* tensors = subgraph_->tensors();
     if (tensors == nullptr) return;
     graph.tensors.reserve(tensors->size());
@@ -170,7 +187,13 @@ class ModelReader {
       ir::Tensor tensor;
       tensor.index = static_cast<int>(i);
       if (source->name()) tensor.name = ir::displayName(source->name()->str());
-      const auto dtype = convertType(source->type());
+      auto dtype = convertType(source->type());
+      if (source->type() == tflite::TensorType::RESOURCE) {
+        // A resource handle: an int32 id to TFLite Micro, resolved away by
+        // resolveResourceVariables.
+        handleTensors_.insert(static_cast<int>(i));
+        dtype = ir::DType::Int32;
+      }
       if (!dtype) {
         fail(who + " has type " + std::string(tflite::EnumNameTensorType(source->type())) + " (" +
              std::to_string(static_cast<int>(source->type())) + "), which Loupe does not support");
@@ -195,7 +218,9 @@ class ModelReader {
       readQuantization(*source, tensor, who);
 
       const auto data = bufferBytes(source->buffer(), who);
-      if (!data.empty()) {
+      // TFLite Micro never reads the data a file gives a variable tensor: it
+      // starts at zero (or the zero point), and so it does here.
+      if (!data.empty() && !tensor.isVariable) {
         if (static_cast<std::int64_t>(data.size()) != tensor.byteSize()) {
           fail(who + " (" + std::string(ir::dtypeName(tensor.dtype)) + " " +
                shapeText(source->shape()) + ") needs " + std::to_string(tensor.byteSize()) +
@@ -423,6 +448,7 @@ class ModelReader {
   const ImportOptions& options_;
   const tflite::Model* model_ = nullptr;
   const tflite::SubGraph* subgraph_ = nullptr;
+  std::set<int> handleTensors_;  // RESOURCE tensors of the subgraph being read
 };
 
 }  // namespace

@@ -100,8 +100,12 @@ namespace loupe::ir {
   X(SelectV2, "SELECT_V2", 123)                                     \
   X(BatchMatmul, "BATCH_MATMUL", 126)                               \
   X(Cumsum, "CUMSUM", 128)                                          \
+  X(CallOnce, "CALL_ONCE", 129)                                     \
   X(BroadcastTo, "BROADCAST_TO", 130)                               \
   X(ReduceAll, "REDUCE_ALL", 140)                                   \
+  X(VarHandle, "VAR_HANDLE", 142)                                   \
+  X(ReadVariable, "READ_VARIABLE", 143)                             \
+  X(AssignVariable, "ASSIGN_VARIABLE", 144)                         \
   X(BroadcastArgs, "BROADCAST_ARGS", 145)                           \
   X(DynamicUpdateSlice, "DYNAMIC_UPDATE_SLICE", 151)
 

@@ -23,7 +23,11 @@ struct Tensor {
   Quantization quantization;
   std::vector<std::uint8_t> data;  // non-empty for constants
   bool isConstant = false;
-  bool isVariable = false;  // state updated in place (SVDF, LSTM)
+  bool isVariable = false;  // state updated in place (SVDF, LSTM, resource variables)
+  // A variable's bytes at start-up and after a reset, where they are not
+  // TFLite Micro's default (zero, or the zero point of int8): the values a
+  // resource variable's init subgraph assigns.
+  std::vector<std::uint8_t> initialContents;
 
   std::int64_t elementCount() const { return ir::elementCount(shape); }
   std::int64_t byteSize() const {

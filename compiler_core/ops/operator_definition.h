@@ -57,7 +57,7 @@ struct OperatorDefinition {
   ir::OpType type = ir::OpType::Opaque;
   // The element types the kernel accepts, as a user reads them
   // ("float32, int8, int16"); the operator table (docs/operators.md) shows it.
-  std::string_view dtypes;
+  std::string_view dtypes = {};
   ImportRule import;
   // nullptr: no rule (the kernel's check covers the outputs).
   ShapeRule shape = nullptr;
@@ -68,6 +68,9 @@ struct OperatorDefinition {
   SimdLoweringRule lowerSimd = nullptr;
   // nullptr: no arithmetic (data movement).
   MacsRule macs = nullptr;
+  // Operators that never reach the graph (VAR_HANDLE, CALL_ONCE): what the
+  // importer turns them into. Empty for every other operator.
+  std::string_view resolvedByImporter = {};
 };
 
 }  // namespace loupe::ops

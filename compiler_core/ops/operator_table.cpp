@@ -145,16 +145,22 @@ std::string operatorTableMarkdown() {
     const int code = builtinCode(name);
     const auto type = ir::opTypeFromBuiltinCode(code);
     const OperatorDefinition* definition = type ? &definitionOf(*type) : nullptr;
-    const bool reference = definition != nullptr && definition->kernel != nullptr;
-    const bool c = definition != nullptr && definition->lower != nullptr;
+    const bool resolved = definition != nullptr && !definition->resolvedByImporter.empty();
+    const bool reference = definition != nullptr && (definition->kernel != nullptr || resolved);
+    const bool c = definition != nullptr && (definition->lower != nullptr || resolved);
     inTflm += tflm ? 1 : 0;
     supported += reference && tflm ? 1 : 0;
     lowered += c && tflm ? 1 : 0;
+    const std::string runs = resolved ? "import" : mark(reference);
+    std::string types = "-";
+    if (resolved) {
+      types = std::string(definition->resolvedByImporter);
+    } else if (definition != nullptr && !definition->dtypes.empty()) {
+      types = std::string(definition->dtypes);
+    }
     rows += "| " + std::string(name) + " | " + std::to_string(code) + " | " + mark(tflm) + " | " +
-            mark(reference) + " | " + mark(c) + " | " +
-            mark(definition != nullptr && definition->lowerSimd != nullptr) + " | " +
-            (definition != nullptr && !definition->dtypes.empty() ? std::string(definition->dtypes)
-                                                                  : std::string("-")) +
+            runs + " | " + (resolved ? "import" : mark(c)) + " | " +
+            mark(definition != nullptr && definition->lowerSimd != nullptr) + " | " + types +
             " |\n";
   }
   std::string text =
@@ -166,7 +172,9 @@ std::string operatorTableMarkdown() {
       "does with it: **reference** is the interpreter that defines the results (bit-exact with "
       "TFLite Micro's kernels for integer types), **C** the portable C lowering, **Cortex-M** "
       "the DSP/MVE kernels, and the element types the kernel accepts. An operator without a "
-      "reference kernel is refused when compiling, with its TFLite name.\n\n";
+      "reference kernel is refused when compiling, with its TFLite name. **import** marks the "
+      "operators the importer resolves into others (the resource-variable handles, CALL_ONCE's "
+      "init subgraph).\n\n";
   text += "Loupe runs " + std::to_string(supported) + " of the " + std::to_string(inTflm) +
           " TFLite Micro builtins, " + std::to_string(lowered) + " of them in generated C.\n\n";
   text +=

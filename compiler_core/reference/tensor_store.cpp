@@ -15,6 +15,9 @@ TensorStore::TensorStore(const ir::Graph& graph) : graph_(graph), buffers_(graph
     if (tensor.isVariable && tensor.dtype == ir::DType::Int8) {
       std::memset(buffer.data(), static_cast<std::uint8_t>(tensor.quantization.zeroPoint()), bytes);
     }
+    if (tensor.isVariable && tensor.initialContents.size() == bytes) {
+      std::memcpy(buffer.data(), tensor.initialContents.data(), bytes);
+    }
   }
 }
 

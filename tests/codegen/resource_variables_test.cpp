@@ -1,0 +1,197 @@
+// TFLite's resource variables (VAR_HANDLE, READ_VARIABLE, ASSIGN_VARIABLE)
+// and CALL_ONCE's init subgraph, in a model written here with the schema's
+// object API as the TFLite converter writes a stateful model: an accumulator
+// `acc` that the init subgraph sets to {10, 20} and every run adds its input
+// to. The importer turns the variable into state; the reference interpreter
+// and the generated C carry it from run to run alike.
+#include <QtTest>
+
+#include <cstring>
+
+#include "codegen_checks.h"
+#include "frontend/tflite_importer.h"
+#include "tflite_schema_generated.h"
+
+using namespace loupe;
+
+namespace {
+
+test::Bytes floatBytes(const std::vector<float>& values) {
+  test::Bytes bytes(values.size() * sizeof(float));
+  std::memcpy(bytes.data(), values.data(), bytes.size());
+  return bytes;
+}
+
+std::vector<float> floatsOf(const test::Bytes& bytes) {
+  std::vector<float> values(bytes.size() / sizeof(float));
+  std::memcpy(values.data(), bytes.data(), bytes.size());
+  return values;
+}
+
+class ModelWriter {
+ public:
+  ModelWriter() {
+    model_.version = 3;
+    model_.buffers.push_back(std::make_unique<tflite::BufferT>());  // the empty buffer 0
+  }
+
+  tflite::SubGraphT& subgraph() {
+    model_.subgraphs.push_back(std::make_unique<tflite::SubGraphT>());
+    return *model_.subgraphs.back();
+  }
+
+  int tensor(tflite::SubGraphT& g, const std::string& name, tflite::TensorType type,
+             std::vector<std::int32_t> shape, const test::Bytes& data = {}) {
+    auto t = std::make_unique<tflite::TensorT>();
+    t->name = name;
+    t->type = type;
+    t->shape = std::move(shape);
+    if (!data.empty()) {
+      auto buffer = std::make_unique<tflite::BufferT>();
+      buffer->data = data;
+      model_.buffers.push_back(std::move(buffer));
+      t->buffer = static_cast<std::uint32_t>(model_.buffers.size() - 1);
+    }
+    g.tensors.push_back(std::move(t));
+    return static_cast<int>(g.tensors.size() - 1);
+  }
+
+  template <typename Options>
+  void op(tflite::SubGraphT& g, std::int32_t code, std::vector<std::int32_t> inputs,
+          std::vector<std::int32_t> outputs, Options options) {
+    auto o = std::make_unique<tflite::OperatorT>();
+    o->opcode_index = opcode(code);
+    o->inputs = std::move(inputs);
+    o->outputs = std::move(outputs);
+    o->builtin_options.Set(std::move(options));
+    g.operators.push_back(std::move(o));
+  }
+
+  ir::Graph import() const {
+    flatbuffers::FlatBufferBuilder builder;
+    builder.Finish(tflite::Model::Pack(builder, &model_), tflite::ModelIdentifier());
+    return frontend::importTflite({builder.GetBufferPointer(), builder.GetSize()});
+  }
+
+ private:
+  std::uint32_t opcode(std::int32_t code) {
+    for (std::size_t i = 0; i < model_.operator_codes.size(); ++i) {
+      if (model_.operator_codes[i]->builtin_code == code) return static_cast<std::uint32_t>(i);
+    }
+    auto c = std::make_unique<tflite::OperatorCodeT>();
+    c->builtin_code = code;
+    c->deprecated_builtin_code = static_cast<std::int8_t>(code < 127 ? code : 127);
+    c->version = 1;
+    model_.operator_codes.push_back(std::move(c));
+    return static_cast<std::uint32_t>(model_.operator_codes.size() - 1);
+  }
+
+  tflite::ModelT model_;
+};
+
+tflite::VarHandleOptionsT handleNamed(const std::string& name) {
+  tflite::VarHandleOptionsT options;
+  options.shared_name = name;
+  return options;
+}
+
+// The accumulator. `init` picks the init subgraph: none (the variable starts
+// at TFLM's default, 0), constants, or one that computes (refused).
+enum class Init { None, Constants, Computes };
+
+// TFLite's builtin operator codes.
+constexpr std::int32_t kAdd = 0, kCallOnce = 129, kVarHandle = 142, kReadVariable = 143,
+                       kAssignVariable = 144;
+
+ir::Graph accumulator(Init init) {
+  using tflite::TensorType;
+  ModelWriter w;
+  tflite::SubGraphT& main = w.subgraph();
+  const int x = w.tensor(main, "x", TensorType::FLOAT32, {2});
+  const int handle = w.tensor(main, "acc_handle", TensorType::RESOURCE, {});
+  const int value = w.tensor(main, "acc_value", TensorType::FLOAT32, {2});
+  const int y = w.tensor(main, "y", TensorType::FLOAT32, {2});
+  main.inputs = {x};
+  main.outputs = {y};
+  if (init != Init::None) {
+    tflite::CallOnceOptionsT callOnce;
+    callOnce.init_subgraph_index = 1;
+    w.op(main, kCallOnce, {}, {}, callOnce);
+  }
+  w.op(main, kVarHandle, {}, {handle}, handleNamed("acc"));
+  w.op(main, kReadVariable, {handle}, {value}, tflite::ReadVariableOptionsT{});
+  w.op(main, kAdd, {value, x}, {y}, tflite::AddOptionsT{});
+  w.op(main, kAssignVariable, {handle, y}, {}, tflite::AssignVariableOptionsT{});
+  if (init != Init::None) {
+    tflite::SubGraphT& first = w.subgraph();
+    const int h = w.tensor(first, "acc_handle", TensorType::RESOURCE, {});
+    int start = w.tensor(first, "acc_start", TensorType::FLOAT32, {2}, floatBytes({10, 20}));
+    w.op(first, kVarHandle, {}, {h}, handleNamed("acc"));
+    if (init == Init::Computes) {
+      const int doubled = w.tensor(first, "acc_doubled", TensorType::FLOAT32, {2});
+      w.op(first, kAdd, {start, start}, {doubled}, tflite::AddOptionsT{});
+      start = doubled;
+    }
+    w.op(first, kAssignVariable, {h, start}, {}, tflite::AssignVariableOptionsT{});
+  }
+  return w.import();
+}
+
+}  // namespace
+
+class ResourceVariablesTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void theImporterMakesTheVariableState() {
+    const ir::Graph graph = accumulator(Init::Constants);
+    QCOMPARE(graph.operators.size(), std::size_t{3});  // READ, ADD, ASSIGN
+    QCOMPARE(graph.operators[0].type, ir::OpType::ReadVariable);
+    QCOMPARE(graph.operators[2].type, ir::OpType::AssignVariable);
+    const ir::Tensor& acc = graph.tensor(graph.operators[0].inputs.at(0));
+    QCOMPARE(acc.name, std::string("acc"));
+    QVERIFY(acc.isVariable);
+    QVERIFY(!acc.isConstant);
+    QCOMPARE(floatsOf(acc.initialContents), (std::vector<float>{10, 20}));
+    QCOMPARE(graph.operators[2].inputs.at(0), acc.index);
+  }
+
+  void theInitSubgraphRunsOnce() {
+    const ir::Graph graph = accumulator(Init::Constants);
+    const test::Invocation x = {floatBytes({1, 2})};
+    const auto reference = test::runReferenceInvocations(graph, {x, x, x});
+    QCOMPARE(floatsOf(reference[0][0]), (std::vector<float>{11, 22}));
+    QCOMPARE(floatsOf(reference[1][0]), (std::vector<float>{12, 24}));
+    QCOMPARE(floatsOf(reference[2][0]), (std::vector<float>{13, 26}));
+    QCOMPARE(test::runGeneratedCInvocations(graph, {x, x, x}), reference);
+  }
+
+  void withoutInitTheVariableStartsAtZero() {
+    const ir::Graph graph = accumulator(Init::None);
+    const test::Invocation x = {floatBytes({1, 2})};
+    const auto reference = test::runReferenceInvocations(graph, {x, x});
+    QCOMPARE(floatsOf(reference[0][0]), (std::vector<float>{1, 2}));
+    QCOMPARE(floatsOf(reference[1][0]), (std::vector<float>{2, 4}));
+    QCOMPARE(test::runGeneratedCInvocations(graph, {x, x}), reference);
+  }
+
+  void resetReturnsToTheInitValues() {
+    const ir::Graph graph = accumulator(Init::Constants);
+    const std::string difference = test::differenceOverInvocations(graph, 4, 2, 2);
+    QVERIFY2(difference.empty(), difference.c_str());
+  }
+
+  void anInitSubgraphThatComputesIsRefused() {
+    try {
+      accumulator(Init::Computes);
+      QFAIL("the import should fail");
+    } catch (const frontend::ImportError& error) {
+      const std::string message = error.what();
+      QVERIFY2(message.find("subgraph 1 operator 1 (ADD)") != std::string::npos, error.what());
+      QVERIFY2(message.find("assign constants") != std::string::npos, error.what());
+    }
+  }
+};
+
+QTEST_APPLESS_MAIN(ResourceVariablesTest)
+#include "resource_variables_test.moc"
