@@ -232,18 +232,15 @@ tir::Stmt l2NormalizationInt8Row(lowering::FunctionBuilder& fb, const tir::Buffe
 tir::PrimFunc lowerL2Normalization(const ir::Graph& graph, const ir::Operator& op,
                                    const std::string& functionName) {
   const ir::Tensor& input = *graph.input(op, 0);
-  lowering::FunctionBuilder fb(graph, op, functionName);
-  const tir::Buffer in = fb.input(op.inputs[0], "input");
-  const tir::Buffer out = fb.param(op.outputs[0], "output", true);
-  const Rows rows = rowsOf(input);
-  RowLoop r;
-  r.depth = static_cast<int>(rows.depth);
-  const tir::Stmt row =
-      input.dtype == ir::DType::Float32
-          ? l2NormalizationFloatRow(fb, in, out, r)
-          : l2NormalizationInt8Row(fb, in, out, r,
-                                   static_cast<std::int32_t>(input.quantization.zeroPoint()));
-  return fb.finish(tir::forLoop(r.row, 0, static_cast<int>(rows.count), row));
+  return lowerByRows(graph, op, functionName,
+                     [&](lowering::FunctionBuilder& fb, const tir::Buffer& in,
+                         const tir::Buffer& out, const RowLoop& r) {
+                       return input.dtype == ir::DType::Float32
+                                  ? l2NormalizationFloatRow(fb, in, out, r)
+                                  : l2NormalizationInt8Row(
+                                        fb, in, out, r,
+                                        static_cast<std::int32_t>(input.quantization.zeroPoint()));
+                     });
 }
 
 // Two per element: its square and its scaling.

@@ -12,34 +12,13 @@
 #include "lowering/lowering_support.h"
 #include "ops/operator_definition.h"
 #include "ops/options_reading.h"
+#include "ops/pool_window.h"
 #include "reference/kernel_checks.h"
 #include "reference/quantized_params.h"
 
 namespace loupe::ops {
 
 namespace {
-
-ir::Attributes readL2PoolOptions(const tflite::Operator& op, const std::string& where) {
-  const auto* o = optionsAs<tflite::Pool2DOptions>(op);
-  ir::Pool2DAttrs a;
-  a.padding = readPadding(o->padding(), where);
-  a.strideW = readPositive(o->stride_w(), "stride_w", where);
-  a.strideH = readPositive(o->stride_h(), "stride_h", where);
-  a.filterW = readPositive(o->filter_width(), "filter_width", where);
-  a.filterH = readPositive(o->filter_height(), "filter_height", where);
-  a.activation = readActivation(o->fused_activation_function(), where);
-  return a;
-}
-
-std::optional<InferredOutput> l2PoolShape(const ir::Graph& graph, const ir::Operator& op) {
-  const ir::Tensor* input = graph.input(op, 0);
-  if (input == nullptr) return shapeProblem("an input");
-  if (input->shape.size() != 4) return shapeProblem("a 4-D input, found " + tensorText(*input));
-  const auto* attrs = std::get_if<ir::Pool2DAttrs>(&op.attributes);
-  if (attrs == nullptr) return shapeProblem("pooling attributes");
-  const auto g = reference::windowGeometry(*attrs, input->shape[1], input->shape[2]);
-  return windowedOutput(*input, g.outHeight, g.outWidth, input->shape[3]);
-}
 
 // The window of one output position along one dimension: input positions
 // [begin, end), possibly empty (only with explicit padding).
@@ -186,12 +165,6 @@ tir::PrimFunc lowerL2Pool(const ir::Graph& graph, const ir::Operator& op,
   return fb.finish(tir::forLoop(b, 0, g.batches, tir::forLoop(oy, 0, g.outHeight, row)));
 }
 
-// One per window element and output element.
-std::int64_t l2PoolMacs(const ir::Graph& graph, const ir::Operator& op) {
-  const auto& a = std::get<ir::Pool2DAttrs>(op.attributes);
-  return graph.output(op, 0).elementCount() * a.filterH * a.filterW;
-}
-
 const reference::Kernel kL2Pool2DKernel{ir::OpType::L2Pool2D, checkL2Pool, evalL2Pool};
 
 }  // namespace
@@ -202,11 +175,11 @@ extern const OperatorDefinition kL2Pool2DDefinition{
     .import = {.optionsType = optionsTypeOf<tflite::Pool2DOptions>(),
                .optionsRequired = true,
                .maxVersion = 1,
-               .readOptions = readL2PoolOptions},
-    .shape = l2PoolShape,
+               .readOptions = readPool2DOptions},
+    .shape = pool2DShape,
     .kernel = &kL2Pool2DKernel,
     .lower = lowerL2Pool,
-    .macs = l2PoolMacs,
+    .macs = pool2DMacs,
 };
 
 }  // namespace loupe::ops

@@ -338,18 +338,16 @@ tir::Stmt logSoftmaxInt8Row(lowering::FunctionBuilder& fb, const tir::Buffer& in
 tir::PrimFunc lowerLogSoftmax(const ir::Graph& graph, const ir::Operator& op,
                               const std::string& functionName) {
   const ir::Tensor& input = *graph.input(op, 0);
-  lowering::FunctionBuilder fb(graph, op, functionName);
-  const tir::Buffer in = fb.input(op.inputs[0], "input");
-  const tir::Buffer out = fb.param(op.outputs[0], "output", true);
-  const Rows rows = rowsOf(input);
-  RowLoop r;
-  r.depth = static_cast<int>(rows.depth);
-  const tir::Stmt row =
-      input.dtype == ir::DType::Float32
-          ? logSoftmaxFloatRow(fb, in, out, r)
-          : logSoftmaxInt8Row(fb, in, out, r, logSoftmaxInt8Params(input.quantization.scale()),
-                              input.elementCount() >= kSumTermTableMinElements);
-  return fb.finish(tir::forLoop(r.row, 0, static_cast<int>(rows.count), row));
+  return lowerByRows(graph, op, functionName,
+                     [&](lowering::FunctionBuilder& fb, const tir::Buffer& in,
+                         const tir::Buffer& out, const RowLoop& r) {
+                       return input.dtype == ir::DType::Float32
+                                  ? logSoftmaxFloatRow(fb, in, out, r)
+                                  : logSoftmaxInt8Row(
+                                        fb, in, out, r,
+                                        logSoftmaxInt8Params(input.quantization.scale()),
+                                        input.elementCount() >= kSumTermTableMinElements);
+                     });
 }
 
 const reference::Kernel kLogSoftmaxKernel{ir::OpType::LogSoftmax, checkLogSoftmax, evalLogSoftmax};
