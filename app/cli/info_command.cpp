@@ -47,6 +47,26 @@ std::string placementText(const ir::Graph& graph, const ir::Operator& op) {
   return region.empty() ? op.placement.target : op.placement.target + " " + region;
 }
 
+// The subgraphs a control-flow operator runs, one line each:
+// "then: subgraph 1 \"add\", 1 operator: ADD".
+void printSubgraphs(const ir::Operator& op) {
+  constexpr std::size_t kNamesShown = 12;
+  const auto* options = std::get_if<ir::OptionAttrs>(&op.attributes);
+  for (std::size_t s = 0; s < op.subgraphs.size(); ++s) {
+    if (options == nullptr || s >= options->values.size()) break;
+    const auto& [field, index] = options->values[s];
+    const ir::Graph& subgraph = *op.subgraphs[s];
+    std::cout << "      " << field.substr(0, field.find('_')) << ": subgraph " << index << " \""
+              << subgraph.name << "\", " << subgraph.operators.size()
+              << (subgraph.operators.size() == 1 ? " operator" : " operators");
+    for (std::size_t i = 0; i < subgraph.operators.size() && i < kNamesShown; ++i) {
+      std::cout << (i == 0 ? ": " : ", ") << subgraph.operators[i].typeName();
+    }
+    if (subgraph.operators.size() > kNamesShown) std::cout << ", ...";
+    std::cout << "\n";
+  }
+}
+
 void printText(const ir::Graph& graph, const std::vector<analysis::SupportProblem>& problems,
                const target::TargetList& targets) {
   std::cout << "model " << graph.name << "\n";
@@ -76,6 +96,7 @@ void printText(const ir::Graph& graph, const std::vector<analysis::SupportProble
     if (auto attrs = ir::attributesToString(op.attributes); !attrs.empty()) {
       std::cout << "      {" << attrs << "}\n";
     }
+    printSubgraphs(op);
     for (int index : op.inputs) std::cout << operandLine(graph, "in ", index);
     for (int index : op.outputs) std::cout << operandLine(graph, "out", index);
     for (const auto& problem : problems) {

@@ -183,6 +183,11 @@ class StmtPrinter {
         }
         line(indent, "}");
         break;
+      case StmtKind::While:
+        line(indent, "while (" + printCExpr(s->condition) + ") {");
+        print(s->body, indent + 1);
+        line(indent, "}");
+        break;
       case StmtKind::Store:
         line(indent,
              s->buffer->name + "[" + printCExpr(s->index) + "] = " + printCExpr(s->value) + ";");

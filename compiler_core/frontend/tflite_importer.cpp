@@ -7,6 +7,8 @@
 #include <fstream>
 #include <iterator>
 #include <limits>
+#include <map>
+#include <memory>
 #include <set>
 
 #include "frontend/resource_variables.h"
@@ -94,6 +96,7 @@ class ModelReader {
     if (model_->description()) graph.description = ir::displayName(model_->description()->str());
     resolveResourceVariables(graph, *model_, handleTensors_, [this](int index) {
       ModelReader init(*this);
+      init.subgraphIndex_ = index;
       ir::Graph subgraph = init.readSubgraph(index);
       checkShapeConsistency(subgraph);
       checkDataflow(subgraph);
@@ -101,10 +104,68 @@ class ModelReader {
     });
     checkShapeConsistency(graph);
     checkDataflow(graph);
+    std::vector<int> running = {0};
+    std::map<int, std::shared_ptr<const ir::Graph>> imported;
+    attachSubgraphs(graph, running, imported);
     return graph;
   }
 
  private:
+  // Reads the subgraphs the control-flow operators of `graph` run into
+  // their ir::Operator::subgraphs, depth first (an operator of a subgraph may
+  // run others). `running`: the subgraphs being read around this one, which
+  // none may run again (TFLite Micro does not support recursion); `imported`:
+  // each subgraph read once, shared by the operators that run it.
+  void attachSubgraphs(ir::Graph& graph, std::vector<int>& running,
+                       std::map<int, std::shared_ptr<const ir::Graph>>& imported) const {
+    const int count = static_cast<int>(model_->subgraphs()->size());
+    for (ir::Operator& op : graph.operators) {
+      if (op.type != ir::OpType::If && op.type != ir::OpType::While) continue;
+      const std::string where = subgraphPrefix(running.back()) + "operator " +
+                                std::to_string(op.index) + " (" + op.typeName() + ")";
+      const auto& options = std::get<ir::OptionAttrs>(op.attributes);
+      for (const auto& [field, value] : options.values) {
+        if (value < 0 || value >= count) {
+          fail(where + ": " + field + " is " + std::to_string(value) + ", but the model has " +
+               std::to_string(count) + " subgraphs");
+        }
+        const int index = static_cast<int>(value);
+        if (std::find(running.begin(), running.end(), index) != running.end()) {
+          fail(where + " runs subgraph " + std::to_string(index) +
+               ", which is already running around it; recursive subgraphs are not supported");
+        }
+        if (!imported.contains(index)) {
+          ModelReader reader(*this);
+          reader.subgraphIndex_ = index;
+          ir::Graph subgraph = reader.readSubgraph(index);
+          if (!reader.handleTensors_.empty()) {
+            fail("subgraph " + std::to_string(index) + " (run by " + where +
+                 ") uses resource variables, which Loupe supports in the main subgraph only");
+          }
+          for (const ir::Tensor& tensor : subgraph.tensors) {
+            if (tensor.isVariable) {
+              fail("subgraph " + std::to_string(index) + " (run by " + where + ") has " +
+                   "variable tensor " + std::to_string(tensor.index) + " '" + tensor.name +
+                   "'; state inside a control-flow subgraph is not supported");
+            }
+          }
+          checkShapeConsistency(subgraph);
+          checkDataflow(subgraph);
+          running.push_back(index);
+          attachSubgraphs(subgraph, running, imported);
+          running.pop_back();
+          imported.emplace(index, std::make_shared<const ir::Graph>(std::move(subgraph)));
+        }
+        op.subgraphs.push_back(imported.at(index));
+      }
+    }
+  }
+
+  // "subgraph 2 " for operators and tensors outside the main subgraph.
+  static std::string subgraphPrefix(int index) {
+    return index == 0 ? "" : "subgraph " + std::to_string(index) + " ";
+  }
+
   // Subgraph `index` as the file has it.
   ir::Graph readSubgraph(int index) {
     subgraph_ = model_->subgraphs()->Get(static_cast<flatbuffers::uoffset_t>(index));
@@ -148,7 +209,7 @@ class ModelReader {
     if (tensors && index >= 0 && static_cast<flatbuffers::uoffset_t>(index) < tensors->size()) {
       if (const auto* n = tensors->Get(index)->name()) name = ir::displayName(n->str());
     }
-    return "tensor " + std::to_string(index) + " '" + name + "'";
+    return subgraphPrefix(subgraphIndex_) + "tensor " + std::to_string(index) + " '" + name + "'";
   }
 
   // The bytes of buffer `index`, from inside the FlatBuffer or, for models
@@ -348,7 +409,7 @@ class ModelReader {
       ir::Operator op;
       op.index = opIndex;
       op.version = code.version;
-      std::string where = "operator " + std::to_string(opIndex);
+      std::string where = subgraphPrefix(subgraphIndex_) + "operator " + std::to_string(opIndex);
 
       const auto type = ir::opTypeFromBuiltinCode(code.builtinCode);
       if (code.builtinCode == kCustomBuiltinCode || !type) {
@@ -449,6 +510,7 @@ class ModelReader {
   const tflite::Model* model_ = nullptr;
   const tflite::SubGraph* subgraph_ = nullptr;
   std::set<int> handleTensors_;  // RESOURCE tensors of the subgraph being read
+  int subgraphIndex_ = 0;        // the subgraph being read, for messages
 };
 
 }  // namespace

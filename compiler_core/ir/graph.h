@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,8 @@ namespace loupe::ir {
 
 // Marks an optional operator input that the model leaves out (TFLite's -1).
 inline constexpr int kNoTensor = -1;
+
+struct Graph;
 
 struct Operator {
   int index = -1;  // position in execution order
@@ -37,6 +40,10 @@ struct Operator {
   // The target the operator runs on and its region, once annotate_targets
   // and merge_target_regions have run (see ir/partition.h).
   OperatorPlacement placement;
+  // The subgraphs a control-flow operator runs, as the importer read them
+  // (IF: then, else; WHILE: cond, body); empty for every other operator.
+  // Shared, not copied, by the passes' copies of the operator.
+  std::vector<std::shared_ptr<const Graph>> subgraphs;
 
   // "CONV_2D", or the custom code of an opaque operator.
   std::string typeName() const;

@@ -97,6 +97,8 @@ namespace loupe::ir {
   X(Quantize, "QUANTIZE", 114)                                      \
   X(Round, "ROUND", 116)                                            \
   X(HardSwish, "HARD_SWISH", 117)                                   \
+  X(If, "IF", 118)                                                  \
+  X(While, "WHILE", 119)                                            \
   X(SelectV2, "SELECT_V2", 123)                                     \
   X(BatchMatmul, "BATCH_MATMUL", 126)                               \
   X(Cumsum, "CUMSUM", 128)                                          \

@@ -4,16 +4,9 @@
 
 namespace loupe::lowering {
 
-namespace {
-
-// The element type of a tensor's buffer. A TFLite bool tensor holds one byte
-// per element, while TIR's Bool is the int a comparison yields, so tensors of
-// bools are byte buffers (the operators that take them only move them).
 tir::ScalarType bufferType(ir::DType dtype) {
   return dtype == ir::DType::Bool ? tir::ScalarType::UInt8 : tir::fromDType(dtype);
 }
-
-}  // namespace
 
 void fail(const ir::Operator& op, const std::string& what) {
   throw LoweringError("#" + std::to_string(op.index) + " " + op.typeName() + ": " + what);

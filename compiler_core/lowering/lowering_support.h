@@ -26,6 +26,11 @@ class LoweringError : public std::runtime_error {
 // starting with a digit, never empty.
 std::string sanitizeName(std::string_view name);
 
+// The element type of a tensor's buffer. A TFLite bool tensor holds one byte
+// per element, while TIR's Bool is the int a comparison yields, so tensors of
+// bools are byte buffers (the operators that take them only move them).
+tir::ScalarType bufferType(ir::DType dtype);
+
 // Builds one PrimFunc: parameters for graph tensors in call order and
 // constants emitted beside the function.
 class FunctionBuilder {

@@ -56,6 +56,13 @@ Stmt ifThenElse(Expr condition, Stmt then, Stmt otherwise) {
   return n;
 }
 
+Stmt whileLoop(Expr condition, Stmt body) {
+  auto n = node(StmtKind::While);
+  n->condition = std::move(condition);
+  n->body = std::move(body);
+  return n;
+}
+
 Stmt store(const Buffer& buffer, Expr index, Expr value) {
   if (value.type() != buffer->type) {
     throw std::invalid_argument("TIR: store of " + std::string(scalarTypeName(value.type())) +

@@ -11,7 +11,7 @@
 
 namespace loupe::tir {
 
-enum class StmtKind { Seq, For, Let, IfThenElse, Store, Allocate, Evaluate };
+enum class StmtKind { Seq, For, Let, IfThenElse, While, Store, Allocate, Evaluate };
 
 enum class ForKind {
   Serial,    // an ordinary loop
@@ -31,10 +31,10 @@ struct StmtNode {
   // schedule's unroll knob, tir/unroll_hint.h); 0 or 1: its own choice.
   int unrollHint = 0;
   Expr value;      // Let: bound value; Store: stored value; Evaluate: the call
-  Expr condition;  // IfThenElse
+  Expr condition;  // IfThenElse, While
   Expr index;      // Store: flat element index
   Buffer buffer;   // Store, Allocate
-  Stmt body;       // For, Let, Allocate; IfThenElse: the then branch
+  Stmt body;       // For, Let, While, Allocate; IfThenElse: the then branch
   Stmt otherwise;  // IfThenElse: the else branch, or null
   // Allocate: the byte offset of the buffer in the function's workspace
   // scratch (lift_scratch.h), or -1 for a local array.
@@ -48,6 +48,9 @@ Stmt seq(std::vector<Stmt> stmts);
 Stmt forLoop(const Var& var, Expr min, Expr extent, Stmt body, ForKind kind = ForKind::Serial);
 Stmt let(const Var& var, Expr value, Stmt body);
 Stmt ifThenElse(Expr condition, Stmt then, Stmt otherwise = nullptr);
+// Runs `body` as long as `condition` holds (WHILE's loop, whose trip count
+// is data-dependent); the body must change what the condition reads.
+Stmt whileLoop(Expr condition, Stmt body);
 Stmt store(const Buffer& buffer, Expr index, Expr value);
 Stmt allocate(const Buffer& buffer, Stmt body);
 Stmt evaluate(Expr call);

@@ -121,6 +121,10 @@ void printStmtTo(std::ostringstream& out, const Stmt& s, int indent) {
         printStmtTo(out, s->otherwise, indent + 1);
       }
       break;
+    case StmtKind::While:
+      line(out, indent, "while " + printExpr(s->condition) + ":");
+      printStmtTo(out, s->body, indent + 1);
+      break;
     case StmtKind::Store:
       line(out, indent, s->buffer->name + "[" + printExpr(s->index) + "] = " + printExpr(s->value));
       break;

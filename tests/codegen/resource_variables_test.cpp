@@ -6,88 +6,22 @@
 // and the generated C carry it from run to run alike.
 #include <QtTest>
 
-#include <cstring>
-
 #include "codegen_checks.h"
-#include "frontend/tflite_importer.h"
-#include "tflite_schema_generated.h"
+#include "tflite_model_writer.h"
 
 using namespace loupe;
 
 namespace {
 
 test::Bytes floatBytes(const std::vector<float>& values) {
-  test::Bytes bytes(values.size() * sizeof(float));
-  std::memcpy(bytes.data(), values.data(), bytes.size());
-  return bytes;
+  return test::bytesOf(values);
 }
 
 std::vector<float> floatsOf(const test::Bytes& bytes) {
-  std::vector<float> values(bytes.size() / sizeof(float));
-  std::memcpy(values.data(), bytes.data(), bytes.size());
-  return values;
+  return test::valuesOf<float>(bytes);
 }
 
-class ModelWriter {
- public:
-  ModelWriter() {
-    model_.version = 3;
-    model_.buffers.push_back(std::make_unique<tflite::BufferT>());  // the empty buffer 0
-  }
-
-  tflite::SubGraphT& subgraph() {
-    model_.subgraphs.push_back(std::make_unique<tflite::SubGraphT>());
-    return *model_.subgraphs.back();
-  }
-
-  int tensor(tflite::SubGraphT& g, const std::string& name, tflite::TensorType type,
-             std::vector<std::int32_t> shape, const test::Bytes& data = {}) {
-    auto t = std::make_unique<tflite::TensorT>();
-    t->name = name;
-    t->type = type;
-    t->shape = std::move(shape);
-    if (!data.empty()) {
-      auto buffer = std::make_unique<tflite::BufferT>();
-      buffer->data = data;
-      model_.buffers.push_back(std::move(buffer));
-      t->buffer = static_cast<std::uint32_t>(model_.buffers.size() - 1);
-    }
-    g.tensors.push_back(std::move(t));
-    return static_cast<int>(g.tensors.size() - 1);
-  }
-
-  template <typename Options>
-  void op(tflite::SubGraphT& g, std::int32_t code, std::vector<std::int32_t> inputs,
-          std::vector<std::int32_t> outputs, Options options) {
-    auto o = std::make_unique<tflite::OperatorT>();
-    o->opcode_index = opcode(code);
-    o->inputs = std::move(inputs);
-    o->outputs = std::move(outputs);
-    o->builtin_options.Set(std::move(options));
-    g.operators.push_back(std::move(o));
-  }
-
-  ir::Graph import() const {
-    flatbuffers::FlatBufferBuilder builder;
-    builder.Finish(tflite::Model::Pack(builder, &model_), tflite::ModelIdentifier());
-    return frontend::importTflite({builder.GetBufferPointer(), builder.GetSize()});
-  }
-
- private:
-  std::uint32_t opcode(std::int32_t code) {
-    for (std::size_t i = 0; i < model_.operator_codes.size(); ++i) {
-      if (model_.operator_codes[i]->builtin_code == code) return static_cast<std::uint32_t>(i);
-    }
-    auto c = std::make_unique<tflite::OperatorCodeT>();
-    c->builtin_code = code;
-    c->deprecated_builtin_code = static_cast<std::int8_t>(code < 127 ? code : 127);
-    c->version = 1;
-    model_.operator_codes.push_back(std::move(c));
-    return static_cast<std::uint32_t>(model_.operator_codes.size() - 1);
-  }
-
-  tflite::ModelT model_;
-};
+using ModelWriter = test::TfliteModelWriter;
 
 tflite::VarHandleOptionsT handleNamed(const std::string& name) {
   tflite::VarHandleOptionsT options;
