@@ -1,7 +1,10 @@
 // FULLY_CONNECTED: rows of the input times the transposed [units, depth]
-// weights, plus an optional bias.
+// weights, plus an optional bias. Float32 input with int8 weights is the
+// hybrid kernel (ops/fully_connected_hybrid.h); every other combination the
+// reference kernel and lowerings of reference/ and lowering/.
 #include "lowering/lowering_rule.h"
 #include "lowering/simd_lowering.h"
+#include "ops/fully_connected_hybrid.h"
 #include "ops/operator_definition.h"
 #include "ops/options_reading.h"
 
@@ -53,22 +56,52 @@ std::int64_t fullyConnectedMacs(const ir::Graph& graph, const ir::Operator& op) 
   return graph.output(op, 0).elementCount() * dimensionOf(graph.input(op, 1), 1);
 }
 
+std::optional<std::string> checkFullyConnected(const ir::Graph& graph, const ir::Operator& op) {
+  if (isHybridFullyConnected(graph, op)) return checkHybridFullyConnected(graph, op);
+  return reference::kFullyConnectedKernel.check(graph, op);
+}
+
+void evalFullyConnected(const ir::Graph& graph, const ir::Operator& op,
+                        reference::TensorStore& store) {
+  if (isHybridFullyConnected(graph, op)) return evalHybridFullyConnected(graph, op, store);
+  reference::kFullyConnectedKernel.eval(graph, op, store);
+}
+
+tir::PrimFunc lowerFullyConnected(const ir::Graph& graph, const ir::Operator& op,
+                                  const std::string& functionName) {
+  if (isHybridFullyConnected(graph, op)) {
+    return lowerHybridFullyConnected(graph, op, functionName);
+  }
+  return lowering::lowerFullyConnected(graph, op, functionName);
+}
+
+// The DSP/MVE kernels cover integer activations only.
+std::optional<tir::PrimFunc> lowerFullyConnectedSimd(const ir::Graph& graph, const ir::Operator& op,
+                                                     const std::string& functionName,
+                                                     target::CpuIsa isa) {
+  if (isHybridFullyConnected(graph, op)) return std::nullopt;
+  return lowering::lowerFullyConnectedSimd(graph, op, functionName, isa);
+}
+
+const reference::Kernel kFullyConnectedKernel{ir::OpType::FullyConnected, checkFullyConnected,
+                                              evalFullyConnected};
+
 }  // namespace
 
 extern const OperatorDefinition kFullyConnectedDefinition{
     .type = ir::OpType::FullyConnected,
     .dtypes =
         "float32, int8 (int32 bias), int16 (16x8: int16 activations, int8 weights, int32/int64 "
-        "bias)",
+        "bias); hybrid: float32 activations, int8 per-tensor weights (TFLite's kernel)",
     .import = {.minInputs = 2,
                .maxInputs = 3,
                .optionsType = optionsTypeOf<tflite::FullyConnectedOptions>(),
                .maxVersion = 12,
                .readOptions = readFullyConnectedOptions},
     .shape = fullyConnectedShape,
-    .kernel = &reference::kFullyConnectedKernel,
-    .lower = lowering::lowerFullyConnected,
-    .lowerSimd = lowering::lowerFullyConnectedSimd,
+    .kernel = &kFullyConnectedKernel,
+    .lower = lowerFullyConnected,
+    .lowerSimd = lowerFullyConnectedSimd,
     .macs = fullyConnectedMacs,
 };
 

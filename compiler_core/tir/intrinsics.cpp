@@ -16,6 +16,7 @@ constexpr std::string_view kRecurrent = "loupe/recurrent_arith.h";
 constexpr std::string_view kSimd = "loupe/simd_kernels.h";
 constexpr std::string_view kIndex = "loupe/index_check.h";
 constexpr std::string_view kFloat = "loupe/float_math.h";
+constexpr std::string_view kHybrid = "loupe/hybrid_quantize.h";
 
 constexpr std::array kIntrinsics = {
     Intrinsic{"loupe.requantize_i32", "loupe_requantize_acc_i32", ScalarType::Int32, 6, kArith},
@@ -72,6 +73,19 @@ constexpr std::array kIntrinsics = {
     Intrinsic{"loupe.ceilf", "loupe_ceilf", ScalarType::Float32, 1, kFloat},
     Intrinsic{"loupe.fmodf", "loupe_fmodf", ScalarType::Float32, 2, kFloat},
     Intrinsic{"loupe.expm1f", "loupe_expm1f", ScalarType::Float32, 1, kFloat},
+    // TFLite's on-the-fly input quantisation of hybrid kernels.
+    Intrinsic{"loupe.hybrid_symmetric_scale", "loupe_hybrid_symmetric_scale", ScalarType::Float32,
+              2, kHybrid},
+    Intrinsic{"loupe.hybrid_symmetric_inverse", "loupe_hybrid_symmetric_inverse",
+              ScalarType::Float32, 2, kHybrid},
+    Intrinsic{"loupe.hybrid_quantize_symmetric", "loupe_hybrid_quantize_symmetric",
+              ScalarType::Int32, 2, kHybrid},
+    Intrinsic{"loupe.hybrid_asymmetric_scale", "loupe_hybrid_asymmetric_scale", ScalarType::Float32,
+              2, kHybrid},
+    Intrinsic{"loupe.hybrid_asymmetric_offset", "loupe_hybrid_asymmetric_offset", ScalarType::Int32,
+              2, kHybrid},
+    Intrinsic{"loupe.hybrid_quantize_asymmetric", "loupe_hybrid_quantize_asymmetric",
+              ScalarType::Int32, 3, kHybrid},
     // int8/int16 MEAN whose input and output quantisations differ.
     Intrinsic{"loupe.mean_requantize", "loupe_mean_requantize", ScalarType::Int32, 7, kMean},
     // One element of the one-input operators with int16, int32 or float32

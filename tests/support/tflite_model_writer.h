@@ -61,6 +61,15 @@ class TfliteModelWriter {
     return static_cast<int>(g.tensors.size() - 1);
   }
 
+  // Gives tensor `t` of `g` per-tensor (one scale) or per-channel quantisation.
+  void quantize(tflite::SubGraphT& g, int t, std::vector<float> scales,
+                std::vector<std::int64_t> zeroPoints) {
+    auto q = std::make_unique<tflite::QuantizationParametersT>();
+    q->scale = std::move(scales);
+    q->zero_point = std::move(zeroPoints);
+    g.tensors.at(static_cast<std::size_t>(t))->quantization = std::move(q);
+  }
+
   template <typename Options>
   void op(tflite::SubGraphT& g, std::int32_t code, std::vector<std::int32_t> inputs,
           std::vector<std::int32_t> outputs, Options options) {
