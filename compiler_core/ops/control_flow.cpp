@@ -17,6 +17,7 @@
 #include "ops/operator_registry.h"
 #include "ops/options_reading.h"
 #include "ops/subgraph_inlining.h"
+#include "reference/reference_interpreter.h"
 
 namespace loupe::ops {
 
@@ -94,23 +95,14 @@ std::optional<std::string> checkSubgraphsAttached(const ir::Operator& op) {
   return std::nullopt;
 }
 
-// Why an operator of the subgraph cannot run, if one cannot.
+// Why an operator of the subgraph cannot run, if one cannot (the first of
+// the interpreter's list).
 std::optional<std::string> checkSubgraphOperators(const ir::Operator& op, std::size_t which) {
-  const ir::Graph& subgraph = *op.subgraphs[which];
-  for (const ir::Operator& inner : subgraph.operators) {
-    const reference::Kernel* kernel = definitionOf(inner.type).kernel;
-    std::optional<std::string> reason;
-    if (kernel == nullptr) {
-      reason = "Loupe cannot run this operator";
-    } else {
-      reason = kernel->check(subgraph, inner);
-    }
-    if (reason) {
-      return subgraphLabel(op, which) + " operator " + std::to_string(inner.index) + " (" +
-             inner.typeName() + "): " + *reason;
-    }
-  }
-  return std::nullopt;
+  const auto problems = reference::findUnsupportedOperators(*op.subgraphs[which]);
+  if (problems.empty()) return std::nullopt;
+  const reference::OperatorProblem& first = problems.front();
+  return subgraphLabel(op, which) + " operator " + std::to_string(first.operatorIndex) + " (" +
+         first.operatorType + "): " + first.reason;
 }
 
 // Operand `tensor` and the subgraph's tensor it is copied to or from must

@@ -15,6 +15,7 @@
 #include "lowering/lowering_support.h"
 #include "ops/operator_definition.h"
 #include "ops/options_reading.h"
+#include "ops/subgraph_inlining.h"
 #include "reference/kernel_checks.h"
 
 namespace loupe::ops {
@@ -44,10 +45,7 @@ tir::PrimFunc lowerCopy(const ir::Graph& graph, const ir::Operator& op,
   lowering::FunctionBuilder fb(graph, op, functionName);
   const tir::Buffer source = fb.input(from, "source");
   const tir::Buffer target = fb.param(to, "target", true);
-  const tir::Var i = tir::makeVar("i");
-  return fb.finish(
-      tir::forLoop(i, tir::intImm(0), tir::intImm(graph.tensor(to).elementCount()),
-                   tir::store(target, tir::refVar(i), tir::load(source, tir::refVar(i)))));
+  return fb.finish(copyElements(target, source));
 }
 
 void copyBytes(reference::TensorStore& store, int from, int to) {
