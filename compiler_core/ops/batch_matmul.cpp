@@ -4,8 +4,9 @@
 // [..., c, k]. Both operands have rank 2 to 5 and the output has the larger
 // rank. As TFLite Micro computes it (batch_matmul.cc and
 // reference_ops::BatchMatMul):
-//  - lhs, rhs and output have one type: float32, int8 or int16 (no hybrid
-//    float x int8, so asymmetric_quantize_inputs changes nothing);
+//  - lhs, rhs and output have one type: float32, int8 or int16 (a float32
+//    lhs with an int8 rhs is TFLite's hybrid kernel, which TFLite Micro does
+//    not have: ops/batch_matmul_hybrid.cpp);
 //  - float32: each output starts from 0.0f and adds lhs * rhs for k
 //    ascending, no activation;
 //  - int8: (lhs - lhs zero point) * (rhs - rhs zero point) summed in int32
@@ -30,6 +31,8 @@
 #include "loupe/fixed_point_math.h"
 #include "loupe/quantized_arith.h"
 #include "lowering/lowering_support.h"
+#include "ops/batch_matmul_hybrid.h"
+#include "ops/batch_matmul_plan.h"
 #include "ops/operator_definition.h"
 #include "ops/operator_options.h"
 #include "ops/options_reading.h"
@@ -42,8 +45,6 @@ namespace {
 
 // Dot products of at most this many terms are unrolled.
 constexpr std::int64_t kUnrolledDepth = 8;
-// TFLite Micro's operands have rank 2 to 5.
-constexpr std::size_t kMinRank = 2, kMaxRank = 5;
 
 ir::Attributes readBatchMatmulOptions(const tflite::Operator& op, const std::string&) {
   ir::OptionAttrs a;
@@ -55,103 +56,6 @@ ir::Attributes readBatchMatmulOptions(const tflite::Operator& op, const std::str
   return a;
 }
 
-// One loop over output batch dimensions: how far each buffer moves per step
-// (0 in an operand that broadcasts there).
-struct BatchAxis {
-  std::int64_t extent = 1;
-  std::int64_t lhsStride = 0, rhsStride = 0, outStride = 0;
-};
-
-struct MatmulPlan {
-  ir::Shape outputShape;
-  // Outermost first, length-1 dimensions dropped, neighbours that all three
-  // buffers step over evenly merged.
-  std::vector<BatchAxis> batch;
-  std::int64_t rows = 0, cols = 0, depth = 0;  // a, c and k
-  // Element steps inside one matrix: lhs per row and per k, rhs per k and
-  // per column (the adjoint flags swap them).
-  std::int64_t lhsRowStep = 0, lhsDepthStep = 0, rhsDepthStep = 0, rhsColStep = 0;
-  std::string problem;
-};
-
-bool stepsEvenlyInto(const BatchAxis& outer, const BatchAxis& inner) {
-  return outer.lhsStride == inner.lhsStride * inner.extent &&
-         outer.rhsStride == inner.rhsStride * inner.extent &&
-         outer.outStride == inner.outStride * inner.extent;
-}
-
-MatmulPlan planBatchMatmul(const ir::Graph& graph, const ir::Operator& op) {
-  MatmulPlan plan;
-  const ir::Tensor* lhs = graph.input(op, 0);
-  const ir::Tensor* rhs = graph.input(op, 1);
-  if (lhs == nullptr || rhs == nullptr) return plan.problem = "lhs and rhs inputs", plan;
-  for (const ir::Tensor* operand : {lhs, rhs}) {
-    if (operand->shape.size() < kMinRank || operand->shape.size() > kMaxRank) {
-      return plan.problem =
-                 "operands of rank 2 to 5, as TFLite Micro, found " + tensorText(*operand),
-             plan;
-    }
-  }
-  const bool adjX = optionOf(op, "adj_x") != 0;
-  const bool adjY = optionOf(op, "adj_y") != 0;
-  const std::size_t rank = std::max(lhs->shape.size(), rhs->shape.size());
-  // Both shapes padded with leading 1s to the output's rank.
-  ir::Shape l(rank - lhs->shape.size(), 1), r(rank - rhs->shape.size(), 1);
-  l.insert(l.end(), lhs->shape.begin(), lhs->shape.end());
-  r.insert(r.end(), rhs->shape.begin(), rhs->shape.end());
-
-  const std::int64_t lhsDepth = adjX ? l[rank - 2] : l[rank - 1];
-  const std::int64_t rhsDepth = adjY ? r[rank - 1] : r[rank - 2];
-  if (lhsDepth != rhsDepth) {
-    return plan.problem = "the depth of " + tensorText(*lhs) + " (" + std::to_string(lhsDepth) +
-                          ") to equal that of " + tensorText(*rhs) + " (" +
-                          std::to_string(rhsDepth) + ")",
-           plan;
-  }
-  plan.rows = adjX ? l[rank - 1] : l[rank - 2];
-  plan.cols = adjY ? r[rank - 2] : r[rank - 1];
-  plan.depth = lhsDepth;
-  plan.lhsRowStep = adjX ? 1 : plan.depth;
-  plan.lhsDepthStep = adjX ? plan.rows : 1;
-  plan.rhsDepthStep = adjY ? 1 : plan.cols;
-  plan.rhsColStep = adjY ? plan.depth : 1;
-
-  std::vector<BatchAxis> axes(rank - 2);
-  for (std::size_t d = 0; d + 2 < rank; ++d) {
-    if (l[d] != r[d] && l[d] != 1 && r[d] != 1) {
-      return plan.problem = "batch dimensions of " + tensorText(*lhs) + " and " + tensorText(*rhs) +
-                            " that broadcast",
-             plan;
-    }
-    axes[d].extent = l[d] == 1 ? r[d] : l[d];
-    plan.outputShape.push_back(static_cast<std::int32_t>(axes[d].extent));
-  }
-  plan.outputShape.push_back(static_cast<std::int32_t>(plan.rows));
-  plan.outputShape.push_back(static_cast<std::int32_t>(plan.cols));
-
-  std::int64_t lhsRun = plan.rows * plan.depth, rhsRun = plan.depth * plan.cols;
-  std::int64_t outRun = plan.rows * plan.cols;
-  for (std::size_t d = axes.size(); d-- > 0;) {
-    axes[d].lhsStride = l[d] == 1 ? 0 : lhsRun;
-    axes[d].rhsStride = r[d] == 1 ? 0 : rhsRun;
-    axes[d].outStride = outRun;
-    lhsRun *= l[d];
-    rhsRun *= r[d];
-    outRun *= axes[d].extent;
-  }
-  for (const BatchAxis& axis : axes) {
-    if (axis.extent == 1) continue;
-    if (!plan.batch.empty() && stepsEvenlyInto(plan.batch.back(), axis)) {
-      const std::int64_t extent = plan.batch.back().extent * axis.extent;
-      plan.batch.back() = axis;
-      plan.batch.back().extent = extent;
-    } else {
-      plan.batch.push_back(axis);
-    }
-  }
-  return plan;
-}
-
 std::optional<InferredOutput> batchMatmulShape(const ir::Graph& graph, const ir::Operator& op) {
   const MatmulPlan plan = planBatchMatmul(graph, op);
   if (!plan.problem.empty()) return shapeProblem(plan.problem);
@@ -159,6 +63,7 @@ std::optional<InferredOutput> batchMatmulShape(const ir::Graph& graph, const ir:
 }
 
 std::optional<std::string> checkBatchMatmul(const ir::Graph& graph, const ir::Operator& op) {
+  if (isHybridBatchMatmul(graph, op)) return checkHybridBatchMatmul(graph, op);
   const MatmulPlan plan = planBatchMatmul(graph, op);
   if (!plan.problem.empty()) return "needs " + plan.problem;
   const ir::Tensor& lhs = *graph.input(op, 0);
@@ -171,7 +76,7 @@ std::optional<std::string> checkBatchMatmul(const ir::Graph& graph, const ir::Op
   }
   if (rhs.dtype != lhs.dtype) {
     return "rhs " + tensorText(rhs) + " must have the type of lhs " + tensorText(lhs) +
-           " (TFLite Micro has no hybrid BATCH_MATMUL)";
+           " (or be int8 under a float32 lhs: hybrid)";
   }
   if (output.dtype != lhs.dtype || output.shape != plan.outputShape) {
     return "output " + tensorText(output) + "; expected " + std::string(ir::dtypeName(lhs.dtype)) +
@@ -196,30 +101,6 @@ std::optional<std::string> checkBatchMatmul(const ir::Graph& graph, const ir::Op
     }
   }
   return std::nullopt;
-}
-
-// Calls visit(lhsBase, rhsBase, outBase) for every output matrix in row-major
-// order, with the first element of the operand matrices it multiplies.
-template <typename Visit>
-void forEachMatrix(const MatmulPlan& plan, Visit&& visit) {
-  std::int64_t count = 1;
-  for (const BatchAxis& axis : plan.batch) count *= axis.extent;
-  std::vector<std::int64_t> index(plan.batch.size(), 0);
-  std::int64_t lhsBase = 0, rhsBase = 0, outBase = 0;
-  for (std::int64_t m = 0; m < count; ++m) {
-    visit(lhsBase, rhsBase, outBase);
-    for (std::size_t d = plan.batch.size(); d-- > 0;) {
-      const BatchAxis& axis = plan.batch[d];
-      lhsBase += axis.lhsStride;
-      rhsBase += axis.rhsStride;
-      outBase += axis.outStride;
-      if (++index[d] < axis.extent) break;
-      lhsBase -= axis.lhsStride * axis.extent;
-      rhsBase -= axis.rhsStride * axis.extent;
-      outBase -= axis.outStride * axis.extent;
-      index[d] = 0;
-    }
-  }
 }
 
 // Calls finish(outputIndex, dot) for every output element, dot(term) calling
@@ -249,6 +130,7 @@ reference::QuantizedMultiplier multiplierOf(const ir::Tensor& lhs, const ir::Ten
 
 void evalBatchMatmul(const ir::Graph& graph, const ir::Operator& op,
                      reference::TensorStore& store) {
+  if (isHybridBatchMatmul(graph, op)) return evalHybridBatchMatmul(graph, op, store);
   const MatmulPlan plan = planBatchMatmul(graph, op);
   const ir::Tensor& lhsTensor = *graph.input(op, 0);
   const ir::Tensor& rhsTensor = *graph.input(op, 1);
@@ -304,66 +186,12 @@ void evalBatchMatmul(const ir::Graph& graph, const ir::Operator& op,
   }
 }
 
-// How the lowering reads one operand: its buffer, the element step along
-// its rows (lhs) or columns (rhs), and along the depth.
-struct OperandAccess {
-  tir::Buffer buffer;
-  std::int64_t lineStep = 0;
-  std::int64_t depthStep = 0;
-};
-
-// A constant operand's matrices with each line's depth contiguous:
-// [matrices, lines, depth].
-template <typename T>
-std::vector<T> depthContiguous(const ir::Tensor& tensor, std::int64_t lines, std::int64_t depth,
-                               std::int64_t lineStep, std::int64_t depthStep) {
-  const std::vector<T> values = lowering::tensorValues<T>(tensor);
-  std::vector<T> result(values.size());
-  const std::int64_t matrix = lines * depth;
-  const std::int64_t matrices = matrix > 0 ? static_cast<std::int64_t>(values.size()) / matrix : 0;
-  for (std::int64_t m = 0; m < matrices; ++m) {
-    for (std::int64_t x = 0; x < lines; ++x) {
-      for (std::int64_t k = 0; k < depth; ++k) {
-        result[static_cast<std::size_t>(m * matrix + x * depth + k)] =
-            values[static_cast<std::size_t>(m * matrix + x * lineStep + k * depthStep)];
-      }
-    }
-  }
-  return result;
-}
-
-// A run-time operand is read in place; a constant one whose depth is strided
-// is emitted with its depth contiguous (same matrices, same batch strides).
-OperandAccess operandAccess(lowering::FunctionBuilder& fb, const ir::Tensor& tensor,
-                            int tensorIndex, const std::string& role, std::int64_t lines,
-                            std::int64_t depth, std::int64_t lineStep, std::int64_t depthStep) {
-  if (!tensor.isConstant || depthStep == 1 || depth <= 1) {
-    return {fb.input(tensorIndex, role), lineStep, depthStep};
-  }
-  const tir::ScalarType type = tir::fromDType(tensor.dtype);
-  tir::Buffer buffer;
-  switch (tensor.dtype) {
-    case ir::DType::Float32:
-      buffer = fb.constant(role, type,
-                           depthContiguous<float>(tensor, lines, depth, lineStep, depthStep));
-      break;
-    case ir::DType::Int8:
-      buffer = fb.constant(role, type,
-                           depthContiguous<std::int8_t>(tensor, lines, depth, lineStep, depthStep));
-      break;
-    default:
-      buffer = fb.constant(
-          role, type, depthContiguous<std::int16_t>(tensor, lines, depth, lineStep, depthStep));
-      break;
-  }
-  return {buffer, depth, 1};
-}
-
 // for the batch loops, a, c: acc = 0; for k ascending: acc = acc + lhs * rhs
 // (int8: with the zero points taken off, int16: in int64); out = acc, or the
 // requantised acc.
 tir::PrimFunc lowerBatchMatmul(const ir::Graph& graph, const ir::Operator& op,
                                const std::string& functionName) {
+  if (isHybridBatchMatmul(graph, op)) return lowerHybridBatchMatmul(graph, op, functionName);
   const MatmulPlan plan = planBatchMatmul(graph, op);
   const ir::Tensor& lhsTensor = *graph.input(op, 0);
   const ir::Tensor& rhsTensor = *graph.input(op, 1);
@@ -375,18 +203,8 @@ tir::PrimFunc lowerBatchMatmul(const ir::Graph& graph, const ir::Operator& op,
                                           plan.rhsColStep, plan.rhsDepthStep);
   const tir::Buffer out = fb.param(op.outputs[0], "output", true);
 
-  std::vector<tir::Var> batchVars;
-  tir::Expr lhsBase = 0, rhsBase = 0, outBase = 0;
-  for (const BatchAxis& axis : plan.batch) {
-    // Appended, as GCC 12 misreads "b" + std::string (-Wrestrict).
-    std::string name = "b";
-    name += std::to_string(batchVars.size());
-    const tir::Var b = lowering::loopVar(name);
-    lhsBase = lhsBase + tir::refVar(b) * tir::intImm(axis.lhsStride);
-    rhsBase = rhsBase + tir::refVar(b) * tir::intImm(axis.rhsStride);
-    outBase = outBase + tir::refVar(b) * tir::intImm(axis.outStride);
-    batchVars.push_back(b);
-  }
+  const BatchLoops loops(plan);
+  const tir::Expr &lhsBase = loops.lhsBase, &rhsBase = loops.rhsBase, &outBase = loops.outBase;
   const tir::Var a = lowering::loopVar("a"), c = lowering::loopVar("c");
   const tir::Var k = lowering::loopVar("k");
   const tir::Expr lhsValue =
@@ -451,14 +269,11 @@ tir::PrimFunc lowerBatchMatmul(const ir::Graph& graph, const ir::Operator& op,
       plan.depth <= kUnrolledDepth ? tir::ForKind::Unrolled : tir::ForKind::Serial;
   const tir::Stmt dot =
       tir::forLoop(k, 0, tir::intImm(plan.depth), tir::store(acc, 0, update), kind);
-  tir::Stmt body =
+  tir::Stmt body = loops.around(
       tir::forLoop(a, 0, tir::intImm(plan.rows),
                    tir::forLoop(c, 0, tir::intImm(plan.cols),
                                 tir::allocate(acc, tir::seq({tir::store(acc, 0, zero), dot,
-                                                             tir::store(out, outAt, result)}))));
-  for (std::size_t d = plan.batch.size(); d-- > 0;) {
-    body = tir::forLoop(batchVars[d], 0, tir::intImm(plan.batch[d].extent), body);
-  }
+                                                             tir::store(out, outAt, result)})))));
   return fb.finish(body);
 }
 
@@ -475,10 +290,12 @@ std::int64_t batchMatmulMacs(const ir::Graph& graph, const ir::Operator& op) {
 }  // namespace
 
 // Versions: 1 float32, 2 int8, 3 int16, 4 the hybrid float32 x int8 with
-// asymmetric_quantize_inputs (refused by the kernel, as TFLM has none).
+// asymmetric_quantize_inputs (ops/batch_matmul_hybrid.cpp).
 extern const OperatorDefinition kBatchMatmulDefinition{
     .type = ir::OpType::BatchMatmul,
-    .dtypes = "float32, int8, int16 (lhs, rhs and output of one type)",
+    .dtypes =
+        "float32, int8, int16 (lhs, rhs and output of one type); hybrid: float32 lhs, int8 "
+        "per-tensor or per-channel rhs (TFLite's kernel)",
     .import = {.minInputs = 2,
                .maxInputs = 2,
                .optionsType = optionsTypeOf<tflite::BatchMatMulOptions>(),

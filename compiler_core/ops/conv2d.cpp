@@ -1,7 +1,11 @@
 // CONV_2D: a 2-D convolution over NHWC input with an [O, KH, KW, I] filter
 // (I may divide the input depth: grouped convolution) and an optional bias.
+// Float32 input with an int8 filter is the hybrid kernel
+// (ops/conv2d_hybrid.h); every other combination the reference kernel and
+// lowerings of reference/ and lowering/.
 #include "lowering/lowering_rule.h"
 #include "lowering/simd_lowering.h"
+#include "ops/conv2d_hybrid.h"
 #include "ops/operator_definition.h"
 #include "ops/options_reading.h"
 #include "reference/quantized_params.h"
@@ -51,13 +55,39 @@ std::int64_t conv2DMacs(const ir::Graph& graph, const ir::Operator& op) {
          dimensionOf(filter, 3);
 }
 
+std::optional<std::string> checkConv2D(const ir::Graph& graph, const ir::Operator& op) {
+  if (isHybridConv2D(graph, op)) return checkHybridConv2D(graph, op);
+  return reference::kConv2DKernel.check(graph, op);
+}
+
+void evalConv2D(const ir::Graph& graph, const ir::Operator& op, reference::TensorStore& store) {
+  if (isHybridConv2D(graph, op)) return evalHybridConv2D(graph, op, store);
+  reference::kConv2DKernel.eval(graph, op, store);
+}
+
+tir::PrimFunc lowerConv2D(const ir::Graph& graph, const ir::Operator& op,
+                          const std::string& functionName) {
+  if (isHybridConv2D(graph, op)) return lowerHybridConv2D(graph, op, functionName);
+  return lowering::lowerConv2D(graph, op, functionName);
+}
+
+// The DSP/MVE kernels cover integer activations only.
+std::optional<tir::PrimFunc> lowerConv2DSimd(const ir::Graph& graph, const ir::Operator& op,
+                                             const std::string& functionName, target::CpuIsa isa) {
+  if (isHybridConv2D(graph, op)) return std::nullopt;
+  return lowering::lowerConv2DSimd(graph, op, functionName, isa);
+}
+
+const reference::Kernel kConv2DKernel{ir::OpType::Conv2D, checkConv2D, evalConv2D};
+
 }  // namespace
 
 extern const OperatorDefinition kConv2DDefinition{
     .type = ir::OpType::Conv2D,
     .dtypes =
         "float32, int8 (int32 bias), int16 (16x8: int16 activations, int8 weights, int32 or int64 "
-        "bias)",
+        "bias); hybrid: float32 activations, int8 per-tensor or per-channel filter (TFLite's "
+        "kernel)",
     .import = {.minInputs = 2,
                .maxInputs = 3,
                .optionsType = optionsTypeOf<tflite::Conv2DOptions>(),
@@ -65,9 +95,9 @@ extern const OperatorDefinition kConv2DDefinition{
                .maxVersion = 8,
                .readOptions = readConv2DOptions},
     .shape = conv2DShape,
-    .kernel = &reference::kConv2DKernel,
-    .lower = lowering::lowerConv2D,
-    .lowerSimd = lowering::lowerConv2DSimd,
+    .kernel = &kConv2DKernel,
+    .lower = lowerConv2D,
+    .lowerSimd = lowerConv2DSimd,
     .macs = conv2DMacs,
 };
 

@@ -92,7 +92,8 @@ extern const OperatorDefinition kFullyConnectedDefinition{
     .type = ir::OpType::FullyConnected,
     .dtypes =
         "float32, int8 (int32 bias), int16 (16x8: int16 activations, int8 weights, int32/int64 "
-        "bias); hybrid: float32 activations, int8 per-tensor weights (TFLite's kernel)",
+        "bias); hybrid: float32 activations, int8 per-tensor or per-channel weights (TFLite's "
+        "kernel)",
     .import = {.minInputs = 2,
                .maxInputs = 3,
                .optionsType = optionsTypeOf<tflite::FullyConnectedOptions>(),

@@ -66,7 +66,9 @@ std::optional<std::string> expectShape(const char* role, const ir::Tensor& tenso
          " (expected " + ir::shapeToString(expected) + ")";
 }
 
-std::optional<std::string> checkSvdf(const ir::Graph& graph, const ir::Operator& op) {
+}  // namespace
+
+std::optional<std::string> checkSvdfStructure(const ir::Graph& graph, const ir::Operator& op) {
   if (op.inputs.size() != 5 || !hasInput(op, kInputSlot) || !hasInput(op, kFeatureSlot) ||
       !hasInput(op, kTimeSlot) || !hasInput(op, kStateSlot)) {
     return "SVDF needs five input slots (input, weights_feature, weights_time, optional bias, "
@@ -113,7 +115,19 @@ std::optional<std::string> checkSvdf(const ir::Graph& graph, const ir::Operator&
   if (!state.isVariable) {
     return "state '" + state.name + "' is not a variable tensor (SVDF updates it in place)";
   }
+  return std::nullopt;
+}
 
+namespace {
+
+std::optional<std::string> checkSvdf(const ir::Graph& graph, const ir::Operator& op) {
+  if (auto problem = checkSvdfStructure(graph, op)) return problem;
+  const ir::Tensor& input = *graph.input(op, kInputSlot);
+  const ir::Tensor& feature = *graph.input(op, kFeatureSlot);
+  const ir::Tensor& time = *graph.input(op, kTimeSlot);
+  const ir::Tensor* bias = graph.input(op, kBiasSlot);
+  const ir::Tensor& state = *graph.input(op, kStateSlot);
+  const ir::Tensor& output = graph.output(op, 0);
   if (input.dtype == ir::DType::Float32) {
     for (const ir::Tensor* t : {&feature, &time, &state, &output}) {
       if (t->dtype != ir::DType::Float32) {

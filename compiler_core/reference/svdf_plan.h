@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <string>
 
 #include "ir/graph.h"
 
@@ -29,6 +31,10 @@ struct SvdfPlan {
 // Inputs: (input [B,I], weights_feature [F,I], weights_time [F,M], bias [U]?,
 // state [B, M*F] variable).
 SvdfPlan planSvdf(const ir::Graph& graph, const ir::Operator& op);
+
+// The checks every SVDF variant shares: its five slots, its attributes, the
+// shapes of its tensors against each other, a variable state.
+std::optional<std::string> checkSvdfStructure(const ir::Graph& graph, const ir::Operator& op);
 
 // The loupe_svdf_activation code (loupe/recurrent_arith.h) of the float
 // SVDF's fused activation.

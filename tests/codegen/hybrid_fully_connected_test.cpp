@@ -4,14 +4,15 @@
 // 10/127, two batches; TFLite expects {24, 25, 26, 58, 59, 60} within 1.3,
 // what its on-the-fly input quantisation costs) with symmetric and asymmetric
 // input quantisation, an all-zero input (the bias exactly), and the clamping
-// activations. The exact values are those of TFLite's portable kernel worked
-// through in float32 (hybrid_fully_connected_model.h). Generated C must give
-// the reference's bytes.
+// activations, and per-channel weights. The exact values are those of
+// TFLite's kernel worked through in float32 (hybrid_fully_connected_model.h,
+// tests/support/hybrid_reference.py). Generated C must give the reference's
+// bytes.
 #include <QtTest>
 
 #include <cmath>
 
-#include "codegen_checks.h"
+#include "hybrid_checks.h"
 #include "hybrid_fully_connected_model.h"
 #include "reference/reference_interpreter.h"
 
@@ -20,31 +21,7 @@ using namespace loupe;
 namespace {
 
 using namespace test::hybrid;
-using test::bytesOf;
-using test::valuesOf;
-
-// The reference's output, after checking the generated C gives its bytes.
-std::vector<float> run(const ir::Graph& graph, const std::vector<float>& input) {
-  const std::vector<test::Bytes> inputs = {bytesOf(input)};
-  const auto reference = test::runReference(graph, inputs);
-  const auto generated = test::runGeneratedC(graph, inputs);
-  if (generated != reference) return {};
-  return valuesOf<float>(reference.at(0));
-}
-
-bool near(const std::vector<float>& actual, const std::vector<float>& expected, float error) {
-  if (actual.size() != expected.size()) return false;
-  for (std::size_t i = 0; i < actual.size(); ++i) {
-    if (std::fabs(actual[i] - expected[i]) > error) return false;
-  }
-  return true;
-}
-
-QByteArray text(const std::vector<float>& values) {
-  QByteArray out;
-  for (float v : values) out += QByteArray::number(v, 'g', 9) + ' ';
-  return out;
-}
+using namespace test::hybrid_checks;
 
 }  // namespace
 
@@ -89,14 +66,41 @@ class HybridFullyConnectedTest : public QObject {
     QCOMPARE(out[5], 0.0f);  // 60 - 63 < 0
   }
 
-  void perChannelWeightsAreRefusedWithTheReason() {
+  // Per-channel weights (the same int8 values read with scales 10, 20 and 5
+  // / 127 per unit): each unit's products scaled by the row's scale times its
+  // own, as TFLite's optimized kernels do, for symmetric and asymmetric
+  // inputs. Within twice TFLite's tolerance (the largest scale is twice its
+  // test's) of the float products, and exactly hybrid_reference.py's values.
+  void perChannelWeightsScaleEachUnit() {
     HybridCase c;
-    c.perChannelScales = {0.1f, 0.2f, 0.3f};
-    const auto problems = reference::findUnsupportedOperators(hybridModel(c));
-    QCOMPARE(problems.size(), std::size_t{1});
-    QVERIFY2(problems[0].reason.find("per-channel hybrid weights are not supported") !=
-                 std::string::npos,
-             problems[0].reason.c_str());
+    c.perChannelScales = {10.0f / 127.0f, 20.0f / 127.0f, 5.0f / 127.0f};
+    const std::vector<float> real = {24.622047f, 49.244094f,  14.811024f,
+                                     57.692913f, 115.385826f, 31.346457f};
+    const auto symmetric = run(hybridModel(c), kInput);
+    QVERIFY2(near(symmetric, real, 2.6f), text(symmetric).constData());
+    QCOMPARE(symmetric,
+             (std::vector<float>{25.248247146606445f, 50.49649429321289f, 15.124123573303223f,
+                                 57.38911056518555f, 114.7782211303711f, 31.194555282592773f}));
+    c.asymmetric = true;
+    const auto asymmetric = run(hybridModel(c), kInput);
+    QVERIFY2(near(asymmetric, real, 2.6f), text(asymmetric).constData());
+    QCOMPARE(asymmetric,
+             (std::vector<float>{24.633163452148438f, 49.266326904296875f, 14.816581726074219f,
+                                 58.43708801269531f, 116.87417602539062f, 31.718544006347656f}));
+  }
+
+  // The importer already refuses scales that do not match the units.
+  void perChannelScalesMustMatchTheUnits() {
+    HybridCase c;
+    c.perChannelScales = {0.1f, 0.2f};
+    try {
+      hybridModel(c);
+      QFAIL("two scales for three units imported");
+    } catch (const std::exception& e) {
+      QVERIFY2(std::string(e.what()).find(
+                   "has 2 per-channel scales but dimension 0 has 3 channels") != std::string::npos,
+               e.what());
+    }
   }
 };
 

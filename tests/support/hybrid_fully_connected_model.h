@@ -35,7 +35,8 @@ inline ir::Graph hybridModel(const HybridCase& c) {
   if (c.perChannelScales.empty()) {
     w.quantize(g, filter, {10.0f / 127.0f}, {0});
   } else {
-    w.quantize(g, filter, c.perChannelScales, std::vector<std::int64_t>(3, 0));
+    w.quantize(g, filter, c.perChannelScales,
+               std::vector<std::int64_t>(c.perChannelScales.size(), 0));
   }
   const int bias = w.tensor(g, "bias", TensorType::FLOAT32, {3}, bytesOf(c.bias));
   const int output = w.tensor(g, "output", TensorType::FLOAT32, {2, 3});
