@@ -33,7 +33,7 @@ RowQuantization quantizeRow(const float* row, std::int64_t length, bool asymmetr
 tir::Stmt quantizeRow(const tir::Buffer& input, const tir::Expr& start, std::int64_t length,
                       const tir::Buffer& quantized, bool asymmetric, const tir::Buffer& lo,
                       const tir::Buffer& hi, const tir::Var& scale, const tir::Var& offset,
-                      tir::Stmt then) {
+                      tir::Stmt then, const tir::Expr& quantizedStart) {
   using namespace tir;
   const Var i = lowering::loopVar("i");
   const Var inverse = makeVar("inverse", ScalarType::Float32);
@@ -51,7 +51,8 @@ tir::Stmt quantizeRow(const tir::Buffer& input, const tir::Expr& start, std::int
       asymmetric ? call("loupe.hybrid_quantize_asymmetric", ScalarType::Int32,
                         {x, refVar(offset), refVar(inverse)})
                  : call("loupe.hybrid_quantize_symmetric", ScalarType::Int32, {x, refVar(inverse)});
-  Stmt quantize = forLoop(i, 0, length, store(quantized, refVar(i), cast(ScalarType::Int8, value)));
+  Stmt quantize = forLoop(
+      i, 0, length, store(quantized, quantizedStart + refVar(i), cast(ScalarType::Int8, value)));
   Stmt body = seq({quantize, std::move(then)});
   if (asymmetric) {
     body =

@@ -27,13 +27,13 @@ RowQuantization quantizeRow(const float* row, std::int64_t length, bool asymmetr
                             std::int8_t* out);
 
 // The same in TIR: the row of `length` values of `input` from `start` into
-// `quantized` (from 0), then `then`, inside which `scale` (float32) and, when
-// asymmetric, `offset` (int32) hold the row's scale and zero point.
-// `lo`/`hi` are one-element float32 locals the caller allocates.
+// `quantized` from `quantizedStart`, then `then`, inside which `scale`
+// (float32) and, when asymmetric, `offset` (int32) hold the row's scale and
+// zero point. `lo`/`hi` are one-element float32 locals the caller allocates.
 tir::Stmt quantizeRow(const tir::Buffer& input, const tir::Expr& start, std::int64_t length,
                       const tir::Buffer& quantized, bool asymmetric, const tir::Buffer& lo,
                       const tir::Buffer& hi, const tir::Var& scale, const tir::Var& offset,
-                      tir::Stmt then);
+                      tir::Stmt then, const tir::Expr& quantizedStart = 0);
 
 // Hybrid weights: int8, zero points 0, constant. nullopt when they are.
 std::optional<std::string> checkWeights(const ir::Tensor& weights);

@@ -1,10 +1,13 @@
 // UNIDIRECTIONAL_SEQUENCE_LSTM: an LSTM layer run over every time step, with
-// variable output and cell states.
+// variable output and cell states. Float32 input with int8 weights is the
+// hybrid kernel (ops/sequence_lstm_hybrid.h); every other combination the
+// reference kernel and lowering of reference/ and lowering/.
 #include <cmath>
 
 #include "lowering/lowering_rule.h"
 #include "ops/operator_definition.h"
 #include "ops/options_reading.h"
+#include "ops/sequence_lstm_hybrid.h"
 
 namespace loupe::reference {
 extern const Kernel kSequenceLstmKernel;
@@ -46,19 +49,41 @@ std::int64_t sequenceLstmMacs(const ir::Graph& graph, const ir::Operator& op) {
   return steps * batches * weightElements;
 }
 
+std::optional<std::string> checkSequenceLstm(const ir::Graph& graph, const ir::Operator& op) {
+  if (isHybridSequenceLstm(graph, op)) return checkHybridSequenceLstm(graph, op);
+  return reference::kSequenceLstmKernel.check(graph, op);
+}
+
+void evalSequenceLstm(const ir::Graph& graph, const ir::Operator& op,
+                      reference::TensorStore& store) {
+  if (isHybridSequenceLstm(graph, op)) return evalHybridSequenceLstm(graph, op, store);
+  reference::kSequenceLstmKernel.eval(graph, op, store);
+}
+
+tir::PrimFunc lowerSequenceLstm(const ir::Graph& graph, const ir::Operator& op,
+                                const std::string& functionName) {
+  if (isHybridSequenceLstm(graph, op)) return lowerHybridSequenceLstm(graph, op, functionName);
+  return lowering::lowerSequenceLstm(graph, op, functionName);
+}
+
+const reference::Kernel kSequenceLstmKernel{ir::OpType::UnidirectionalSequenceLstm,
+                                            checkSequenceLstm, evalSequenceLstm};
+
 }  // namespace
 
 extern const OperatorDefinition kUnidirectionalSequenceLstmDefinition{
     .type = ir::OpType::UnidirectionalSequenceLstm,
-    .dtypes = "float32; int8 (int32 bias); int16 (int64 bias); int8 weights, int16 cell",
+    .dtypes =
+        "float32; int8 (int32 bias); int16 (int64 bias); int8 weights, int16 cell; hybrid: "
+        "float32 input, states and biases with int8 per-tensor weights (TFLite's kernel)",
     .import = {.minInputs = 20,
                .maxInputs = 24,
                .optionsType = optionsTypeOf<tflite::UnidirectionalSequenceLSTMOptions>(),
                .optionsRequired = true,
                .maxVersion = 4,
                .readOptions = readSequenceLstmOptions},
-    .kernel = &reference::kSequenceLstmKernel,
-    .lower = lowering::lowerSequenceLstm,
+    .kernel = &kSequenceLstmKernel,
+    .lower = lowerSequenceLstm,
     .macs = sequenceLstmMacs,
 };
 

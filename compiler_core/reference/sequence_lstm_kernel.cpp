@@ -150,7 +150,10 @@ std::optional<std::string> expectShape(std::size_t slot, const ir::Tensor& tenso
          ir::shapeToString(tensor.shape) + " (expected " + ir::shapeToString(expected) + ")";
 }
 
-std::optional<std::string> checkSequenceLstm(const ir::Graph& graph, const ir::Operator& op) {
+}  // namespace
+
+std::optional<std::string> checkSequenceLstmStructure(const ir::Graph& graph,
+                                                      const ir::Operator& op) {
   if (op.inputs.size() != kLstmSlotCount) {
     return "UNIDIRECTIONAL_SEQUENCE_LSTM needs 24 input slots, found " +
            std::to_string(op.inputs.size());
@@ -202,39 +205,6 @@ std::optional<std::string> checkSequenceLstm(const ir::Graph& graph, const ir::O
            "' is not a variable tensor (the LSTM updates it in place)";
   }
 
-  // Types.
-  ir::DType weightType, biasType, cellType;
-  switch (input.dtype) {
-    case ir::DType::Float32:
-      weightType = biasType = cellType = ir::DType::Float32;
-      break;
-    case ir::DType::Int8:
-      weightType = ir::DType::Int8;
-      biasType = ir::DType::Int32;
-      cellType = ir::DType::Int16;
-      break;
-    case ir::DType::Int16:
-      weightType = ir::DType::Int8;
-      biasType = ir::DType::Int64;
-      cellType = ir::DType::Int16;
-      break;
-    default:
-      return "input dtype " + describeDtype(input.dtype) +
-             " is not supported (expected float32, int8 or int16)";
-  }
-  if (auto p = expectDtype(kLstmOutputState, hidden, input.dtype)) return p;
-  if (auto p = expectDtype(kLstmCellState, cell, cellType)) return p;
-  if (output.dtype != input.dtype) {
-    return "output has dtype " + describeDtype(output.dtype) + " (expected the input's " +
-           describeDtype(input.dtype) + ")";
-  }
-  for (std::size_t slot = kLstmInputToInputWeights; slot <= kLstmRecurrentToOutputWeights; ++slot) {
-    if (auto p = expectDtype(slot, *graph.input(op, slot), weightType)) return p;
-  }
-  for (std::size_t slot = kLstmInputGateBias; slot <= kLstmOutputGateBias; ++slot) {
-    if (auto p = expectDtype(slot, *graph.input(op, slot), biasType)) return p;
-  }
-
   // Shapes.
   if (input.shape.size() != 3) {
     return "input '" + input.name + "' has shape " + ir::shapeToString(input.shape) +
@@ -268,6 +238,50 @@ std::optional<std::string> checkSequenceLstm(const ir::Graph& graph, const ir::O
   if (auto p = expectShape(0, output, {input.shape[0], input.shape[1], stateSize})) {
     return "output '" + output.name + "' has shape " + ir::shapeToString(output.shape) +
            " (expected " + ir::shapeToString({input.shape[0], input.shape[1], stateSize}) + ")";
+  }
+
+  return std::nullopt;
+}
+
+namespace {
+
+std::optional<std::string> checkSequenceLstm(const ir::Graph& graph, const ir::Operator& op) {
+  if (auto problem = checkSequenceLstmStructure(graph, op)) return problem;
+  const ir::Tensor& input = *graph.input(op, kLstmInput);
+  const ir::Tensor& hidden = *graph.input(op, kLstmOutputState);
+  const ir::Tensor& cell = *graph.input(op, kLstmCellState);
+  const ir::Tensor& output = graph.output(op, 0);
+  // Types.
+  ir::DType weightType, biasType, cellType;
+  switch (input.dtype) {
+    case ir::DType::Float32:
+      weightType = biasType = cellType = ir::DType::Float32;
+      break;
+    case ir::DType::Int8:
+      weightType = ir::DType::Int8;
+      biasType = ir::DType::Int32;
+      cellType = ir::DType::Int16;
+      break;
+    case ir::DType::Int16:
+      weightType = ir::DType::Int8;
+      biasType = ir::DType::Int64;
+      cellType = ir::DType::Int16;
+      break;
+    default:
+      return "input dtype " + describeDtype(input.dtype) +
+             " is not supported (expected float32, int8 or int16)";
+  }
+  if (auto p = expectDtype(kLstmOutputState, hidden, input.dtype)) return p;
+  if (auto p = expectDtype(kLstmCellState, cell, cellType)) return p;
+  if (output.dtype != input.dtype) {
+    return "output has dtype " + describeDtype(output.dtype) + " (expected the input's " +
+           describeDtype(input.dtype) + ")";
+  }
+  for (std::size_t slot = kLstmInputToInputWeights; slot <= kLstmRecurrentToOutputWeights; ++slot) {
+    if (auto p = expectDtype(slot, *graph.input(op, slot), weightType)) return p;
+  }
+  for (std::size_t slot = kLstmInputGateBias; slot <= kLstmOutputGateBias; ++slot) {
+    if (auto p = expectDtype(slot, *graph.input(op, slot), biasType)) return p;
   }
 
   // Quantisation of the integer variants.

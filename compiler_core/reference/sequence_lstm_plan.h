@@ -6,6 +6,8 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
+#include <string>
 
 #include "ir/graph.h"
 
@@ -79,5 +81,11 @@ struct SequenceLstmPlan {
 };
 
 SequenceLstmPlan planSequenceLstm(const ir::Graph& graph, const ir::Operator& op);
+
+// The checks every variant shares: the 24 slots, the standard LSTM (TANH, no
+// CIFG, peephole, projection or layer normalisation), variable states, and
+// the shapes of the tensors against each other.
+std::optional<std::string> checkSequenceLstmStructure(const ir::Graph& graph,
+                                                      const ir::Operator& op);
 
 }  // namespace loupe::reference

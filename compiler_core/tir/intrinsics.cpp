@@ -111,6 +111,8 @@ constexpr std::array kIntrinsics = {
     Intrinsic{"loupe.lstm_sigmoid_f32", "loupe_lstm_sigmoid_f32", ScalarType::Float32, 1,
               kRecurrent},
     Intrinsic{"loupe.lstm_tanh_f32", "loupe_lstm_tanh_f32", ScalarType::Float32, 1, kRecurrent},
+    Intrinsic{"loupe.hybrid_lstm_sigmoid_f32", "loupe_hybrid_lstm_sigmoid_f32",
+              ScalarType::Float32, 1, kRecurrent},
     Intrinsic{"loupe.lstm_clip_f32", "loupe_lstm_clip_f32", ScalarType::Float32, 2, kRecurrent},
     Intrinsic{"loupe.lstm_sigmoid_int16", "loupe_lstm_sigmoid_int16", ScalarType::Int16, 1,
               kRecurrent},

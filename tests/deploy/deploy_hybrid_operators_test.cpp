@@ -1,8 +1,8 @@
 // The hybrid operators (float32 activations, int8 weights) on the boards:
-// TFLite's kernel-test cases of FULLY_CONNECTED, CONV_2D, BATCH_MATMUL and SVDF,
-// symmetric and asymmetric input quantisation, per-tensor and per-channel
-// weights, compiled to C and run over the RPC session on the native host and
-// both QEMU boards (Cortex-M3 with soft float, Cortex-M55 with its FPU). The
+// TFLite's kernel-test cases of FULLY_CONNECTED, CONV_2D, BATCH_MATMUL, SVDF
+// and UNIDIRECTIONAL_SEQUENCE_LSTM, symmetric and asymmetric input
+// quantisation, per-tensor and per-channel weights, compiled to C and run
+// over the RPC session on the native host and both QEMU boards (Cortex-M3 with soft float, Cortex-M55 with its FPU). The
 // board's floats must be TFLite's kernels' (the exact values of
 // tests/support/hybrid_reference.py), as the reference interpreter's are.
 #include <QtTest>
@@ -14,6 +14,7 @@
 #include "hybrid_batch_matmul_model.h"
 #include "hybrid_conv2d_model.h"
 #include "hybrid_fully_connected_model.h"
+#include "hybrid_lstm_model.h"
 #include "hybrid_svdf_model.h"
 
 using namespace loupe;
@@ -95,6 +96,15 @@ HybridRun hybridRun(const std::string& name) {
         {-0.09762465208768845f, -0.10186247527599335f, 0.11102857440710068f, -0.034939464181661606f,
          0.11548388004302979f, 0.12919728457927704f, -0.1262853592634201f, 0.010359921492636204f}};
   }
+  if (name == "lstm asymmetric") {
+    using namespace test::hybrid_lstm;
+    return {
+        [] { return lstmModel(true); },
+        kSequence,
+        {-0.02956685982644558f, 0.12288051098585129f, 0.20987781882286072f, -0.1540149599313736f,
+         -0.0370260551571846f, 0.12495731562376022f, 0.41392531991004944f, -0.2095681130886078f,
+         -0.15025487542152405f, 0.091128870844841f, 0.24481913447380066f, -0.12294714152812958f}};
+  }
   using namespace test::hybrid_bmm;
   // "bmm asymmetric": weights broadcast over two lhs batches.
   return {
@@ -117,8 +127,9 @@ class DeployHybridOperators : public QObject {
     QTest::addColumn<QString>("platform");
     QTest::addColumn<QString>("operatorCase");
     for (const char* name : {"host", "qemu-mps2-an385", "qemu-mps3-an547"}) {
-      for (const char* c : {"fc symmetric", "fc per-channel asymmetric", "conv per-tensor",
-                            "conv per-channel same", "bmm asymmetric", "svdf rank 2 asymmetric"}) {
+      for (const char* c :
+           {"fc symmetric", "fc per-channel asymmetric", "conv per-tensor", "conv per-channel same",
+            "bmm asymmetric", "svdf rank 2 asymmetric", "lstm asymmetric"}) {
         QTest::newRow((std::string(name) + " " + c).c_str()) << QString(name) << QString(c);
       }
     }

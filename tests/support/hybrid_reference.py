@@ -9,10 +9,18 @@ the correctly rounded float32 result for +, -, * and / (double has more than
 
     python3 tests/support/hybrid_reference.py
 """
+import ctypes
+import ctypes.util
 import math
 import os
 import re
 import struct
+
+# The C library's expf and tanhf, which TFLite's LSTM calls (std::exp and
+# std::tanh on floats) and Loupe's generated code links.
+_libm = ctypes.CDLL(ctypes.util.find_library("m"))
+_libm.expf.restype = _libm.tanhf.restype = ctypes.c_float
+_libm.expf.argtypes = _libm.tanhf.argtypes = [ctypes.c_float]
 
 
 def f32(x):
@@ -194,6 +202,52 @@ def svdf(steps, batches, input_size, feature, time, units, rank, memory, asym):
     return outputs
 
 
+def lstm(steps, batches, inputs, cells, weights, biases, asym, cell_clip=0.0):
+    """EvalHybrid of lstm_eval.cc, time-major: `steps` rows of batches x inputs;
+    weights [gate][recurrent] float values quantised per tensor here,
+    biases [gate]. The output of every step."""
+    quant = [[quantize_filter([f32(v) for v in weights[g][r]], 1) for r in (0, 1)]
+             for g in range(4)]
+    hidden = [0.0] * (batches * cells)
+    cell = [0.0] * (batches * cells)
+    outputs = []
+    for x in steps:
+        x = [f32(v) for v in x]
+        rows = []
+        for values, depth in ((x, inputs), (hidden, cells)):
+            if all(v == 0 for v in values):
+                rows.append(None)
+                continue
+            rows.append([(asymmetric if asym else symmetric)(values[b * depth:(b + 1) * depth])
+                         for b in range(batches)])
+        gates = []
+        for g in range(4):
+            gate = []
+            for b in range(batches):
+                for u in range(cells):
+                    v = f32(biases[g][u])
+                    for r, depth in ((0, inputs), (1, cells)):
+                        if rows[r] is None:
+                            continue
+                        scale, offset, q = rows[r][b]
+                        w_scale, w_q = quant[g][r]
+                        w = w_q[u * depth:(u + 1) * depth]
+                        dot = sum(w[k] * q[k] for k in range(depth)) - sum(w) * offset
+                        v = f32(v + f32(dot * f32(scale * w_scale[0])))
+                    gate.append(_libm.tanhf(v) if g == 2 else
+                                f32(1.0 / f32(1.0 + _libm.expf(-v))))
+            gates.append(gate)
+        for i in range(batches * cells):
+            c = f32(gates[1][i] * cell[i])
+            c = f32(c + f32(gates[2][i] * gates[0][i]))
+            if cell_clip > 0:
+                c = max(min(cell_clip, c), -cell_clip)
+            cell[i] = c
+            hidden[i] = f32(gates[3][i] * _libm.tanhf(c))
+        outputs.append(list(hidden))
+    return outputs
+
+
 def header_arrays(path):
     """The `inline const std::vector<float> NAME = {...};` arrays of a header."""
     text = open(path).read()
@@ -258,6 +312,24 @@ if __name__ == "__main__":
             show("kSvdfRank%d%sLastStep" % (rank, "Asymmetric" if asym else "Symmetric"),
                  outs[-1])
             print("  // largest difference from TFLite's golden over the ten steps: %g" % worst)
+
+    # TFLite's unidirectional_sequence_lstm_test.cc hybrid case.
+    lstm_data = header_arrays(os.path.join(os.path.dirname(__file__), "hybrid_lstm_model.h"))
+    names = ["Input", "Forget", "Cell", "Output"]
+    lstm_weights = [[lstm_data["kInputTo" + n], lstm_data["kRecurrentTo" + n]] for n in names]
+    lstm_biases = [[0.0] * 4, lstm_data["kForgetBias"], [0.0] * 4, [0.0] * 4]
+    seq = lstm_data["kSequence"]
+    for asym in (False, True):
+        outs = lstm([seq[i * 2:(i + 1) * 2] for i in range(3)], 1, 2, 4, lstm_weights,
+                    lstm_biases, asym)
+        flat = [v for out in outs for v in out]
+        worst = max(abs(a - b) for a, b in zip(flat, lstm_data["kGolden"]))
+        show("kLstm" + ("Asymmetric" if asym else "Symmetric"), flat)
+        print("  // largest difference from TFLite's golden: %g" % worst)
+    # Two batches (the sequence and its negation), cell clip 0.5.
+    two = [seq[i * 2:(i + 1) * 2] + [-v for v in seq[i * 2:(i + 1) * 2]] for i in range(3)]
+    outs = lstm(two, 2, 2, 4, lstm_weights, lstm_biases, True, cell_clip=0.5)
+    show("kLstmTwoBatchesClipped", [v for out in outs for v in out])
 
     # TFLite's conv_test.cc hybrid cases.
     simple_in = [1, 1, 1, 1, 2, 2, 2, 2, 1, 2, 3, 4, 1, 2, 3, 4]

@@ -89,6 +89,13 @@ static inline float loupe_lstm_sigmoid_f32(float x) {
   return 1.0f / (1.0f + loupe_runtime_expf(-x));
 }
 
+/* The gates of TFLite's hybrid LSTM: its ApplySigmoidToVector
+ * (tensor_utils.cc), 1 / (1 + exp(-x)) without the reference Logistic's
+ * cut-offs. */
+static inline float loupe_hybrid_lstm_sigmoid_f32(float x) {
+  return 1.0f / (1.0f + loupe_runtime_expf(-x));
+}
+
 /* The cell gate and the cell state's activation. */
 static inline float loupe_lstm_tanh_f32(float x) {
   return loupe_runtime_tanhf(x);
