@@ -15,7 +15,7 @@
 
 namespace loupe::lowering {
 
-// CONV_2D (simd_conv2d.cpp), Thumb, DSP or MVE: each pixel's window gathered into
+// CONV_2D (ops/conv2d_simd.cpp), Thumb, DSP or MVE: each pixel's window gathered into
 // an int8 patch (read in place for a 1x1 convolution), then one kernel
 // call accumulating with SMLAD or VMLADAVA and requantising. Covers int8
 // input, filter and output with an int32 bias, no groups, accumulators
@@ -23,7 +23,7 @@ namespace loupe::lowering {
 std::optional<tir::PrimFunc> lowerConv2DSimd(const ir::Graph& graph, const ir::Operator& op,
                                              const std::string& functionName, target::CpuIsa isa);
 
-// FULLY_CONNECTED (simd_fully_connected.cpp), Thumb, DSP or MVE: each batch row
+// FULLY_CONNECTED (ops/fully_connected_simd.cpp), Thumb, DSP or MVE: each batch row
 // is one call of the convolution kernel (the row is the patch, the units
 // the channels). Covers int8 with symmetric weights (per tensor or per
 // channel) and an int32 bias under the same requantisation conditions.
@@ -31,7 +31,7 @@ std::optional<tir::PrimFunc> lowerFullyConnectedSimd(const ir::Graph& graph, con
                                                      const std::string& functionName,
                                                      target::CpuIsa isa);
 
-// DEPTHWISE_CONV_2D (simd_depthwise_conv2d.cpp), MVE: four channels per
+// DEPTHWISE_CONV_2D (ops/depthwise_conv2d_simd.cpp), MVE: four channels per
 // vector, one kernel call per pixel over the window's taps inside the
 // input. Covers int8 with depth multiplier 1 under the same conditions.
 std::optional<tir::PrimFunc> lowerDepthwiseConv2DSimd(const ir::Graph& graph,
@@ -39,7 +39,7 @@ std::optional<tir::PrimFunc> lowerDepthwiseConv2DSimd(const ir::Graph& graph,
                                                       const std::string& functionName,
                                                       target::CpuIsa isa);
 
-// ADD (simd_add.cpp), MVE: one kernel call over the whole tensor, four
+// ADD (ops/add_simd.cpp), MVE: one kernel call over the whole tensor, four
 // elements per vector. Covers int8 inputs of the output's shape (no
 // broadcasting), TFLite's rescaling of both inputs and of the sum.
 std::optional<tir::PrimFunc> lowerAddSimd(const ir::Graph& graph, const ir::Operator& op,

@@ -2,7 +2,7 @@
 // (I may divide the input depth: grouped convolution) and an optional bias.
 // Float32 input with an int8 filter is the hybrid kernel
 // (ops/conv2d_hybrid.h); every other combination the reference kernel and
-// lowerings of reference/ and lowering/.
+// lowerings of ops/conv2d_reference.cpp, _lowering.cpp and _simd.cpp.
 #include "lowering/lowering_rule.h"
 #include "lowering/simd_lowering.h"
 #include "ops/conv2d_hybrid.h"

@@ -31,10 +31,10 @@
 #include "lowering/lowering_support.h"
 #include "ops/broadcast_loops.h"
 #include "ops/divisor_check.h"
+#include "ops/elementwise_binary_common.h"
 #include "ops/operator_definition.h"
 #include "ops/operator_options.h"
 #include "ops/options_reading.h"
-#include "reference/elementwise_binary_common.h"
 #include "reference/quantized_params.h"
 
 namespace loupe::ops {

@@ -28,9 +28,9 @@
 #include "lowering/lowering_support.h"
 #include "ops/broadcast_loops.h"
 #include "ops/divisor_check.h"
+#include "ops/elementwise_binary_common.h"
 #include "ops/operator_definition.h"
 #include "ops/options_reading.h"
-#include "reference/elementwise_binary_common.h"
 
 namespace loupe::ops {
 

@@ -1,7 +1,8 @@
 // FULLY_CONNECTED: rows of the input times the transposed [units, depth]
 // weights, plus an optional bias. Float32 input with int8 weights is the
 // hybrid kernel (ops/fully_connected_hybrid.h); every other combination the
-// reference kernel and lowerings of reference/ and lowering/.
+// reference kernel and lowerings of ops/fully_connected_reference.cpp,
+// _lowering.cpp and _simd.cpp.
 #include "lowering/lowering_rule.h"
 #include "lowering/simd_lowering.h"
 #include "ops/fully_connected_hybrid.h"

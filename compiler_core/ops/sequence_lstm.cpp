@@ -1,7 +1,8 @@
 // UNIDIRECTIONAL_SEQUENCE_LSTM: an LSTM layer run over every time step, with
 // variable output and cell states. Float32 input with int8 weights is the
 // hybrid kernel (ops/sequence_lstm_hybrid.h); every other combination the
-// reference kernel and lowering of reference/ and lowering/.
+// reference kernel and lowering of ops/sequence_lstm_reference.cpp and
+// _lowering.cpp.
 #include <cmath>
 
 #include "lowering/lowering_rule.h"

@@ -23,8 +23,8 @@
 #include "loupe/recurrent_arith.h"
 #include "lowering/lowering_support.h"
 #include "ops/hybrid_quantization.h"
+#include "ops/sequence_lstm_plan.h"
 #include "ops/shape_rule.h"
-#include "reference/sequence_lstm_plan.h"
 
 namespace loupe::ops {
 

@@ -16,9 +16,9 @@
 #include "loupe/fixed_point.h"
 #include "lowering/lowering_support.h"
 #include "ops/broadcast_loops.h"
+#include "ops/elementwise_binary_common.h"
 #include "ops/operator_definition.h"
 #include "ops/options_reading.h"
-#include "reference/elementwise_binary_common.h"
 #include "reference/quantized_params.h"
 
 namespace loupe::ops {

@@ -1,5 +1,5 @@
 // STRIDED_SLICE: begin, end and strides per dimension, with TFLite's masks.
-// Its shape rule is the reference kernel's plan (reference/strided_slice_plan.h).
+// Its shape rule is the reference kernel's plan (ops/strided_slice_plan.h).
 #include "lowering/lowering_rule.h"
 #include "ops/operator_definition.h"
 #include "ops/options_reading.h"

@@ -1,7 +1,7 @@
 // SVDF: a rank-factored recurrent filter over a feature bank, with a
 // variable activation state. Float32 input with int8 weights is the hybrid
 // kernel (ops/svdf_hybrid.h); every other combination the reference kernel
-// and lowering of reference/ and lowering/.
+// and lowering of ops/svdf_reference.cpp and ops/svdf_lowering.cpp.
 #include "lowering/lowering_rule.h"
 #include "ops/operator_definition.h"
 #include "ops/options_reading.h"

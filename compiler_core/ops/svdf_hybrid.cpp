@@ -19,7 +19,7 @@
 #include "lowering/lowering_support.h"
 #include "ops/hybrid_quantization.h"
 #include "ops/shape_rule.h"
-#include "reference/svdf_plan.h"
+#include "ops/svdf_plan.h"
 
 namespace loupe::ops {
 

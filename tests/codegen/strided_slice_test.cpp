@@ -10,7 +10,7 @@
 #include "codegen_checks.h"
 #include "graph_builder.h"
 #include "lowering/lowering_support.h"
-#include "reference/strided_slice_plan.h"
+#include "ops/strided_slice_plan.h"
 #include "tir/tir_printer.h"
 
 using namespace loupe;

@@ -9,7 +9,7 @@
 
 #include "loupe/fused_activation.h"
 #include "loupe/quantized_arith.h"
-#include "reference/elementwise_binary_common.h"
+#include "ops/elementwise_binary_common.h"
 #include "reference/kernel.h"
 #include "reference/quantized_params.h"
 

@@ -16,7 +16,7 @@
 #include "ir/graph_printer.h"
 #include "lowering/lowering_rule.h"
 #include "lowering/strided_copy.h"
-#include "reference/strided_slice_plan.h"
+#include "ops/strided_slice_plan.h"
 
 namespace loupe::lowering {
 

@@ -23,7 +23,7 @@
 #include <limits>
 
 #include "lowering/lowering_rule.h"
-#include "reference/sequence_lstm_plan.h"
+#include "ops/sequence_lstm_plan.h"
 
 namespace loupe::lowering {
 

@@ -9,10 +9,10 @@
 
 #include "loupe/fixed_point.h"
 #include "loupe/quantized_arith.h"
+#include "ops/transpose_conv_plan.h"
 #include "reference/kernel.h"
 #include "reference/kernel_checks.h"
 #include "reference/quantized_params.h"
-#include "reference/transpose_conv_plan.h"
 
 namespace loupe::reference {
 

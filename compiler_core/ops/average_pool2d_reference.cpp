@@ -7,8 +7,8 @@
 
 #include "loupe/fused_activation.h"
 #include "loupe/quantized_arith.h"
+#include "ops/pool2d_common.h"
 #include "reference/kernel.h"
-#include "reference/pool2d_common.h"
 
 namespace loupe::reference {
 

@@ -5,8 +5,8 @@
 #include <limits>
 
 #include "loupe/fused_activation.h"
+#include "ops/pool2d_common.h"
 #include "reference/kernel.h"
-#include "reference/pool2d_common.h"
 
 namespace loupe::reference {
 

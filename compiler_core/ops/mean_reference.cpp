@@ -7,9 +7,9 @@
 #include <limits>
 
 #include "loupe/quantized_mean.h"
+#include "ops/mean_plan.h"
 #include "reference/kernel.h"
 #include "reference/kernel_checks.h"
-#include "reference/mean_plan.h"
 
 namespace loupe::reference {
 

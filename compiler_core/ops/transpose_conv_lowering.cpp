@@ -18,7 +18,7 @@
 #include <limits>
 
 #include "lowering/lowering_rule.h"
-#include "reference/transpose_conv_plan.h"
+#include "ops/transpose_conv_plan.h"
 
 namespace loupe::lowering {
 

@@ -17,7 +17,7 @@
 #include <limits>
 
 #include "lowering/lowering_rule.h"
-#include "reference/svdf_plan.h"
+#include "ops/svdf_plan.h"
 
 namespace loupe::lowering {
 

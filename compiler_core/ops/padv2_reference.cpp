@@ -1,7 +1,7 @@
 // PADV2: PAD with the border value given by a scalar third input (for int8,
 // quantised like the output); without it, PADV2 behaves as PAD.
+#include "ops/pad_common.h"
 #include "reference/kernel.h"
-#include "reference/pad_common.h"
 
 namespace loupe::reference {
 

@@ -8,9 +8,9 @@
 #include <cmath>
 #include <limits>
 
+#include "ops/strided_slice_plan.h"
 #include "reference/kernel.h"
 #include "reference/kernel_checks.h"
-#include "reference/strided_slice_plan.h"
 
 namespace loupe::reference {
 

@@ -12,9 +12,9 @@
 #include "loupe/fixed_point.h"
 #include "loupe/quantized_arith.h"
 #include "loupe/recurrent_arith.h"
+#include "ops/svdf_plan.h"
 #include "reference/kernel.h"
 #include "reference/kernel_checks.h"
-#include "reference/svdf_plan.h"
 
 namespace loupe::reference {
 

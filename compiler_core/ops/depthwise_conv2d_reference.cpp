@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "reference/conv_common.h"
+#include "ops/conv_common.h"
 #include "reference/kernel.h"
 
 namespace loupe::reference {

@@ -15,9 +15,9 @@
 #include "loupe/fixed_point_math.h"
 #include "loupe/quantized_arith.h"
 #include "loupe/recurrent_arith.h"
+#include "ops/sequence_lstm_plan.h"
 #include "reference/kernel.h"
 #include "reference/kernel_checks.h"
-#include "reference/sequence_lstm_plan.h"
 
 namespace loupe::reference {
 

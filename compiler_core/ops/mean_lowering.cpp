@@ -18,8 +18,8 @@
 #include <vector>
 
 #include "lowering/lowering_rule.h"
+#include "ops/mean_plan.h"
 #include "reference/kernel_checks.h"
-#include "reference/mean_plan.h"
 
 namespace loupe::lowering {
 
