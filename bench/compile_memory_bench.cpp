@@ -5,7 +5,11 @@
 // kernel's ru_maxrss) against the model's size.
 //
 //   cmake --build build/release --target loupe_compile_memory_bench
-//   build/release/bench/loupe_compile_memory_bench [MEGABYTES]   (default 64)
+//   build/release/bench/loupe_compile_memory_bench [MEGABYTES] [--loupec PATH] [--keep DIR]
+//
+// MEGABYTES defaults to 64. --loupec runs another build's loupec (to compare
+// before and after a change on the same model); --keep writes the model and
+// the archive into DIR and leaves them there (to compare archives by hash).
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/resource.h>
@@ -109,8 +113,8 @@ struct ChildRun {
 };
 
 // Runs loupec with `args` (its output to /dev/null) and reports its peak RSS.
-ChildRun runLoupec(const std::vector<std::string>& args) {
-  std::vector<std::string> argv = {LOUPE_LOUPEC};
+ChildRun runLoupec(const std::string& loupec, const std::vector<std::string>& args) {
+  std::vector<std::string> argv = {loupec};
   argv.insert(argv.end(), args.begin(), args.end());
   std::vector<char*> pointers;
   for (auto& a : argv) pointers.push_back(a.data());
@@ -136,25 +140,51 @@ ChildRun runLoupec(const std::vector<std::string>& args) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const int megabytes = argc > 1 ? std::atoi(argv[1]) : 64;
-  if (megabytes <= 0) {
-    std::fprintf(stderr, "usage: %s [MEGABYTES]\n", argv[0]);
-    return 2;
+  int megabytes = 64;
+  std::string loupec = LOUPE_LOUPEC;
+  fs::path keep;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--loupec" && i + 1 < argc) {
+      loupec = argv[++i];
+    } else if (arg == "--keep" && i + 1 < argc) {
+      keep = argv[++i];
+    } else {
+      megabytes = std::atoi(arg.c_str());
+      if (megabytes <= 0) {
+        std::fprintf(stderr, "usage: %s [MEGABYTES] [--loupec PATH] [--keep DIR]\n", argv[0]);
+        return 2;
+      }
+    }
   }
   const fs::path dir =
-      fs::temp_directory_path() / ("loupe-memory-bench-" + std::to_string(getpid()));
+      keep.empty() ? fs::temp_directory_path() / ("loupe-memory-bench-" + std::to_string(getpid()))
+                   : keep;
   fs::create_directories(dir);
   const fs::path model = dir / "large.tflite";
   const fs::path tar = dir / "large.tar";
-  {
+  // The model is built in a child process that exits: a child's ru_maxrss
+  // includes the memory of the process it was started from (Linux counts the
+  // address space exec replaces), so the bench itself must stay small or
+  // every measurement would be at least the model builder's peak.
+  if (const pid_t builder = fork(); builder == 0) {
     const std::vector<std::uint8_t> bytes = buildModel(megabytes);
-    std::ofstream(model, std::ios::binary)
-        .write(reinterpret_cast<const char*>(bytes.data()),
-               static_cast<std::streamsize>(bytes.size()));
+    std::ofstream out(model, std::ios::binary);
+    out.write(reinterpret_cast<const char*>(bytes.data()),
+              static_cast<std::streamsize>(bytes.size()));
+    _exit(out ? 0 : 1);
+  } else {
+    int status = 0;
+    if (builder < 0 || waitpid(builder, &status, 0) != builder || !WIFEXITED(status) ||
+        WEXITSTATUS(status) != 0) {
+      std::fprintf(stderr, "cannot write %s\n", model.c_str());
+      return 1;
+    }
   }
   const double modelMiB = static_cast<double>(fs::file_size(model)) / (1024.0 * 1024.0);
-  std::printf("synthetic model: %d FULLY_CONNECTED layers of %dx%d int8, %.1f MiB\n\n", megabytes,
+  std::printf("synthetic model: %d FULLY_CONNECTED layers of %dx%d int8, %.1f MiB\n", megabytes,
               kWidth, kWidth, modelMiB);
+  std::printf("loupec: %s\n\n", loupec.c_str());
   std::printf("| command | peak RSS (MiB) | peak / model | seconds | output (MiB) |\n");
   std::printf("| --- | --- | --- | --- | --- |\n");
   int failures = 0;
@@ -162,21 +192,31 @@ int main(int argc, char** argv) {
       {"loupec info", {"info", model.string()}},
       {"loupec compile -o", {"compile", model.string(), "-o", tar.string()}},
   };
+  std::vector<double> peaks;
+  double archiveMiB = 0;
   for (const auto& [label, args] : commands) {
-    const ChildRun run = runLoupec(args);
+    const ChildRun run = runLoupec(loupec, args);
     const bool ok = WIFEXITED(run.status) && WEXITSTATUS(run.status) == 0;
     failures += ok ? 0 : 1;
     const double peak = static_cast<double>(run.peakKiB) / 1024.0;
+    peaks.push_back(peak);
     std::string output = "-";
     if (label == "loupec compile -o" && fs::exists(tar)) {
+      archiveMiB = static_cast<double>(fs::file_size(tar)) / (1024.0 * 1024.0);
       char text[32];
-      std::snprintf(text, sizeof text, "%.1f",
-                    static_cast<double>(fs::file_size(tar)) / (1024.0 * 1024.0));
+      std::snprintf(text, sizeof text, "%.1f", archiveMiB);
       output = text;
     }
     std::printf("| %s%s | %.0f | %.1fx | %.1f | %s |\n", label.c_str(), ok ? "" : " (FAILED)", peak,
                 peak / modelMiB, run.seconds, output.c_str());
   }
-  fs::remove_all(dir);
+  // The same numbers as one line, the form the README quotes.
+  std::printf(
+      "\n| model (MiB) | info peak (MiB) | info / model | compile -o peak (MiB) "
+      "| compile / model | archive (MiB) |\n");
+  std::printf("| --- | --- | --- | --- | --- | --- |\n");
+  std::printf("| %.1f | %.0f | %.2fx | %.0f | %.2fx | %.1f |\n", modelMiB, peaks[0],
+              peaks[0] / modelMiB, peaks[1], peaks[1] / modelMiB, archiveMiB);
+  if (keep.empty()) fs::remove_all(dir);
   return failures == 0 ? 0 : 1;
 }

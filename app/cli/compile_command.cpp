@@ -62,6 +62,10 @@ int runCompileCommand(const std::vector<std::string>& args, const deploy::Regist
     throw UsageError("--workspace must be 'static' or 'external', not '" + workspace + "'");
   }
   options.externalWorkspace = workspace == "external";
+  // The operator functions' C is printed straight into the archive, file by
+  // file and a piece at a time, instead of held whole (a large model's weights
+  // as C text are several times the model).
+  options.printOperatorSources = false;
   options.memory = memoryOptionsFrom(parsed);
   const lowering::ScheduleTable schedules = schedulesFrom(parsed);
   options.schedules = schedules;
@@ -86,7 +90,8 @@ int runCompileCommand(const std::vector<std::string>& args, const deploy::Regist
     std::snprintf(prefix, sizeof prefix, "%02d_", number);
     stages.emplace_back(prefix + std::string("tir/") + f.name + ".tir.txt", tir::printPrimFunc(f));
   }
-  // The generated C moves into the archive (a large model's is not held twice).
+  // The generated C moves into the archive (a large model's is not held twice);
+  // the operator functions' is printed as the archive is written.
   mlf::MlfContents contents = mlf::takeMlfContents(model, stages);
   contents.target = target::targetListString(targets);
   const std::string targetString = contents.target;

@@ -5,7 +5,9 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "tir/prim_func.h"
@@ -19,6 +21,14 @@ std::string cPrototype(const tir::PrimFunc& func);
 
 // A complete .c file: includes, constants, the function.
 std::string printCSource(const tir::PrimFunc& func);
+
+// Receives C text piece by piece.
+using CTextSink = std::function<void(std::string_view piece)>;
+
+// The same text, handed to `sink` in pieces of at most a few hundred
+// kilobytes: a large constant's values are never held as one string (the
+// Model Library Format export writes them into the archive as they come).
+void printCSource(const tir::PrimFunc& func, const CTextSink& sink);
 
 // The elements of `bytes` as a C initializer list of `type` literals,
 // comma-separated over lines of 16 (the inside of "{...}").

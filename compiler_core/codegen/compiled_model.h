@@ -47,10 +47,20 @@ struct CompiledModel {
   std::int64_t stateBytes = 0;
   std::vector<GeneratedFile> sources;  // codegen/host/src
   std::vector<GeneratedFile> headers;  // codegen/host/include
+  // Whether `sources` has each function's file (operatorSourceName, in
+  // `functions` order, before the run and registry sources); false when
+  // compiled without (CompileOptions::printOperatorSources): printCSource
+  // prints them from `functions` then.
+  bool hasOperatorSources = true;
 
   // Bytes of all pools together.
   std::int64_t workspaceBytes() const { return memoryPlan.result.totalBytes; }
 };
+
+// The file an operator function's C goes into: "<function name>.c".
+inline std::string operatorSourceName(const tir::PrimFunc& func) {
+  return func.name + ".c";
+}
 
 // The C member / define name of each model input and output, unique within
 // the model (duplicates get their tensor index appended).

@@ -189,8 +189,11 @@ CompiledModel compileToC(const ir::Graph& graph, const CompileOptions& options) 
   model.state = operatorState(graph, model.functions, options.modelName);
   for (const StateBuffer& s : model.state) model.stateBytes += s.bytes;
 
-  for (const tir::PrimFunc& f : model.functions) {
-    model.sources.push_back({f.name + ".c", printCSource(f)});
+  model.hasOperatorSources = options.printOperatorSources;
+  if (model.hasOperatorSources) {
+    for (const tir::PrimFunc& f : model.functions) {
+      model.sources.push_back({operatorSourceName(f), printCSource(f)});
+    }
   }
   model.sources.push_back(printRunSource(model));
   model.sources.push_back(printRegistrySource(model));

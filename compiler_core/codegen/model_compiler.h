@@ -49,6 +49,11 @@ struct CompileOptions {
   // workload has none is lowered with its default schedule. A schedule that
   // does not fit its operator's knobs throws std::invalid_argument.
   lowering::ScheduleTable schedules;
+  // false: the operator functions' C is left out of CompiledModel::sources
+  // (hasOperatorSources), for a caller that prints each file from `functions`
+  // when it writes it: a large model's weights as C text are several times
+  // their size and need not all be held at once (loupec compile's archive).
+  bool printOperatorSources = true;
 };
 
 // Throws lowering::LoweringError (naming the operator) when an operator

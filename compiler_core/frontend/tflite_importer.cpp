@@ -289,7 +289,10 @@ class ModelReader {
                std::to_string(data.size()));
         }
         tensor.isConstant = true;
-        tensor.data.assign(data.begin(), data.end());
+        // Tensors on the same buffer share one copy of its bytes.
+        auto [known, isNew] = constants_.try_emplace(source->buffer());
+        if (isNew) known->second.assign(data.begin(), data.end());
+        tensor.data = known->second;
       }
       graph.tensors.push_back(std::move(tensor));
     }
@@ -510,7 +513,9 @@ class ModelReader {
   const tflite::Model* model_ = nullptr;
   const tflite::SubGraph* subgraph_ = nullptr;
   std::set<int> handleTensors_;  // RESOURCE tensors of the subgraph being read
-  int subgraphIndex_ = 0;        // the subgraph being read, for messages
+  // The bytes of each buffer read so far, by buffer index (for every subgraph).
+  std::map<std::uint32_t, ir::ConstantBytes> constants_;
+  int subgraphIndex_ = 0;  // the subgraph being read, for messages
 };
 
 }  // namespace
@@ -530,8 +535,20 @@ ir::Graph importTfliteFile(const std::filesystem::path& path, const ImportOption
   if (!in) {
     throw ImportError("cannot open " + path.string() + ": " + std::strerror(errno));
   }
-  std::vector<std::uint8_t> bytes{std::istreambuf_iterator<char>(in),
-                                  std::istreambuf_iterator<char>()};
+  // Read in one piece at the file's size: growing a buffer as the stream is
+  // read would hold up to twice a large model at once.
+  // A pipe has no size and is read as a stream.
+  std::vector<std::uint8_t> bytes;
+  in.seekg(0, std::ios::end);
+  const std::streamoff size = in.tellg();
+  if (size >= 0 && in.seekg(0, std::ios::beg)) {
+    bytes.resize(static_cast<std::size_t>(size));
+    in.read(reinterpret_cast<char*>(bytes.data()), size);
+    if (in.gcount() != size) throw ImportError("cannot read " + path.string());
+  } else {
+    in.clear();
+    bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
   if (in.bad()) throw ImportError("cannot read " + path.string());
   try {
     ir::Graph graph = importTflite(bytes, options);

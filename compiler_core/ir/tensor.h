@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "ir/constant_bytes.h"
 #include "ir/dtype.h"
 #include "ir/quantization.h"
 
@@ -21,7 +22,9 @@ struct Tensor {
   DType dtype = DType::Float32;
   Shape shape;
   Quantization quantization;
-  std::vector<std::uint8_t> data;  // non-empty for constants
+  // Non-empty for constants; shared by the copies of the tensor (its graph's
+  // stage snapshots, the lowered functions' constants, the MLF's parameters).
+  ConstantBytes data;
   bool isConstant = false;
   bool isVariable = false;  // state updated in place (SVDF, LSTM, resource variables)
   // A variable's bytes at start-up and after a reset, where they are not

@@ -47,6 +47,8 @@ tir::Buffer FunctionBuilder::param(int tensorIndex, const std::string& role, boo
 }
 
 tir::Buffer FunctionBuilder::constant(const ir::Tensor& tensor, const std::string& role) {
+  // The tensor's own bytes, shared rather than copied: a large model's weights
+  // are then held once however many functions and graph copies refer to them.
   return addConstant(role, bufferType(tensor.dtype),
                      std::vector<std::int64_t>(tensor.shape.begin(), tensor.shape.end()),
                      tensor.data);
@@ -58,8 +60,7 @@ tir::Buffer FunctionBuilder::input(int tensorIndex, const std::string& role) {
 }
 
 tir::Buffer FunctionBuilder::addConstant(const std::string& role, tir::ScalarType type,
-                                         std::vector<std::int64_t> shape,
-                                         std::vector<std::uint8_t> bytes) {
+                                         std::vector<std::int64_t> shape, ir::ConstantBytes bytes) {
   auto b = std::make_shared<tir::BufferNode>();
   b->name = role;
   b->type = type;

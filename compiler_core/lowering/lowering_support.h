@@ -60,7 +60,7 @@ class FunctionBuilder {
 
  private:
   tir::Buffer addConstant(const std::string& role, tir::ScalarType type,
-                          std::vector<std::int64_t> shape, std::vector<std::uint8_t> bytes);
+                          std::vector<std::int64_t> shape, ir::ConstantBytes bytes);
 
   const ir::Graph& graph_;
   tir::PrimFunc func_;

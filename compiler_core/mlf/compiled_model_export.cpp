@@ -1,6 +1,7 @@
 #include "mlf/compiled_model_export.h"
 
 #include "analysis/device_mapping.h"
+#include "codegen/c_function_printer.h"
 #include "codegen/runtime_files.h"
 #include "memory/memory_plan_json.h"
 #include "tir/tir_printer.h"
@@ -93,11 +94,29 @@ MlfContents contentsWithoutSources(const codegen::CompiledModel& model,
   return c;
 }
 
+// An operator function's C, printed into the archive as it is written (see
+// CompiledModel::hasOperatorSources). The function is copied: its constants
+// and statements are shared, and the entry outlives the model.
+ArchiveEntry streamedOperatorSource(const tir::PrimFunc& f) {
+  auto func = std::make_shared<const tir::PrimFunc>(f);
+  auto contents = std::make_shared<StreamedContents>();
+  contents->write = [func](const ArchiveSink& sink) { codegen::printCSource(*func, sink); };
+  return ArchiveEntry{codegen::operatorSourceName(f), {}, false, std::move(contents)};
+}
+
+void addStreamedOperatorSources(const codegen::CompiledModel& model, MlfContents& c) {
+  if (model.hasOperatorSources) return;
+  for (const tir::PrimFunc& f : model.functions) {
+    c.hostSources.push_back(streamedOperatorSource(f));
+  }
+}
+
 }  // namespace
 
 MlfContents mlfContentsOf(const codegen::CompiledModel& model,
                           const std::vector<StageFile>& stages) {
   MlfContents c = contentsWithoutSources(model, stages);
+  addStreamedOperatorSources(model, c);
   for (const auto& f : model.sources) c.hostSources.push_back(entry(f.name, f.text));
   for (const auto& f : model.headers) c.hostHeaders.push_back(entry(f.name, f.text));
   return c;
@@ -105,6 +124,7 @@ MlfContents mlfContentsOf(const codegen::CompiledModel& model,
 
 MlfContents takeMlfContents(codegen::CompiledModel& model, const std::vector<StageFile>& stages) {
   MlfContents c = contentsWithoutSources(model, stages);
+  addStreamedOperatorSources(model, c);
   const auto take = [](std::vector<codegen::GeneratedFile>& files,
                        std::vector<ArchiveEntry>& into) {
     for (codegen::GeneratedFile& f : files) {

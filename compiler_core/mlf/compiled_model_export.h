@@ -18,6 +18,10 @@ namespace loupe::mlf {
 // A printed stage for src/: file name (e.g. "01_imported.graph.txt") and text.
 using StageFile = std::pair<std::string, std::string>;
 
+// The parameter files share the model's constant bytes. A model compiled
+// without its operator sources (CompiledModel::hasOperatorSources false) gets
+// them as streamed entries: each is printed into the archive as it is
+// written, so its C is never held whole.
 MlfContents mlfContentsOf(const codegen::CompiledModel& model,
                           const std::vector<StageFile>& stages);
 // The same, taking the generated sources and headers out of `model` (they

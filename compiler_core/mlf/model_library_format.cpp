@@ -229,8 +229,8 @@ std::vector<ArchiveEntry> mlfEntries(MlfContents&& contents) {
     // groups are listed with is sound): a large model's sources and
     // parameters are not held twice.
     for (ArchiveEntry& file : const_cast<std::vector<ArchiveEntry>&>(*group.files)) {
-      entries.push_back(
-          ArchiveEntry{group.folder + file.path, std::move(file.bytes), file.executable});
+      entries.push_back(ArchiveEntry{group.folder + file.path, std::move(file.bytes),
+                                     file.executable, std::move(file.streamed)});
     }
   }
   return entries;

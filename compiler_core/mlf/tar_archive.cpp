@@ -9,6 +9,7 @@
 #include <atomic>
 #include <cerrno>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <memory>
 #include <set>
@@ -94,30 +95,61 @@ std::vector<PlannedItem> planArchive(const fs::path& file,
   return items;
 }
 
-la_ssize_t appendToBuffer(archive* handle, void* clientData, const void* buffer, size_t length) {
-  try {
-    auto* out = static_cast<std::vector<std::uint8_t>*>(clientData);
-    const auto* bytes = static_cast<const std::uint8_t*>(buffer);
-    out->insert(out->end(), bytes, bytes + length);
-    return static_cast<la_ssize_t>(length);
-  } catch (const std::bad_alloc&) {
-    archive_set_error(handle, ENOMEM, "out of memory while building the archive");
-    return -1;
+// Hands libarchive's output to the (temporary) file as it comes.
+struct FileOutput {
+  int descriptor = -1;
+};
+
+la_ssize_t writeToFile(archive* handle, void* clientData, const void* buffer, size_t length) {
+  const int descriptor = static_cast<FileOutput*>(clientData)->descriptor;
+  const auto* bytes = static_cast<const std::uint8_t*>(buffer);
+  std::size_t written = 0;
+  while (written < length) {
+    const ssize_t n = ::write(descriptor, bytes + written, length - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      const int error = n < 0 ? errno : EIO;
+      archive_set_error(handle, error, "%s", std::strerror(error));
+      return -1;
+    }
+    written += static_cast<std::size_t>(n);
+  }
+  return static_cast<la_ssize_t>(length);
+}
+
+void writeData(const fs::path& file, archive* handle, const std::string& path, const void* bytes,
+               std::size_t size) {
+  const auto* data = static_cast<const std::uint8_t*>(bytes);
+  std::size_t written = 0;
+  while (written < size) {
+    const la_ssize_t n = archive_write_data(handle, data + written, size - written);
+    if (n <= 0) failWithLibarchive(file, "cannot write the contents of '" + path + "'", handle);
+    written += static_cast<std::size_t>(n);
   }
 }
 
-// The whole tar in memory: an MLF is a few megabytes, and building it before
-// touching the disk keeps every libarchive failure away from the target.
-std::vector<std::uint8_t> buildTar(const fs::path& file, const std::vector<PlannedItem>& items,
-                                   std::int64_t modificationTime) {
-  std::vector<std::uint8_t> out;
+// The size of streamed contents: what one run of its writer hands over.
+std::uint64_t streamedSize(const StreamedContents& contents) {
+  std::uint64_t size = 0;
+  contents.write([&size](std::string_view piece) { size += piece.size(); });
+  return size;
+}
+
+// The tar written into `descriptor` as libarchive produces it, so that the
+// archive (a large model's is hundreds of megabytes) is never held in memory;
+// a failure leaves only the temporary file, which the caller discards.
+void buildTar(const fs::path& file, const std::vector<PlannedItem>& items,
+              std::int64_t modificationTime, int descriptor) {
+  FileOutput output{descriptor};
   WriteHandle handle(archive_write_new());
   if (!handle) fail(file, "cannot create a libarchive writer");
   if (archive_write_set_format_pax_restricted(handle.get()) != ARCHIVE_OK ||
       archive_write_add_filter_none(handle.get()) != ARCHIVE_OK) {
     failWithLibarchive(file, "cannot set up the tar writer", handle.get());
   }
-  if (archive_write_open2(handle.get(), &out, nullptr, appendToBuffer, nullptr, nullptr) !=
+  // A client writer (not archive_write_open_fd, which leaves the last block
+  // short on a regular file): the archive's bytes are the same wherever they go.
+  if (archive_write_open2(handle.get(), &output, nullptr, writeToFile, nullptr, nullptr) !=
       ARCHIVE_OK) {
     failWithLibarchive(file, "cannot start the archive", handle.get());
   }
@@ -125,10 +157,12 @@ std::vector<std::uint8_t> buildTar(const fs::path& file, const std::vector<Plann
     EntryHandle entry(archive_entry_new());
     if (!entry) fail(file, "out of memory");
     archive_entry_set_pathname(entry.get(), item.path.c_str());
+    std::uint64_t size = 0;
     if (item.file != nullptr) {
+      size = item.file->streamed ? streamedSize(*item.file->streamed) : item.file->bytes.size();
       archive_entry_set_filetype(entry.get(), AE_IFREG);
       archive_entry_set_perm(entry.get(), item.file->executable ? 0755 : 0644);
-      archive_entry_set_size(entry.get(), static_cast<la_int64_t>(item.file->bytes.size()));
+      archive_entry_set_size(entry.get(), static_cast<la_int64_t>(size));
     } else {
       archive_entry_set_filetype(entry.get(), AE_IFDIR);
       archive_entry_set_perm(entry.get(), 0755);
@@ -142,18 +176,20 @@ std::vector<std::uint8_t> buildTar(const fs::path& file, const std::vector<Plann
     if (archive_write_header(handle.get(), entry.get()) != ARCHIVE_OK) {
       failWithLibarchive(file, "cannot write the header of '" + item.path + "'", handle.get());
     }
-    if (item.file != nullptr) {
-      const std::vector<std::uint8_t>& bytes = item.file->bytes;
-      std::size_t written = 0;
-      while (written < bytes.size()) {
-        const la_ssize_t n =
-            archive_write_data(handle.get(), bytes.data() + written, bytes.size() - written);
-        if (n <= 0) {
-          failWithLibarchive(file, "cannot write the contents of '" + item.path + "'",
-                             handle.get());
+    if (item.file != nullptr && item.file->streamed) {
+      std::uint64_t written = 0;
+      item.file->streamed->write([&](std::string_view piece) {
+        // libarchive would pad or cut the file to its header's size: contents
+        // that differ from their measurement are a bug, not an archive.
+        if (piece.size() > size - written) {
+          fail(file, "'" + item.path + "' grew while it was written");
         }
-        written += static_cast<std::size_t>(n);
-      }
+        writeData(file, handle.get(), item.path, piece.data(), piece.size());
+        written += piece.size();
+      });
+      if (written != size) fail(file, "'" + item.path + "' shrank while it was written");
+    } else if (item.file != nullptr) {
+      writeData(file, handle.get(), item.path, item.file->bytes.data(), item.file->bytes.size());
     }
     if (archive_write_finish_entry(handle.get()) != ARCHIVE_OK) {
       failWithLibarchive(file, "cannot finish '" + item.path + "'", handle.get());
@@ -162,8 +198,10 @@ std::vector<std::uint8_t> buildTar(const fs::path& file, const std::vector<Plann
   if (archive_write_close(handle.get()) != ARCHIVE_OK) {
     failWithLibarchive(file, "cannot finish the archive", handle.get());
   }
-  return out;
 }
+
+// Writes the whole contents into a descriptor.
+using WriteContents = std::function<void(int descriptor)>;
 
 // Removes the temporary file unless it was renamed into place.
 class TemporaryFile {
@@ -235,15 +273,10 @@ fs::path resolveTarget(const fs::path& file) {
   }
 }
 
-void writeAll(const fs::path& file, int descriptor, const std::vector<std::uint8_t>& bytes) {
-  std::size_t written = 0;
-  while (written < bytes.size()) {
-    const ssize_t n = ::write(descriptor, bytes.data() + written, bytes.size() - written);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) fail(file, std::string("cannot write: ") + std::strerror(n < 0 ? errno : EIO));
-    written += static_cast<std::size_t>(n);
-  }
-  // On disk before it replaces the old file, so a crash leaves one or the other.
+// The contents, then on disk before they replace the old file, so a crash
+// leaves one or the other.
+void writeAll(const fs::path& file, int descriptor, const WriteContents& write) {
+  write(descriptor);
   if (::fsync(descriptor) != 0) fail(file, std::string("cannot write: ") + std::strerror(errno));
 }
 
@@ -261,9 +294,10 @@ void renameIntoPlace(const fs::path& file, TemporaryFile& temporary, const fs::p
 // gets its temporary name only for the instant before the rename: no
 // interruption, SIGKILL or a power cut included, leaves a full-size
 // temporary file. False when the file system has no O_TMPFILE or /proc is
-// missing; nothing was written then.
+// missing; the target is untouched then (without /proc, what was written
+// vanishes with the unnamed file).
 bool writeThroughUnnamedFile(const fs::path& file, const fs::path& target, const fs::path& folder,
-                             const std::vector<std::uint8_t>& bytes) {
+                             const WriteContents& write) {
   const int descriptor = ::open(folder.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
   if (descriptor < 0) {
     if (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL) return false;
@@ -276,7 +310,7 @@ bool writeThroughUnnamedFile(const fs::path& file, const fs::path& target, const
       if (descriptor >= 0) ::close(descriptor);
     }
   } closer{descriptor};
-  writeAll(file, descriptor, bytes);
+  writeAll(file, descriptor, write);
   static std::atomic<unsigned> counter{0};
   const std::string self = "/proc/self/fd/" + std::to_string(descriptor);
   const std::string stem = "." + file.filename().string() + ".tmp-" + std::to_string(::getpid());
@@ -301,13 +335,15 @@ fs::path folderOf(const fs::path& target) {
   return target.has_parent_path() ? target.parent_path() : fs::path(".");
 }
 
-void writeFileAtomically(const fs::path& file, const std::vector<std::uint8_t>& bytes) {
+// `write` may run twice: when the unnamed file cannot be named (no /proc),
+// the contents are written again into a named temporary file.
+void writeFileAtomically(const fs::path& file, const WriteContents& write) {
   if (!file.has_filename()) fail(file, "not a file name");
   const fs::path target = resolveTarget(file);
   const fs::path folder = folderOf(target);
-  if (writeThroughUnnamedFile(file, target, folder, bytes)) return;
+  if (writeThroughUnnamedFile(file, target, folder, write)) return;
   TemporaryFile temporary = createTemporaryBeside(file, folder);
-  writeAll(file, temporary.descriptor(), bytes);
+  writeAll(file, temporary.descriptor(), write);
   renameIntoPlace(file, temporary, target);
 }
 
@@ -383,7 +419,8 @@ void writeTarArchive(const fs::path& file, const std::vector<ArchiveEntry>& entr
     fail(file, "modification time " + std::to_string(modificationTime) + " is before 1970");
   }
   const std::vector<PlannedItem> items = planArchive(file, entries);
-  writeFileAtomically(file, buildTar(file, items, modificationTime));
+  writeFileAtomically(file,
+                      [&](int descriptor) { buildTar(file, items, modificationTime, descriptor); });
 }
 
 void checkArchiveTarget(const fs::path& file) {
@@ -464,17 +501,17 @@ std::vector<ArchiveEntry> readTarArchive(const fs::path& file, std::uint64_t max
     }
     totalBytes += size;
 
-    ArchiveEntry read{*path, std::vector<std::uint8_t>(size),
-                      (archive_entry_perm(entry) & 0100) != 0};
+    std::vector<std::uint8_t> bytes(size);
     std::size_t offset = 0;
-    while (offset < read.bytes.size()) {
+    while (offset < bytes.size()) {
       const la_ssize_t n =
-          archive_read_data(handle.get(), read.bytes.data() + offset, read.bytes.size() - offset);
+          archive_read_data(handle.get(), bytes.data() + offset, bytes.size() - offset);
       if (n < 0) failWithLibarchive(file, "cannot read '" + stored + "'", handle.get());
       if (n == 0) entryFail("truncated");
       offset += static_cast<std::size_t>(n);
     }
-    entries.push_back(std::move(read));
+    entries.push_back(
+        ArchiveEntry{*path, std::move(bytes), (archive_entry_perm(entry) & 0100) != 0, nullptr});
   }
   for (const std::string& folder : folders) {
     if (files.contains(folder)) fail(file, "'" + folder + "' is both a file and a folder");

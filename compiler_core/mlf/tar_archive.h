@@ -11,11 +11,15 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "ir/constant_bytes.h"
 
 namespace loupe::mlf {
 
@@ -26,11 +30,25 @@ class ArchiveError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// Receives a file's contents piece by piece.
+using ArchiveSink = std::function<void(std::string_view piece)>;
+
+// Contents produced while the archive is written rather than held before: a
+// large generated file (a model's weights as C text) is then never whole in
+// memory. `write` hands the same bytes to the sink every time it is called:
+// it is called once to measure the file for its header, then to write it.
+struct StreamedContents {
+  std::function<void(const ArchiveSink& sink)> write;
+};
+
 // One regular file of an archive. Folders are implied by the paths.
 struct ArchiveEntry {
   std::string path;  // plain relative path with '/' separators, e.g. "codegen/host/src/lib0.c"
-  std::vector<std::uint8_t> bytes;
+  // Shared, not copied, with whoever else holds them (a model's constants).
+  ir::ConstantBytes bytes;
   bool executable = false;  // mode 0755 instead of 0644
+  // When set, the contents are what it writes and `bytes` is not used.
+  std::shared_ptr<const StreamedContents> streamed;
 
   bool operator==(const ArchiveEntry&) const = default;
 };
@@ -41,7 +59,8 @@ struct ArchiveEntry {
 std::optional<std::string> archivePathProblem(std::string_view path);
 
 // Writes `entries` as a POSIX tar (pax restricted: ustar headers unless a path
-// needs a pax extension). Every entry and folder gets `modificationTime`
+// needs a pax extension), straight into the temporary file that then replaces
+// `file`: the archive is never held in memory. Every entry and folder gets `modificationTime`
 // (seconds since the epoch, >= 0), uid/gid 0 and owner "root". Throws
 // ArchiveError for an invalid or duplicate path, a path that is both a file
 // and a folder, a target that is not a regular file (or a link to one or to

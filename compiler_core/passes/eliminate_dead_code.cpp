@@ -43,7 +43,6 @@ ir::Graph eliminateDeadCode(ir::Graph graph, PassContext& context) {
     if (!tensor.isConstant || referenced.at(static_cast<std::size_t>(tensor.index))) continue;
     tensor.isConstant = false;
     tensor.data.clear();
-    tensor.data.shrink_to_fit();
     dropped += (dropped.empty() ? "%" : ", %") + std::to_string(tensor.index);
   }
   if (!dropped.empty()) context.remark("unread constants dropped: " + dropped);

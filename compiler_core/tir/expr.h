@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "ir/constant_bytes.h"
 #include "tir/scalar_type.h"
 
 namespace loupe::tir {
@@ -33,8 +34,10 @@ struct BufferNode {
   ScalarType type = ScalarType::Int8;
   std::vector<std::int64_t> shape;  // for people; accesses use flat indices
   BufferScope scope = BufferScope::Param;
-  bool written = false;            // params: an output the function stores to
-  std::vector<std::uint8_t> data;  // constants: little-endian element bytes
+  bool written = false;  // params: an output the function stores to
+  // Constants: little-endian element bytes, shared with the graph tensor they
+  // come from when the function uses its weights as they are.
+  ir::ConstantBytes data;
   std::int64_t elementCount() const;
 };
 using Buffer = std::shared_ptr<const BufferNode>;

@@ -55,7 +55,7 @@ class NpuGoldenTensorsTest : public QObject {
             const int tensor = compiled.regionTensors[region];
             if (tensor == ir::kNoTensor) return std::vector<std::uint8_t>{};
             const ir::Tensor& t = graph.tensor(tensor);
-            return t.isConstant ? t.data : dump(tensor);
+            return t.isConstant ? t.data.bytes() : dump(tensor);
           };
           for (npu::MacConfig config : npu::kAllMacConfigs) {
             const auto compiled = npu::compileNpuOperator(graph, op, config);

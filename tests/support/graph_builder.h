@@ -40,8 +40,9 @@ class GraphBuilder {
     const int index = tensor(std::move(name), dtype, std::move(shape), std::move(quant));
     auto& t = graph_.tensors.back();
     t.isConstant = true;
-    t.data.resize(values.size() * sizeof(T));
-    std::memcpy(t.data.data(), values.data(), t.data.size());
+    std::vector<std::uint8_t> bytes(values.size() * sizeof(T));
+    if (!bytes.empty()) std::memcpy(bytes.data(), values.data(), bytes.size());
+    t.data = std::move(bytes);
     return index;
   }
 
