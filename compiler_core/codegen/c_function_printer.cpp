@@ -1,5 +1,6 @@
 #include "codegen/c_function_printer.h"
 
+#include <charconv>
 #include <cinttypes>
 #include <cmath>
 #include <cstring>
@@ -225,6 +226,18 @@ class StmtPrinter {
   std::ostringstream& out_;
 };
 
+// intLiteral's text appended without making a string for each value: a large
+// constant has millions of them (and a streamed one is printed twice).
+void appendIntLiteral(std::string& text, std::int64_t value, ScalarType type) {
+  if (type == ScalarType::Int64 || value == INT32_MIN) {
+    text += intLiteral(value, type);
+    return;
+  }
+  char digits[24];
+  const char* end = std::to_chars(digits, digits + sizeof digits, value).ptr;
+  text.append(digits, static_cast<std::size_t>(end - digits));
+}
+
 // Values printed between two hand-overs of the text to a sink (about 100 KB
 // of C for int8 values).
 constexpr std::size_t kValuesPerPiece = 16 * 1024;
@@ -238,22 +251,31 @@ void handOver(std::ostringstream& out, const CTextSink* sink) {
   out.str({});
 }
 
+// The values are put together in a string, a piece at a time, rather than
+// each written to the stream: the stream's per-call cost was most of the time
+// a large model's C took to print.
 template <typename T>
 void printValues(std::ostringstream& out, const std::vector<std::uint8_t>& bytes, ScalarType type,
                  const CTextSink* sink) {
   const std::size_t count = bytes.size() / sizeof(T);
+  std::string text;
   for (std::size_t i = 0; i < count; ++i) {
     T value;
     std::memcpy(&value, bytes.data() + i * sizeof(T), sizeof(T));
-    out << (i % 16 == 0 ? "\n  " : " ");
+    text += (i % 16 == 0 ? "\n  " : " ");
     if constexpr (std::is_same_v<T, float>) {
-      out << floatLiteral(value);
+      text += floatLiteral(value);
     } else {
-      out << intLiteral(static_cast<std::int64_t>(value), type);
+      appendIntLiteral(text, static_cast<std::int64_t>(value), type);
     }
-    if (i + 1 < count) out << ',';
-    if ((i + 1) % kValuesPerPiece == 0) handOver(out, sink);
+    if (i + 1 < count) text += ',';
+    if ((i + 1) % kValuesPerPiece == 0) {
+      out << text;
+      text.clear();
+      handOver(out, sink);
+    }
   }
+  out << text;
 }
 
 void printValues(std::ostringstream& out, const std::vector<std::uint8_t>& bytes, ScalarType type,
