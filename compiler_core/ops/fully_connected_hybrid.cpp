@@ -166,10 +166,7 @@ tir::PrimFunc lowerHybridFullyConnected(const ir::Graph& graph, const ir::Operat
       forLoop(batch, 0, batches,
               forLoop(u, 0, units, store(out, outAt, b ? load(b, refVar(u)) : floatImm(0.0))));
   // Whether any input value is not 0 (TFLite's IsZeroVector).
-  Stmt findNonZero =
-      seq({store(nonZero, 0, 0),
-           forLoop(i, 0, batches * depth,
-                   ifThenElse(ne(load(in, refVar(i)), floatImm(0.0)), store(nonZero, 0, 1)))});
+  Stmt anyNonZero = hybrid::findNonZero(in, 0, std::int64_t{batches} * depth, nonZero, 0);
   // Each batch row quantised, its dot products scaled back into the output.
   Expr product = cast(ScalarType::Int32, load(w, refVar(u) * depth + refVar(d))) *
                  cast(ScalarType::Int32, load(q, refVar(d)));
@@ -192,7 +189,7 @@ tir::PrimFunc lowerHybridFullyConnected(const ir::Graph& graph, const ir::Operat
         forLoop(i, 0, batches * units,
                 store(out, refVar(i), hybrid::activate(load(out, refVar(i)), attrs.activation)));
   }
-  std::vector<Stmt> steps = {start, findNonZero, ifThenElse(ne(load(nonZero, 0), 0), rows)};
+  std::vector<Stmt> steps = {start, anyNonZero, ifThenElse(ne(load(nonZero, 0), 0), rows)};
   if (activation) steps.push_back(activation);
   Stmt body = seq(std::move(steps));
   for (const Buffer& local : {nonZero, q, lo, hi, dot}) body = allocate(local, body);

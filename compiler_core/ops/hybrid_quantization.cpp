@@ -68,6 +68,16 @@ tir::Stmt quantizeRow(const tir::Buffer& input, const tir::Expr& start, std::int
   return seq({minMax, body});
 }
 
+tir::Stmt findNonZero(const tir::Buffer& input, const tir::Expr& start, std::int64_t count,
+                      const tir::Buffer& flag, int flagIndex) {
+  using namespace tir;
+  const Var i = lowering::loopVar("i");
+  return seq({store(flag, flagIndex, 0),
+              forLoop(i, 0, count,
+                      ifThenElse(ne(load(input, start + refVar(i)), floatImm(0.0)),
+                                 store(flag, flagIndex, 1)))});
+}
+
 std::optional<std::string> checkWeights(const ir::Tensor& weights) {
   if (weights.dtype != ir::DType::Int8) {
     return "hybrid weights must be int8, found " + tensorText(weights);

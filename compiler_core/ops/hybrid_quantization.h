@@ -35,6 +35,12 @@ tir::Stmt quantizeRow(const tir::Buffer& input, const tir::Expr& start, std::int
                       const tir::Buffer& hi, const tir::Var& scale, const tir::Var& offset,
                       tir::Stmt then, const tir::Expr& quantizedStart = 0);
 
+// TFLite's IsZeroVector, negated, in TIR: flag[flagIndex] = 1 when any of
+// the `count` values of `input` from `start` is not 0, else 0 (hybrid
+// kernels skip the product of an all-zero operand).
+tir::Stmt findNonZero(const tir::Buffer& input, const tir::Expr& start, std::int64_t count,
+                      const tir::Buffer& flag, int flagIndex);
+
 // Hybrid weights: int8, zero points 0, constant. nullopt when they are.
 std::optional<std::string> checkWeights(const ir::Tensor& weights);
 

@@ -34,31 +34,6 @@ using namespace reference;
 
 constexpr std::array<const char*, 4> kGateNames = {"input", "forget", "cell", "output"};
 
-// One step of the sequence: its rows and where they start.
-struct StepWindow {
-  int rows = 0;
-  std::int64_t input = 0, output = 0, state = 0;
-};
-
-// TFLite's order: time-major steps through time with all batches at once,
-// batch-major through each batch's sequence.
-template <typename Step>
-void forEachStep(const SequenceLstmPlan& p, Step step) {
-  if (p.timeMajor) {
-    for (int t = 0; t < p.timeSteps; ++t) {
-      step(StepWindow{p.batches, std::int64_t{t} * p.batches * p.inputSize,
-                      std::int64_t{t} * p.batches * p.stateSize, 0});
-    }
-    return;
-  }
-  for (int b = 0; b < p.batches; ++b) {
-    for (int t = 0; t < p.timeSteps; ++t) {
-      const std::int64_t row = std::int64_t{b} * p.timeSteps + t;
-      step(StepWindow{1, row * p.inputSize, row * p.stateSize, std::int64_t{b} * p.stateSize});
-    }
-  }
-}
-
 std::size_t weightsSlot(int gate, bool recurrent) {
   return (recurrent ? kLstmRecurrentToInputWeights : kLstmInputToInputWeights) +
          static_cast<std::size_t>(gate);
@@ -133,11 +108,11 @@ void evalHybridSequenceLstm(const ir::Graph& graph, const ir::Operator& op,
   float* cell = store.mutableData<float>(op.inputs[kLstmCellState]);
   float* output = store.mutableData<float>(op.outputs[0]);
   std::array<std::vector<float>, 4> gates;
-  forEachStep(p, [&](const StepWindow& w) {
+  forEachStep(p, [&](const LstmStepWindow& w) {
     const QuantizedRows x =
-        quantizeRows(input + w.input, w.rows, I, attrs.asymmetricQuantizeInputs);
+        quantizeRows(input + w.inputOffset, w.rows, I, attrs.asymmetricQuantizeInputs);
     const QuantizedRows h =
-        quantizeRows(hidden + w.state, w.rows, S, attrs.asymmetricQuantizeInputs);
+        quantizeRows(hidden + w.stateOffset, w.rows, S, attrs.asymmetricQuantizeInputs);
     for (int gate = 0; gate < 4; ++gate) {
       const float* bias = store.data<float>(op.inputs[kLstmInputGateBias + gate]);
       gates[gate].assign(static_cast<std::size_t>(w.rows) * S, 0.0f);
@@ -165,13 +140,13 @@ void evalHybridSequenceLstm(const ir::Graph& graph, const ir::Operator& op,
       }
     }
     for (int i = 0; i < w.rows * S; ++i) {
-      float c = gates[kForgetGate][i] * cell[w.state + i];
+      float c = gates[kForgetGate][i] * cell[w.stateOffset + i];
       c = c + gates[kCellGate][i] * gates[kInputGate][i];
       if (p.cellClip > 0.0f) c = loupe_lstm_clip_f32(c, p.cellClip);
-      cell[w.state + i] = c;
+      cell[w.stateOffset + i] = c;
       const float state = gates[kOutputGate][i] * loupe_lstm_tanh_f32(c);
-      hidden[w.state + i] = state;
-      output[w.output + i] = state;
+      hidden[w.stateOffset + i] = state;
+      output[w.outputOffset + i] = state;
     }
   });
 }
@@ -249,10 +224,7 @@ tir::PrimFunc lowerHybridSequenceLstm(const ir::Graph& graph, const ir::Operator
     std::vector<Stmt> clear = {store(scales[o], refVar(r), floatImm(0.0))};
     if (asymmetric) clear.push_back(store(offsets[o], refVar(r), 0));
     step.push_back(forLoop(r, 0, R, seq(clear)));
-    step.push_back(store(nonZero, o, 0));
-    step.push_back(
-        forLoop(i, 0, R * depth,
-                ifThenElse(ne(load(x, start + refVar(i)), floatImm(0.0)), store(nonZero, o, 1))));
+    step.push_back(hybrid::findNonZero(x, start, std::int64_t{R} * depth, nonZero, o));
     std::vector<Stmt> keep = {store(scales[o], refVar(r), refVar(scale))};
     if (asymmetric) keep.push_back(store(offsets[o], refVar(r), refVar(offset)));
     step.push_back(ifThenElse(

@@ -82,6 +82,30 @@ struct SequenceLstmPlan {
 
 SequenceLstmPlan planSequenceLstm(const ir::Graph& graph, const ir::Operator& op);
 
+// Which slice of the tensors one LSTM step reads and writes, and the steps in
+// TFLite's order: time-major steps through time with all batches at once,
+// batch-major through each batch's sequence (the variants' kernels share it).
+struct LstmStepWindow {
+  int rows;  // batches handled together: all when time-major, else 1
+  int inputOffset, outputOffset, stateOffset;
+};
+
+template <typename StepFunction>
+void forEachStep(const SequenceLstmPlan& p, StepFunction step) {
+  if (p.timeMajor) {
+    for (int t = 0; t < p.timeSteps; ++t) {
+      step(LstmStepWindow{p.batches, t * p.batches * p.inputSize, t * p.batches * p.stateSize, 0});
+    }
+    return;
+  }
+  for (int b = 0; b < p.batches; ++b) {
+    for (int t = 0; t < p.timeSteps; ++t) {
+      const int sequence = b * p.timeSteps + t;
+      step(LstmStepWindow{1, sequence * p.inputSize, sequence * p.stateSize, b * p.stateSize});
+    }
+  }
+}
+
 // The checks every variant shares: the 24 slots, the standard LSTM (TANH, no
 // CIFG, peephole, projection or layer normalisation), variable states, and
 // the shapes of the tensors against each other.

@@ -318,28 +318,6 @@ std::optional<std::string> checkSequenceLstm(const ir::Graph& graph, const ir::O
   return std::nullopt;
 }
 
-// Which slice of the tensors one LSTM step reads and writes.
-struct LstmStepWindow {
-  int rows;  // batches handled together: all when time-major, else 1
-  int inputOffset, outputOffset, stateOffset;
-};
-
-template <typename StepFunction>
-void forEachStep(const SequenceLstmPlan& p, StepFunction step) {
-  if (p.timeMajor) {
-    for (int t = 0; t < p.timeSteps; ++t) {
-      step(LstmStepWindow{p.batches, t * p.batches * p.inputSize, t * p.batches * p.stateSize, 0});
-    }
-    return;
-  }
-  for (int b = 0; b < p.batches; ++b) {
-    for (int t = 0; t < p.timeSteps; ++t) {
-      const int sequence = b * p.timeSteps + t;
-      step(LstmStepWindow{1, sequence * p.inputSize, sequence * p.stateSize, b * p.stateSize});
-    }
-  }
-}
-
 // ---- float32 ----
 
 void floatFullyConnected(const float* x, const float* w, const float* bias, int rows, int depth,

@@ -7,6 +7,7 @@
 
 #include <cmath>
 
+#include "symmetric_weights.h"
 #include "tflite_model_writer.h"
 
 namespace loupe::test::hybrid_bmm {
@@ -27,14 +28,12 @@ struct BmmCase {
 inline ir::Graph bmmModel(const BmmCase& c) {
   test::TfliteModelWriter w;
   tflite::SubGraphT& g = w.subgraph();
-  float top = 0.0f;
-  for (float v : c.rhs) top = std::max(top, std::fabs(v));
-  std::vector<std::int8_t> q;
-  for (float v : c.rhs) q.push_back(static_cast<std::int8_t>(std::lround(v * 127.0 / top)));
+  std::vector<float> scales;
+  const std::vector<std::int8_t> q = quantizeSymmetric(c.rhs, 1, scales);
   const int lhs = w.tensor(g, "lhs", TensorType::FLOAT32, c.lhsShape);
   const int rhs = w.tensor(g, "rhs", TensorType::INT8, c.rhsShape, bytesOf(q));
   if (c.channelScales.empty()) {
-    w.quantize(g, rhs, {top / 127.0f}, {0});
+    w.quantize(g, rhs, scales, {0});
   } else {
     w.quantize(g, rhs, c.channelScales, std::vector<std::int64_t>(c.channelScales.size(), 0));
     g.tensors[static_cast<std::size_t>(rhs)]->quantization->quantized_dimension =

@@ -7,6 +7,7 @@
 
 #include <cmath>
 
+#include "symmetric_weights.h"
 #include "tflite_model_writer.h"
 
 namespace loupe::test::hybrid_conv {
@@ -28,30 +29,12 @@ struct ConvCase {
   int scaleCopies = 1;  // a per-tensor scale written this many times
 };
 
-// Quantises `values` (rows of equal length) as TFLite's test utilities do:
-// one scale max|x| / 127 for all, or one per row.
-inline std::vector<std::int8_t> quantizeFilter(const std::vector<float>& values, int rows,
-                                               std::vector<float>& scales) {
-  const std::size_t depth = values.size() / static_cast<std::size_t>(rows);
-  std::vector<std::int8_t> q;
-  scales.clear();
-  for (int r = 0; r < rows; ++r) {
-    float top = 0.0f;
-    for (std::size_t i = 0; i < depth; ++i) top = std::max(top, std::fabs(values[r * depth + i]));
-    scales.push_back(top / 127.0f);
-    for (std::size_t i = 0; i < depth; ++i) {
-      q.push_back(static_cast<std::int8_t>(std::lround(values[r * depth + i] * 127.0 / top)));
-    }
-  }
-  return q;
-}
-
 inline ir::Graph convModel(const ConvCase& c) {
   test::TfliteModelWriter w;
   tflite::SubGraphT& g = w.subgraph();
   std::vector<float> scales;
   const std::vector<std::int8_t> q =
-      quantizeFilter(c.filter, c.perChannel ? c.filterShape[0] : 1, scales);
+      quantizeSymmetric(c.filter, c.perChannel ? c.filterShape[0] : 1, scales);
   const int input = w.tensor(g, "input", TensorType::FLOAT32, c.inputShape);
   const int filter = w.tensor(g, "filter", TensorType::INT8, c.filterShape, bytesOf(q));
   if (!c.perChannel) scales.assign(static_cast<std::size_t>(c.scaleCopies), scales[0]);

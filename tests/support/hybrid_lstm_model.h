@@ -8,6 +8,7 @@
 
 #include <cmath>
 
+#include "symmetric_weights.h"
 #include "tflite_model_writer.h"
 
 namespace loupe::test::hybrid_lstm {
@@ -51,15 +52,6 @@ inline const std::vector<float> kGolden = {-0.02973187, 0.1229473,  0.20885126, 
                                            -0.03716109, 0.12507336, 0.41193449, -0.20860538,
                                            -0.15053082, 0.09120187, 0.24278517, -0.12222792};
 
-inline std::vector<std::int8_t> quantizePerTensor(const std::vector<float>& values, float& scale) {
-  float top = 0.0f;
-  for (float v : values) top = std::max(top, std::fabs(v));
-  scale = top / 127.0f;
-  std::vector<std::int8_t> q;
-  for (float v : values) q.push_back(static_cast<std::int8_t>(std::lround(v * 127.0 / top)));
-  return q;
-}
-
 // batches copies of the sequence, time-major [steps, batches, inputs] or
 // batch-major [batches, steps, inputs].
 inline ir::Graph lstmModel(bool asymmetric, bool timeMajor = true, int batches = 1,
@@ -75,12 +67,12 @@ inline ir::Graph lstmModel(bool asymmetric, bool timeMajor = true, int batches =
       &kInputToInput,     &kInputToForget,     &kInputToCell,     &kInputToOutput,
       &kRecurrentToInput, &kRecurrentToForget, &kRecurrentToCell, &kRecurrentToOutput};
   for (std::size_t i = 0; i < weights.size(); ++i) {
-    float scale = 0.0f;
-    const auto q = quantizePerTensor(*weights[i], scale);
+    std::vector<float> scale;
+    const auto q = quantizeSymmetric(*weights[i], 1, scale);
     const std::int32_t depth = i < 4 ? kInputs : kCells;
     const int t = w.tensor(g, "weights" + std::to_string(i + 1), TensorType::INT8, {kCells, depth},
                            bytesOf(q));
-    w.quantize(g, t, {scale}, {0});
+    w.quantize(g, t, scale, {0});
     inputs[1 + i] = t;
   }
   for (int gate = 0; gate < 4; ++gate) {

@@ -9,6 +9,7 @@
 
 #include <cmath>
 
+#include "symmetric_weights.h"
 #include "tflite_model_writer.h"
 
 namespace loupe::test::hybrid_svdf {
@@ -18,29 +19,20 @@ using tflite::TensorType;
 constexpr std::int32_t kSvdf = 27;
 constexpr int kBatches = 2, kUnits = 4, kInputSize = 3, kMemory = 10, kSteps = 10;
 
-inline std::vector<std::int8_t> quantizePerTensor(const std::vector<float>& values, float& scale) {
-  float top = 0.0f;
-  for (float v : values) top = std::max(top, std::fabs(v));
-  scale = top / 127.0f;
-  std::vector<std::int8_t> q;
-  for (float v : values) q.push_back(static_cast<std::int8_t>(std::lround(v * 127.0 / top)));
-  return q;
-}
-
 inline ir::Graph svdfModel(int rank, const std::vector<float>& feature,
                            const std::vector<float>& time, bool asymmetric) {
   test::TfliteModelWriter w;
   tflite::SubGraphT& g = w.subgraph();
   const int filters = kUnits * rank;
-  float featureScale = 0.0f, timeScale = 0.0f;
-  const auto featureQ = quantizePerTensor(feature, featureScale);
-  const auto timeQ = quantizePerTensor(time, timeScale);
+  std::vector<float> featureScale, timeScale;
+  const auto featureQ = quantizeSymmetric(feature, 1, featureScale);
+  const auto timeQ = quantizeSymmetric(time, 1, timeScale);
   const int input = w.tensor(g, "input", TensorType::FLOAT32, {kBatches, kInputSize});
   const int wf =
       w.tensor(g, "weights_feature", TensorType::INT8, {filters, kInputSize}, bytesOf(featureQ));
-  w.quantize(g, wf, {featureScale}, {0});
+  w.quantize(g, wf, featureScale, {0});
   const int wt = w.tensor(g, "weights_time", TensorType::INT8, {filters, kMemory}, bytesOf(timeQ));
-  w.quantize(g, wt, {timeScale}, {0});
+  w.quantize(g, wt, timeScale, {0});
   const int state = w.tensor(g, "state", TensorType::FLOAT32, {kBatches, kMemory * filters});
   g.tensors[static_cast<std::size_t>(state)]->is_variable = true;
   const int output = w.tensor(g, "output", TensorType::FLOAT32, {kBatches, kUnits});

@@ -56,12 +56,12 @@ inline ir::Graph randomSimdKernelGraph(std::uint32_t seed, int count) {
       const float scale1 = real(0.01f, 0.1f);
       const float scale2 = ties ? scale1 : real(0.01f, 0.1f);
       const float outScale = ties ? 2 * scale1 : real(0.02f, 0.2f);
-      const int in1 = g.tensor(name + "_in1", ir::DType::Int8, shape,
-                               perTensor(scale1, uniform(-128, 127)));
-      const int in2 = g.tensor(name + "_in2", ir::DType::Int8, shape,
-                               perTensor(scale2, uniform(-128, 127)));
-      const int out = g.tensor(name + "_out", ir::DType::Int8, shape,
-                               perTensor(outScale, uniform(-128, 127)));
+      const int in1 =
+          g.tensor(name + "_in1", ir::DType::Int8, shape, perTensor(scale1, uniform(-128, 127)));
+      const int in2 =
+          g.tensor(name + "_in2", ir::DType::Int8, shape, perTensor(scale2, uniform(-128, 127)));
+      const int out =
+          g.tensor(name + "_out", ir::DType::Int8, shape, perTensor(outScale, uniform(-128, 127)));
       ir::ElementwiseAttrs attrs;
       attrs.activation = activations[uniform(0, 3)];
       g.op(ir::OpType::Add, {in1, in2}, {out}, attrs);
