@@ -139,6 +139,7 @@ TuneResult tuneOnBoard(TuneRequest request) {
   const Platform& platform = *request.platform;
   const std::vector<Bytes> expected = referenceOutputs(request.compile.model, request.inputs);
   request.compile.boardCpu = platform.cpu();
+  request.compile.options.boardMemories = platform.memoryRegions(request.compile.model);
   const driver::Compilation baseline = driver::compileModel(request.compile);
 
   TuneResult result;

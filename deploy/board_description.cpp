@@ -1,6 +1,7 @@
 #include "deploy/board_description.h"
 
 #include <algorithm>
+#include <set>
 
 #include <nlohmann/json.hpp>
 
@@ -97,6 +98,10 @@ const BoardMemory& BoardDescription::memoryHolding(const std::string& what) cons
   throw std::runtime_error("board " + name + " has no memory holding " + what);
 }
 
+bool BoardMemory::holdsKind(std::string_view kind) const {
+  return std::find(holds.begin(), holds.end(), kind) != holds.end();
+}
+
 const BoardMemory* BoardDescription::memoryNamed(std::string_view region) const {
   for (const auto& memory : memories) {
     if (memory.name == region) return &memory;
@@ -124,6 +129,7 @@ BoardDescription parseBoardDescription(std::string_view text, const std::string&
   if (root.contains("rpc_arena_bytes")) {
     board.rpcArenaBytes = requiredCount(root, "rpc_arena_bytes", source);
   }
+  if (root.contains("stack_bytes")) board.stackBytes = requiredCount(root, "stack_bytes", source);
   const auto qemu = root.find("qemu");
   const auto flash = root.find("flash");
   if (qemu != root.end()) {
@@ -149,7 +155,13 @@ BoardDescription parseBoardDescription(std::string_view text, const std::string&
       for (const json& held : *holds) {
         if (!held.is_string())
           fail(source, "memory " + memory.name + ": 'holds' lists a non-string");
-        memory.holds.push_back(held.get<std::string>());
+        const std::string kind = held.get<std::string>();
+        static const std::set<std::string> kinds{"code", "data", "stack", "workspace", "constants"};
+        if (!kinds.contains(kind)) {
+          fail(source, "memory " + memory.name + ": 'holds' lists \"" + kind +
+                           "\" (known: code, data, stack, workspace, constants)");
+        }
+        memory.holds.push_back(kind);
       }
     }
     board.memories.push_back(std::move(memory));

@@ -17,7 +17,12 @@ struct BoardMemory {
   std::string name;  // as the linker script names the region: "DTCM"
   std::uint64_t origin = 0;
   std::uint64_t size = 0;
-  std::vector<std::string> holds;  // "code", "data", "stack"
+  // What the memory may hold: "code" (and the constants beside it), "data"
+  // (.data, .bss and the model's workspace), "stack", "workspace" and
+  // "constants" (a memory the model's pools and constant arrays may use
+  // besides those: the plan places them, memory_region.h).
+  std::vector<std::string> holds;
+  bool holdsKind(std::string_view kind) const;
 };
 
 // A program that writes firmware into a real board's flash, as board.json
@@ -45,11 +50,14 @@ struct BoardDescription {
   std::string uartDriver = "cmsdk_uart";    // plugins/platforms/uarts/<driver>.c
   std::string fpu;                          // -mfpu, empty: the compiler's choice for the cpu
   std::uint64_t rpcArenaBytes = 64 * 1024;  // the RPC server's ALLOC arena
+  // The stack the firmware keeps free at the top of its data memory (the
+  // linker script's STACK_BYTES where it reserves one).
+  std::uint64_t stackBytes = 4096;
   // Emulated boards: the QEMU that runs them. Real boards: how to flash them.
   std::string qemuExecutable;
   std::string qemuMachine;
   std::optional<BoardFlash> flash;
-  std::vector<BoardMemory> memories;
+  std::vector<BoardMemory> memories;  // fastest first
 
   bool emulated() const { return !qemuMachine.empty(); }
 

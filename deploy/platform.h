@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "codegen/compiled_model.h"
+#include "memory/memory_region.h"
 
 namespace loupe::host {
 class Transport;
@@ -88,6 +89,16 @@ class Platform {
   // instruction set the model's kernels are lowered for; empty when the
   // platform does not know it (the host, a board on a serial port).
   virtual std::string cpu() const { return {}; }
+
+  // The board's memories as the memory plan may use them, fastest first
+  // (memory_region.h): what is left of each for `model`'s workspace pools
+  // and constants after the runtime, I/O buffers, stack and code. Empty:
+  // the platform does not know its memories (the host, a board on a serial
+  // port); the model then has one workspace pool and constants beside its code.
+  virtual std::vector<memory::MemoryRegion> memoryRegions(const ir::Graph& model) const {
+    (void)model;
+    return {};
+  }
 
   // Whether Loupe builds the firmware (false: a board flashed by the user).
   virtual bool buildsFirmware() const { return true; }

@@ -46,12 +46,22 @@ BoardRunResult runOnBoard(BoardRunRequest request) {
   // The reference check needs the model as imported; the driver takes a copy.
   const ir::Graph imported = model;
   request.compile.boardCpu = request.platform->cpu();
+  // Pools and constants in the board's memories, unless --pools names others.
+  request.compile.options.boardMemories = request.platform->memoryRegions(model);
   const target::CpuIsa isa = target::cpuIsaFor(request.compile.targets, request.compile.boardCpu);
   report("compile", "compiling " + imported.name + " to C for " +
                         target::targetListString(request.compile.targets) + " (" +
                         std::string(target::cpuIsaName(isa)) + " kernels)");
+  const bool inBoardMemories = !request.compile.options.boardMemories.empty();
   BoardRunResult result;
-  result.compilation = driver::compileModel(std::move(request.compile));
+  try {
+    result.compilation = driver::compileModel(std::move(request.compile));
+  } catch (const memory::MemoryPlanError& error) {
+    // Planned in the board's memories: too large for them is a board's refusal.
+    if (!inBoardMemories) throw;
+    throw DeployError(DeployError::Kind::DoesNotFit,
+                      "the model does not fit " + request.platform->name() + ": " + error.what());
+  }
   if (request.deployment.stop.stop_requested()) {
     throw DeployError(DeployError::Kind::Cancelled, "cancelled after compiling");
   }
@@ -61,6 +71,7 @@ BoardRunResult runOnBoard(BoardRunRequest request) {
   result.profile = deployment.profile();
   result.times = deployment.times();
   result.boardName = deployment.board().name;
+  result.firmware = deployment.firmware().firmware;
   report("reference", "running the reference interpreter");
   result.checks = checkAgainstReference(imported, request.inputs, result.outputs);
   if (!request.goldenOutputs.empty()) {

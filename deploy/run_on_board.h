@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
@@ -33,6 +34,7 @@ struct BoardRunResult {
   RunProfile profile;
   DeploymentTimes times;
   std::string boardName;
+  std::filesystem::path firmware;  // the built firmware (empty: nothing built)
   // Against the reference interpreter, then against the golden outputs.
   std::vector<OutputCheck> checks;
 

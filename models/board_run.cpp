@@ -93,6 +93,7 @@ QList<PlatformChoice> BoardRun::platforms() const {
     choice.needsPort = platform->usesSerialPort();
     choice.cpu = QString::fromStdString(platform->cpu());
     choice.buildsFirmware = platform->buildsFirmware();
+    choice.platform = platform;
     choices << choice;
   }
   return choices;

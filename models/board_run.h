@@ -40,6 +40,7 @@ struct PlatformChoice {
   bool buildsFirmware = true;   // false: runs firmware flashed by hand (cannot be tuned)
   QString problem;              // why it cannot be used beyond missing packages (a broken server)
   std::vector<deploy::ProjectOption> options;  // its project options (Deploy form fields)
+  std::shared_ptr<const deploy::Platform> platform;
 };
 
 // How one output of the board compares with the reference interpreter.

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <set>
 
+#include "codegen/compiled_model.h"
 #include "memory/memory_plan.h"
 
 namespace loupe::models {
@@ -45,7 +46,8 @@ QString plannedBufferKindName(PlannedBufferKind kind) {
   return {};
 }
 
-MemoryPlanLayout memoryPlanLayout(const ir::Graph& graph, const memory::MemoryPlan& plan) {
+MemoryPlanLayout memoryPlanLayout(const ir::Graph& graph, const memory::MemoryPlan& plan,
+                                  const std::vector<codegen::MemoryUse>& memories) {
   MemoryPlanLayout layout;
   layout.planner = QString::fromStdString(plan.planner);
   layout.totalBytes = plan.result.totalBytes;
@@ -54,7 +56,20 @@ MemoryPlanLayout memoryPlanLayout(const ir::Graph& graph, const memory::MemoryPl
   layout.milliseconds = plan.milliseconds;
   for (std::size_t p = 0; p < plan.pools.size(); ++p) {
     const qint64 used = p < plan.result.poolBytes.size() ? plan.result.poolBytes[p] : 0;
-    layout.pools.append({QString::fromStdString(plan.pools[p].name), plan.pools[p].size, used});
+    layout.pools.append({QString::fromStdString(plan.pools[p].name), plan.pools[p].size, used,
+                         QString::fromStdString(plan.pools[p].memory)});
+  }
+  for (const codegen::MemoryUse& use : memories) {
+    PlannedMemory memory{QString::fromStdString(use.region.name),
+                         use.region.capacity,
+                         0,
+                         use.constantBytes,
+                         use.region.holdsWorkspace,
+                         use.region.holdsConstants};
+    for (const PlannedPool& pool : layout.pools) {
+      if (pool.memory == memory.name) memory.workspaceBytes += pool.usedBytes;
+    }
+    layout.memories.append(memory);
   }
   for (int opIndex : plan.analysis.order) {
     const ir::Operator& op = graph.operators.at(static_cast<std::size_t>(opIndex));

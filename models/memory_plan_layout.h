@@ -7,12 +7,16 @@
 #include <QList>
 #include <QString>
 #include <QStringList>
+#include <vector>
 
 namespace loupe::ir {
 struct Graph;
 }
 namespace loupe::memory {
 struct MemoryPlan;
+}
+namespace loupe::codegen {
+struct MemoryUse;
 }
 
 namespace loupe::models {
@@ -41,12 +45,24 @@ struct PlannedPool {
   QString name;
   qint64 limit = 0;  // bytes; 0 for unbounded
   qint64 usedBytes = 0;
+  QString memory;  // the board memory it lives in; empty: the data memory
+};
+
+// A memory of the board the model was compiled for, and its fill.
+struct PlannedMemory {
+  QString name;               // "SRAM"
+  qint64 capacity = 0;        // bytes the model may use of it
+  qint64 workspaceBytes = 0;  // its pools
+  qint64 constantBytes = 0;   // constant arrays placed in it
+  bool holdsWorkspace = false;
+  bool holdsConstants = false;
 };
 
 struct MemoryPlanLayout {
   QString planner;
   QList<PlannedBuffer> buffers;
   QList<PlannedPool> pools;
+  QList<PlannedMemory> memories;    // empty: compiled for no board
   QList<QList<int>> stepOperators;  // per step: the imported operators it runs
   QStringList stepLabels;           // per step: "3 CONV_2D"
   qint64 totalBytes = 0;
@@ -60,8 +76,11 @@ struct MemoryPlanLayout {
   QList<int> buffersOfOperator(int modelOperator) const;
 };
 
-// `graph` is the graph the plan was made for (after the graph passes).
-MemoryPlanLayout memoryPlanLayout(const ir::Graph& graph, const memory::MemoryPlan& plan);
+// `graph` is the graph the plan was made for (after the graph passes);
+// `memories`: the board's memories and what the compilation placed in them
+// (their workspace is taken from this plan's pools).
+MemoryPlanLayout memoryPlanLayout(const ir::Graph& graph, const memory::MemoryPlan& plan,
+                                  const std::vector<codegen::MemoryUse>& memories = {});
 
 QString plannedBufferKindName(PlannedBufferKind kind);
 

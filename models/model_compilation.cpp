@@ -22,6 +22,8 @@ struct ModelCompilation::Result {
   QString error;    // non-empty: it failed
   ir::Graph graph;  // after the graph passes and partitioning
   std::map<int, std::int64_t> scratchBytes;
+  std::vector<memory::MemoryPool> pools;     // as compiled: replans use them too
+  std::vector<codegen::MemoryUse> memories;  // the board's, when compiled for one
   FunctionListing tir;
   FunctionListing c;
   MemoryPlanLayout plan;
@@ -53,10 +55,12 @@ QList<int> modelOperatorsOf(const ir::Graph& graph, const codegen::OperatorCall&
 }
 
 memory::MemoryPlanOptions planOptions(const QString& planner,
-                                      const std::map<int, std::int64_t>& scratchBytes) {
+                                      const std::map<int, std::int64_t>& scratchBytes,
+                                      const std::vector<memory::MemoryPool>& pools) {
   memory::MemoryPlanOptions options;
   options.planner = planner.toStdString();
   options.scratchBytes = scratchBytes;
+  if (!pools.empty()) options.pools = pools;
   return options;
 }
 
@@ -122,9 +126,11 @@ void ModelCompilation::setTargets(target::TargetList targets) {
   if (document_->isLoaded()) startCompilation();
 }
 
-void ModelCompilation::setBoardCpu(const QString& cpu) {
-  if (cpu == boardCpu_) return;
+void ModelCompilation::setBoard(const QString& cpu,
+                                std::shared_ptr<const deploy::Platform> platform) {
+  if (cpu == boardCpu_ && platform == platform_) return;
   boardCpu_ = cpu;
+  platform_ = std::move(platform);
   if (document_->isLoaded()) startCompilation();
 }
 
@@ -164,10 +170,10 @@ void ModelCompilation::startCompilation() {
   const int generation = generation_;
   ir::Graph imported = document_->graph();
   const QString planner = planner_;
-  compileWatcher_.setFuture(
-      QtConcurrent::run([imported = std::move(imported), planner, targets = targets_,
-                         cpu = boardCpu_.toStdString(), schedules = schedules_,
-                         &registry = registry_, generation]() -> std::shared_ptr<const Result> {
+  compileWatcher_.setFuture(QtConcurrent::run(
+      [imported = std::move(imported), planner, targets = targets_, cpu = boardCpu_.toStdString(),
+       platform = platform_, schedules = schedules_, &registry = registry_,
+       generation]() -> std::shared_ptr<const Result> {
         auto result = std::make_shared<Result>();
         result->generation = generation;
         try {
@@ -177,6 +183,8 @@ void ModelCompilation::startCompilation() {
           request.options.memory.planner = planner.toStdString();
           request.options.schedules = schedules;
           request.boardCpu = cpu;
+          // Planned in the board's memories, as Run on board plans it.
+          if (platform) request.options.boardMemories = platform->memoryRegions(request.model);
           driver::Compilation compilation = driver::compileModel(std::move(request));
           for (const passes::Stage& stage : compilation.timeline.stages()) {
             if (stage.kind != passes::StageKind::Graph) continue;
@@ -189,6 +197,8 @@ void ModelCompilation::startCompilation() {
               deviceMappingOf(result->graph, compilation.devices, targets, model.devices,
                               QString::fromStdString(model.modelName), importedOperators, registry);
           result->scratchBytes = model.memoryPlan.scratchBytes;
+          result->pools = model.memoryPlan.pools;
+          result->memories = model.memories;
           for (const codegen::OperatorCall& call : model.calls) {
             const tir::PrimFunc& f = model.functions[call.function];
             const QList<int> modelOps = modelOperatorsOf(result->graph, call);
@@ -210,7 +220,7 @@ void ModelCompilation::startCompilation() {
                       QString::fromStdString(file.text));
             }
           }
-          result->plan = memoryPlanLayout(model.graph, model.memoryPlan);
+          result->plan = memoryPlanLayout(model.graph, model.memoryPlan, model.memories);
         } catch (const std::exception& error) {
           result->error = QString::fromUtf8(error.what());
         }
@@ -281,12 +291,15 @@ void ModelCompilation::startReplan() {
         try {
           if (!comparison.isEmpty()) {
             const memory::MemoryPlan other = memory::planMemoryUnchecked(
-                compiledResult->graph, planOptions(comparison, compiledResult->scratchBytes));
-            replan->comparison = memoryPlanLayout(compiledResult->graph, other);
+                compiledResult->graph,
+                planOptions(comparison, compiledResult->scratchBytes, compiledResult->pools));
+            replan->comparison =
+                memoryPlanLayout(compiledResult->graph, other, compiledResult->memories);
           }
           const memory::MemoryPlan plan = memory::planMemoryUnchecked(
-              compiledResult->graph, planOptions(planner, compiledResult->scratchBytes));
-          replan->plan = memoryPlanLayout(compiledResult->graph, plan);
+              compiledResult->graph,
+              planOptions(planner, compiledResult->scratchBytes, compiledResult->pools));
+          replan->plan = memoryPlanLayout(compiledResult->graph, plan, compiledResult->memories);
         } catch (const std::exception& error) {
           replan->error = QString::fromUtf8(error.what());
         }

@@ -12,6 +12,7 @@
 #include <QStringList>
 #include <memory>
 
+#include "deploy/platform.h"
 #include "lowering/schedule.h"
 #include "models/device_mapping.h"
 #include "models/function_listing.h"
@@ -64,11 +65,13 @@ class ModelCompilation : public QObject {
   // Recompiles for `targets` (on the worker thread) when they differ.
   void setTargets(target::TargetList targets);
 
-  // The -mcpu of the board the code is for ("cortex-m55": the Deploy panel's
-  // platform), which picks the kernels' instruction set as Run on board
-  // does; empty: portable C. Recompiles when it changes.
+  // The board the code is for (the Deploy panel's platform): its -mcpu
+  // ("cortex-m55") picks the kernels' instruction set and its memories hold
+  // the pools and constants, as Run on board does; empty cpu: portable C,
+  // no platform (or one that knows no memories): one workspace pool.
+  // Recompiles when either changes.
   const QString& boardCpu() const { return boardCpu_; }
-  void setBoardCpu(const QString& cpu);
+  void setBoard(const QString& cpu, std::shared_ptr<const deploy::Platform> platform);
 
   // The schedule per workload (a tuning log's best records, lowering/
   // schedule.h) and where they came from ("kws.tuning.json"); an operator
@@ -117,6 +120,7 @@ class ModelCompilation : public QObject {
   QString comparisonPlanner_;
   target::TargetList targets_;
   QString boardCpu_;
+  std::shared_ptr<const deploy::Platform> platform_;
   lowering::ScheduleTable schedules_;
   QString schedulesSource_;
   State state_ = State::NoModel;

@@ -10,6 +10,7 @@
 
 #include "models/model_compilation.h"
 #include "models/model_document.h"
+#include "views/board_memory_bars.h"
 #include "views/memory_timeline_chart.h"
 
 namespace loupe::views {
@@ -22,6 +23,7 @@ MemoryPlanView::MemoryPlanView(models::ModelDocument* document,
       planner_(new QComboBox(this)),
       comparison_(new QComboBox(this)),
       summary_(new QLabel(this)),
+      memoryBars_(new BoardMemoryBars(this)),
       chart_(new MemoryTimelineChart(this)),
       comparisonChart_(new MemoryTimelineChart(this)) {
   auto* bar = new QHBoxLayout;
@@ -46,6 +48,7 @@ MemoryPlanView::MemoryPlanView(models::ModelDocument* document,
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addLayout(bar);
+  layout->addWidget(memoryBars_);
   auto* charts = new QSplitter(Qt::Vertical, this);
   charts->addWidget(chart_);
   charts->addWidget(comparisonChart_);
@@ -88,6 +91,7 @@ void MemoryPlanView::showPlan() {
   const qint64 scale = std::max(plan.totalBytes, other.totalBytes);
   chart_->setMinimumScaleBytes(other.isEmpty() ? 0 : scale);
   chart_->setPlanLayout(plan);
+  memoryBars_->setMemories(plan.memories);
   chart_->setSelectedOperator(document_->currentOperator());
   comparisonChart_->setVisible(!other.isEmpty());
   comparisonChart_->setMinimumScaleBytes(scale);

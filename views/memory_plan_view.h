@@ -2,7 +2,8 @@
 // choosing one re-plans at once, off the GUI thread), the plan's total, lower
 // bound and gap, and the timeline chart with the current operator's buffers
 // highlighted; optionally a second algorithm's plan under it, on the same
-// scale, to compare.
+// scale, to compare. Compiled for a board, the board's memories with their
+// fill above the chart, whose lanes are its pools.
 #pragma once
 
 #include <QWidget>
@@ -17,6 +18,7 @@ class ModelDocument;
 
 namespace loupe::views {
 
+class BoardMemoryBars;
 class MemoryTimelineChart;
 
 class MemoryPlanView : public QWidget {
@@ -30,6 +32,8 @@ class MemoryPlanView : public QWidget {
   // "nothing" first, then every planner: the plan drawn under the first.
   QComboBox* comparisonSelector() const { return comparison_; }
   MemoryTimelineChart* chart() const { return chart_; }
+  // The board's memories and their fill (hidden when compiled for no board).
+  BoardMemoryBars* memoryBars() const { return memoryBars_; }
   MemoryTimelineChart* comparisonChart() const { return comparisonChart_; }
   // The total the view states, in bytes (-1 when there is no plan).
   qint64 shownTotalBytes() const;
@@ -44,6 +48,7 @@ class MemoryPlanView : public QWidget {
   QComboBox* planner_;
   QComboBox* comparison_;
   QLabel* summary_;
+  BoardMemoryBars* memoryBars_;
   MemoryTimelineChart* chart_;
   MemoryTimelineChart* comparisonChart_;
 };

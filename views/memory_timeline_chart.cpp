@@ -13,7 +13,7 @@ namespace loupe::views {
 namespace {
 
 constexpr qreal kLeftMargin = 86;
-constexpr qreal kRightMargin = 150;  // room for the lines' labels
+constexpr qreal kRightMargin = 170;  // room for the lines' labels
 constexpr qreal kTopMargin = 34;     // the legend
 constexpr qreal kBottomMargin = 40;  // step numbers and axis title
 
@@ -72,13 +72,23 @@ void MemoryTimelineChart::setSelectedOperator(int modelOperator) {
   update();
 }
 
+bool MemoryTimelineChart::showsLimit(int pool) const {
+  // A limit far above what the plan uses (a board's 4 MB memory under a
+  // 16 KB plan) would squash the buffers to lines: such a lane takes only
+  // what it uses, and its memory's fill is told beside the chart.
+  const auto& info = layout_.pools[pool];
+  qint64 used = layout_.lowerBound;
+  for (const auto& p : layout_.pools) used = std::max(used, p.usedBytes);
+  return info.limit > 0 && info.limit <= 4 * std::max<qint64>(used, 1);
+}
+
 qint64 MemoryTimelineChart::poolBase(int pool) const {
   // Pools stack bottom up; a bounded pool takes its limit, an unbounded one
-  // what it uses.
+  // (or one whose limit is not shown) what it uses.
   qint64 base = 0;
   for (int p = 0; p < pool && p < layout_.pools.size(); ++p) {
     const auto& info = layout_.pools[p];
-    base += info.limit > 0 ? info.limit : info.usedBytes;
+    base += showsLimit(p) ? info.limit : info.usedBytes;
   }
   return base;
 }
@@ -209,10 +219,13 @@ void MemoryTimelineChart::paintEvent(QPaintEvent*) {
   qint64 usedTop = 0;
   for (int p = 0; p < layout_.pools.size(); ++p) {
     const auto& pool = layout_.pools[p];
-    usedTop = std::max(usedTop, poolBase(p) + pool.usedBytes);
-    if (pool.limit > 0) {
+    // An empty pool adds nothing to the plan, wherever its lane starts.
+    if (pool.usedBytes > 0) usedTop = std::max(usedTop, poolBase(p) + pool.usedBytes);
+    if (showsLimit(p)) {
+      // A board's pool is named after its memory, which the label says.
       drawLine(poolBase(p) + pool.limit, QColor(0x30, 0x30, 0x30), Qt::SolidLine,
-               tr("%1 limit %2").arg(pool.name, bytesText(pool.limit)));
+               tr("%1 limit %2")
+                   .arg(pool.memory.isEmpty() ? pool.name : pool.memory, bytesText(pool.limit)));
     }
   }
   // The plan's size, unless it sits on the lower bound's line.

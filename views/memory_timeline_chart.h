@@ -1,9 +1,9 @@
 // The picture of one memory plan: x is the execution step, y the byte offset
 // (pools stacked bottom up); every workspace buffer is a rectangle over its
 // lifetime, coloured by kind (the legend says which), with the lower bound and
-// every bounded pool's limit as labelled lines. The buffers of the selected
-// operator are drawn strong and its step is shaded; a tooltip names the
-// buffer's tensors, size, offset and lifetime.
+// every bounded pool's limit as labelled lines (unless it dwarfs the plan).
+// The buffers of the selected operator are drawn strong and its step is
+// shaded; a tooltip names the buffer's tensors, size, offset and lifetime.
 #pragma once
 
 #include <QList>
@@ -52,6 +52,7 @@ class MemoryTimelineChart : public QWidget {
   QRectF plotArea() const;
   QRectF bufferRect(int buffer) const;
   qint64 poolBase(int pool) const;
+  bool showsLimit(int pool) const;
   qint64 chartBytes() const;
 
   models::MemoryPlanLayout layout_;

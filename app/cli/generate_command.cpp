@@ -54,9 +54,10 @@ int runGenerateCommand(const std::vector<std::string>& args, const deploy::Regis
   options.memory = memoryOptionsFrom(parsed);
   const lowering::ScheduleTable schedules = schedulesFrom(parsed);
   options.schedules = schedules;
+  ir::Graph model = frontend::importTfliteFile(parsed.positional[0]);
+  options.boardMemories = platform->memoryRegions(model);
   const driver::Compilation compilation =
-      driver::compileModel({frontend::importTfliteFile(parsed.positional[0]), targets,
-                            std::move(options), platform->cpu()});
+      driver::compileModel({std::move(model), targets, std::move(options), platform->cpu()});
   const auto files = platform->projectFiles(compilation.model);
   deploy::writeProject(files, *output);
   std::cout << "wrote the " << platform->name() << " project for " << compilation.graph.name

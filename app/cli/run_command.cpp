@@ -17,6 +17,7 @@
 #include "deploy/run_on_board.h"
 #include "deploy/run_profile.h"
 #include "frontend/tflite_importer.h"
+#include "ir/graph_printer.h"
 #include "reference/reference_interpreter.h"
 
 namespace loupe::cli {
@@ -113,6 +114,17 @@ int runOnPlatform(const ir::Graph& graph, const ParsedArguments& parsed, const f
   }
   std::cout << "ran " << graph.name << " on " << platform->name() << " (" << run.boardName
             << "): " << run.outputs.size() << " output(s) written to " << out.string() << "\n";
+  // Where the plan put the model in the board's memories.
+  const auto& memories = run.compilation.model.memories;
+  for (std::size_t m = 0; m < memories.size(); ++m) {
+    const codegen::MemoryUse& use = memories[m];
+    std::cout << (m == 0 ? "memory: " : ", ") << use.region.name << " "
+              << ir::groupDigits(use.workspaceBytes + use.constantBytes) << "/"
+              << ir::groupDigits(use.region.capacity) << " (workspace "
+              << ir::groupDigits(use.workspaceBytes) << ", constants "
+              << ir::groupDigits(use.constantBytes) << ")"
+              << (m + 1 == memories.size() ? "\n" : "");
+  }
   const auto& profile = run.profile;
   std::cout << "time: " << static_cast<std::uint64_t>(profile.total) << " " << profile.unit
             << " in all, " << static_cast<std::uint64_t>(profile.operatorSum()) << " in "

@@ -466,7 +466,7 @@ void MainWindow::showTargets() {
 
 void MainWindow::onPlatformChosen() {
   const models::PlatformChoice choice = deployPanel_->selectedPlatformChoice();
-  compilation_->setBoardCpu(choice.cpu);
+  compilation_->setBoard(choice.cpu, choice.platform);
   tuningPanel_->setPlatform(choice.name, !choice.name.isEmpty() && choice.buildsFirmware);
 }
 

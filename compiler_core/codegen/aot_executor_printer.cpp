@@ -148,6 +148,15 @@ std::vector<std::string> ioMemberNames(const ir::Graph& graph, const std::vector
   return names;
 }
 
+std::string poolSection(const CompiledModel& model, std::size_t pool) {
+  const memory::MemoryPool& p = model.memoryPlan.pools.at(pool);
+  if (p.memory.empty()) return {};
+  for (const MemoryUse& use : model.memories) {
+    if (use.region.name == p.memory && use.region.defaultData) return {};
+  }
+  return memory::workspaceSection(p.memory);
+}
+
 GeneratedFile printModelHeader(const CompiledModel& m) {
   const std::string p = prefix(m);
   const std::string guard = upper(p) + "_H_";
@@ -179,7 +188,7 @@ GeneratedFile printModelHeader(const CompiledModel& m) {
     for (std::size_t i = 0; i < poolsOf(m).size(); ++i) {
       const memory::MemoryPool& pool = poolsOf(m)[i];
       out << "/* pool " << i << ": " << pool.name << ", offsets aligned to " << pool.alignment
-          << " */\n";
+          << (pool.memory.empty() ? "" : ", in the board's " + pool.memory + " memory") << " */\n";
       out << "#define " << upper(p + "_" + pool.name) << "_POOL_SIZE " << poolBytes(m, i) << "\n";
     }
   }
@@ -249,14 +258,22 @@ GeneratedFile printRunSource(const CompiledModel& m) {
     // One array per pool; with -fdata-sections each gets its own section
     // (.bss.<name>) that a linker script can place in the pool's memory.
     out << "#if defined(__GNUC__)\n#define " << upper(p)
-        << "_ALIGNED(n) __attribute__((aligned(n)))\n"
-        << "#else\n#define " << upper(p) << "_ALIGNED(n)\n#endif\n";
+        << "_ALIGNED(n) __attribute__((aligned(n)))\n#define " << upper(p)
+        << "_IN_SECTION(name) __attribute__((section(name)))\n"
+        << "#else\n#define " << upper(p) << "_ALIGNED(n)\n#define " << upper(p)
+        << "_IN_SECTION(name)\n#endif\n";
     for (std::size_t i = 0; i < poolsOf(m).size(); ++i) {
       if (poolBytes(m, i) == 0) continue;
       // uint64_t elements give 8-byte alignment even without the attribute.
       out << "static uint64_t " << p << "_" << poolsOf(m)[i].name << "_storage["
           << (poolBytes(m, i) + 7) / 8 << "] " << upper(p) << "_ALIGNED(" << poolsOf(m)[i].alignment
-          << ");\n";
+          << ")";
+      // A pool in another memory than the data's: its section, which the
+      // board's linker script places there (not in the image: NOLOAD).
+      if (const std::string section = poolSection(m, i); !section.empty()) {
+        out << " " << upper(p) << "_IN_SECTION(\"" << section << "\")";
+      }
+      out << ";\n";
     }
     out << "\n";
   }

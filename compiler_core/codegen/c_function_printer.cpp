@@ -300,9 +300,12 @@ void printValues(std::ostringstream& out, const std::vector<std::uint8_t>& bytes
   throw std::invalid_argument("constant " + name + " has no element type");
 }
 
-void printConstant(std::ostringstream& out, const Buffer& c, const CTextSink* sink) {
+void printConstant(std::ostringstream& out, const Buffer& c, const std::string& section,
+                   const CTextSink* sink) {
   out << "static const " << cTypeName(c->type) << " " << c->name << "["
-      << std::max<std::int64_t>(c->elementCount(), 1) << "] = {";
+      << std::max<std::int64_t>(c->elementCount(), 1) << "]";
+  if (!section.empty()) out << " LOUPE_CONSTANT_SECTION(\"" << section << "\")";
+  out << " = {";
   printValues(out, c->data, c->type, c->name, sink);
   if (c->data.empty()) out << "0";
   out << "\n};\n";
@@ -322,7 +325,21 @@ void printCSource(std::ostringstream& out, const PrimFunc& func, const CTextSink
   out << "#include <math.h>\n#include <stdint.h>\n";
   for (const std::string& h : headers) out << "#include \"" << h << "\"\n";
   out << '\n';
-  for (const Buffer& c : func.constants) printConstant(out, c, sink);
+  // Constants the memory plan puts in another memory than the code's go
+  // into its section (memory_region.h), which the board's linker script places.
+  const auto sectionOf = [&func](std::size_t c) {
+    return c < func.constantSections.size() ? func.constantSections[c] : std::string();
+  };
+  bool sections = false;
+  for (std::size_t c = 0; c < func.constants.size(); ++c) sections |= !sectionOf(c).empty();
+  if (sections) {
+    out << "#if defined(__GNUC__)\n#define LOUPE_CONSTANT_SECTION(name) "
+           "__attribute__((section(name)))\n#else\n#define LOUPE_CONSTANT_SECTION(name)\n"
+           "#endif\n\n";
+  }
+  for (std::size_t c = 0; c < func.constants.size(); ++c) {
+    printConstant(out, func.constants[c], sectionOf(c), sink);
+  }
   if (!func.constants.empty()) out << '\n';
   out << cPrototype(func) << ";\n";
   out << cPrototype(func) << " {\n";

@@ -10,6 +10,7 @@
 #include "codegen/operator_state.h"
 #include "ir/graph.h"
 #include "memory/memory_plan.h"
+#include "memory/memory_region.h"
 #include "target/cpu_isa.h"
 #include "tir/prim_func.h"
 
@@ -18,6 +19,14 @@ namespace loupe::codegen {
 struct GeneratedFile {
   std::string name;  // file name, e.g. "default_lib0.c"
   std::string text;
+};
+
+// A memory of the board the model was compiled for and what of the model
+// it holds (bytes; constants 16-byte aligned each).
+struct MemoryUse {
+  memory::MemoryRegion region;
+  std::int64_t workspaceBytes = 0;  // its pools' storage
+  std::int64_t constantBytes = 0;   // constant arrays placed in it
 };
 
 // One call of the AOT run function, in execution order: one operator, or a
@@ -42,6 +51,9 @@ struct CompiledModel {
   // Where every intermediate tensor lives: pools, offsets, the execution
   // order the calls follow, and the plan's lower bound.
   memory::MemoryPlan memoryPlan;
+  // The board's memories (CompileOptions::boardMemories) and their use;
+  // empty when compiled for no board.
+  std::vector<MemoryUse> memories;
   // Variable tensors kept across runs, outside the workspace (operator_state.h).
   std::vector<StateBuffer> state;
   std::int64_t stateBytes = 0;
@@ -56,6 +68,11 @@ struct CompiledModel {
   // Bytes of all pools together.
   std::int64_t workspaceBytes() const { return memoryPlan.result.totalBytes; }
 };
+
+// The linker section of pool `pool`'s storage, or "" when it goes where
+// the firmware's data goes anyway (no memory named, or the board's default
+// data memory).
+std::string poolSection(const CompiledModel& model, std::size_t pool);
 
 // The file an operator function's C goes into: "<function name>.c".
 inline std::string operatorSourceName(const tir::PrimFunc& func) {

@@ -4,10 +4,12 @@
 #include <cctype>
 #include <stdexcept>
 
+#include "analysis/operator_cost.h"
 #include "codegen/aot_executor_printer.h"
 #include "codegen/c_function_printer.h"
 #include "lowering/lower_operator.h"
 #include "lowering/lowering_support.h"
+#include "memory/constant_placement.h"
 #include "tir/lift_scratch.h"
 #include "tir/simplify.h"
 #include "tir/unroll_hint.h"
@@ -51,6 +53,67 @@ tir::PrimFunc lowerToFunction(const ir::Graph& graph, const ir::Operator& op,
   func.body = tir::hintInnermostUnroll(func.body, lowering::unrollFactor(schedule));
   if (!schedule.empty()) func.attrs["schedule"] = lowering::scheduleToString(schedule);
   return func;
+}
+
+bool usesDefaultPools(const std::vector<memory::MemoryPool>& pools) {
+  const memory::MemoryPool fallback = memory::defaultPools().front();
+  return pools.size() == 1 && pools[0].name == fallback.name && !pools[0].bounded() &&
+         pools[0].memory.empty();
+}
+
+std::int64_t constantBytes(const tir::Buffer& constant) {
+  return std::max<std::int64_t>(static_cast<std::int64_t>(constant->data.size()), 1);
+}
+
+// Records what each board memory holds of the model and puts every constant
+// array in one (constant_placement.h): hottest per byte first, by the
+// multiply-accumulates of the operators its function runs.
+void placeInBoardMemories(CompiledModel& model, const std::vector<memory::MemoryRegion>& regions) {
+  for (const memory::MemoryRegion& region : regions) model.memories.push_back({region, 0, 0});
+  auto regionIndex = [&regions](const std::string& name) {
+    for (std::size_t r = 0; r < regions.size(); ++r) {
+      if (regions[r].name == name) return static_cast<int>(r);
+    }
+    return -1;
+  };
+  std::vector<std::int64_t> used(regions.size(), 0);
+  const auto& pools = model.memoryPlan.pools;
+  for (std::size_t p = 0; p < pools.size(); ++p) {
+    const int r = regionIndex(pools[p].memory);
+    if (r < 0) continue;
+    const std::int64_t bytes = model.memoryPlan.result.poolBytes.at(p);
+    model.memories[static_cast<std::size_t>(r)].workspaceBytes += bytes;
+    used[static_cast<std::size_t>(r)] += (bytes + 15) / 16 * 16;
+  }
+  std::vector<memory::ConstantArray> arrays;
+  std::vector<std::pair<std::size_t, std::size_t>> owners;  // (function, constant)
+  for (const OperatorCall& call : model.calls) {
+    const tir::PrimFunc& func = model.functions[call.function];
+    std::int64_t macs = 0, bytes = 0;
+    for (int op : call.operators) {
+      macs += analysis::operatorCost(model.graph,
+                                     model.graph.operators.at(static_cast<std::size_t>(op)))
+                  .macs;
+    }
+    for (const tir::Buffer& constant : func.constants) bytes += constantBytes(constant);
+    for (std::size_t c = 0; c < func.constants.size(); ++c) {
+      arrays.push_back({func.name + " " + func.constants[c]->name, constantBytes(func.constants[c]),
+                        bytes > 0 ? static_cast<double>(macs) / static_cast<double>(bytes) : 0.0});
+      owners.emplace_back(call.function, c);
+    }
+  }
+  const memory::ConstantPlacement placement = memory::placeConstants(arrays, regions, used);
+  for (std::size_t a = 0; a < arrays.size(); ++a) {
+    const auto [f, c] = owners[a];
+    const auto r = static_cast<std::size_t>(placement.region[a]);
+    tir::PrimFunc& func = model.functions[f];
+    func.constantSections.resize(func.constants.size());
+    func.constantSections[c] =
+        regions[r].defaultCode ? "" : memory::constantSection(regions[r].name);
+  }
+  for (std::size_t r = 0; r < regions.size(); ++r) {
+    model.memories[r].constantBytes = placement.regionBytes[r];
+  }
 }
 
 }  // namespace
@@ -102,6 +165,20 @@ CompiledModel compileToC(const ir::Graph& graph, const CompileOptions& options) 
   }
   const std::string prefix = "tvmgen_" + options.modelName + "_fused_";
   memory::MemoryPlanOptions memoryOptions = options.memory;
+  if (!options.boardMemories.empty()) {
+    if (usesDefaultPools(options.memory.pools)) {
+      memoryOptions.pools = memory::regionPools(options.boardMemories);
+      if (memoryOptions.pools.empty()) {
+        throw std::invalid_argument("the board has no memory that may hold the workspace");
+      }
+    }
+    for (const memory::MemoryPool& pool : memoryOptions.pools) {
+      if (!pool.memory.empty() && !memory::findRegion(options.boardMemories, pool.memory)) {
+        throw std::invalid_argument("pool \"" + pool.name + "\" is in memory " + pool.memory +
+                                    ", which the board does not have");
+      }
+    }
+  }
   auto deviceIndex = [&model](const std::string& name) {
     if (!isValidModelName(name)) {
       throw std::invalid_argument("device name \"" + name + "\" is not a C identifier");
@@ -186,6 +263,7 @@ CompiledModel compileToC(const ir::Graph& graph, const CompileOptions& options) 
                                   " operator functions; a function registry holds at most " +
                                   std::to_string(kMaxOperatorFunctions));
   }
+  if (!options.boardMemories.empty()) placeInBoardMemories(model, options.boardMemories);
   model.state = operatorState(graph, model.functions, options.modelName);
   for (const StateBuffer& s : model.state) model.stateBytes += s.bytes;
 

@@ -10,6 +10,7 @@
 
 #include "codegen/compiled_model.h"
 #include "lowering/schedule.h"
+#include "memory/memory_region.h"
 #include "target/cpu_isa.h"
 
 namespace loupe::codegen {
@@ -42,6 +43,12 @@ struct CompileOptions {
   std::map<int, ExternalLowering> externalFunctions;
   // Planner, pools and aliasing of the workspace plan.
   memory::MemoryPlanOptions memory;
+  // The memories of the board the code is for, fastest first (the board
+  // platform's memoryRegions). When set, the workspace pools are the ones
+  // that hold workspace, unless `memory.pools` names pools of its own, and
+  // every constant array is placed in one that holds constants. Empty: one
+  // workspace pool as `memory` says, constants beside the code.
+  std::vector<memory::MemoryRegion> boardMemories;
   // The instruction set the CPU's kernels are lowered for (the compile
   // driver derives it from the c target's -mcpu or the board's CPU).
   target::CpuIsa isa = target::CpuIsa::Scalar;

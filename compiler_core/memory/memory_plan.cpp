@@ -130,7 +130,8 @@ std::string describeMisfit(const ir::Graph& graph, const MemoryPlan& plan) {
   std::string names;
   for (const MemoryPool& p : plan.pools) {
     capacity += p.size;
-    names += (names.empty() ? "" : " + ") + p.name + " (" + bytes(p.size) + ")";
+    names += (names.empty() ? "" : " + ") + p.name + " (" +
+             (p.memory.empty() ? "" : "in " + p.memory + ", ") + bytes(p.size) + ")";
   }
   const WorkspaceBuffer& first =
       plan.analysis.buffers.at(static_cast<std::size_t>(plan.result.unplaced));
@@ -145,7 +146,7 @@ std::string describeMisfit(const ir::Graph& graph, const MemoryPlan& plan) {
           " of buffers are left out. The best achievable plan needs " + bytes(best) + " (" +
           bestPlanner + "; lower bound " + bytes(plan.lowerBound) + ")";
   if (best > capacity) {
-    text += ", " + bytes(best - capacity) + " more than the pools hold";
+    text += ", " + bytes(best - capacity) + " short of what the pools hold";
   } else if (plan.pools.size() == 1) {
     text += ", which the pool would hold: try --planner " + bestPlanner;
   } else {

@@ -6,10 +6,12 @@ nlohmann::json memoryPlanJson(const ir::Graph& graph, const MemoryPlan& plan) {
   nlohmann::json pools = nlohmann::json::array();
   for (std::size_t i = 0; i < plan.pools.size(); ++i) {
     const MemoryPool& p = plan.pools[i];
-    pools.push_back({{"name", p.name},
-                     {"size", plan.result.poolBytes.at(i)},
-                     {"capacity", p.bounded() ? nlohmann::json(p.size) : nlohmann::json(nullptr)},
-                     {"alignment", p.alignment}});
+    pools.push_back(
+        {{"name", p.name},
+         {"size", plan.result.poolBytes.at(i)},
+         {"capacity", p.bounded() ? nlohmann::json(p.size) : nlohmann::json(nullptr)},
+         {"alignment", p.alignment},
+         {"memory", p.memory.empty() ? nlohmann::json(nullptr) : nlohmann::json(p.memory)}});
   }
   nlohmann::json buffers = nlohmann::json::array();
   auto add = [&](std::size_t b, const std::string& name, int tensor, std::int64_t size,

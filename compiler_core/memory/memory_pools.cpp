@@ -98,9 +98,16 @@ std::vector<MemoryPool> parsePoolSpec(std::string_view spec) {
           throw std::invalid_argument("pool \"" + name + "\" alignment " +
                                       std::to_string(pool.alignment) + " is not a power of two");
         }
+      } else if (key == "memory") {
+        if (!isIdentifier(value)) {
+          throw std::invalid_argument("pool \"" + name + "\" memory \"" + std::string(value) +
+                                      "\" must be the board memory's name, as board.json and "
+                                      "the linker script spell it");
+        }
+        pool.memory = std::string(value);
       } else {
         throw std::invalid_argument("pool \"" + name + "\": unknown field \"" + key +
-                                    "\" (known: size, alignment)");
+                                    "\" (known: size, alignment, memory)");
       }
     }
     if (!pool.bounded()) {

@@ -50,6 +50,36 @@ nlohmann::json memoryPlanJson(const codegen::CompiledModel& model) {
   }
   plan["state_bytes"] = model.stateBytes;
   plan["state"] = state;
+  // Compiled for a board: which memory each pool and constant array is in.
+  if (!model.memories.empty()) {
+    nlohmann::json memories = nlohmann::json::array();
+    for (const codegen::MemoryUse& use : model.memories) {
+      memories.push_back({{"name", use.region.name},
+                          {"capacity", use.region.capacity},
+                          {"holds_workspace", use.region.holdsWorkspace},
+                          {"holds_constants", use.region.holdsConstants},
+                          {"workspace_bytes", use.workspaceBytes},
+                          {"constant_bytes", use.constantBytes}});
+    }
+    plan["memories"] = memories;
+    std::string codeMemory;
+    for (const codegen::MemoryUse& use : model.memories) {
+      if (use.region.defaultCode) codeMemory = use.region.name;
+    }
+    nlohmann::json constants = nlohmann::json::array();
+    for (const tir::PrimFunc& f : model.functions) {
+      for (std::size_t c = 0; c < f.constants.size(); ++c) {
+        const std::string section = c < f.constantSections.size() ? f.constantSections[c] : "";
+        const std::string prefix = memory::constantSection("");
+        constants.push_back(
+            {{"function", f.name},
+             {"constant", f.constants[c]->name},
+             {"size", f.constants[c]->data.size()},
+             {"memory", section.empty() ? codeMemory : section.substr(prefix.size())}});
+      }
+    }
+    plan["constants"] = constants;
+  }
   return plan;
 }
 

@@ -20,6 +20,10 @@ struct PrimFunc {
   std::vector<Buffer> params;     // scope Param, in call order
   std::vector<int> paramTensors;  // graph tensor index of each param
   std::vector<Buffer> constants;  // scope Constant
+  // Per constant (same order), the linker section its array goes into when
+  // the memory plan puts it outside the code memory (memory_region.h);
+  // empty or "": the default, read-only data beside the code.
+  std::vector<std::string> constantSections;
   // Bytes of operator scratch the caller passes after the params, placed in
   // the workspace by the memory planner; the lifted Allocates live at their
   // scratchOffset in it (lift_scratch.h). 0: none.

@@ -7,6 +7,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "codegen/compiled_model.h"
@@ -36,21 +37,23 @@ std::vector<deploy::ProjectFile> boardFirmwareProject(
 std::optional<std::string> explainMemoryOverflow(const deploy::BoardDescription& board,
                                                  const std::string& output);
 
-// What the firmware for `model` needs at least, before anything is built.
-struct FirmwareFootprint {
-  // RAM
-  std::uint64_t workspaceBytes = 0;
-  std::uint64_t ioBytes = 0;           // the input and output buffers, and the model's state
-  std::uint64_t runtimeDataBytes = 0;  // RPC runtime, ALLOC arena, profiler table
-  // flash
-  std::uint64_t constantBytes = 0;  // what the CPU's operators read
-  std::uint64_t runtimeCodeBytes = 0;
+// What the firmware for `model` needs at least of one board memory, before
+// anything is built.
+struct MemoryFootprint {
+  const deploy::BoardMemory* memory = nullptr;
+  std::uint64_t workspaceBytes = 0;    // the pools placed in it
+  std::uint64_t ioBytes = 0;           // data memory: input and output buffers, the model's state
+  std::uint64_t runtimeDataBytes = 0;  // data memory: RPC runtime, ALLOC arena, profiler table
+  std::uint64_t constantBytes = 0;     // the constant arrays placed in it
+  std::uint64_t runtimeCodeBytes = 0;  // code memory
 
-  std::uint64_t dataBytes() const { return workspaceBytes + ioBytes + runtimeDataBytes; }
-  std::uint64_t codeBytes() const { return constantBytes + runtimeCodeBytes; }
+  std::uint64_t total() const {
+    return workspaceBytes + ioBytes + runtimeDataBytes + constantBytes + runtimeCodeBytes;
+  }
 };
-FirmwareFootprint minimumFootprint(const deploy::BoardDescription& board,
-                                   const codegen::CompiledModel& model);
+// One entry per board memory, in board.json's order.
+std::vector<MemoryFootprint> minimumFootprint(const deploy::BoardDescription& board,
+                                              const codegen::CompiledModel& model);
 
 // The smallest runtime the RPC firmware links (server, framing, profiler,
 // registry): RAM besides the ALLOC arena and the profiler's table, and
@@ -58,6 +61,26 @@ FirmwareFootprint minimumFootprint(const deploy::BoardDescription& board,
 // (tests/platforms check them), so a refusal is never wrong.
 inline constexpr std::uint64_t kRpcRuntimeDataBytes = 2048;
 inline constexpr std::uint64_t kRpcRuntimeCodeBytes = 6144;
+// Not bounds but estimates, for how much of the code memory the constants
+// may take: the C library's routines the kernels call (memcpy, float
+// maths) and the code of one operator's kernel.
+inline constexpr std::uint64_t kLibraryCodeBytes = 16 * 1024;
+inline constexpr std::uint64_t kOperatorCodeBytes = 2048;
+
+// The linker script fragment the board's linker.ld INCLUDEs in SECTIONS.
+inline constexpr std::string_view kModelPoolsScript = "model_pools.ld";
+
+// The board's memories for the memory plan (Platform::memoryRegions): those
+// that hold data or workspace, code or constants, with what is left of each
+// for `model` after the runtime, I/O buffers, stack and code.
+std::vector<memory::MemoryRegion> boardMemoryRegions(const deploy::BoardDescription& board,
+                                                     const ir::Graph& model);
+
+// platform/model_pools.ld: an output section per memory outside the
+// default code and data memories that the model's pools or constants use.
+// Throws std::runtime_error when the model names a memory the board lacks.
+deploy::ProjectFile modelPoolsLinkerScript(const deploy::BoardDescription& board,
+                                           const codegen::CompiledModel& model);
 
 // "the model does not fit <board>: ..." with each memory that is too small,
 // its size and the bytes missing, when the minimum footprint already

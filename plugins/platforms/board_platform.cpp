@@ -12,6 +12,10 @@ std::string BoardPlatform::name() const {
   return boardPlatformName(board_);
 }
 
+std::vector<memory::MemoryRegion> BoardPlatform::memoryRegions(const ir::Graph& model) const {
+  return boardMemoryRegions(board_, model);
+}
+
 std::vector<deploy::ProjectFile> BoardPlatform::projectFiles(
     const codegen::CompiledModel& model) const {
   return boardFirmwareProject(board_, boardFiles_, model);

@@ -19,6 +19,7 @@ class BoardPlatform : public deploy::Platform {
   std::string name() const override;  // qemu_mps2_an385 -> qemu-mps2-an385
   std::string description() const override { return board_.description; }
   std::string cpu() const override { return board_.cpu; }
+  std::vector<memory::MemoryRegion> memoryRegions(const ir::Graph& model) const override;
   std::vector<deploy::ProjectFile> projectFiles(const codegen::CompiledModel& model) const override;
   std::string firmwarePath() const override { return "build/firmware.elf"; }
   std::optional<std::string> explainBuildFailure(const std::string& output) const override;

@@ -174,7 +174,8 @@ class MemoryPlanCodegen : public QObject {
       QFAIL("compiled into a pool smaller than the lower bound");
     } catch (const memory::MemoryPlanError& error) {
       QVERIFY2(QString(error.what()).contains("needs 288 bytes"), error.what());
-      QVERIFY2(QString(error.what()).contains("32 bytes more than the pools hold"), error.what());
+      QVERIFY2(QString(error.what()).contains("32 bytes short of what the pools hold"),
+               error.what());
     }
   }
 };

@@ -142,7 +142,7 @@ class DeployErrors : public QObject {
     QVERIFY2(error.kind() == DeployError::Kind::DoesNotFit, error.what());
     const QString message = error.what();
     QVERIFY2(message.contains("does not fit qemu-mps3-an547: its DTCM memory (8,192 bytes, for "
-                              "data) needs at least "),
+                              "data stack) needs at least "),
              error.what());
     QVERIFY2(message.contains("(workspace 16,256, "), error.what());
     const QRegularExpressionMatch short_ =

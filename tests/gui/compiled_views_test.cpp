@@ -23,6 +23,8 @@
 #include "models/problem_list_model.h"
 #include "passes/pass_manager.h"
 #include "test_data.h"
+#include "views/board_memory_bars.h"
+#include "views/deploy_panel.h"
 #include "views/find_bar.h"
 #include "views/function_listing_view.h"
 #include "views/graph_node_item.h"
@@ -270,6 +272,44 @@ class CompiledViewsTest : public QObject {
     view->comparisonSelector()->setCurrentIndex(0);
     QVERIFY(window.waitUntilIdle());
     QVERIFY(view->comparisonChart()->isHidden());
+  }
+
+  // Choosing the AN547 in the Deploy panel plans in its memories: one lane
+  // per pool, the four memories with their fill above the chart; another
+  // planner keeps the board's pools; the host has one pool again.
+  void aBoardsMemoriesAreThePlansPools() {
+    MainWindow window(quietOptions());
+    window.show();
+    QVERIFY(window.openModel(modelPath("kws_ref_model")));
+    QVERIFY(window.waitUntilIdle());
+    QVERIFY(window.showView("memory"));
+    auto* view = window.memoryPlanView();
+    QVERIFY(view->memoryBars()->isHidden());
+    QCOMPARE(view->chart()->planLayout().pools.size(), 1);
+    QVERIFY(window.deployPanel()->selectPlatform("qemu-mps3-an547"));
+    QVERIFY(window.waitUntilIdle());
+    QVERIFY(view->memoryBars()->isVisible());
+    QStringList memories;
+    for (const auto& memory : view->memoryBars()->memories()) memories << memory.name;
+    QCOMPARE(memories, QStringList({"ITCM", "DTCM", "SRAM", "ISRAM"}));
+    const auto& plan = view->chart()->planLayout();
+    QStringList pools;
+    for (const auto& pool : plan.pools) pools << pool.name + " " + pool.memory;
+    QCOMPARE(pools, QStringList({"dtcm DTCM", "sram SRAM", "isram ISRAM"}));
+    // kws fits the TCMs: its workspace in DTCM, its weights beside the code.
+    const auto& bars = view->memoryBars()->memories();
+    QCOMPARE(bars[1].workspaceBytes, plan.totalBytes);
+    QVERIFY(bars[0].constantBytes > 0);
+    QCOMPARE(bars[2].workspaceBytes + bars[2].constantBytes, 0);
+    QVERIFY2(loupe::views::BoardMemoryBars::describe(bars[1]).startsWith("DTCM: workspace "),
+             qPrintable(loupe::views::BoardMemoryBars::describe(bars[1])));
+    view->plannerSelector()->setCurrentText("greedy_by_size");
+    QVERIFY(window.waitUntilIdle());
+    QCOMPARE(view->chart()->planLayout().pools.size(), 3);
+    QVERIFY(window.deployPanel()->selectPlatform("host"));
+    QVERIFY(window.waitUntilIdle());
+    QVERIFY(view->memoryBars()->isHidden());
+    QCOMPARE(view->chart()->planLayout().pools.size(), 1);
   }
 
   void aCorruptFileLeavesTheCompiledModelOpen() {

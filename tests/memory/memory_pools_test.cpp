@@ -29,6 +29,12 @@ class MemoryPoolsTest : public QObject {
     QCOMPARE(pools[0].size, std::int64_t{2 * 1024 * 1024});
   }
 
+  void namesTheBoardMemoryAPoolLivesIn() {
+    const auto pools = parsePoolSpec("dtcm:size=16K;sram:size=2M,memory=SRAM");
+    QVERIFY(pools[0].memory.empty());
+    QCOMPARE(pools[1].memory, std::string("SRAM"));
+  }
+
   void defaultIsOneUnboundedPool() {
     const auto pools = defaultPools();
     QCOMPARE(pools.size(), std::size_t{1});
@@ -56,6 +62,8 @@ class MemoryPoolsTest : public QObject {
                                   << "not a power of two";
     QTest::newRow("unknown field") << "sram:size=64,speed=1"
                                    << "unknown field \"speed\"";
+    QTest::newRow("bad memory") << "sram:size=64,memory=S-RAM"
+                                << "must be the board memory's name";
     QTest::newRow("no equals") << "sram:size"
                                << "is not key=value";
   }

@@ -207,7 +207,7 @@ class PlannersTest : public QObject {
       QVERIFY2(message.contains("pool sram (512 bytes)"), error.what());
       QVERIFY2(message.contains("\"wide\" (1,008 bytes"), error.what());
       QVERIFY2(message.contains("needs 1,008 bytes"), error.what());
-      QVERIFY2(message.contains("496 bytes more than the pools hold"), error.what());
+      QVERIFY2(message.contains("496 bytes short of what the pools hold"), error.what());
     }
     options.planner = "fastest";
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, planMemory(graph, options));
