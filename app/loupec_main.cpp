@@ -24,6 +24,7 @@ void printHelp() {
             << loupe::cli::kRunUsage << "\n"
             << loupe::cli::kValidateUsage << "\n"
             << loupe::cli::kMemplanUsage << "\n"
+            << loupe::cli::kDiffUsage << "\n"
             << loupe::cli::kGenerateUsage << "\n"
             << loupe::cli::kTuneUsage << "\n"
             << loupe::cli::kPlatformsUsage << "\n"
@@ -62,6 +63,7 @@ int main(int argc, char** argv) {
     if (verb == "validate") return loupe::cli::runValidateCommand(args, registries);
     if (verb == "generate") return loupe::cli::runGenerateCommand(args, registries);
     if (verb == "tune") return loupe::cli::runTuneCommand(args, registries);
+    if (verb == "diff") return loupe::cli::runDiffCommand(args, registries);
     if (verb == "platforms") return loupe::cli::runPlatformsCommand(args, registries);
     std::cerr << "loupec: unknown command '" << verb << "' (try loupec --help)\n";
     return 2;

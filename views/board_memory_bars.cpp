@@ -49,6 +49,11 @@ QSize BoardMemoryBars::sizeHint() const {
   return {400, 6 + kRowHeight * static_cast<int>(memories_.size())};
 }
 
+QSize BoardMemoryBars::minimumSizeHint() const {
+  // Narrow windows elide the text; the bars never widen the window.
+  return {kNameWidth + 80, sizeHint().height()};
+}
+
 void BoardMemoryBars::paintEvent(QPaintEvent*) {
   QPainter painter(this);
   const QPalette& pal = palette();

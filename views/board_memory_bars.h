@@ -22,6 +22,7 @@ class BoardMemoryBars : public QWidget {
   static QString describe(const models::PlannedMemory& memory);
 
   QSize sizeHint() const override;
+  QSize minimumSizeHint() const override;
 
  protected:
   void paintEvent(QPaintEvent* event) override;

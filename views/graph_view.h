@@ -10,6 +10,8 @@
 #pragma once
 
 #include <QGraphicsView>
+#include <QHash>
+#include <QImage>
 #include <QList>
 #include <QWidget>
 #include <vector>
@@ -83,6 +85,13 @@ class GraphView : public QWidget {
   // The outlines drawn, by region name ("npu_0").
   QStringList regionNames() const;
   QWidget* targetLegend() const { return targetLegend_; }
+
+  // The whole graph as the canvas draws it (colours, region outlines,
+  // labels): SVG text, and a picture at `scale` pixels per scene unit.
+  QByteArray renderSvg() const;
+  QImage renderImage(qreal scale = 2.0) const;
+  // Every node's fill as drawn ("#rrggbb"), by layout node index.
+  QHash<int, QString> nodeFills() const;
 
  protected:
   void showEvent(QShowEvent* event) override;

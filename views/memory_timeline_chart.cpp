@@ -13,7 +13,7 @@ namespace loupe::views {
 namespace {
 
 constexpr qreal kLeftMargin = 86;
-constexpr qreal kRightMargin = 170;  // room for the lines' labels
+constexpr qreal kRightMargin = 150;  // room for the lines' labels
 constexpr qreal kTopMargin = 34;     // the legend
 constexpr qreal kBottomMargin = 40;  // step numbers and axis title
 

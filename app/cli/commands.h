@@ -19,6 +19,7 @@ int runPlatformsCommand(const std::vector<std::string>& args, const deploy::Regi
 int runTuneCommand(const std::vector<std::string>& args, const deploy::Registries& registries);
 int runOperatorsCommand(const std::vector<std::string>& args);
 int runValidateCommand(const std::vector<std::string>& args, const deploy::Registries& registries);
+int runDiffCommand(const std::vector<std::string>& args, const deploy::Registries& registries);
 
 extern const char* const kInfoUsage;
 extern const char* const kRunUsage;
@@ -29,5 +30,6 @@ extern const char* const kPlatformsUsage;
 extern const char* const kTuneUsage;
 extern const char* const kOperatorsUsage;
 extern const char* const kValidateUsage;
+extern const char* const kDiffUsage;
 
 }  // namespace loupe::cli

@@ -3,6 +3,7 @@
 #include <QAction>
 #include <QActionGroup>
 #include <QApplication>
+#include <QBuffer>
 #include <QCloseEvent>
 #include <QComboBox>
 #include <QDir>
@@ -14,6 +15,7 @@
 #include <QFileInfo>
 #include <QFontDatabase>
 #include <QLabel>
+#include <QLocale>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -42,6 +44,7 @@
 #include "models/serial_console.h"
 #include "models/stage_tree_model.h"
 #include "models/target_choice.h"
+#include "models/view_exports.h"
 #include "views/deploy_panel.h"
 #include "views/device_mapping_view.h"
 #include "views/function_listing_view.h"
@@ -129,6 +132,9 @@ MainWindow::MainWindow(Options options, QWidget* parent)
   fileLabel_ = new QLabel(this);
   compileLabel_ = new QLabel(this);
   fileLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  // The totals give way (clipped) before the window grows past the size
+  // the user gave it.
+  totalsLabel_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
   statusBar()->addWidget(totalsLabel_, 1);
   statusBar()->addPermanentWidget(compileLabel_);
   statusBar()->addPermanentWidget(fileLabel_);
@@ -305,6 +311,81 @@ void MainWindow::createDocks() {
   problemsDock_->raise();
 }
 
+QList<MainWindow::ExportKind> MainWindow::exportKinds() {
+  return {{QStringLiteral("graph-svg"), tr("Graph as &SVG\u2026"), tr("SVG images (*.svg)")},
+          {QStringLiteral("graph-png"), tr("Graph as &PNG\u2026"), tr("PNG images (*.png)")},
+          {QStringLiteral("graph-dot"), tr("Graph as Graphviz &DOT\u2026"),
+           tr("Graphviz files (*.dot *.gv)")},
+          {QStringLiteral("operators-csv"), tr("&Operators as CSV\u2026"), tr("CSV (*.csv)")},
+          {QStringLiteral("memory-csv"), tr("&Memory Plan as CSV\u2026"), tr("CSV (*.csv)")},
+          {QStringLiteral("memory-json"), tr("Memory Plan as &JSON\u2026"), tr("JSON (*.json)")},
+          {QStringLiteral("profile-csv"), tr("P&rofile as CSV\u2026"), tr("CSV (*.csv)")},
+          {QStringLiteral("profile-trace"), tr("Profile as Chrome &Trace\u2026"),
+           tr("Trace JSON (*.json)")}};
+}
+
+QString MainWindow::exportTo(const QString& kind, const QString& path) {
+  QByteArray bytes;
+  QString what;
+  const bool hasGraph = document_->isLoaded() && graphView_->nodeCount() > 0;
+  const models::MemoryPlanLayout& plan = compilation_->memoryPlan();
+  if (kind.startsWith(QLatin1String("graph-")) && !hasGraph) {
+    return tr("nothing to export: no graph is laid out yet");
+  }
+  if (kind.startsWith(QLatin1String("memory-")) && plan.isEmpty()) {
+    return tr("nothing to export: the model has no memory plan yet");
+  }
+  if (kind.startsWith(QLatin1String("profile-")) && boardRun_->profileRows().isEmpty()) {
+    return tr("nothing to export: run the model on a board first (Run > Run on Board)");
+  }
+  if (kind == QLatin1String("graph-svg")) {
+    bytes = graphView_->renderSvg();
+    what = tr("the graph as SVG");
+  } else if (kind == QLatin1String("graph-png")) {
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    graphView_->renderImage().save(&buffer, "PNG");
+    what = tr("the graph as PNG");
+  } else if (kind == QLatin1String("graph-dot")) {
+    bytes =
+        models::graphDot(graphLayout_->layout(), QString::fromStdString(document_->graph().name),
+                         graphView_->nodeFills());
+    what = tr("the graph as DOT");
+  } else if (kind == QLatin1String("operators-csv")) {
+    if (!document_->isLoaded()) return tr("nothing to export: no model is open");
+    bytes = models::tableCsv(*operatorTableModel_, models::OperatorTableModel::SortRole);
+    what = tr("the operator table as CSV");
+  } else if (kind == QLatin1String("memory-csv")) {
+    bytes = models::memoryPlanCsv(plan);
+    what = tr("the memory plan as CSV");
+  } else if (kind == QLatin1String("memory-json")) {
+    bytes = models::memoryPlanJson(plan);
+    what = tr("the memory plan as JSON");
+  } else if (kind == QLatin1String("profile-csv")) {
+    bytes = models::tableCsv(*profileTableModel_, models::ProfileTableModel::SortRole);
+    what = tr("the profile as CSV");
+  } else if (kind == QLatin1String("profile-trace")) {
+    deploy::RunProfile profile;
+    profile.unit = boardRun_->profileUnit().toStdString();
+    profile.total = boardRun_->profileTotal();
+    for (const models::ProfileRow& row : boardRun_->profileRows()) {
+      profile.operators.push_back(row.time);
+    }
+    bytes = QByteArray::fromStdString(deploy::chromeTraceJson(profile, document_->graph().name));
+    what = tr("the profile as a Chrome trace");
+  } else {
+    return tr("unknown export '%1'").arg(kind);
+  }
+  if (const QString error = models::writeFileAtomically(path, bytes); !error.isEmpty()) {
+    statusBar()->showMessage(error, 10000);
+    return error;
+  }
+  statusBar()->showMessage(
+      tr("Exported %1 to %2 (%3 bytes)").arg(what, path, QLocale::system().toString(bytes.size())),
+      10000);
+  return {};
+}
+
 // Every action of the window, with its shortcut, in one place.
 void MainWindow::createActions() {
   QMenu* fileMenu = menuBar()->addMenu(tr("&File"));
@@ -317,6 +398,18 @@ void MainWindow::createActions() {
   QAction* openBundled = fileMenu->addAction(tr("Open &Bundled Example"), this,
                                              [this] { openModel(bundledModelPath()); });
   openBundled->setStatusTip(tr("Open the keyword-spotting model that ships with Loupe"));
+  QMenu* exportMenu = fileMenu->addMenu(tr("&Export"));
+  for (const ExportKind& kind : exportKinds()) {
+    exportMenu->addAction(kind.menuText, this, [this, kind] {
+      const QString path =
+          QFileDialog::getSaveFileName(this, kind.menuText, QString(), kind.filter);
+      if (path.isEmpty()) return;
+      const QString error = exportTo(kind.name, path);
+      if (!error.isEmpty() && options_.interactive) {
+        QMessageBox::warning(this, tr("Export"), error);
+      }
+    });
+  }
   fileMenu->addSeparator();
   QAction* quit = fileMenu->addAction(tr("&Quit"), this, &QWidget::close);
   quit->setShortcut(QKeySequence::Quit);

@@ -115,6 +115,20 @@ class MainWindow : public QMainWindow {
   QPlainTextEdit* buildLog() const { return buildLog_; }
   QAction* runOnBoardAction() const { return runOnBoardAction_; }
 
+  // What File > Export writes: "graph-svg", "graph-png", "graph-dot",
+  // "memory-csv", "memory-json", "profile-csv", "profile-trace",
+  // "operators-csv", each with its menu text and file filter.
+  struct ExportKind {
+    QString name;
+    QString menuText;
+    QString filter;
+  };
+  static QList<ExportKind> exportKinds();
+  // Writes export `kind` to `path` atomically and names it in the status
+  // bar; returns an empty string, or why nothing was written (nothing to
+  // export yet, or the file system's reason).
+  QString exportTo(const QString& kind, const QString& path);
+
   // Whether compilation, graph layout or a board run is still running in the background.
   bool isBusy() const;
   // Runs the event loop until nothing runs in the background (for

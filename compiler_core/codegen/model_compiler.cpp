@@ -7,6 +7,7 @@
 #include "analysis/operator_cost.h"
 #include "codegen/aot_executor_printer.h"
 #include "codegen/c_function_printer.h"
+#include "ir/graph_printer.h"
 #include "lowering/lower_operator.h"
 #include "lowering/lowering_support.h"
 #include "memory/constant_placement.h"
@@ -165,11 +166,15 @@ CompiledModel compileToC(const ir::Graph& graph, const CompileOptions& options) 
   }
   const std::string prefix = "tvmgen_" + options.modelName + "_fused_";
   memory::MemoryPlanOptions memoryOptions = options.memory;
+  // No memory of the board has room left for the workspace (its I/O
+  // buffers, runtime and stack take it all): fine while nothing needs any.
+  bool noWorkspaceRoom = false;
   if (!options.boardMemories.empty()) {
     if (usesDefaultPools(options.memory.pools)) {
       memoryOptions.pools = memory::regionPools(options.boardMemories);
       if (memoryOptions.pools.empty()) {
-        throw std::invalid_argument("the board has no memory that may hold the workspace");
+        memoryOptions.pools = memory::defaultPools();
+        noWorkspaceRoom = true;
       }
     }
     for (const memory::MemoryPool& pool : memoryOptions.pools) {
@@ -237,6 +242,18 @@ CompiledModel compileToC(const ir::Graph& graph, const CompileOptions& options) 
   // and scratch buffer lives, the order of the calls, and which operators
   // write in place (their C prototypes drop `restrict`).
   model.memoryPlan = memory::planMemory(graph, memoryOptions);
+  if (noWorkspaceRoom && model.workspaceBytes() > 0) {
+    std::string memories;
+    for (const memory::MemoryRegion& region : options.boardMemories) {
+      if (!region.holdsWorkspace) continue;
+      memories += (memories.empty() ? "" : ", ") + region.name;
+    }
+    throw memory::MemoryPlanError(
+        "the model's intermediate tensors need " + ir::groupDigits(model.workspaceBytes()) +
+        " bytes, but the board's " + (memories.empty() ? "memories have" : memories + " has") +
+        " no room left for them after the I/O buffers, runtime and stack: " +
+        ir::groupDigits(model.workspaceBytes()) + " bytes short");
+  }
   const memory::WorkspaceAnalysis& analysis = model.memoryPlan.analysis;
   for (const OperatorCall& call : model.calls) {
     for (int index : call.operators) {

@@ -165,7 +165,22 @@ std::vector<deploy::ProjectFile> boardFirmwareProject(
       files.push_back({"platform/" + base, std::string(file.bytes)});
     }
   }
-  files.push_back(modelPoolsLinkerScript(board, model));
+  const deploy::ProjectFile pools = modelPoolsLinkerScript(board, model);
+  // Sections the board's linker script does not place would land wherever
+  // ld puts orphans: refuse instead. Only boards with memories besides code
+  // and data INCLUDE the model's script.
+  if (pools.text.find("> ") != std::string::npos) {
+    const auto script = std::find_if(boardFiles.begin(), boardFiles.end(),
+                                     [](const auto& f) { return f.path == "linker.ld"; });
+    if (script == boardFiles.end() ||
+        script->text.find("INCLUDE " + std::string(kModelPoolsScript)) == std::string::npos) {
+      throw std::runtime_error("board " + board.name +
+                               ": the model places pools or constants outside its code and data "
+                               "memories, but its linker.ld does not INCLUDE " +
+                               std::string(kModelPoolsScript));
+    }
+  }
+  files.push_back(pools);
   deploy::FirmwareMakefileSpec make;
   make.title = "model " + model.modelName + " for " + boardPlatformName(board) + " (" + board.cpu +
                "), an RPC server on the board's serial port";

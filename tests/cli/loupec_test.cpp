@@ -538,8 +538,8 @@ class Loupec : public QObject {
     // Every verb main() dispatches is documented.
     for (const char* usage :
          {"loupec info MODEL", "loupec compile MODEL", "loupec run MODEL", "loupec validate MODEL",
-          "loupec memplan MODEL", "loupec generate MODEL", "loupec tune MODEL", "loupec platforms",
-          "loupec --version"}) {
+          "loupec memplan MODEL", "loupec diff A B", "loupec generate MODEL", "loupec tune MODEL",
+          "loupec platforms", "loupec --version"}) {
       QVERIFY2(help.out.contains(usage), usage);
     }
     const auto version = loupec({"--version"});
@@ -560,7 +560,7 @@ class Loupec : public QObject {
       QVERIFY2(man.contains(entry), qPrintable(entry));
       ++commands;
     }
-    QCOMPARE(commands, 9);
+    QCOMPARE(commands, 10);
   }
 
   // A model with control flow (a WHILE whose body holds an IF): info shows
@@ -597,6 +597,86 @@ class Loupec : public QObject {
     QVERIFY2(table.out.contains("| GATHER | 36 | yes | yes | yes | - |"), table.out.constData());
     QVERIFY2(table.out.contains("| WHILE | 119 | yes | yes | yes | - |"), table.out.constData());
     QCOMPARE(loupec({"operators", "extra"}).exitCode, 2);
+  }
+
+  // loupec diff: every shared model against itself has no difference.
+  void diffOfAModelWithItselfShowsNoDifference_data() {
+    QTest::addColumn<QString>("name");
+    for (const char* name :
+         {"ad01_int8", "hello_world_float", "hello_world_int8", "ic_resnet8_int8", "kws_ref_model",
+          "micro_speech_quantized", "vww_96_int8"}) {
+      QTest::newRow(name) << name;
+    }
+  }
+  void diffOfAModelWithItselfShowsNoDifference() {
+    QFETCH(QString, name);
+    const QString path = model(name.toUtf8().constData());
+    const auto text = loupec({"diff", path, path});
+    QCOMPARE(text.exitCode, 0);
+    QVERIFY2(text.out.contains("no differences: "), text.out.constData());
+    const auto json = loupec({"diff", path, path, "--json"});
+    QCOMPARE(json.exitCode, 0);
+    const auto diff = nlohmann::json::parse(json.out.toStdString());
+    QVERIFY(diff["identical"].get<bool>());
+    for (const auto& op : diff["operators"]) QCOMPARE(op["status"].get<std::string>(), "same");
+    QCOMPARE(diff["totals"]["a"], diff["totals"]["b"]);
+  }
+
+  // kws on the CPU against kws with the NPU: the operators the NPU takes are
+  // marked, nothing is added or removed, and the totals differ.
+  void diffOfCpuAndNpuMarksTheNpuOperators() {
+    const QString kws = model("kws_ref_model");
+    const auto json = loupec({"diff", kws, kws, "--target-b", "npu -config=npu-128, c", "--json"});
+    QCOMPARE(json.exitCode, 0);
+    const auto diff = nlohmann::json::parse(json.out.toStdString());
+    QVERIFY(!diff["identical"].get<bool>());
+    QCOMPARE(diff["summary"]["added"].get<int>(), 0);
+    QCOMPARE(diff["summary"]["removed"].get<int>(), 0);
+    int onNpu = 0;
+    for (const auto& op : diff["operators"]) {
+      QCOMPARE(op["a"]["target"].get<std::string>(), "c");
+      const bool npu = op["b"]["target"].get<std::string>() == "npu";
+      onNpu += npu ? 1 : 0;
+      const auto& changes = op["changes"];
+      QCOMPARE(std::find(changes.begin(), changes.end(), "target") != changes.end(), npu);
+    }
+    QVERIFY2(onNpu >= 10, "kws's convolutions and fully connected layers go to npu-128");
+    const auto text = loupec({"diff", kws, kws, "--target-b", "npu -config=npu-128, c"});
+    QVERIFY2(text.out.contains("target c -> npu"), text.out.constData());
+    QVERIFY2(text.out.contains("0 added, 0 removed"), text.out.constData());
+    QVERIFY2(text.out.contains("functions"), text.out.constData());
+  }
+
+  // Two planners: the same operators, another workspace.
+  void diffOfTwoPlannersChangesOnlyTheWorkspace() {
+    const QString ad01 = model("ad01_int8");
+    const auto json = loupec({"diff", ad01, ad01, "--planner", "greedy_by_size", "--planner-b",
+                              "branch_and_bound", "--json"});
+    QCOMPARE(json.exitCode, 0);
+    const auto diff = nlohmann::json::parse(json.out.toStdString());
+    QCOMPARE(diff["summary"]["changed"].get<int>(), 0);
+    const auto& a = diff["totals"]["a"];
+    const auto& b = diff["totals"]["b"];
+    QVERIFY(a["workspace_bytes"].get<std::int64_t>() > b["workspace_bytes"].get<std::int64_t>());
+    QCOMPARE(a["constant_bytes"], b["constant_bytes"]);
+    QVERIFY(!diff["identical"].get<bool>());
+  }
+
+  // Two versions of a model: hello_world in int8 and in float32 have the
+  // same layers with other bytes.
+  void diffOfTwoModelsPairsTheirLayers() {
+    const auto json =
+        loupec({"diff", model("hello_world_int8"), model("hello_world_float"), "--json"});
+    QCOMPARE(json.exitCode, 0);
+    const auto diff = nlohmann::json::parse(json.out.toStdString());
+    QCOMPARE(diff["summary"]["added"].get<int>(), 0);
+    QCOMPARE(diff["summary"]["removed"].get<int>(), 0);
+    QVERIFY(diff["summary"]["changed"].get<int>() >= 1);
+    QVERIFY(diff["totals"]["b"]["parameter_bytes"].get<std::int64_t>() >
+            diff["totals"]["a"]["parameter_bytes"].get<std::int64_t>());
+    const auto usage = loupec({"diff", model("hello_world_int8")});
+    QCOMPARE(usage.exitCode, 2);
+    QVERIFY2(usage.err.contains("diff needs two MODEL files"), qPrintable(usage.err));
   }
 };
 

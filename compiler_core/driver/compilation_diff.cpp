@@ -1,0 +1,191 @@
+#include "driver/compilation_diff.h"
+
+#include <algorithm>
+#include <map>
+
+#include "analysis/operator_cost.h"
+
+namespace loupe::driver {
+
+namespace {
+
+std::vector<ComparedOperator> comparedOperators(const Compilation& compilation) {
+  std::vector<ComparedOperator> result;
+  for (const target::OperatorPlacementRow& row : compilation.devices.operators) {
+    const ir::Operator& op =
+        compilation.graph.operators.at(static_cast<std::size_t>(row.operatorIndex));
+    const analysis::OperatorCost cost = analysis::operatorCost(compilation.graph, op);
+    ComparedOperator compared{row.operatorIndex,   row.name,         row.type, row.target, row.macs,
+                              cost.parameterBytes, cost.outputBytes, {}};
+    if (row.estimate) compared.estimatedCycles = row.estimate->estimatedCycles;
+    result.push_back(std::move(compared));
+  }
+  return result;
+}
+
+CompilationTotals totalsOf(const Compilation& compilation,
+                           const std::vector<ComparedOperator>& operators) {
+  CompilationTotals totals;
+  totals.operators = static_cast<int>(operators.size());
+  const analysis::GraphCost cost = analysis::graphCost(compilation.graph);
+  totals.macs = cost.macs;
+  totals.parameterBytes = cost.parameterBytes;
+  totals.workspaceBytes = compilation.model.workspaceBytes();
+  totals.stateBytes = compilation.model.stateBytes;
+  totals.functions = static_cast<int>(compilation.model.functions.size());
+  for (const tir::PrimFunc& f : compilation.model.functions) {
+    for (const tir::Buffer& c : f.constants) {
+      totals.constantBytes += static_cast<std::int64_t>(c->data.size());
+    }
+  }
+  std::int64_t cycles = 0;
+  bool every = !operators.empty();
+  for (const ComparedOperator& op : operators) {
+    every = every && op.estimatedCycles.has_value();
+    if (op.estimatedCycles) cycles += *op.estimatedCycles;
+  }
+  if (every) totals.estimatedCycles = cycles;
+  return totals;
+}
+
+std::vector<std::string> changesBetween(const ComparedOperator& a, const ComparedOperator& b) {
+  std::vector<std::string> changes;
+  if (a.type != b.type) changes.push_back("type");
+  if (a.target != b.target) changes.push_back("target");
+  if (a.macs != b.macs) changes.push_back("macs");
+  if (a.parameterBytes != b.parameterBytes) changes.push_back("parameter_bytes");
+  if (a.outputBytes != b.outputBytes) changes.push_back("output_bytes");
+  if (a.estimatedCycles != b.estimatedCycles) changes.push_back("estimated_cycles");
+  return changes;
+}
+
+bool sameTotals(const CompilationTotals& a, const CompilationTotals& b) {
+  return a.operators == b.operators && a.macs == b.macs && a.parameterBytes == b.parameterBytes &&
+         a.workspaceBytes == b.workspaceBytes && a.constantBytes == b.constantBytes &&
+         a.stateBytes == b.stateBytes && a.functions == b.functions &&
+         a.estimatedCycles == b.estimatedCycles;
+}
+
+nlohmann::json operatorJson(const std::optional<ComparedOperator>& op) {
+  if (!op) return nullptr;
+  return {{"index", op->index},
+          {"name", op->name},
+          {"type", op->type},
+          {"target", op->target},
+          {"macs", op->macs},
+          {"parameter_bytes", op->parameterBytes},
+          {"output_bytes", op->outputBytes},
+          {"estimated_cycles",
+           op->estimatedCycles ? nlohmann::json(*op->estimatedCycles) : nlohmann::json(nullptr)}};
+}
+
+nlohmann::json totalsJson(const CompilationTotals& t) {
+  return {{"operators", t.operators},
+          {"macs", t.macs},
+          {"parameter_bytes", t.parameterBytes},
+          {"workspace_bytes", t.workspaceBytes},
+          {"constant_bytes", t.constantBytes},
+          {"state_bytes", t.stateBytes},
+          {"functions", t.functions},
+          {"estimated_cycles",
+           t.estimatedCycles ? nlohmann::json(*t.estimatedCycles) : nlohmann::json(nullptr)}};
+}
+
+}  // namespace
+
+int CompilationDiff::changedCount() const {
+  return static_cast<int>(std::count_if(operators.begin(), operators.end(),
+                                        [](const OperatorDifference& d) { return d.changed(); }));
+}
+
+int CompilationDiff::addedCount() const {
+  return static_cast<int>(std::count_if(operators.begin(), operators.end(),
+                                        [](const OperatorDifference& d) { return d.added(); }));
+}
+
+int CompilationDiff::removedCount() const {
+  return static_cast<int>(std::count_if(operators.begin(), operators.end(),
+                                        [](const OperatorDifference& d) { return d.removed(); }));
+}
+
+bool CompilationDiff::identical() const {
+  return changedCount() == 0 && addedCount() == 0 && removedCount() == 0 && sameTotals(a, b);
+}
+
+CompilationDiff diffCompilations(const Compilation& a, const Compilation& b) {
+  const std::vector<ComparedOperator> left = comparedOperators(a);
+  const std::vector<ComparedOperator> right = comparedOperators(b);
+  std::vector<int> partner(left.size(), -1);  // left index -> right index
+  std::vector<bool> taken(right.size(), false);
+
+  // First by the name of the tensor written, where it names one operator on
+  // each side.
+  std::map<std::string, std::vector<std::size_t>> leftByName, rightByName;
+  for (std::size_t i = 0; i < left.size(); ++i) leftByName[left[i].name].push_back(i);
+  for (std::size_t j = 0; j < right.size(); ++j) rightByName[right[j].name].push_back(j);
+  for (const auto& [name, indices] : leftByName) {
+    const auto other = rightByName.find(name);
+    if (name.empty() || indices.size() != 1 || other == rightByName.end() ||
+        other->second.size() != 1) {
+      continue;
+    }
+    partner[indices[0]] = static_cast<int>(other->second[0]);
+    taken[other->second[0]] = true;
+  }
+  // Then the n-th unmatched operator of a type with the n-th of B's.
+  std::map<std::string, std::vector<std::size_t>> rightOpenByType;
+  for (std::size_t j = 0; j < right.size(); ++j) {
+    if (!taken[j]) rightOpenByType[right[j].type].push_back(j);
+  }
+  std::map<std::string, std::size_t> used;
+  for (std::size_t i = 0; i < left.size(); ++i) {
+    if (partner[i] >= 0) continue;
+    auto& open = rightOpenByType[left[i].type];
+    std::size_t& next = used[left[i].type];
+    if (next < open.size()) {
+      partner[i] = static_cast<int>(open[next]);
+      taken[open[next]] = true;
+      ++next;
+    }
+  }
+
+  CompilationDiff diff;
+  for (std::size_t i = 0; i < left.size(); ++i) {
+    OperatorDifference d;
+    d.a = left[i];
+    if (partner[i] >= 0) {
+      d.b = right[static_cast<std::size_t>(partner[i])];
+      d.changes = changesBetween(*d.a, *d.b);
+    }
+    diff.operators.push_back(std::move(d));
+  }
+  for (std::size_t j = 0; j < right.size(); ++j) {
+    if (!taken[j]) diff.operators.push_back({std::nullopt, right[j], {}});
+  }
+  diff.a = totalsOf(a, left);
+  diff.b = totalsOf(b, right);
+  return diff;
+}
+
+nlohmann::json compilationDiffJson(const CompilationDiff& diff) {
+  nlohmann::json operators = nlohmann::json::array();
+  for (const OperatorDifference& d : diff.operators) {
+    const char* status = d.added()     ? "added"
+                         : d.removed() ? "removed"
+                         : d.changed() ? "changed"
+                                       : "same";
+    operators.push_back({{"status", status},
+                         {"a", operatorJson(d.a)},
+                         {"b", operatorJson(d.b)},
+                         {"changes", d.changes}});
+  }
+  return {{"identical", diff.identical()},
+          {"summary",
+           {{"changed", diff.changedCount()},
+            {"added", diff.addedCount()},
+            {"removed", diff.removedCount()}}},
+          {"totals", {{"a", totalsJson(diff.a)}, {"b", totalsJson(diff.b)}}},
+          {"operators", operators}};
+}
+
+}  // namespace loupe::driver

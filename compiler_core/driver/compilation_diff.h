@@ -1,0 +1,72 @@
+// What differs between two compilations: of one model with other targets, a
+// planner, a board, a tuning log, or of two versions of a model (retrained,
+// re-quantised). Operators correspond by the name of the tensor they write,
+// then, among those left, by type and order; each pair says what changed
+// (type, target, MACs, weight and output bytes), the rest are added or
+// removed. `loupec diff` prints it and the GUI's comparison shows it.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "driver/compile_driver.h"
+
+namespace loupe::driver {
+
+// One operator of one compilation, as compared.
+struct ComparedOperator {
+  int index = 0;       // in the compilation's partitioned graph
+  std::string name;    // the tensor it writes
+  std::string type;    // "CONV_2D"
+  std::string target;  // "c", "npu"; empty when no target took it
+  std::int64_t macs = 0;
+  std::int64_t parameterBytes = 0;  // its constant operands
+  std::int64_t outputBytes = 0;
+  std::optional<std::int64_t> estimatedCycles;  // its target's estimate, if it has a model
+};
+
+struct OperatorDifference {
+  std::optional<ComparedOperator> a;  // none: added in B
+  std::optional<ComparedOperator> b;  // none: removed from A
+  std::vector<std::string> changes;   // of a pair: "type", "target", "macs", ... (empty: same)
+
+  bool added() const { return !a; }
+  bool removed() const { return !b; }
+  bool changed() const { return a && b && !changes.empty(); }
+};
+
+// A compilation's totals, as compared.
+struct CompilationTotals {
+  int operators = 0;
+  std::int64_t macs = 0;
+  std::int64_t parameterBytes = 0;  // the model's constants, each once
+  std::int64_t workspaceBytes = 0;  // all pools together
+  std::int64_t constantBytes = 0;   // the generated constant arrays (flash)
+  std::int64_t stateBytes = 0;
+  int functions = 0;                            // generated operator and region functions
+  std::optional<std::int64_t> estimatedCycles;  // the sum, when every operator has an estimate
+};
+
+struct CompilationDiff {
+  std::vector<OperatorDifference> operators;  // A's order, then what B adds in B's order
+  CompilationTotals a;
+  CompilationTotals b;
+
+  int changedCount() const;
+  int addedCount() const;
+  int removedCount() const;
+  // No operator added, removed or changed, and equal totals.
+  bool identical() const;
+};
+
+CompilationDiff diffCompilations(const Compilation& a, const Compilation& b);
+
+// {"identical", "totals": {"a", "b"}, "operators": [{"status": "same" |
+// "changed" | "added" | "removed", "a", "b", "changes"}]}.
+nlohmann::json compilationDiffJson(const CompilationDiff& diff);
+
+}  // namespace loupe::driver
