@@ -18,7 +18,7 @@ QString launchUsage() {
       "  --screenshot FILE.png   render the window (offscreen when there is no display),\n"
       "                          save it as PNG and exit; non-zero exit on failure\n"
       "  --view VIEW             the tab to show: graph, operators, ir, devices, passes,\n"
-      "                          tir, c or memory,\n"
+      "                          tir, c, memory or compare,\n"
       "                          or deploy / profile (the Deploy panel with the build log\n"
       "                          or the Profile dock; default: operators)\n"
       "  --run-on PLATFORM       run the model on PLATFORM (host, qemu-mps2-an385,\n"
@@ -28,6 +28,10 @@ QString launchUsage() {
       "                          --target takes them: \"c\" (the default) or e.g.\n"
       "                          \"npu -config=npu-128, c\" (the NPU (Ethos-U55-like) with\n"
       "                          128 MACs, the CPU for what it refuses)\n"
+      "  --compare-target TARGETS, --compare-planner NAME, --compare-model FILE\n"
+      "                          compare (the Compare tab) with the model compiled for\n"
+      "                          other targets, with another planner, or with another\n"
+      "                          model file\n"
       "  --size WxH              window size for the screenshot (default: 1400x900)\n"
       "  --select N, --operator N  select operator N (default: the first)\n"
       "  --version               print the version and exit\n"
@@ -45,7 +49,14 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments, const QStringList
                               QStringLiteral("N"));
   const QCommandLineOption runOn(QStringLiteral("run-on"), {}, QStringLiteral("PLATFORM"));
   const QCommandLineOption target(QStringLiteral("target"), {}, QStringLiteral("TARGETS"));
-  parser.addOptions({screenshot, view, size, op, runOn, target});
+  const QCommandLineOption compareTarget(QStringLiteral("compare-target"), {},
+                                         QStringLiteral("TARGETS"));
+  const QCommandLineOption comparePlanner(QStringLiteral("compare-planner"), {},
+                                          QStringLiteral("NAME"));
+  const QCommandLineOption compareModel(QStringLiteral("compare-model"), {},
+                                        QStringLiteral("FILE"));
+  parser.addOptions(
+      {screenshot, view, size, op, runOn, target, compareTarget, comparePlanner, compareModel});
   if (!parser.parse(arguments)) {
     options.error = parser.errorText();
     return options;
@@ -82,6 +93,16 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments, const QStringList
     options.targets = models::parseTargets(options.target, targets, &error);
     if (options.targets.empty()) {
       options.error = QStringLiteral("--target '%1': %2").arg(options.target, error);
+      return options;
+    }
+  }
+  options.compareTarget = parser.value(compareTarget);
+  options.comparePlanner = parser.value(comparePlanner);
+  options.compareModel = parser.value(compareModel);
+  if (!options.compareTarget.isEmpty()) {
+    QString error;
+    if (models::parseTargets(options.compareTarget, targets, &error).empty()) {
+      options.error = QStringLiteral("--compare-target '%1': %2").arg(options.compareTarget, error);
       return options;
     }
   }

@@ -20,7 +20,16 @@ struct LaunchOptions {
   QString runOn;               // non-empty: run the model on this platform first
   QString target;              // non-empty: compile for these targets ("npu -config=npu-128, c")
   target::TargetList targets;  // `target` parsed; empty when not given
-  QString error;               // non-empty when the arguments are wrong
+  // Compare (the Compare tab's B): with these targets, planner or model
+  // file; any of them set compares once the model is open.
+  QString compareTarget;
+  QString comparePlanner;
+  QString compareModel;
+  QString error;  // non-empty when the arguments are wrong
+
+  bool compare() const {
+    return !compareTarget.isEmpty() || !comparePlanner.isEmpty() || !compareModel.isEmpty();
+  }
 
   bool screenshot() const { return !screenshotPath.isEmpty(); }
 };

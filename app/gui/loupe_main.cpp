@@ -2,6 +2,7 @@
 // bundled example) or, with --screenshot, renders the window to a PNG and
 // exits, which works without a display.
 #include <QApplication>
+#include <QComboBox>
 #include <QTimer>
 #include <algorithm>
 #include <cstdio>
@@ -16,7 +17,9 @@
 #include "gui/window_screenshot.h"
 #include "loupe_version.h"
 #include "models/board_run.h"
+#include "models/model_compilation.h"
 #include "models/model_document.h"
+#include "views/compare_view.h"
 #include "views/deploy_panel.h"
 
 namespace {
@@ -45,6 +48,33 @@ void quietOffscreenMessages(QtMsgType type, const QMessageLogContext& context,
                             const QString& message) {
   if (message.contains(QStringLiteral("does not support propagateSizeHints"))) return;
   defaultMessageHandler(type, context, message);
+}
+
+// --compare-target/-planner/-model: B of the Compare tab, compared now.
+// Returns why it cannot, or empty.
+QString startComparison(loupe::gui::MainWindow& window, const loupe::gui::LaunchOptions& options) {
+  loupe::views::CompareView* view = window.compareView();
+  if (!options.compareModel.isEmpty()) {
+    if (const QString error = view->setModelB(options.compareModel); !error.isEmpty()) {
+      return QStringLiteral("--compare-model %1: %2").arg(options.compareModel, error);
+    }
+  }
+  const QString target = options.compareTarget.isEmpty() ? window.compilation()->targetString()
+                                                         : options.compareTarget;
+  int index = view->targetBSelector()->findData(target);
+  if (index < 0) {
+    view->targetBSelector()->addItem(target, target);
+    index = view->targetBSelector()->count() - 1;
+  }
+  view->targetBSelector()->setCurrentIndex(index);
+  if (!options.comparePlanner.isEmpty()) {
+    if (view->plannerBSelector()->findText(options.comparePlanner) < 0) {
+      return QStringLiteral("--compare-planner: no planner '%1'").arg(options.comparePlanner);
+    }
+    view->plannerBSelector()->setCurrentText(options.comparePlanner);
+  }
+  view->compare();
+  return {};
 }
 
 int takeScreenshot(const loupe::gui::LaunchOptions& options,
@@ -78,6 +108,12 @@ int takeScreenshot(const loupe::gui::LaunchOptions& options,
       return 2;
     }
     window.deployPanel()->runOnBoard();
+  }
+  if (options.compare()) {
+    if (const QString error = startComparison(window, options); !error.isEmpty()) {
+      printError(error);
+      return 2;
+    }
   }
   window.showView(options.view);
   // Compilation and graph layout run in the background; the picture must
@@ -160,6 +196,11 @@ int main(int argc, char** argv) {
     if (options.operatorIndex >= 0) window.document()->setCurrentOperator(options.operatorIndex);
     if (!options.runOn.isEmpty() && window.deployPanel()->selectPlatform(options.runOn)) {
       window.deployPanel()->runOnBoard();
+    }
+    if (options.compare()) {
+      if (const QString error = startComparison(window, options); !error.isEmpty()) {
+        printError(error);
+      }
     }
     window.showView(options.view);
   });

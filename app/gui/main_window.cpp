@@ -33,6 +33,7 @@
 #include "loupe_version.h"
 #include "models/board_run.h"
 #include "models/board_tuning.h"
+#include "models/compilation_comparison.h"
 #include "models/display_text.h"
 #include "models/document_graph_layout.h"
 #include "models/model_compilation.h"
@@ -45,6 +46,7 @@
 #include "models/stage_tree_model.h"
 #include "models/target_choice.h"
 #include "models/view_exports.h"
+#include "views/compare_view.h"
 #include "views/deploy_panel.h"
 #include "views/device_mapping_view.h"
 #include "views/function_listing_view.h"
@@ -212,6 +214,9 @@ void MainWindow::createViews() {
   memoryPlanView_->setObjectName(QStringLiteral("memoryPlanView"));
   addStageTab(CompilationStage::MemoryPlan, QStringLiteral("memory"), memoryPlanView_,
               tr("Memory Plan"));
+  compareView_ = new views::CompareView(document_, compilation_, registries_->targets, this);
+  compareView_->setObjectName(QStringLiteral("compareView"));
+  tabs_->addTab(compareView_, tr("Compare"));
   // The operators table stays the first thing a user sees.
   tabs_->setCurrentWidget(operatorTable_);
 }
@@ -474,8 +479,8 @@ void MainWindow::createActions() {
 QStringList MainWindow::viewNames() {
   return {QStringLiteral("graph"),   QStringLiteral("operators"), QStringLiteral("ir"),
           QStringLiteral("devices"), QStringLiteral("passes"),    QStringLiteral("tir"),
-          QStringLiteral("c"),       QStringLiteral("memory"),    QStringLiteral("deploy"),
-          QStringLiteral("tune"),    QStringLiteral("profile")};
+          QStringLiteral("c"),       QStringLiteral("memory"),    QStringLiteral("compare"),
+          QStringLiteral("deploy"),  QStringLiteral("tune"),      QStringLiteral("profile")};
 }
 
 // The target choice, in a toolbar and the Compile menu: the CPU alone or the
@@ -594,7 +599,7 @@ void MainWindow::chooseTuningLog() {
 
 bool MainWindow::isBusy() const {
   return compilation_->isBusy() || graphLayout_->isBusy() || boardRun_->isRunning() ||
-         boardTuning_->isRunning();
+         boardTuning_->isRunning() || compareView_->comparison()->isRunning();
 }
 
 bool MainWindow::waitUntilIdle(int timeoutMs) {
@@ -606,6 +611,8 @@ bool MainWindow::waitUntilIdle(int timeoutMs) {
     graphLayout_->waitUntilIdle(std::max(0, static_cast<int>(timeoutMs - timer.elapsed())));
     boardRun_->waitUntilIdle(std::max(0, static_cast<int>(timeoutMs - timer.elapsed())));
     boardTuning_->waitUntilIdle(std::max(0, static_cast<int>(timeoutMs - timer.elapsed())));
+    compareView_->comparison()->waitUntilIdle(
+        std::max(0, static_cast<int>(timeoutMs - timer.elapsed())));
   }
   return !isBusy();
 }
@@ -639,6 +646,10 @@ void MainWindow::updateCompileStatus() {
 }
 
 bool MainWindow::showView(const QString& name) {
+  if (name == QStringLiteral("compare")) {
+    tabs_->setCurrentWidget(compareView_);
+    return true;
+  }
   if (name == QStringLiteral("tune")) {
     tuneDock_->show();
     tuneDock_->raise();
@@ -671,6 +682,7 @@ bool MainWindow::showView(const QString& name) {
 }
 
 QString MainWindow::currentViewName() const {
+  if (tabs_->currentWidget() == compareView_) return QStringLiteral("compare");
   for (const StageTab& tab : stageTabs_) {
     if (tab.widget == tabs_->currentWidget()) return tab.viewName;
   }

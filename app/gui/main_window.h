@@ -44,6 +44,7 @@ class DeviceMappingView;
 class FunctionListingView;
 class GraphIrView;
 class GraphView;
+class CompareView;
 class MemoryPlanView;
 class OperatorTableView;
 class PassStageView;
@@ -86,6 +87,7 @@ class MainWindow : public QMainWindow {
   views::FunctionListingView* tirView() const { return tirView_; }
   views::FunctionListingView* cView() const { return cView_; }
   views::MemoryPlanView* memoryPlanView() const { return memoryPlanView_; }
+  views::CompareView* compareView() const { return compareView_; }
   views::DeviceMappingView* deviceMappingView() const { return deviceMappingView_; }
   views::PassStageView* passStageView() const { return passStageView_; }
   views::StageNavigator* stageNavigator() const { return stageNavigator_; }
@@ -200,6 +202,7 @@ class MainWindow : public QMainWindow {
   views::FunctionListingView* tirView_ = nullptr;
   views::FunctionListingView* cView_ = nullptr;
   views::MemoryPlanView* memoryPlanView_ = nullptr;
+  views::CompareView* compareView_ = nullptr;
   views::DeviceMappingView* deviceMappingView_ = nullptr;
   views::PassStageView* passStageView_ = nullptr;
   QComboBox* targetBox_ = nullptr;

@@ -249,9 +249,10 @@ CompiledModel compileToC(const ir::Graph& graph, const CompileOptions& options) 
       memories += (memories.empty() ? "" : ", ") + region.name;
     }
     throw memory::MemoryPlanError(
-        "the model's intermediate tensors need " + ir::groupDigits(model.workspaceBytes()) +
-        " bytes, but the board's " + (memories.empty() ? "memories have" : memories + " has") +
-        " no room left for them after the I/O buffers, runtime and stack: " +
+        "the model's intermediate tensors (" + ir::groupDigits(model.workspaceBytes()) +
+        " bytes) do not fit: the board's " +
+        (memories.empty() ? "memories have" : memories + " has") +
+        " no room left for them after the I/O buffers, runtime and stack, " +
         ir::groupDigits(model.workspaceBytes()) + " bytes short");
   }
   const memory::WorkspaceAnalysis& analysis = model.memoryPlan.analysis;

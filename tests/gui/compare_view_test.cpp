@@ -1,0 +1,130 @@
+// The Compare tab: kws on the CPU against kws with npu-128 marks the
+// operators the NPU takes and shows both memory plans; a model against
+// itself shows no difference; two planners differ only in RAM; another
+// model file pairs its layers; a row selects its operator everywhere.
+#include <QComboBox>
+#include <QTableView>
+#include <QtTest>
+
+#include "gui/main_window.h"
+#include "gui_test_files.h"
+#include "models/compilation_comparison.h"
+#include "models/memory_plan_layout.h"
+#include "models/model_document.h"
+#include "test_data.h"
+#include "views/compare_view.h"
+#include "views/memory_timeline_chart.h"
+
+using loupe::gui::MainWindow;
+using loupe::models::ComparisonTableModel;
+
+namespace {
+
+MainWindow::Options quietOptions() {
+  return MainWindow::Options{
+      .interactive = false, .persistSettings = false, .registries = loupe::test::registries()};
+}
+
+QString modelPath(const char* name) {
+  return QString::fromStdString((loupe::test::modelsDir() / name / "model.tflite").string());
+}
+
+QStringList statuses(const ComparisonTableModel& model) {
+  QStringList result;
+  for (int row = 0; row < model.rowCount(); ++row) result << model.status(row);
+  return result;
+}
+
+}  // namespace
+
+class CompareViewTest : public QObject {
+  Q_OBJECT
+
+  // Opens `model`, sets B and compares; the view, or nullptr on a failure.
+  loupe::views::CompareView* compare(MainWindow& window, const QString& model,
+                                     const QString& targetB, const QString& plannerB = {}) {
+    window.show();
+    if (!window.openModel(model) || !window.waitUntilIdle()) return nullptr;
+    auto* view = window.compareView();
+    const int index = view->targetBSelector()->findData(targetB);
+    if (index < 0) return nullptr;
+    view->targetBSelector()->setCurrentIndex(index);
+    if (!plannerB.isEmpty()) view->plannerBSelector()->setCurrentText(plannerB);
+    window.showView("compare");
+    view->compare();
+    if (!window.waitUntilIdle()) return nullptr;
+    return view;
+  }
+
+ private slots:
+  void cpuAgainstNpuMarksTheNpuOperators() {
+    MainWindow window(quietOptions());
+    auto* view = compare(window, modelPath("kws_ref_model"), "npu -config=npu-128, c");
+    QVERIFY(view);
+    QCOMPARE(window.currentViewName(), "compare");
+    const ComparisonTableModel& table = *view->tableModel();
+    QCOMPARE(table.rowCount(), window.document()->operatorCount());
+    int toNpu = 0;
+    for (int row = 0; row < table.rowCount(); ++row) {
+      const QString target = table.index(row, ComparisonTableModel::TargetColumn).data().toString();
+      if (target == QStringLiteral("c \u2192 npu")) {
+        ++toNpu;
+        QCOMPARE(table.status(row), "changed");
+      }
+    }
+    QVERIFY2(toNpu >= 10, qPrintable(QString::number(toNpu)));
+    QVERIFY(!statuses(table).contains("added") && !statuses(table).contains("removed"));
+    QVERIFY2(view->summaryText().contains("changed"), qPrintable(view->summaryText()));
+    // Both memory plans, on one byte scale.
+    QVERIFY(!view->chartA()->planLayout().isEmpty());
+    QVERIFY(!view->chartB()->planLayout().isEmpty());
+    QVERIFY(view->chartA()->planLayout().totalBytes > 0);
+  }
+
+  void aModelAgainstItselfShowsNoDifference() {
+    MainWindow window(quietOptions());
+    auto* view = compare(window, modelPath("ic_resnet8_int8"), "c");
+    QVERIFY(view);
+    QVERIFY2(view->summaryText().contains("no differences"), qPrintable(view->summaryText()));
+    QCOMPARE(statuses(*view->tableModel()).count("same"), view->tableModel()->rowCount());
+    QCOMPARE(view->chartA()->planLayout().totalBytes, view->chartB()->planLayout().totalBytes);
+  }
+
+  void twoPlannersDifferOnlyInRam() {
+    MainWindow window(quietOptions());
+    auto* view = compare(window, modelPath("ad01_int8"), "c", "greedy_by_size");
+    QVERIFY(view);
+    QCOMPARE(statuses(*view->tableModel()).count("same"), view->tableModel()->rowCount());
+    QVERIFY(view->chartB()->planLayout().totalBytes > view->chartA()->planLayout().totalBytes);
+    QVERIFY2(view->summaryText().contains("RAM (workspace)"), qPrintable(view->summaryText()));
+    QVERIFY(!view->summaryText().contains("no differences"));
+  }
+
+  void anotherModelFilePairsItsLayers() {
+    MainWindow window(quietOptions());
+    window.show();
+    QVERIFY(window.openModel(modelPath("hello_world_int8")));
+    QVERIFY(window.waitUntilIdle());
+    auto* view = window.compareView();
+    QVERIFY(!view->setModelB("/nonexistent/model.tflite").isEmpty());
+    QCOMPARE(view->setModelB(modelPath("hello_world_float")), QString());
+    view->compare();
+    QVERIFY(window.waitUntilIdle());
+    const QStringList rows = statuses(*view->tableModel());
+    QVERIFY(rows.contains("changed"));
+    QVERIFY(!rows.contains("added") && !rows.contains("removed"));
+  }
+
+  void aRowSelectsItsOperator() {
+    MainWindow window(quietOptions());
+    auto* view = compare(window, modelPath("kws_ref_model"), "npu -config=npu-128, c");
+    QVERIFY(view);
+    view->table()->selectRow(3);
+    QCOMPARE(window.document()->currentOperator(),
+             view->comparison()->modelOperatorsOfA(3).value(0, -1));
+    QVERIFY(window.document()->currentOperator() >= 0);
+  }
+};
+
+QTEST_MAIN(CompareViewTest)
+#include "compare_view_test.moc"

@@ -1,0 +1,245 @@
+#include "views/compare_view.h"
+
+#include <QComboBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLocale>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+#include <algorithm>
+
+#include "models/compilation_comparison.h"
+#include "models/model_compilation.h"
+#include "models/model_document.h"
+#include "views/memory_timeline_chart.h"
+
+namespace loupe::views {
+
+namespace {
+
+QString targetLabel(const QString& targetString, const target::TargetRegistry& registry) {
+  for (const models::TargetChoice& choice : models::targetChoices(registry)) {
+    if (choice.targetString == targetString) return choice.label;
+  }
+  return targetString;
+}
+
+QString ratioText(std::int64_t a, std::int64_t b) {
+  if (a == 0) return b == 0 ? QStringLiteral("1.00") : QStringLiteral("-");
+  return QString::number(static_cast<double>(b) / static_cast<double>(a), 'f', 2);
+}
+
+}  // namespace
+
+CompareView::CompareView(models::ModelDocument* document, models::ModelCompilation* compilation,
+                         const target::TargetRegistry& targets, QWidget* parent)
+    : QWidget(parent),
+      document_(document),
+      compilation_(compilation),
+      targets_(targets),
+      comparison_(new models::CompilationComparison(this)),
+      tableModel_(new models::ComparisonTableModel(comparison_, this)),
+      modelBLabel_(new QLabel(tr("this model"), this)),
+      targetB_(new QComboBox(this)),
+      plannerB_(new QComboBox(this)),
+      compareButton_(new QPushButton(tr("Compare"), this)),
+      summary_(new QLabel(this)),
+      table_(new QTableView(this)),
+      chartA_(new MemoryTimelineChart(this)),
+      chartB_(new MemoryTimelineChart(this)) {
+  // Two short rows, so the tab never widens the window.
+  auto* bar = new QHBoxLayout;
+  bar->setContentsMargins(8, 4, 8, 0);
+  auto* options = new QHBoxLayout;
+  options->setContentsMargins(8, 0, 8, 4);
+  bar->addWidget(new QLabel(tr("B:"), this));
+  bar->addWidget(modelBLabel_);
+  auto* open = new QPushButton(tr("Other Model\u2026"), this);
+  open->setToolTip(tr("Compare with another model file (a retrained or re-quantised version)"));
+  bar->addWidget(open);
+  auto* same = new QPushButton(tr("This Model"), this);
+  bar->addWidget(same);
+  bar->addStretch(1);
+  options->addWidget(new QLabel(tr("Target B:"), this));
+  for (const models::TargetChoice& choice : models::targetChoices(targets_)) {
+    targetB_->addItem(choice.label, choice.targetString);
+  }
+  for (QComboBox* box : {targetB_, plannerB_}) {
+    box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    box->setMinimumContentsLength(12);
+  }
+  options->addWidget(targetB_, 2);
+  options->addWidget(new QLabel(tr("Planner B:"), this));
+  for (const QString& name : models::ModelCompilation::plannerNames()) plannerB_->addItem(name);
+  plannerB_->setCurrentText(compilation_->planner());
+  options->addWidget(plannerB_, 1);
+  options->addWidget(compareButton_);
+
+  summary_->setWordWrap(true);
+  summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  summary_->setContentsMargins(8, 0, 8, 4);
+  summary_->setText(
+      tr("Choose what B is and press Compare: A is the model as the window "
+         "compiles it."));
+  table_->setModel(tableModel_);
+  table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+  table_->setSelectionMode(QAbstractItemView::SingleSelection);
+  table_->verticalHeader()->hide();
+  table_->horizontalHeader()->setStretchLastSection(true);
+  table_->setTextElideMode(Qt::ElideMiddle);
+  table_->setWordWrap(false);
+  table_->setAlternatingRowColors(false);
+
+  // Side by side, they may shrink below a lone chart's minimum rather than
+  // widen the window.
+  for (MemoryTimelineChart* chart : {chartA_, chartB_}) chart->setMinimumSize(200, 120);
+  auto* charts = new QWidget(this);
+  auto* chartLayout = new QHBoxLayout(charts);
+  chartLayout->setContentsMargins(0, 0, 0, 0);
+  chartLayout->addWidget(chartA_);
+  chartLayout->addWidget(chartB_);
+  auto* split = new QSplitter(Qt::Vertical, this);
+  split->addWidget(table_);
+  split->addWidget(charts);
+  split->setStretchFactor(0, 3);
+  split->setStretchFactor(1, 2);
+  split->setChildrenCollapsible(false);
+
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->addLayout(bar);
+  layout->addLayout(options);
+  layout->addWidget(summary_);
+  layout->addWidget(split, 1);
+
+  connect(open, &QPushButton::clicked, this, &CompareView::chooseModelB);
+  connect(same, &QPushButton::clicked, this, [this] { setModelB({}); });
+  connect(compareButton_, &QPushButton::clicked, this, &CompareView::compare);
+  connect(comparison_, &models::CompilationComparison::started, this, [this] {
+    compareButton_->setEnabled(false);
+    summary_->setText(tr("compiling A and B\u2026"));
+  });
+  connect(comparison_, &models::CompilationComparison::finished, this, &CompareView::showResult);
+  connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+          [this](const QModelIndex& current) {
+            const QList<int> operators = comparison_->modelOperatorsOfA(current.row());
+            if (!operators.isEmpty()) document_->setCurrentOperator(operators.front());
+          });
+  connect(document_, &models::ModelDocument::currentOperatorChanged, chartA_,
+          &MemoryTimelineChart::setSelectedOperator);
+  connect(chartA_, &MemoryTimelineChart::operatorClicked, document_,
+          &models::ModelDocument::setCurrentOperator);
+}
+
+CompareView::~CompareView() = default;
+
+QString CompareView::summaryText() const {
+  return summary_->text();
+}
+
+QString CompareView::setModelB(const QString& path) {
+  if (path.isEmpty()) {
+    modelBPath_.clear();
+    modelBLabel_->setText(tr("this model"));
+    return {};
+  }
+  QString error;
+  if (!models::CompilationComparison::importModel(path, &error)) return error;
+  modelBPath_ = path;
+  modelBLabel_->setText(QFileInfo(path).fileName());
+  modelBLabel_->setToolTip(path);
+  return {};
+}
+
+void CompareView::chooseModelB() {
+  const QString path = QFileDialog::getOpenFileName(this, tr("Compare with Model"), QString(),
+                                                    tr("TFLite models (*.tflite);;All files (*)"));
+  if (path.isEmpty()) return;
+  if (const QString error = setModelB(path); !error.isEmpty()) summary_->setText(error);
+}
+
+void CompareView::compare() {
+  if (!document_->isLoaded()) {
+    summary_->setText(tr("Open a model first."));
+    return;
+  }
+  const QString name = QString::fromStdString(document_->graph().name);
+  models::ComparisonSide a{
+      tr("A: %1 \u00b7 %2 \u00b7 %3")
+          .arg(name, targetLabel(compilation_->targetString(), targets_), compilation_->planner()),
+      document_->graph(), compilation_->targets(), compilation_->planner()};
+  QString error;
+  const QString targetString = targetB_->currentData().toString();
+  target::TargetList targetsB = models::parseTargets(targetString, targets_, &error);
+  if (targetsB.empty()) {
+    summary_->setText(error);
+    return;
+  }
+  std::optional<ir::Graph> modelB =
+      modelBPath_.isEmpty() ? std::optional<ir::Graph>(document_->graph())
+                            : models::CompilationComparison::importModel(modelBPath_, &error);
+  if (!modelB) {
+    summary_->setText(error);
+    return;
+  }
+  const QString nameB = modelBPath_.isEmpty() ? name : QFileInfo(modelBPath_).fileName();
+  models::ComparisonSide b{
+      tr("B: %1 \u00b7 %2 \u00b7 %3").arg(nameB, targetB_->currentText(), plannerB_->currentText()),
+      std::move(*modelB), std::move(targetsB), plannerB_->currentText()};
+  comparison_->start(std::move(a), std::move(b));
+}
+
+void CompareView::showResult() {
+  compareButton_->setEnabled(true);
+  if (!comparison_->error().isEmpty()) {
+    summary_->setText(tr("the comparison failed: %1").arg(comparison_->error()));
+    chartA_->setPlanLayout({});
+    chartB_->setPlanLayout({});
+    return;
+  }
+  const driver::CompilationDiff& diff = comparison_->diff();
+  const QLocale locale = QLocale::system();
+  QString text = comparison_->labelA() + QStringLiteral("<br>") + comparison_->labelB() +
+                 QStringLiteral("<br>");
+  if (diff.identical()) {
+    text += tr("<b>no differences</b>: %1 operators, the same totals").arg(diff.a.operators);
+  } else {
+    text += tr("<b>%1 changed, %2 added, %3 removed</b> of %4 operators in A, %5 in B")
+                .arg(diff.changedCount())
+                .arg(diff.addedCount())
+                .arg(diff.removedCount())
+                .arg(diff.a.operators)
+                .arg(diff.b.operators);
+  }
+  auto total = [&](const QString& what, std::int64_t a, std::int64_t b) {
+    return tr("%1 %2 \u2192 %3 (\u00d7%4)")
+        .arg(what, locale.toString(static_cast<qlonglong>(a)),
+             locale.toString(static_cast<qlonglong>(b)), ratioText(a, b));
+  };
+  QStringList totals{total(tr("RAM (workspace)"), diff.a.workspaceBytes, diff.b.workspaceBytes),
+                     total(tr("flash (constants)"), diff.a.constantBytes, diff.b.constantBytes),
+                     total(tr("MACs"), diff.a.macs, diff.b.macs)};
+  if (diff.a.estimatedCycles && diff.b.estimatedCycles) {
+    totals << total(tr("estimated cycles"), *diff.a.estimatedCycles, *diff.b.estimatedCycles);
+  }
+  text += QStringLiteral("<br>") + totals.join(QStringLiteral(" \u00b7 "));
+  summary_->setText(text);
+  // Both plans on one byte scale, so the larger looks larger.
+  const qint64 scale = std::max(comparison_->planA().totalBytes, comparison_->planB().totalBytes);
+  chartA_->setMinimumScaleBytes(scale);
+  chartB_->setMinimumScaleBytes(scale);
+  chartA_->setPlanLayout(comparison_->planA());
+  chartB_->setPlanLayout(comparison_->planB());
+  chartA_->setTitle(tr("A: %1 bytes").arg(locale.toString(comparison_->planA().totalBytes)));
+  chartB_->setTitle(tr("B: %1 bytes").arg(locale.toString(comparison_->planB().totalBytes)));
+  table_->resizeColumnsToContents();
+  // The tensor names are long; the numbers before them must stay in view.
+  table_->setColumnWidth(models::ComparisonTableModel::TensorColumn, 200);
+}
+
+}  // namespace loupe::views
