@@ -19,6 +19,12 @@ DocumentGraphLayout::~DocumentGraphLayout() {
   watcher_.waitForFinished();
 }
 
+void DocumentGraphLayout::setFullDetail(bool full) {
+  if (full == metrics_.fullDetail) return;
+  metrics_.fullDetail = full;
+  if (document_->isLoaded()) start();
+}
+
 void DocumentGraphLayout::start() {
   if (running_) {
     pending_ = true;

@@ -21,6 +21,10 @@ class DocumentGraphLayout : public QObject {
 
   // Set by the view (on the GUI thread) before the first layout.
   void setTextMetrics(const GraphTextMetrics& metrics) { metrics_ = metrics; }
+  // Compact or full-detail nodes (GraphTextMetrics::fullDetail); lays the
+  // open model out again when it changes.
+  void setFullDetail(bool full);
+  bool fullDetail() const { return metrics_.fullDetail; }
 
   const GraphLayout& layout() const { return layout_; }
   // Nodes matching `text` (case-insensitive), in node order: an operator by

@@ -3,12 +3,15 @@
 #include <graphviz/gvc.h>
 
 #include <QElapsedTimer>
+#include <QLocale>
 #include <algorithm>
 #include <map>
 #include <mutex>
 
+#include "analysis/operator_cost.h"
 #include "ir/graph.h"
 #include "models/display_text.h"
+#include "models/operator_attribute_fields.h"
 
 namespace loupe::models {
 
@@ -35,6 +38,47 @@ constexpr qsizetype kLargeGraphNodes = 500;
 
 std::string inches(double points) {
   return std::to_string(points / 72.0);
+}
+
+// What a constant operand of `op` in `slot` is called in a node: the
+// weights and bias of the layers that have them, else its slot.
+QString operandName(const ir::Operator& op, std::size_t slot) {
+  const std::string type = op.typeName();
+  const bool layer = type == "CONV_2D" || type == "DEPTHWISE_CONV_2D" ||
+                     type == "FULLY_CONNECTED" || type == "CONV_3D";
+  if (layer && slot == 1) return QStringLiteral("weights");
+  if (layer && slot == 2) return QStringLiteral("bias");
+  if (type == "TRANSPOSE_CONV" && slot == 1) return QStringLiteral("weights");
+  if (type == "TRANSPOSE_CONV" && slot == 3) return QStringLiteral("bias");
+  return QStringLiteral("input %1").arg(slot);
+}
+
+void addFacts(const ir::Graph& graph, const ir::Operator& op, LaidOutNode& node) {
+  for (std::size_t slot = 0; slot < op.inputs.size(); ++slot) {
+    const int t = op.inputs[slot];
+    if (t < 0 || !graph.tensor(t).isConstant) continue;
+    node.facts << QStringLiteral("%1 %2").arg(operandName(op, slot),
+                                              tensorShapeText(graph.tensor(t)));
+  }
+  QStringList attributes;
+  for (const AttributeField& field : operatorAttributeFields(op.attributes)) {
+    if (field.name == QLatin1String("activation")) {
+      if (field.value != QLatin1String("NONE")) node.activation = field.value;
+      continue;
+    }
+    attributes << (field.value == QLatin1String("true")
+                       ? field.name
+                       : field.name + QLatin1Char(' ') + field.value);
+  }
+  // Two attributes a line, so the node stays narrow.
+  for (qsizetype i = 0; i < attributes.size(); i += 2) {
+    node.facts << attributes.mid(i, 2).join(QStringLiteral(" \u00b7 "));
+  }
+  const std::int64_t macs = analysis::operatorCost(graph, op).macs;
+  if (macs > 0) {
+    node.facts << QStringLiteral("%1 MACs").arg(
+        QLocale::system().toString(static_cast<qlonglong>(macs)));
+  }
 }
 
 }  // namespace
@@ -64,6 +108,7 @@ GraphLayout layoutGraph(const ir::Graph& graph, const GraphTextMetrics& metrics,
     }
     node.target = QStringLiteral("c");
     node.supported = !unsupportedOperators.contains(op.index);
+    if (metrics.fullDetail) addFacts(graph, op, node);
     for (int t : op.outputs) producerNode[t] = static_cast<int>(layout.nodes.size());
     layout.nodes.append(node);
   }
@@ -119,9 +164,15 @@ GraphLayout layoutGraph(const ir::Graph& graph, const GraphTextMetrics& metrics,
     const LaidOutNode& node = layout.nodes[i];
     const std::string name = "n" + std::to_string(i);
     Agnode_t* n = agnode(g, cstr(name.c_str()), 1);
-    const double chars = std::max(node.title.size(), node.detail.size());
-    const double width = chars * metrics.charWidth + 20;
-    const double height = 2 * metrics.lineHeight + 14;
+    qsizetype chars = std::max(node.title.size(), node.detail.size());
+    // Facts are drawn a size smaller: about 0.85 of a title character each.
+    for (const QString& fact : node.facts) {
+      chars = std::max(chars, static_cast<qsizetype>(fact.size() * 0.85 + 1));
+    }
+    const double width = static_cast<double>(chars) * metrics.charWidth + 20;
+    const double height = 2 * metrics.lineHeight + 14 +
+                          static_cast<double>(node.facts.size()) * metrics.factLineHeight +
+                          (node.activation.isEmpty() ? 0 : metrics.factLineHeight + 2);
     setAttribute(n, "shape", node.operatorIndex >= 0 ? "box" : "ellipse");
     setAttribute(n, "fixedsize", "true");
     setAttribute(n, "width", inches(node.operatorIndex >= 0 ? width : width * 1.25));

@@ -12,6 +12,7 @@
 #include <QPointF>
 #include <QRectF>
 #include <QString>
+#include <QStringList>
 
 namespace loupe::ir {
 struct Graph;
@@ -26,6 +27,11 @@ struct LaidOutNode {
   QString detail;          // the output's type and shape: "int8[1,25,5,64]"
   QString target;          // where the operator runs: "c" (the CPU) until partitioning
   bool supported = true;   // false: Loupe cannot run it
+  // Full detail only (GraphTextMetrics::fullDetail), as Netron lists them:
+  // the constant operands ("weights int8[64,10,4,1]"), key attributes
+  // ("stride 2x2 · SAME") and the MACs; the fused activation as a band.
+  QStringList facts;
+  QString activation;
   QRectF rect;
 };
 
@@ -53,9 +59,13 @@ struct GraphLayout {
 // Text metrics of the view's fonts in scene units, so Graphviz makes boxes
 // big enough for what the view draws in them.
 struct GraphTextMetrics {
-  double charWidth = 7.5;    // the widest average character of the node font
-  double lineHeight = 16;    // one line of node text
-  double labelFontSize = 9;  // edge labels, in points
+  double charWidth = 7.5;      // the widest average character of the node font
+  double lineHeight = 16;      // one line of node text
+  double labelFontSize = 9;    // edge labels, in points
+  double factLineHeight = 14;  // one line of a node's facts (full detail)
+  // Compact: an operator node is its type and output shape. Full: also its
+  // weights' shapes, key attributes, MACs and fused activation.
+  bool fullDetail = false;
 };
 
 // `unsupportedOperators` are flagged (their nodes say so). Thread-safe.

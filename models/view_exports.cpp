@@ -65,6 +65,8 @@ QByteArray graphDot(const GraphLayout& layout, const QString& name,
     const bool op = node.operatorIndex >= 0;
     QString label = node.title;
     if (!node.detail.isEmpty()) label += QLatin1Char('\n') + node.detail;
+    for (const QString& fact : node.facts) label += QLatin1Char('\n') + fact;
+    if (!node.activation.isEmpty()) label += QLatin1Char('\n') + node.activation;
     if (op && !node.target.isEmpty()) label += QStringLiteral("\non ") + node.target;
     if (!node.supported) label += QStringLiteral("\n(not supported)");
     dot += "  n" + QByteArray::number(i) + " [label=" + dotString(label) +

@@ -1,6 +1,7 @@
 #include "views/graph_node_item.h"
 
 #include <QCursor>
+#include <QFontMetricsF>
 #include <QPainter>
 #include <algorithm>
 
@@ -65,6 +66,10 @@ QFont GraphNodeItem::detailFont() {
   return labelFont(11);
 }
 
+QFont GraphNodeItem::factFont() {
+  return labelFont(10);
+}
+
 void GraphNodeItem::setCurrent(bool current) {
   current_ = current;
   setZValue(current ? 2 : 1);
@@ -104,16 +109,49 @@ void GraphNodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QW
   } else {
     painter->drawEllipse(r.adjusted(1, 1, -1, -1));
   }
-  const QRectF top(r.left(), r.top() + 4, r.width(), r.height() / 2 - 2);
-  const QRectF bottom(r.left(), r.center().y(), r.width(), r.height() / 2 - 4);
   // Dark text on pale fills, white on the hottest ones.
   const bool darkFill = !current_ && heat_ > 0.6 && node_.operatorIndex >= 0;
-  painter->setPen(darkFill ? QColor(Qt::white) : QColor(0x10, 0x10, 0x10));
+  const QColor titleColour = darkFill ? QColor(Qt::white) : QColor(0x10, 0x10, 0x10);
+  const QColor detailColour = darkFill ? QColor(0xf0, 0xf0, 0xf0) : QColor(0x30, 0x30, 0x30);
+  if (node_.facts.isEmpty() && node_.activation.isEmpty()) {
+    const QRectF top(r.left(), r.top() + 4, r.width(), r.height() / 2 - 2);
+    const QRectF bottom(r.left(), r.center().y(), r.width(), r.height() / 2 - 4);
+    painter->setPen(titleColour);
+    painter->setFont(titleFont());
+    painter->drawText(top, Qt::AlignHCenter | Qt::AlignBottom, node_.title);
+    painter->setFont(detailFont());
+    painter->setPen(detailColour);
+    painter->drawText(bottom, Qt::AlignHCenter | Qt::AlignTop, node_.detail);
+    return;
+  }
+  // Full detail: title, output, then the facts a size smaller, and the fused
+  // activation as a band across the bottom (as Netron draws them).
+  const qreal titleHeight = QFontMetricsF(titleFont()).height();
+  const qreal detailHeight = QFontMetricsF(detailFont()).height();
+  const qreal factHeight = QFontMetricsF(factFont()).height();
+  qreal y = r.top() + 5;
+  painter->setPen(titleColour);
   painter->setFont(titleFont());
-  painter->drawText(top, Qt::AlignHCenter | Qt::AlignBottom, node_.title);
+  painter->drawText(QRectF(r.left(), y, r.width(), titleHeight), Qt::AlignCenter, node_.title);
+  y += titleHeight;
   painter->setFont(detailFont());
-  painter->setPen(darkFill ? QColor(0xf0, 0xf0, 0xf0) : QColor(0x30, 0x30, 0x30));
-  painter->drawText(bottom, Qt::AlignHCenter | Qt::AlignTop, node_.detail);
+  painter->setPen(detailColour);
+  painter->drawText(QRectF(r.left(), y, r.width(), detailHeight), Qt::AlignCenter, node_.detail);
+  y += detailHeight + 2;
+  painter->setFont(factFont());
+  for (const QString& fact : node_.facts) {
+    painter->drawText(QRectF(r.left() + 6, y, r.width() - 12, factHeight),
+                      Qt::AlignLeft | Qt::AlignVCenter, fact);
+    y += factHeight;
+  }
+  if (!node_.activation.isEmpty()) {
+    const QRectF band(r.left() + 1.5, r.bottom() - factHeight - 3, r.width() - 3, factHeight + 1.5);
+    painter->setPen(Qt::NoPen);
+    painter->setBrush(QColor(0x3c, 0x4a, 0x5e));
+    painter->drawRoundedRect(band, 3, 3);
+    painter->setPen(QColor(Qt::white));
+    painter->drawText(band, Qt::AlignCenter, node_.activation);
+  }
 }
 
 }  // namespace loupe::views

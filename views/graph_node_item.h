@@ -38,6 +38,7 @@ class GraphNodeItem : public QGraphicsItem {
   static QColor heatColor(double heat);
   static QFont titleFont();
   static QFont detailFont();
+  static QFont factFont();  // the facts of a full-detail node
 
  private:
   models::LaidOutNode node_;

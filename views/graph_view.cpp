@@ -160,6 +160,17 @@ GraphView::GraphView(models::ModelDocument* document, models::DocumentGraphLayou
     }
   });
   bar->addWidget(colourBox_);
+  detailButton_ = new QToolButton(this);
+  detailButton_->setObjectName(QStringLiteral("detailButton"));
+  detailButton_->setText(tr("Full detail"));
+  detailButton_->setCheckable(true);
+  detailButton_->setChecked(layout_->fullDetail());
+  detailButton_->setToolTip(
+      tr("Compact: each operator's type and output. Full: also its weights, key attributes, "
+         "MACs and fused activation"));
+  connect(detailButton_, &QToolButton::toggled, layout_,
+          &models::DocumentGraphLayout::setFullDetail);
+  bar->addWidget(detailButton_);
   bar->addWidget(status_, 1);
   // The legend on a line of its own, so the toolbar never forces the window wide.
   auto* legend = new QHBoxLayout(targetLegend_);
@@ -225,6 +236,8 @@ GraphView::GraphView(models::ModelDocument* document, models::DocumentGraphLayou
                detail.horizontalAdvance(QStringLiteral("float32[1,49,10,64]")) / 19.0);
   metrics.lineHeight = std::max(title.height(), detail.height());
   metrics.labelFontSize = edgeLabelFont().pixelSize();
+  metrics.factLineHeight = QFontMetricsF(GraphNodeItem::factFont()).height();
+  metrics.fullDetail = layout_->fullDetail();
   layout_->setTextMetrics(metrics);
 
   connect(layout_, &models::DocumentGraphLayout::layoutStarted, this,

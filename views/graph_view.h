@@ -19,6 +19,7 @@
 #include "models/device_mapping.h"
 
 class QComboBox;
+class QToolButton;
 class QGraphicsItem;
 class QLabel;
 class QLineEdit;
@@ -78,6 +79,8 @@ class GraphView : public QWidget {
   bool setColourBy(ColourBy colourBy);
   ColourBy colourBy() const { return colourBy_; }
   QComboBox* colourByBox() const { return colourBox_; }
+  // Checked: full-detail nodes (weights, attributes, MACs, fused activation).
+  QToolButton* detailButton() const { return detailButton_; }
 
   // Where the compiled model runs each operator: nodes take their target's
   // colour, regions get an outline. An empty mapping: everything on the CPU.
@@ -110,6 +113,7 @@ class GraphView : public QWidget {
   QLineEdit* search_;
   QLabel* status_;
   QComboBox* colourBox_;
+  QToolButton* detailButton_ = nullptr;
   QWidget* targetLegend_;
   QWidget* npuLegend_;  // the NPU's colour and the region outline, when it runs anything
   models::DeviceMapping mapping_;

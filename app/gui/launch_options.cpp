@@ -32,6 +32,8 @@ QString launchUsage() {
       "                          compare (the Compare tab) with the model compiled for\n"
       "                          other targets, with another planner, or with another\n"
       "                          model file\n"
+      "  --detail compact|full   graph nodes with their type and output (compact, the\n"
+      "                          default) or also weights, attributes, MACs, activation\n"
       "  --size WxH              window size for the screenshot (default: 1400x900)\n"
       "  --select N, --operator N  select operator N (default: the first)\n"
       "  --version               print the version and exit\n"
@@ -55,8 +57,9 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments, const QStringList
                                           QStringLiteral("NAME"));
   const QCommandLineOption compareModel(QStringLiteral("compare-model"), {},
                                         QStringLiteral("FILE"));
-  parser.addOptions(
-      {screenshot, view, size, op, runOn, target, compareTarget, comparePlanner, compareModel});
+  const QCommandLineOption detail(QStringLiteral("detail"), {}, QStringLiteral("LEVEL"));
+  parser.addOptions({screenshot, view, size, op, runOn, target, compareTarget, comparePlanner,
+                     compareModel, detail});
   if (!parser.parse(arguments)) {
     options.error = parser.errorText();
     return options;
@@ -95,6 +98,14 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments, const QStringList
       options.error = QStringLiteral("--target '%1': %2").arg(options.target, error);
       return options;
     }
+  }
+  if (parser.isSet(detail)) {
+    const QString level = parser.value(detail);
+    if (level != QLatin1String("compact") && level != QLatin1String("full")) {
+      options.error = QStringLiteral("--detail wants compact or full, not '%1'").arg(level);
+      return options;
+    }
+    options.fullDetail = level == QLatin1String("full");
   }
   options.compareTarget = parser.value(compareTarget);
   options.comparePlanner = parser.value(comparePlanner);

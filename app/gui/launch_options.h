@@ -22,6 +22,7 @@ struct LaunchOptions {
   target::TargetList targets;  // `target` parsed; empty when not given
   // Compare (the Compare tab's B): with these targets, planner or model
   // file; any of them set compares once the model is open.
+  bool fullDetail = false;  // --detail full: full-detail graph nodes
   QString compareTarget;
   QString comparePlanner;
   QString compareModel;

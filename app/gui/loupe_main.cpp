@@ -4,6 +4,7 @@
 #include <QApplication>
 #include <QComboBox>
 #include <QTimer>
+#include <QToolButton>
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -21,6 +22,7 @@
 #include "models/model_document.h"
 #include "views/compare_view.h"
 #include "views/deploy_panel.h"
+#include "views/graph_view.h"
 
 namespace {
 
@@ -84,8 +86,10 @@ int takeScreenshot(const loupe::gui::LaunchOptions& options,
   MainWindow window(MainWindow::Options{
       .interactive = false, .persistSettings = false, .registries = std::move(registries)});
   window.resize(options.windowSize);
-  // Before the model opens, so it compiles once, for these targets.
+  // Before the model opens, so it compiles once, for these targets, and is
+  // laid out once.
   if (!options.targets.empty()) window.setTargets(options.targets);
+  window.graphView()->detailButton()->setChecked(options.fullDetail);
   const QString model =
       options.modelPath.isEmpty() ? loupe::gui::bundledModelPath() : options.modelPath;
   if (!window.openModel(model)) {
@@ -187,6 +191,7 @@ int main(int argc, char** argv) {
 
   loupe::gui::MainWindow window(loupe::gui::MainWindow::Options{.registries = registries});
   if (!options.targets.empty()) window.setTargets(options.targets);
+  window.graphView()->detailButton()->setChecked(options.fullDetail);
   window.show();
   // Open once the window is up, so a failure's message box has a parent to
   // sit on.

@@ -10,6 +10,7 @@
 #include <QGraphicsView>
 #include <QLineEdit>
 #include <QTemporaryDir>
+#include <QToolButton>
 #include <QtTest>
 
 #include "codegen/model_compiler.h"
@@ -26,6 +27,8 @@
 #include "views/board_memory_bars.h"
 #include "views/deploy_panel.h"
 #include "views/find_bar.h"
+#include "views/graph_node_item.h"
+#include "views/graph_view.h"
 #include "views/function_listing_view.h"
 #include "views/graph_node_item.h"
 #include "views/graph_overview.h"
@@ -310,6 +313,34 @@ class CompiledViewsTest : public QObject {
     QVERIFY(window.waitUntilIdle());
     QVERIFY(view->memoryBars()->isHidden());
     QCOMPARE(view->chart()->planLayout().pools.size(), 1);
+  }
+
+  // Full detail, as Netron draws a node and more: kws's first convolution
+  // lists its weights and bias shapes, stride and padding, its MACs, and its
+  // fused RELU as a band; the node grows to hold them; compact again shrinks it.
+  void fullDetailNodesListWeightsAttributesAndMacs() {
+    MainWindow window(quietOptions());
+    window.show();
+    QVERIFY(window.openModel(modelPath("kws_ref_model")));
+    QVERIFY(window.waitUntilIdle());
+    auto* graph = window.graphView();
+    const qreal compactHeight = graph->nodeOfOperator(0)->node().rect.height();
+    QVERIFY(graph->nodeOfOperator(0)->node().facts.isEmpty());
+    graph->detailButton()->setChecked(true);
+    QVERIFY(window.waitUntilIdle());
+    const loupe::models::LaidOutNode& conv = graph->nodeOfOperator(0)->node();
+    const QString facts = conv.facts.join('\n');
+    QVERIFY2(facts.contains("weights int8[64,10,4,1]"), qPrintable(facts));
+    QVERIFY2(facts.contains("bias int32[64]"), qPrintable(facts));
+    QVERIFY2(facts.contains("stride 2x2"), qPrintable(facts));
+    QVERIFY2(facts.contains("padding SAME"), qPrintable(facts));
+    QVERIFY2(facts.contains("320,000 MACs"), qPrintable(facts));
+    QCOMPARE(conv.activation, "RELU");
+    QVERIFY(conv.rect.height() > compactHeight + 4 * 10);
+    QCOMPARE(graph->nodeCount(), window.graphLayout()->layout().nodes.size());
+    graph->detailButton()->setChecked(false);
+    QVERIFY(window.waitUntilIdle());
+    QCOMPARE(graph->nodeOfOperator(0)->node().rect.height(), compactHeight);
   }
 
   void aCorruptFileLeavesTheCompiledModelOpen() {
