@@ -20,7 +20,7 @@ QString launchUsage() {
       "  --view VIEW             the tab to show: graph, operators, ir, devices, passes,\n"
       "                          tir, c, memory or compare,\n"
       "                          or deploy / profile (the Deploy panel with the build log\n"
-      "                          or the Profile dock; default: operators)\n"
+      "                          or the Profile dock; default: graph)\n"
       "  --run-on PLATFORM       run the model on PLATFORM (host, qemu-mps2-an385,\n"
       "                          qemu-mps3-an547) before showing it, as Run on board does;\n"
       "                          a failed run is listed in Problems\n"

@@ -14,7 +14,7 @@ namespace loupe::gui {
 struct LaunchOptions {
   QString modelPath;       // empty: the bundled default model
   QString screenshotPath;  // non-empty: render, save the PNG and exit
-  QString view = QStringLiteral("operators");
+  QString view = QStringLiteral("graph");
   QSize windowSize{1400, 900};
   int operatorIndex = -1;      // the operator to select, -1 to keep the default
   QString runOn;               // non-empty: run the model on this platform first

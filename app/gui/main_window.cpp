@@ -14,6 +14,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFontDatabase>
+#include <QImage>
 #include <QLabel>
 #include <QLocale>
 #include <QMenu>
@@ -34,6 +35,7 @@
 #include "models/board_run.h"
 #include "models/board_tuning.h"
 #include "models/compilation_comparison.h"
+#include "models/compilation_report.h"
 #include "models/display_text.h"
 #include "models/document_graph_layout.h"
 #include "models/model_compilation.h"
@@ -53,6 +55,7 @@
 #include "views/graph_ir_view.h"
 #include "views/graph_view.h"
 #include "views/memory_plan_view.h"
+#include "views/memory_timeline_chart.h"
 #include "views/operator_table_view.h"
 #include "views/pass_stage_view.h"
 #include "views/problems_view.h"
@@ -217,8 +220,8 @@ void MainWindow::createViews() {
   compareView_ = new views::CompareView(document_, compilation_, registries_->targets, this);
   compareView_->setObjectName(QStringLiteral("compareView"));
   tabs_->addTab(compareView_, tr("Compare"));
-  // The operators table stays the first thing a user sees.
-  tabs_->setCurrentWidget(operatorTable_);
+  // The graph is the first thing a user sees.
+  tabs_->setCurrentWidget(graphView_);
 }
 
 void MainWindow::addStageTab(CompilationStage stage, const QString& viewName, QWidget* widget,
@@ -326,7 +329,8 @@ QList<MainWindow::ExportKind> MainWindow::exportKinds() {
           {QStringLiteral("memory-json"), tr("Memory Plan as &JSON\u2026"), tr("JSON (*.json)")},
           {QStringLiteral("profile-csv"), tr("P&rofile as CSV\u2026"), tr("CSV (*.csv)")},
           {QStringLiteral("profile-trace"), tr("Profile as Chrome &Trace\u2026"),
-           tr("Trace JSON (*.json)")}};
+           tr("Trace JSON (*.json)")},
+          {QStringLiteral("report-html"), tr("&Report (HTML)\u2026"), tr("HTML (*.html *.xhtml)")}};
 }
 
 QString MainWindow::exportTo(const QString& kind, const QString& path) {
@@ -378,6 +382,12 @@ QString MainWindow::exportTo(const QString& kind, const QString& path) {
     }
     bytes = QByteArray::fromStdString(deploy::chromeTraceJson(profile, document_->graph().name));
     what = tr("the profile as a Chrome trace");
+  } else if (kind == QLatin1String("report-html")) {
+    if (!document_->isLoaded() || plan.isEmpty()) {
+      return tr("nothing to export: the model has not compiled yet");
+    }
+    bytes = compilationReportHtml();
+    what = tr("the report");
   } else {
     return tr("unknown export '%1'").arg(kind);
   }
@@ -389,6 +399,45 @@ QString MainWindow::exportTo(const QString& kind, const QString& path) {
       tr("Exported %1 to %2 (%3 bytes)").arg(what, path, QLocale::system().toString(bytes.size())),
       10000);
   return {};
+}
+
+QByteArray MainWindow::compilationReportHtml() const {
+  models::CompilationReport report;
+  report.title = document_->modelName();
+  const auto& totals = document_->graphCost();
+  const models::MemoryPlanLayout& plan = compilation_->memoryPlan();
+  const QString board = deployPanel_->selectedPlatform();
+  report.facts = {
+      {tr("Model"), fileLabel_->text()},
+      {tr("Operators"), QString::number(document_->operatorCount())},
+      {tr("MACs"), models::groupedNumber(totals.macs)},
+      {tr("Weights (parameter bytes)"), models::groupedNumber(totals.parameterBytes)},
+      {tr("Targets"), compilation_->targetString()},
+      {tr("Board"), board.isEmpty() ? tr("none (portable C)") : board},
+      {tr("RAM (workspace)"), tr("%1 bytes with %2; lower bound %3")
+                                  .arg(models::groupedNumber(plan.totalBytes), plan.planner,
+                                       models::groupedNumber(plan.lowerBound))}};
+  report.memories = plan.memories;
+  report.operators = operatorTableModel_;
+  report.operatorValueRole = models::OperatorTableModel::SortRole;
+  // The chart as the Memory Plan view draws it, at a fixed size.
+  views::MemoryTimelineChart* chart = memoryPlanView_->chart();
+  const QSize size(1000, 420);
+  if (chart->size() != size) chart->resize(size);
+  QImage image(size, QImage::Format_ARGB32);
+  image.fill(Qt::white);
+  chart->render(&image);
+  QBuffer png(&report.memoryPlanPng);
+  png.open(QIODevice::WriteOnly);
+  image.save(&png, "PNG");
+  if (!boardRun_->profileRows().isEmpty()) {
+    report.profile = profileTableModel_;
+    report.profileCaption =
+        tr("Last run: %1 %2 in all")
+            .arg(models::groupedNumber(static_cast<std::int64_t>(boardRun_->profileTotal())),
+                 boardRun_->profileUnit());
+  }
+  return models::compilationReportHtml(report);
 }
 
 // Every action of the window, with its shortcut, in one place.

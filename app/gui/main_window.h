@@ -119,7 +119,7 @@ class MainWindow : public QMainWindow {
 
   // What File > Export writes: "graph-svg", "graph-png", "graph-dot",
   // "memory-csv", "memory-json", "profile-csv", "profile-trace",
-  // "operators-csv", each with its menu text and file filter.
+  // "operators-csv", "report-html", each with its menu text and file filter.
   struct ExportKind {
     QString name;
     QString menuText;
@@ -130,6 +130,8 @@ class MainWindow : public QMainWindow {
   // bar; returns an empty string, or why nothing was written (nothing to
   // export yet, or the file system's reason).
   QString exportTo(const QString& kind, const QString& path);
+  // The one-page report of the compilation the views show.
+  QByteArray compilationReportHtml() const;
 
   // Whether compilation, graph layout or a board run is still running in the background.
   bool isBusy() const;

@@ -19,7 +19,7 @@ class LaunchOptionsTest : public QObject {
     QVERIFY(options.error.isEmpty());
     QVERIFY(options.modelPath.isEmpty());
     QVERIFY(!options.screenshot());
-    QCOMPARE(options.view, "operators");
+    QCOMPARE(options.view, "graph");
     QCOMPARE(options.windowSize, QSize(1400, 900));
   }
 

@@ -70,7 +70,7 @@ class MainWindowTest : public QObject {
     QVERIFY(table);
     QCOMPARE(table->model()->rowCount(), 13);
     QCOMPARE(typesShown(table), loupe::test::kwsOperatorTypes());
-    QCOMPARE(window.currentViewName(), "operators");
+    QCOMPARE(window.currentViewName(), "graph");
     QVERIFY(window.windowTitle().startsWith("model"));
     const QString status = statusText(window);
     QVERIFY2(status.contains("13 operators"), qPrintable(status));

@@ -1,8 +1,8 @@
 // File > Export from the window: every export writes a file that parses as
 // what it says (SVG as XML, DOT through Graphviz, CSV with a row per
-// operator or buffer, the trace as JSON), atomically, and says so in the
-// status bar; with nothing to export, or a folder that is not there, it
-// says why and writes nothing.
+// operator or buffer, the trace as JSON, the report as XHTML), atomically,
+// and says so in the status bar; with nothing to export, or a folder that
+// is not there, it says why and writes nothing.
 #include <QDir>
 #include <QImage>
 #include <QJsonDocument>
@@ -117,6 +117,23 @@ class ViewExportsTest : public QObject {
         QJsonDocument::fromJson(readAll(path("profile.trace.json")), &error);
     QVERIFY2(error.error == QJsonParseError::NoError, qPrintable(error.errorString()));
     QVERIFY(trace.object().contains("traceEvents"));
+
+    // The one-page report: XHTML that parses, every operator a row, the
+    // memory plan's picture inline, the profile of the run.
+    QCOMPARE(window.exportTo("report-html", path("report.html")), QString());
+    const QByteArray report = readAll(path("report.html"));
+    QXmlStreamReader html(report);
+    int rows = 0, images = 0;
+    while (!html.atEnd()) {
+      html.readNext();
+      if (html.isStartElement() && html.name() == QLatin1String("tr")) ++rows;
+      if (html.isStartElement() && html.name() == QLatin1String("img")) ++images;
+    }
+    QVERIFY2(!html.hasError(), qPrintable(html.errorString()));
+    QVERIFY(rows >= 1 + operators + 1 + static_cast<int>(window.boardRun()->profileRows().size()));
+    QCOMPARE(images, 1);
+    QVERIFY(report.contains("data:image/png;base64,"));
+    QVERIFY(report.contains("<h2>Profile</h2>"));
 
     // A folder that does not exist: the reason, no file, the old file kept.
     const QString missing = dir_.filePath("no/such/folder/plan.csv");
