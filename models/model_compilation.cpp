@@ -134,6 +134,22 @@ void ModelCompilation::setBoard(const QString& cpu,
   if (document_->isLoaded()) startCompilation();
 }
 
+QString ModelCompilation::setPools(const QString& spec) {
+  std::vector<memory::MemoryPool> pools;
+  if (!spec.trimmed().isEmpty()) {
+    try {
+      pools = memory::parsePoolSpec(spec.toStdString());
+    } catch (const std::invalid_argument& error) {
+      return QString::fromUtf8(error.what());
+    }
+  }
+  if (spec.trimmed() == poolSpec_) return {};
+  poolSpec_ = spec.trimmed();
+  pools_ = std::move(pools);
+  if (document_->isLoaded()) startCompilation();
+  return {};
+}
+
 void ModelCompilation::setSchedules(lowering::ScheduleTable schedules, const QString& source) {
   if (schedules == schedules_ && source == schedulesSource_) return;
   schedules_ = std::move(schedules);
@@ -172,7 +188,7 @@ void ModelCompilation::startCompilation() {
   const QString planner = planner_;
   compileWatcher_.setFuture(QtConcurrent::run(
       [imported = std::move(imported), planner, targets = targets_, cpu = boardCpu_.toStdString(),
-       platform = platform_, schedules = schedules_, &registry = registry_,
+       platform = platform_, pools = pools_, schedules = schedules_, &registry = registry_,
        generation]() -> std::shared_ptr<const Result> {
         auto result = std::make_shared<Result>();
         result->generation = generation;
@@ -181,6 +197,7 @@ void ModelCompilation::startCompilation() {
           const int importedOperators = static_cast<int>(imported.operators.size());
           driver::CompileRequest request{std::move(imported), targets, {}, {}};
           request.options.memory.planner = planner.toStdString();
+          if (!pools.empty()) request.options.memory.pools = pools;
           request.options.schedules = schedules;
           request.boardCpu = cpu;
           // Planned in the board's memories, as Run on board plans it.

@@ -73,6 +73,13 @@ class ModelCompilation : public QObject {
   const QString& boardCpu() const { return boardCpu_; }
   void setBoard(const QString& cpu, std::shared_ptr<const deploy::Platform> platform);
 
+  // Pools the user named ("dtcm:size=16K;sram:size=2M,memory=SRAM", as
+  // `--pools` takes them) instead of one workspace pool or the board's
+  // memories; empty: those. Recompiles; returns why `spec` is wrong (and
+  // keeps the pools) or empty.
+  QString setPools(const QString& spec);
+  const QString& poolSpec() const { return poolSpec_; }
+
   // The schedule per workload (a tuning log's best records, lowering/
   // schedule.h) and where they came from ("kws.tuning.json"); an operator
   // whose workload has none keeps its default. Recompiles.
@@ -121,6 +128,8 @@ class ModelCompilation : public QObject {
   target::TargetList targets_;
   QString boardCpu_;
   std::shared_ptr<const deploy::Platform> platform_;
+  QString poolSpec_;
+  std::vector<memory::MemoryPool> pools_;  // poolSpec_ parsed; empty: the default
   lowering::ScheduleTable schedules_;
   QString schedulesSource_;
   State state_ = State::NoModel;

@@ -3,6 +3,7 @@
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLineEdit>
 #include <QLocale>
 #include <QSplitter>
 #include <QVBoxLayout>
@@ -22,6 +23,7 @@ MemoryPlanView::MemoryPlanView(models::ModelDocument* document,
       compilation_(compilation),
       planner_(new QComboBox(this)),
       comparison_(new QComboBox(this)),
+      pools_(new QLineEdit(this)),
       summary_(new QLabel(this)),
       memoryBars_(new BoardMemoryBars(this)),
       chart_(new MemoryTimelineChart(this)),
@@ -42,6 +44,14 @@ MemoryPlanView::MemoryPlanView(models::ModelDocument* document,
     comparison_->addItem(name, name);
   }
   bar->addWidget(comparison_);
+  bar->addWidget(new QLabel(tr("Pools:"), this));
+  pools_->setPlaceholderText(tr("the board's memories"));
+  pools_->setToolTip(
+      tr("Pools fastest first, as loupec --pools takes them: "
+         "\"dtcm:size=16K;sram:size=2M,memory=SRAM\"; empty: the board's memories (or one "
+         "unbounded pool)"));
+  pools_->setMinimumWidth(80);
+  bar->addWidget(pools_, 1);
   summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   summary_->setWordWrap(true);  // a narrow window wraps it instead of growing
   bar->addWidget(summary_, 1);
@@ -58,6 +68,12 @@ MemoryPlanView::MemoryPlanView(models::ModelDocument* document,
 
   connect(planner_, &QComboBox::currentTextChanged, compilation_,
           &models::ModelCompilation::setPlanner);
+  connect(pools_, &QLineEdit::editingFinished, this, [this] {
+    const QString error = compilation_->setPools(pools_->text());
+    pools_->setStyleSheet(error.isEmpty() ? QString() : QStringLiteral("color: #b00020"));
+    pools_->setToolTip(error.isEmpty() ? pools_->placeholderText() : error);
+    if (!error.isEmpty()) summary_->setText(tr("<b>pools:</b> %1").arg(error.toHtmlEscaped()));
+  });
   connect(comparison_, &QComboBox::currentIndexChanged, this,
           [this] { compilation_->setComparisonPlanner(comparison_->currentData().toString()); });
   connect(comparisonChart_, &MemoryTimelineChart::operatorClicked, document_,

@@ -10,6 +10,7 @@
 
 class QComboBox;
 class QLabel;
+class QLineEdit;
 
 namespace loupe::models {
 class ModelCompilation;
@@ -31,6 +32,9 @@ class MemoryPlanView : public QWidget {
   QComboBox* plannerSelector() const { return planner_; }
   // "nothing" first, then every planner: the plan drawn under the first.
   QComboBox* comparisonSelector() const { return comparison_; }
+  // The user's pools, as --pools takes them; empty: the board's memories
+  // (or one workspace pool). Applied when editing finishes.
+  QLineEdit* poolsEditor() const { return pools_; }
   MemoryTimelineChart* chart() const { return chart_; }
   // The board's memories and their fill (hidden when compiled for no board).
   BoardMemoryBars* memoryBars() const { return memoryBars_; }
@@ -47,6 +51,7 @@ class MemoryPlanView : public QWidget {
   models::ModelCompilation* compilation_;
   QComboBox* planner_;
   QComboBox* comparison_;
+  QLineEdit* pools_;
   QLabel* summary_;
   BoardMemoryBars* memoryBars_;
   MemoryTimelineChart* chart_;

@@ -27,8 +27,6 @@
 #include "views/board_memory_bars.h"
 #include "views/deploy_panel.h"
 #include "views/find_bar.h"
-#include "views/graph_node_item.h"
-#include "views/graph_view.h"
 #include "views/function_listing_view.h"
 #include "views/graph_node_item.h"
 #include "views/graph_overview.h"
@@ -307,6 +305,25 @@ class CompiledViewsTest : public QObject {
     QVERIFY2(loupe::views::BoardMemoryBars::describe(bars[1]).startsWith("DTCM: workspace "),
              qPrintable(loupe::views::BoardMemoryBars::describe(bars[1])));
     view->plannerSelector()->setCurrentText("greedy_by_size");
+    QVERIFY(window.waitUntilIdle());
+    QCOMPARE(view->chart()->planLayout().pools.size(), 3);
+    // The user's pools override the board's, as --pools does; a wrong
+    // specification is said and changes nothing.
+    view->poolsEditor()->setText("fast:size=8K;big:size=1M,memory=ISRAM");
+    emit view->poolsEditor()->editingFinished();
+    QVERIFY(window.waitUntilIdle());
+    QStringList userPools;
+    for (const auto& pool : view->chart()->planLayout().pools)
+      userPools << pool.name + " " + pool.memory;
+    QCOMPARE(userPools, QStringList({"fast ", "big ISRAM"}));
+    view->poolsEditor()->setText("fast:size=0");
+    emit view->poolsEditor()->editingFinished();
+    QVERIFY(window.waitUntilIdle());
+    QVERIFY2(view->summaryText().contains("positive number of bytes"),
+             qPrintable(view->summaryText()));
+    QCOMPARE(view->chart()->planLayout().pools.size(), 2);
+    view->poolsEditor()->clear();
+    emit view->poolsEditor()->editingFinished();
     QVERIFY(window.waitUntilIdle());
     QCOMPARE(view->chart()->planLayout().pools.size(), 3);
     QVERIFY(window.deployPanel()->selectPlatform("host"));
