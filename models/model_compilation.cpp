@@ -87,6 +87,14 @@ ModelCompilation::~ModelCompilation() {
   replanWatcher_.waitForFinished();
 }
 
+void ModelCompilation::cancel() {
+  if (compiling_) stop_.request_stop();
+}
+
+void ModelCompilation::recompile() {
+  if (document_->isLoaded()) startCompilation();
+}
+
 bool ModelCompilation::isBusy() const {
   return compiling_ || replanning_ || replanPending_ || state_ == State::Compiling;
 }
@@ -179,17 +187,31 @@ void ModelCompilation::startCompilation() {
   emit busyChanged(true);
   emit compilationStarted();
   // A job already running finishes into a result that onCompilationDone drops
-  // (its generation is old); this one starts when it is done.
-  if (compiling_) return;
+  // (its generation is old), stopped early; this one starts when it is done.
+  if (compiling_) {
+    stop_.request_stop();
+    return;
+  }
 
   compiling_ = true;
   const int generation = generation_;
+  stop_ = std::stop_source();
+  // Progress crosses to the GUI thread; a newer compilation's generation
+  // makes an old job's reports stale.
+  auto progress = [this, generation](const std::string& stage) {
+    QMetaObject::invokeMethod(
+        this,
+        [this, generation, text = QString::fromStdString(stage)] {
+          if (generation == generation_ && compiling_) emit progressChanged(text);
+        },
+        Qt::QueuedConnection);
+  };
   ir::Graph imported = document_->graph();
   const QString planner = planner_;
   compileWatcher_.setFuture(QtConcurrent::run(
       [imported = std::move(imported), planner, targets = targets_, cpu = boardCpu_.toStdString(),
        platform = platform_, pools = pools_, schedules = schedules_, &registry = registry_,
-       generation]() -> std::shared_ptr<const Result> {
+       progress, stop = stop_.get_token(), generation]() -> std::shared_ptr<const Result> {
         auto result = std::make_shared<Result>();
         result->generation = generation;
         try {
@@ -198,6 +220,8 @@ void ModelCompilation::startCompilation() {
           driver::CompileRequest request{std::move(imported), targets, {}, {}};
           request.options.memory.planner = planner.toStdString();
           if (!pools.empty()) request.options.memory.pools = pools;
+          request.options.progress = progress;
+          request.options.stop = stop;
           request.options.schedules = schedules;
           request.boardCpu = cpu;
           // Planned in the board's memories, as Run on board plans it.

@@ -11,6 +11,7 @@
 #include <QObject>
 #include <QStringList>
 #include <memory>
+#include <stop_token>
 
 #include "deploy/platform.h"
 #include "lowering/schedule.h"
@@ -46,6 +47,12 @@ class ModelCompilation : public QObject {
   State state() const { return state_; }
   // Compiling or re-planning.
   bool isBusy() const;
+  // Stops the compilation under way (at its next operator or stage); it then
+  // fails with "the compilation was cancelled" and the views stay empty
+  // until the next one (recompile() or any change).
+  void cancel();
+  // Compiles again with the same settings (after a cancel, say).
+  void recompile();
   // Why the last compilation failed (state() == Failed).
   QString errorMessage() const { return errorMessage_; }
 
@@ -112,6 +119,9 @@ class ModelCompilation : public QObject {
   void compilationFailed(const QString& message);
   void memoryPlanChanged();
   void busyChanged(bool busy);
+  // The stage the running compilation is in ("lowering operator 12 of 65
+  // (CONV_2D)"), for the status bar.
+  void progressChanged(const QString& stage);
 
  private:
   struct Result;
@@ -134,6 +144,7 @@ class ModelCompilation : public QObject {
   QString schedulesSource_;
   State state_ = State::NoModel;
   QString errorMessage_;
+  std::stop_source stop_;  // of the compilation under way
   std::shared_ptr<const Result> result_;
   MemoryPlanLayout memoryPlan_;
   MemoryPlanLayout comparisonPlan_;

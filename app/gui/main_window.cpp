@@ -27,6 +27,7 @@
 #include <QTabWidget>
 #include <QTimer>
 #include <QToolBar>
+#include <QToolButton>
 
 #include <stdexcept>
 
@@ -141,7 +142,17 @@ MainWindow::MainWindow(Options options, QWidget* parent)
   // the user gave it.
   totalsLabel_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
   statusBar()->addWidget(totalsLabel_, 1);
+  // While a compilation runs: its stage, and a button that stops it.
+  cancelCompileButton_ = new QToolButton(this);
+  cancelCompileButton_->setObjectName(QStringLiteral("cancelCompileButton"));
+  cancelCompileButton_->setText(tr("Cancel"));
+  cancelCompileButton_->setToolTip(
+      tr("Stop the compilation (Compile > Recompile starts it again)"));
+  cancelCompileButton_->hide();
+  connect(cancelCompileButton_, &QToolButton::clicked, compilation_,
+          &models::ModelCompilation::cancel);
   statusBar()->addPermanentWidget(compileLabel_);
+  statusBar()->addPermanentWidget(cancelCompileButton_);
   statusBar()->addPermanentWidget(fileLabel_);
   totalsLabel_->setText(tr("No model open"));
 
@@ -155,6 +166,12 @@ MainWindow::MainWindow(Options options, QWidget* parent)
           &MainWindow::updateCompileStatus);
   connect(compilation_, &models::ModelCompilation::compilationFailed, this,
           &MainWindow::updateCompileStatus);
+  connect(compilation_, &models::ModelCompilation::progressChanged, this,
+          [this](const QString& stage) {
+            if (compilation_->state() == models::ModelCompilation::State::Compiling) {
+              compileLabel_->setText(tr("compiling: %1\u2026").arg(stage));
+            }
+          });
   connect(boardRun_, &models::BoardRun::started, this, &MainWindow::onBoardRunStarted);
   connect(boardRun_, &models::BoardRun::finished, this, &MainWindow::onBoardRunFinished);
   connect(boardRun_, &models::BoardRun::progress, buildLog_, &QPlainTextEdit::appendPlainText);
@@ -566,6 +583,10 @@ void MainWindow::createTargetChoice() {
   connect(targetActions_, &QActionGroup::triggered, this,
           [this](QAction* action) { setTargetString(action->data().toString()); });
   compileMenu->addSeparator();
+  QAction* cancel = compileMenu->addAction(tr("C&ancel Compilation"), compilation_,
+                                           &models::ModelCompilation::cancel);
+  cancel->setStatusTip(tr("Stop the compilation under way"));
+  compileMenu->addAction(tr("&Recompile"), compilation_, &models::ModelCompilation::recompile);
   compileMenu->addAction(tr("Show &Device Mapping"), this,
                          [this] { showView(QStringLiteral("devices")); });
   connect(compilation_, &models::ModelCompilation::targetStringChanged, this,
@@ -668,6 +689,7 @@ bool MainWindow::waitUntilIdle(int timeoutMs) {
 
 void MainWindow::updateCompileStatus() {
   using State = models::ModelCompilation::State;
+  cancelCompileButton_->setVisible(compilation_->state() == State::Compiling);
   switch (compilation_->state()) {
     case State::NoModel:
       compileLabel_->clear();
@@ -676,7 +698,9 @@ void MainWindow::updateCompileStatus() {
       compileLabel_->setText(tr("compiling\u2026"));
       return;
     case State::Failed:
-      compileLabel_->setText(tr("compilation failed"));
+      compileLabel_->setText(compilation_->errorMessage().contains(QLatin1String("cancelled"))
+                                 ? tr("compilation cancelled")
+                                 : tr("compilation failed"));
       return;
     case State::Compiled:
       break;

@@ -20,6 +20,7 @@ class QActionGroup;
 class QComboBox;
 class QDockWidget;
 class QLabel;
+class QToolButton;
 class QMenu;
 class QPlainTextEdit;
 class QTabWidget;
@@ -116,6 +117,7 @@ class MainWindow : public QMainWindow {
   views::ProfileView* profileView() const { return profileView_; }
   QPlainTextEdit* buildLog() const { return buildLog_; }
   QAction* runOnBoardAction() const { return runOnBoardAction_; }
+  QToolButton* cancelCompileButton() const { return cancelCompileButton_; }
 
   // What File > Export writes: "graph-svg", "graph-png", "graph-dot",
   // "memory-csv", "memory-json", "profile-csv", "profile-trace",
@@ -230,6 +232,7 @@ class MainWindow : public QMainWindow {
   QLabel* totalsLabel_ = nullptr;
   QLabel* fileLabel_ = nullptr;
   QLabel* compileLabel_ = nullptr;
+  QToolButton* cancelCompileButton_ = nullptr;
   QMenu* recentMenu_ = nullptr;
 };
 

@@ -119,6 +119,11 @@ void placeInBoardMemories(CompiledModel& model, const std::vector<memory::Memory
 
 }  // namespace
 
+void reportStage(const CompileOptions& options, const std::string& stage) {
+  if (options.stop.stop_requested()) throw CompilationCancelled();
+  if (options.progress) options.progress(stage);
+}
+
 bool isValidModelName(const std::string& name) {
   if (name.size() > kMaxModelNameLength) return false;
   if (name.empty() || std::isdigit(static_cast<unsigned char>(name.front())) != 0) return false;
@@ -208,6 +213,8 @@ CompiledModel compileToC(const ir::Graph& graph, const CompileOptions& options) 
     }
   }
   for (const ir::Operator& op : graph.operators) {
+    reportStage(options, "lowering operator " + std::to_string(op.index + 1) + " of " +
+                             std::to_string(graph.operators.size()) + " (" + op.typeName() + ")");
     const auto region = regionOfOperator.find(op.index);
     if (region != regionOfOperator.end()) {
       const ir::ExternalFunction& external =
@@ -241,6 +248,7 @@ CompiledModel compileToC(const ir::Graph& graph, const CompileOptions& options) 
   // With every function's scratch known, the plan fixes where each tensor
   // and scratch buffer lives, the order of the calls, and which operators
   // write in place (their C prototypes drop `restrict`).
+  reportStage(options, "planning memory (" + memoryOptions.planner + ")");
   model.memoryPlan = memory::planMemory(graph, memoryOptions);
   if (noWorkspaceRoom && model.workspaceBytes() > 0) {
     std::string memories;
@@ -285,6 +293,7 @@ CompiledModel compileToC(const ir::Graph& graph, const CompileOptions& options) 
   model.state = operatorState(graph, model.functions, options.modelName);
   for (const StateBuffer& s : model.state) model.stateBytes += s.bytes;
 
+  reportStage(options, "printing C");
   model.hasOperatorSources = options.printOperatorSources;
   if (model.hasOperatorSources) {
     for (const tir::PrimFunc& f : model.functions) {

@@ -6,6 +6,8 @@
 
 #include <functional>
 #include <map>
+#include <stdexcept>
+#include <stop_token>
 #include <string>
 
 #include "codegen/compiled_model.h"
@@ -61,7 +63,22 @@ struct CompileOptions {
   // when it writes it: a large model's weights as C text are several times
   // their size and need not all be held at once (loupec compile's archive).
   bool printOperatorSources = true;
+  // For people: which stage the compilation is in ("lowering operator 12 of
+  // 65 (CONV_2D)"); called on the compiling thread.
+  std::function<void(const std::string& stage)> progress;
+  // A stop requested here ends the compilation with CompilationCancelled at
+  // the next operator or stage.
+  std::stop_token stop;
 };
+
+// The compilation was stopped (CompileOptions::stop) before it finished.
+class CompilationCancelled : public std::runtime_error {
+ public:
+  CompilationCancelled() : std::runtime_error("the compilation was cancelled") {}
+};
+
+// Throws CompilationCancelled when `options` asks to stop, else reports `stage`.
+void reportStage(const CompileOptions& options, const std::string& stage);
 
 // Throws lowering::LoweringError (naming the operator) when an operator
 // cannot be compiled, memory::MemoryPlanError when the tensors do not fit the

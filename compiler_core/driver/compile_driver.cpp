@@ -32,6 +32,7 @@ Compilation compileModel(CompileRequest request) {
   if (request.targets.empty()) {
     throw std::invalid_argument("no target to compile for (the CPU's is \"c\")");
   }
+  codegen::reportStage(request.options, "graph passes and partitioning");
   PartitionedModel partitioned = partitionModel(std::move(request.model), request.targets);
   Compilation compilation;
   compilation.timeline = std::move(partitioned.timeline);

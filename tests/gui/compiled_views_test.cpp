@@ -360,6 +360,33 @@ class CompiledViewsTest : public QObject {
     QCOMPARE(graph->nodeOfOperator(0)->node().rect.height(), compactHeight);
   }
 
+  // Long work visible: the status bar names each stage and a Cancel button
+  // stops the compilation; Recompile starts it again.
+  void compilationShowsItsStagesAndCanBeCancelled() {
+    MainWindow window(quietOptions());
+    window.show();
+    QVERIFY(window.openModel(modelPath("vww_96_int8")));
+    QCOMPARE(window.compilation()->state(), ModelCompilation::State::Compiling);
+    QVERIFY(!window.cancelCompileButton()->isHidden());
+    window.cancelCompileButton()->click();
+    QVERIFY(window.waitUntilIdle());
+    QCOMPARE(window.compilation()->state(), ModelCompilation::State::Failed);
+    QVERIFY2(window.compilation()->errorMessage().contains("cancelled"),
+             qPrintable(window.compilation()->errorMessage()));
+    QVERIFY(window.cancelCompileButton()->isHidden());
+
+    QStringList stages;
+    connect(window.compilation(), &ModelCompilation::progressChanged, this,
+            [&stages](const QString& stage) { stages << stage; });
+    window.compilation()->recompile();
+    QVERIFY(window.waitUntilIdle());
+    QCOMPARE(window.compilation()->state(), ModelCompilation::State::Compiled);
+    QVERIFY2(stages.value(0) == "graph passes and partitioning", qPrintable(stages.join('|')));
+    QVERIFY(stages.filter("lowering operator").size() >= 10);
+    QVERIFY(stages.filter("planning memory").size() == 1);
+    QCOMPARE(stages.constLast(), "printing C");
+  }
+
   void aCorruptFileLeavesTheCompiledModelOpen() {
     MainWindow window(quietOptions());
     window.show();
