@@ -19,6 +19,7 @@
 #include "models/profile_table_model.h"
 #include "models/target_choice.h"
 #include "passes/pass_manager.h"
+#include "quiet_main_window.h"
 #include "views/deploy_panel.h"
 #include "views/graph_node_item.h"
 #include "views/graph_view.h"
@@ -33,11 +34,6 @@ using loupe::models::ProfileTableModel;
 namespace {
 
 constexpr int kRunTimeoutMs = 600000;  // a cold firmware build on a busy machine
-
-MainWindow::Options quietOptions() {
-  return MainWindow::Options{
-      .interactive = false, .persistSettings = false, .registries = loupe::test::registries()};
-}
 
 // The operator calls of the compiled model, counted without the GUI.
 int compiledCallCount(const ModelDocument& document) {

@@ -23,6 +23,7 @@
 #include "models/model_compilation.h"
 #include "models/model_document.h"
 #include "models/problem_list_model.h"
+#include "quiet_main_window.h"
 #include "tuning/tuning_log.h"
 #include "views/deploy_panel.h"
 #include "views/tuning_panel.h"
@@ -34,11 +35,6 @@ namespace {
 
 constexpr int kTuneTimeoutMs = 900000;  // cold firmware builds on a busy machine
 const char* const kBoard = "qemu-mps2-an385";
-
-MainWindow::Options quietOptions() {
-  return MainWindow::Options{
-      .interactive = false, .persistSettings = false, .registries = loupe::test::registries()};
-}
 
 QString listingText(const loupe::models::FunctionListing& listing) {
   return listing.text;

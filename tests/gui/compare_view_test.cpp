@@ -11,6 +11,7 @@
 #include "models/compilation_comparison.h"
 #include "models/memory_plan_layout.h"
 #include "models/model_document.h"
+#include "quiet_main_window.h"
 #include "test_data.h"
 #include "views/compare_view.h"
 #include "views/memory_timeline_chart.h"
@@ -19,11 +20,6 @@ using loupe::gui::MainWindow;
 using loupe::models::ComparisonTableModel;
 
 namespace {
-
-MainWindow::Options quietOptions() {
-  return MainWindow::Options{
-      .interactive = false, .persistSettings = false, .registries = loupe::test::registries()};
-}
 
 QString modelPath(const char* name) {
   return QString::fromStdString((loupe::test::modelsDir() / name / "model.tflite").string());

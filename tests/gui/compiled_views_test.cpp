@@ -23,6 +23,7 @@
 #include "models/model_document.h"
 #include "models/problem_list_model.h"
 #include "passes/pass_manager.h"
+#include "quiet_main_window.h"
 #include "test_data.h"
 #include "views/board_memory_bars.h"
 #include "views/deploy_panel.h"
@@ -38,11 +39,6 @@ using loupe::gui::MainWindow;
 using loupe::models::ModelCompilation;
 
 namespace {
-
-MainWindow::Options quietOptions() {
-  return MainWindow::Options{
-      .interactive = false, .persistSettings = false, .registries = loupe::test::registries()};
-}
 
 QString modelPath(const char* name) {
   return QString::fromStdString((loupe::test::modelsDir() / name / "model.tflite").string());

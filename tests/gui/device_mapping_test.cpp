@@ -22,6 +22,7 @@
 #include "models/operator_properties_model.h"
 #include "models/stage_tree_model.h"
 #include "passes/pass_manager.h"
+#include "quiet_main_window.h"
 #include "target/device_report.h"
 #include "target/target_string.h"
 #include "targets/builtin_targets.h"
@@ -38,11 +39,6 @@ using loupe::models::ModelCompilation;
 namespace {
 
 const QString kNpu128 = QStringLiteral("npu -config=npu-128, c");
-
-MainWindow::Options quietOptions() {
-  return MainWindow::Options{
-      .interactive = false, .persistSettings = false, .registries = loupe::test::registries()};
-}
 
 // What `loupec compile MODEL --target TARGETS` reports.
 loupe::target::DeviceReport loupecReport(const QString& path, const QString& targets) {

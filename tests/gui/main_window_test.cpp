@@ -16,6 +16,7 @@
 #include "models/operator_properties_model.h"
 #include "models/operator_table_model.h"
 #include "models/problem_list_model.h"
+#include "quiet_main_window.h"
 #include "views/graph_ir_view.h"
 #include "views/operator_table_view.h"
 #include "views/problems_view.h"
@@ -27,11 +28,6 @@ using loupe::models::OperatorTableModel;
 using loupe::models::ProblemListModel;
 
 namespace {
-
-MainWindow::Options quietOptions() {
-  return MainWindow::Options{
-      .interactive = false, .persistSettings = false, .registries = loupe::test::registries()};
-}
 
 QStringList typesShown(const QTableView* table) {
   QStringList types;

@@ -20,17 +20,13 @@
 #include "gui/main_window.h"
 #include "gui_test_files.h"
 #include "models/serial_console.h"
+#include "quiet_main_window.h"
 #include "views/deploy_panel.h"
 #include "views/serial_console_panel.h"
 
 using loupe::gui::MainWindow;
 
 namespace {
-
-MainWindow::Options quietOptions() {
-  return MainWindow::Options{
-      .interactive = false, .persistSettings = false, .registries = loupe::test::registries()};
-}
 
 // The board's end of the link.
 struct FakeBoard {

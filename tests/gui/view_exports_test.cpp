@@ -19,6 +19,7 @@
 #include "models/memory_plan_layout.h"
 #include "models/model_compilation.h"
 #include "models/model_document.h"
+#include "quiet_main_window.h"
 #include "views/deploy_panel.h"
 #include "views/graph_view.h"
 
@@ -29,11 +30,6 @@ namespace {
 QByteArray readAll(const QString& path) {
   QFile file(path);
   return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
-
-MainWindow::Options quietOptions() {
-  return MainWindow::Options{
-      .interactive = false, .persistSettings = false, .registries = loupe::test::registries()};
 }
 
 int lineCount(const QByteArray& text) {
