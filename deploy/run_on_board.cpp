@@ -1,5 +1,6 @@
 #include "deploy/run_on_board.h"
 
+#include <random>
 #include <stdexcept>
 #include <utility>
 
@@ -31,6 +32,17 @@ bool BoardRunResult::outputsAgree() const {
     if (!check.agrees) return false;
   }
   return true;
+}
+
+std::vector<std::vector<std::uint8_t>> randomInputs(const ir::Graph& graph, std::uint32_t seed) {
+  std::mt19937 random(seed);
+  std::vector<std::vector<std::uint8_t>> inputs;
+  for (int t : graph.inputs) {
+    std::vector<std::uint8_t> bytes(static_cast<std::size_t>(graph.tensor(t).byteSize()));
+    for (auto& byte : bytes) byte = static_cast<std::uint8_t>(random() & 0xff);
+    inputs.push_back(std::move(bytes));
+  }
+  return inputs;
 }
 
 BoardRunResult runOnBoard(BoardRunRequest request) {
@@ -80,6 +92,23 @@ BoardRunResult runOnBoard(BoardRunRequest request) {
     }
   }
   return result;
+}
+
+BoardRunResult runForMeasurement(BoardRunRequest request, const std::string& what) {
+  request.inputs = randomInputs(request.compile.model);
+  const std::string platform = request.platform ? request.platform->name() : std::string();
+  BoardRunResult run = runOnBoard(std::move(request));
+  if (!run.outputsAgree()) {
+    std::string why;
+    for (const OutputCheck& check : run.checks) {
+      if (!check.agrees) why += "\n  " + check.message;
+    }
+    throw std::runtime_error(what + " on " + platform +
+                             ": the outputs differ from the reference interpreter, so its times "
+                             "are not compared:" +
+                             why);
+  }
+  return run;
 }
 
 }  // namespace loupe::deploy

@@ -47,10 +47,21 @@ struct BoardRunResult {
 void checkSizes(const ir::Graph& graph, const std::vector<int>& tensors,
                 const std::vector<std::vector<std::uint8_t>>& files, const char* role);
 
+// One input per model input, in order, each its tensor's bytes drawn from a
+// Mersenne Twister seeded with `seed`: what a run without input files (the
+// GUI's default, `loupec diff --platform`) sends.
+std::vector<std::vector<std::uint8_t>> randomInputs(const ir::Graph& graph, std::uint32_t seed = 1);
+
 // Throws what the driver and Deployment throw (lowering, planning,
 // DeployError, host::SessionError), std::invalid_argument for input or golden
 // files of the wrong count or size, and DeployError Cancelled once the
 // request's stop token is triggered.
 BoardRunResult runOnBoard(BoardRunRequest request);
+
+// A run whose times are to be compared (loupec diff --platform, the GUI's
+// Compare): on randomInputs(graph) in place of the request's inputs, and
+// only if every output agrees with the reference interpreter - else
+// std::runtime_error naming `what` ("A") and each output that differs.
+BoardRunResult runForMeasurement(BoardRunRequest request, const std::string& what);
 
 }  // namespace loupe::deploy

@@ -13,6 +13,19 @@ double RunProfile::operatorSum() const {
   return sum;
 }
 
+std::vector<double> RunProfile::timePerOperator(std::size_t operatorCount) const {
+  std::vector<double> times(operatorCount, 0.0);
+  for (const OperatorTime& call : operators) {
+    for (int op : call.operators) {
+      if (op >= 0 && static_cast<std::size_t>(op) < operatorCount) {
+        times[static_cast<std::size_t>(op)] +=
+            call.time / static_cast<double>(call.operators.size());
+      }
+    }
+  }
+  return times;
+}
+
 RunProfile makeRunProfile(const codegen::CompiledModel& model,
                           const std::vector<ProfilerEntry>& entries, std::uint64_t totalTicks,
                           const std::string& unit, double unitsPerTick) {

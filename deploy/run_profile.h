@@ -29,6 +29,10 @@ struct RunProfile {
   std::vector<OperatorTime> operators;  // one per call (operator or region), in call order
 
   double operatorSum() const;
+  // The time of each operator of the compiled graph (`operatorCount` of
+  // them; 0 for one no call ran): a call that ran several (an NPU region) is
+  // shared evenly among them, since the board times the call as one.
+  std::vector<double> timePerOperator(std::size_t operatorCount) const;
 };
 
 // One board profiler entry: the calls of an operator and the ticks of its

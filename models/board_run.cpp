@@ -9,7 +9,6 @@
 #include <QtConcurrent/QtConcurrentRun>
 #include <exception>
 #include <optional>
-#include <random>
 
 #include "deploy/deploy_error.h"
 #include "deploy/run_on_board.h"
@@ -78,8 +77,12 @@ BoardRun::~BoardRun() {
 }
 
 QList<PlatformChoice> BoardRun::platforms() const {
+  return platformChoices(registries_);
+}
+
+QList<PlatformChoice> platformChoices(const deploy::Registries& registries) {
   QList<PlatformChoice> choices;
-  for (const auto& platform : registries_.platforms.all()) {
+  for (const auto& platform : registries.platforms.all()) {
     PlatformChoice choice;
     choice.name = QString::fromStdString(platform->name());
     choice.description = QString::fromStdString(platform->description());
@@ -209,17 +212,11 @@ bool BoardRun::start(Request request) {
                                      " input(s) but " + std::to_string(files.size()) +
                                      " input file(s) were loaded");
           }
-          std::mt19937 random(1);
-          for (std::size_t i = 0; i < graph.inputs.size(); ++i) {
-            const ir::Tensor& tensor = graph.tensor(graph.inputs[i]);
-            if (!files.isEmpty()) {
-              inputs.push_back(
-                  readTensorFile(files[static_cast<qsizetype>(i)], tensor, "input", i));
-            } else {
-              Bytes bytes(static_cast<std::size_t>(tensor.byteSize()));
-              for (auto& byte : bytes) byte = static_cast<std::uint8_t>(random() & 0xff);
-              inputs.push_back(std::move(bytes));
-            }
+          if (files.isEmpty()) inputs = deploy::randomInputs(graph);
+          for (qsizetype i = 0; i < files.size(); ++i) {
+            const auto input = static_cast<std::size_t>(i);
+            inputs.push_back(
+                readTensorFile(files[i], graph.tensor(graph.inputs[input]), "input", input));
           }
           deploy::BoardRunRequest run;
           run.platform = platforms.find(request.platform.toStdString());

@@ -58,6 +58,10 @@ struct ProfileRow {
   QList<int> modelOperators;
 };
 
+// Every platform of `registries`, with what it needs and whether it can be
+// used here.
+QList<PlatformChoice> platformChoices(const deploy::Registries& registries);
+
 class BoardRun : public QObject {
   Q_OBJECT
 

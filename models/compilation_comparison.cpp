@@ -4,8 +4,11 @@
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QLocale>
+#include <QPointer>
 #include <QtConcurrent>
+#include <cmath>
 
+#include "deploy/run_on_board.h"
 #include "frontend/tflite_importer.h"
 
 namespace loupe::models {
@@ -15,15 +18,79 @@ struct CompilationComparison::Result {
   QString labelA, labelB;
   driver::CompilationDiff diff;
   MemoryPlanLayout planA, planB;
-  QList<QList<int>> modelOperatorsOfA;  // per diff row
+  QList<QList<int>> modelOperatorsOfA, modelOperatorsOfB;  // per diff row
+  QHash<int, QString> marksA, marksB;
+  DeviceMapping mappingA, mappingB;
+  std::vector<double> timesA, timesB;  // per imported operator, when measured
 };
 
 namespace {
 
-driver::Compilation compileSide(const ComparisonSide& side) {
+struct CompiledSide {
+  driver::Compilation compilation;
+  std::optional<deploy::RunProfile> profile;
+  std::string board;
+};
+
+// Compiles one side and, with a platform, runs it there.
+CompiledSide compileSide(const ComparisonSide& side,
+                         const std::shared_ptr<const deploy::Platform>& measureOn,
+                         std::stop_token stop, const deploy::Deployment::Progress& progress,
+                         const std::string& name) {
   codegen::CompileOptions options;
   options.memory.planner = side.planner.toStdString();
-  return driver::compileModel({side.model, side.targets, std::move(options), {}});
+  if (!measureOn)
+    return {driver::compileModel({side.model, side.targets, std::move(options), {}}), {}, {}};
+  deploy::BoardRunRequest request;
+  request.platform = measureOn;
+  request.compile = {side.model, side.targets, std::move(options), {}};
+  request.deployment.stop = stop;
+  request.progress = progress;
+  deploy::BoardRunResult run = deploy::runForMeasurement(std::move(request), name);
+  return {std::move(run.compilation), std::move(run.profile), run.boardName};
+}
+
+QList<int> modelOperatorsOf(const driver::Compilation& compilation,
+                            const std::optional<driver::ComparedOperator>& op) {
+  QList<int> result;
+  if (!op) return result;
+  for (int m :
+       compilation.graph.operators.at(static_cast<std::size_t>(op->index)).modelOperators()) {
+    result.append(m);
+  }
+  return result;
+}
+
+// A side's measured time per imported operator: a compiled operator's time
+// shared evenly among the imported operators fused into it.
+std::vector<double> timesPerModelOperator(const CompiledSide& side, std::size_t modelOperators) {
+  std::vector<double> times(modelOperators, 0.0);
+  const ir::Graph& graph = side.compilation.model.graph;
+  const std::vector<double> compiled = side.profile->timePerOperator(graph.operators.size());
+  for (std::size_t i = 0; i < compiled.size(); ++i) {
+    const auto fused = graph.operators[i].modelOperators();
+    for (int m : fused) {
+      if (m >= 0 && static_cast<std::size_t>(m) < times.size()) {
+        times[static_cast<std::size_t>(m)] += compiled[i] / static_cast<double>(fused.size());
+      }
+    }
+  }
+  return times;
+}
+
+DeviceMapping mappingOf(const CompiledSide& side, const ComparisonSide& request,
+                        const target::TargetRegistry& registry) {
+  const driver::Compilation& c = side.compilation;
+  return deviceMappingOf(c.graph, c.devices, request.targets, c.model.devices,
+                         QString::fromStdString(c.model.modelName),
+                         static_cast<int>(request.model.operators.size()), registry);
+}
+
+// What an accessor returns before there is a result.
+template <typename T>
+const T& emptyValue() {
+  static const T empty;
+  return empty;
 }
 
 QString number(std::int64_t value) {
@@ -32,48 +99,89 @@ QString number(std::int64_t value) {
 
 }  // namespace
 
-CompilationComparison::CompilationComparison(QObject* parent) : QObject(parent) {
+CompilationComparison::CompilationComparison(const deploy::Registries& registries, QObject* parent)
+    : QObject(parent), registries_(registries) {
   connect(&watcher_, &QFutureWatcher<std::shared_ptr<const Result>>::finished, this,
           &CompilationComparison::onFinished);
 }
 
 CompilationComparison::~CompilationComparison() {
+  stop_.request_stop();
   watcher_.waitForFinished();
 }
 
-void CompilationComparison::start(ComparisonSide a, ComparisonSide b) {
+void CompilationComparison::start(ComparisonSide a, ComparisonSide b,
+                                  std::shared_ptr<const deploy::Platform> measureOn) {
   if (running_) {
-    pending_ =
-        std::make_unique<std::pair<ComparisonSide, ComparisonSide>>(std::move(a), std::move(b));
+    pending_ = std::make_unique<Request>(Request{std::move(a), std::move(b), std::move(measureOn)});
     return;
   }
   running_ = true;
+  stop_ = std::stop_source();
   emit started();
-  watcher_.setFuture(QtConcurrent::run([a = std::move(a), b = std::move(b)]() {
-    auto result = std::make_shared<Result>();
-    result->labelA = a.label;
-    result->labelB = b.label;
-    try {
-      const driver::Compilation left = compileSide(a);
-      const driver::Compilation right = compileSide(b);
-      result->diff = driver::diffCompilations(left, right);
-      result->planA =
-          memoryPlanLayout(left.model.graph, left.model.memoryPlan, left.model.memories);
-      result->planB =
-          memoryPlanLayout(right.model.graph, right.model.memoryPlan, right.model.memories);
-      for (const driver::OperatorDifference& d : result->diff.operators) {
-        QList<int> operators;
-        if (d.a) {
-          const ir::Operator& op = left.graph.operators.at(static_cast<std::size_t>(d.a->index));
-          for (int m : op.modelOperators()) operators.append(m);
+  // Progress lines cross to the GUI thread as queued signals.
+  QPointer<CompilationComparison> self(this);
+  auto report = [self](const std::string& side) {
+    return [self, side](const std::string& stage, const std::string& detail) {
+      const QString line = QStringLiteral("%1 %2: %3")
+                               .arg(QString::fromStdString(side), QString::fromStdString(stage),
+                                    QString::fromStdString(detail));
+      QMetaObject::invokeMethod(
+          self.data(),
+          [self, line] {
+            if (self) emit self->progress(line);
+          },
+          Qt::QueuedConnection);
+    };
+  };
+  watcher_.setFuture(
+      QtConcurrent::run([a = std::move(a), b = std::move(b), measureOn = std::move(measureOn),
+                         &registry = registries_.targets, stop = stop_.get_token(),
+                         reportA = report("A"), reportB = report("B")]() {
+        auto result = std::make_shared<Result>();
+        result->labelA = a.label;
+        result->labelB = b.label;
+        try {
+          const CompiledSide left = compileSide(a, measureOn, stop, reportA, "A");
+          const CompiledSide right = compileSide(b, measureOn, stop, reportB, "B");
+          result->diff = driver::diffCompilations(left.compilation, right.compilation);
+          const driver::Compilation& l = left.compilation;
+          const driver::Compilation& r = right.compilation;
+          result->planA = memoryPlanLayout(l.model.graph, l.model.memoryPlan, l.model.memories);
+          result->planB = memoryPlanLayout(r.model.graph, r.model.memoryPlan, r.model.memories);
+          result->mappingA = mappingOf(left, a, registry);
+          result->mappingB = mappingOf(right, b, registry);
+          if (measureOn) {
+            for (const auto& [side, which] :
+                 {std::pair{&left, driver::DiffSide::A}, std::pair{&right, driver::DiffSide::B}}) {
+              driver::setMeasuredTimes(
+                  result->diff, which,
+                  side->profile->timePerOperator(side->compilation.model.graph.operators.size()),
+                  side->profile->total, side->profile->unit);
+            }
+            result->diff.measuredOn =
+                measureOn->name() + (left.board.empty() ? "" : " (" + left.board + ")");
+            result->timesA = timesPerModelOperator(left, a.model.operators.size());
+            result->timesB = timesPerModelOperator(right, b.model.operators.size());
+          }
+          for (const driver::OperatorDifference& d : result->diff.operators) {
+            const QList<int> opsA = modelOperatorsOf(l, d.a);
+            const QList<int> opsB = modelOperatorsOf(r, d.b);
+            result->modelOperatorsOfA.append(opsA);
+            result->modelOperatorsOfB.append(opsB);
+            const QString mark = d.added()     ? QStringLiteral("added")
+                                 : d.removed() ? QStringLiteral("removed")
+                                 : d.changed() ? QStringLiteral("changed")
+                                               : QString();
+            if (mark.isEmpty()) continue;
+            for (int m : opsA) result->marksA.insert(m, mark);
+            for (int m : opsB) result->marksB.insert(m, mark);
+          }
+        } catch (const std::exception& error) {
+          result->error = QString::fromUtf8(error.what());
         }
-        result->modelOperatorsOfA.append(operators);
-      }
-    } catch (const std::exception& error) {
-      result->error = QString::fromUtf8(error.what());
-    }
-    return std::shared_ptr<const Result>(result);
-  }));
+        return std::shared_ptr<const Result>(result);
+      }));
 }
 
 std::optional<ir::Graph> CompilationComparison::importModel(const QString& path, QString* error) {
@@ -99,7 +207,7 @@ void CompilationComparison::onFinished() {
   running_ = false;
   if (pending_) {
     auto next = std::move(pending_);
-    start(std::move(next->first), std::move(next->second));
+    start(std::move(next->a), std::move(next->b), std::move(next->measureOn));
     return;
   }
   emit finished();
@@ -110,18 +218,15 @@ QString CompilationComparison::error() const {
 }
 
 const driver::CompilationDiff& CompilationComparison::diff() const {
-  static const driver::CompilationDiff empty;
-  return result_ ? result_->diff : empty;
+  return result_ ? result_->diff : emptyValue<driver::CompilationDiff>();
 }
 
 const MemoryPlanLayout& CompilationComparison::planA() const {
-  static const MemoryPlanLayout empty;
-  return result_ ? result_->planA : empty;
+  return result_ ? result_->planA : emptyValue<MemoryPlanLayout>();
 }
 
 const MemoryPlanLayout& CompilationComparison::planB() const {
-  static const MemoryPlanLayout empty;
-  return result_ ? result_->planB : empty;
+  return result_ ? result_->planB : emptyValue<MemoryPlanLayout>();
 }
 
 QString CompilationComparison::labelA() const {
@@ -134,6 +239,34 @@ QString CompilationComparison::labelB() const {
 
 QList<int> CompilationComparison::modelOperatorsOfA(int row) const {
   return result_ ? result_->modelOperatorsOfA.value(row) : QList<int>();
+}
+
+QList<int> CompilationComparison::modelOperatorsOfB(int row) const {
+  return result_ ? result_->modelOperatorsOfB.value(row) : QList<int>();
+}
+
+const QHash<int, QString>& CompilationComparison::marksA() const {
+  return result_ ? result_->marksA : emptyValue<QHash<int, QString>>();
+}
+
+const QHash<int, QString>& CompilationComparison::marksB() const {
+  return result_ ? result_->marksB : emptyValue<QHash<int, QString>>();
+}
+
+const DeviceMapping& CompilationComparison::mappingA() const {
+  return result_ ? result_->mappingA : emptyValue<DeviceMapping>();
+}
+
+const DeviceMapping& CompilationComparison::mappingB() const {
+  return result_ ? result_->mappingB : emptyValue<DeviceMapping>();
+}
+
+const std::vector<double>& CompilationComparison::operatorTimesA() const {
+  return result_ ? result_->timesA : emptyValue<std::vector<double>>();
+}
+
+const std::vector<double>& CompilationComparison::operatorTimesB() const {
+  return result_ ? result_->timesB : emptyValue<std::vector<double>>();
 }
 
 ComparisonTableModel::ComparisonTableModel(const CompilationComparison* comparison, QObject* parent)
@@ -177,7 +310,7 @@ QVariant ComparisonTableModel::data(const QModelIndex& index, int role) const {
     return {};
   }
   if (role == Qt::TextAlignmentRole) {
-    return index.column() >= MacsAColumn && index.column() <= CyclesDeltaColumn
+    return index.column() >= MacsAColumn && index.column() <= TimeDeltaColumn
                ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
                : QVariant();
   }
@@ -238,6 +371,16 @@ QVariant ComparisonTableModel::data(const QModelIndex& index, int role) const {
         return (delta > 0 ? QStringLiteral("+") : QString()) + number(delta);
       }
       return QString();
+    case TimeAColumn:
+      return d.a && d.a->measuredTime ? number(std::llround(*d.a->measuredTime)) : QString();
+    case TimeBColumn:
+      return d.b && d.b->measuredTime ? number(std::llround(*d.b->measuredTime)) : QString();
+    case TimeDeltaColumn:
+      if (d.a && d.b && d.a->measuredTime && d.b->measuredTime) {
+        const std::int64_t delta = std::llround(*d.b->measuredTime - *d.a->measuredTime);
+        return (delta > 0 ? QStringLiteral("+") : QString()) + number(delta);
+      }
+      return QString();
     default:
       return {};
   }
@@ -275,6 +418,15 @@ QVariant ComparisonTableModel::headerData(int section, Qt::Orientation orientati
       return tr("Est. cycles B");
     case CyclesDeltaColumn:
       return tr("\u0394 cycles");
+    case TimeAColumn:
+    case TimeBColumn:
+    case TimeDeltaColumn: {
+      const QString unit = QString::fromStdString(comparison_->diff().timeUnit);
+      const QString what = section == TimeAColumn   ? tr("Time A")
+                           : section == TimeBColumn ? tr("Time B")
+                                                    : tr("\u0394 time");
+      return unit.isEmpty() ? what : QStringLiteral("%1 (%2)").arg(what, unit);
+    }
     default:
       return {};
   }

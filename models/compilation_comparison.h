@@ -11,7 +11,12 @@
 #include <memory>
 #include <optional>
 
+#include <QHash>
+#include <stop_token>
+
+#include "deploy/registries.h"
 #include "driver/compilation_diff.h"
+#include "models/device_mapping.h"
 #include "models/memory_plan_layout.h"
 #include "target/target_string.h"
 
@@ -29,16 +34,21 @@ class CompilationComparison : public QObject {
   Q_OBJECT
 
  public:
-  explicit CompilationComparison(QObject* parent = nullptr);
-  ~CompilationComparison() override;
+  // `registries` (which outlive it) give the targets' cycle sweeps and the
+  // platforms a comparison is measured on.
+  explicit CompilationComparison(const deploy::Registries& registries, QObject* parent = nullptr);
+  ~CompilationComparison() override;  // stops a measurement in flight and waits
 
   // Reads the model B compares with; nothing, and why in `error`, when it
   // cannot be imported.
   static std::optional<ir::Graph> importModel(const QString& path, QString* error);
 
-  // Compiles both and compares them; a comparison already running finishes
-  // first and is dropped.
-  void start(ComparisonSide a, ComparisonSide b);
+  // Compiles both and compares them; with `measureOn`, also runs both there
+  // (on the same random inputs, each checked against the reference
+  // interpreter) and compares their measured times. A comparison already
+  // running finishes first and is dropped.
+  void start(ComparisonSide a, ComparisonSide b,
+             std::shared_ptr<const deploy::Platform> measureOn = nullptr);
   bool isRunning() const { return running_; }
   // Runs the event loop until done; false when `timeoutMs` passed first.
   bool waitUntilIdle(int timeoutMs);
@@ -53,25 +63,47 @@ class CompilationComparison : public QObject {
   // The imported model's operators of row `row`'s A side (what selecting
   // it selects), empty for an operator B adds.
   QList<int> modelOperatorsOfA(int row) const;
+  // The same for B's side: empty for an operator B removed.
+  QList<int> modelOperatorsOfB(int row) const;
+  // The verdict on each imported operator of A (changed, removed) and of B
+  // (changed, added), for marking the graphs; same ones are left out.
+  const QHash<int, QString>& marksA() const;
+  const QHash<int, QString>& marksB() const;
+  // Where each side runs its operators (the graphs' target colours).
+  const DeviceMapping& mappingA() const;
+  const DeviceMapping& mappingB() const;
+  // Measured board time per imported operator of each side (empty when not
+  // measured; a call running several shares its time evenly), in diff().timeUnit.
+  const std::vector<double>& operatorTimesA() const;
+  const std::vector<double>& operatorTimesB() const;
 
  signals:
   void started();
+  // A stage of a measurement ("A build: ..."), from its worker.
+  void progress(const QString& line);
   void finished();
 
  private:
   struct Result;
   void onFinished();
 
+  struct Request {
+    ComparisonSide a, b;
+    std::shared_ptr<const deploy::Platform> measureOn;
+  };
+
+  const deploy::Registries& registries_;
   QFutureWatcher<std::shared_ptr<const Result>> watcher_;
   std::shared_ptr<const Result> result_;
   bool running_ = false;
+  std::stop_source stop_;
   // A start() while running: compared when the running one finishes.
-  std::unique_ptr<std::pair<ComparisonSide, ComparisonSide>> pending_;
+  std::unique_ptr<Request> pending_;
 };
 
 // Status, operator indices, type, target A -> B, MACs, weights, output
-// bytes and estimated cycles of A and B, the difference of the cycles, and
-// the tensor the operator writes.
+// bytes and estimated cycles of A and B, the difference of the cycles, the
+// measured times and their difference, and the tensor the operator writes.
 class ComparisonTableModel : public QAbstractTableModel {
   Q_OBJECT
 
@@ -90,6 +122,9 @@ class ComparisonTableModel : public QAbstractTableModel {
     CyclesAColumn,
     CyclesBColumn,
     CyclesDeltaColumn,
+    TimeAColumn,  // measured on a board (empty when not measured)
+    TimeBColumn,
+    TimeDeltaColumn,
     TensorColumn,  // the tensor it writes (long: last)
     ColumnCount
   };

@@ -8,6 +8,22 @@ QString groupedNumber(std::int64_t value) {
   return QString::fromStdString(ir::groupDigits(value));
 }
 
+QString measuredTimeText(double time, const QString& unit) {
+  auto scaled = [time](double by, const QString& suffix) {
+    const double value = time / by;
+    return QString::number(value, 'f', value >= 100 ? 0 : (value >= 10 ? 1 : 2)) + suffix;
+  };
+  if (unit == QStringLiteral("ns")) {
+    if (time >= 1e6) return scaled(1e6, QStringLiteral(" ms"));
+    if (time >= 1e3) return scaled(1e3, QStringLiteral(" \u00b5s"));
+    return QStringLiteral("%1 ns").arg(groupedNumber(static_cast<std::int64_t>(time)));
+  }
+  const QString name = unit == QStringLiteral("instructions") ? QStringLiteral("instr.") : unit;
+  if (time >= 1e6) return scaled(1e6, QStringLiteral(" M ") + name);
+  if (time >= 1e4) return scaled(1e3, QStringLiteral(" k ") + name);
+  return groupedNumber(static_cast<std::int64_t>(time)) + QLatin1Char(' ') + name;
+}
+
 QString utilizationText(double utilization) {
   return QStringLiteral("%1 %").arg(100.0 * utilization, 0, 'f', 1);
 }

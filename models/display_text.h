@@ -14,6 +14,10 @@ namespace loupe::models {
 // 1234567 -> "1,234,567" (independent of the user's locale, like loupec).
 QString groupedNumber(std::int64_t value);
 
+// A measured time in a profile's unit, short: ns become "850 ns", "3.4 µs"
+// or "1.23 ms"; instructions "912 instr.", "45.1 k instr." or "1.23 M instr.".
+QString measuredTimeText(double time, const QString& unit);
+
 // "12.0 %" for a target estimate's utilisation (0..1).
 QString utilizationText(double utilization);
 

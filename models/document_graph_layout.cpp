@@ -13,6 +13,11 @@ DocumentGraphLayout::DocumentGraphLayout(ModelDocument* document, QObject* paren
     : QObject(parent), document_(document) {
   connect(document_, &ModelDocument::modelLoaded, this, &DocumentGraphLayout::start);
   connect(&watcher_, &QFutureWatcherBase::finished, this, &DocumentGraphLayout::onDone);
+  // Made for a model already open (a second view of it): lay it out once
+  // the view that made it has set the text metrics.
+  if (document_->isLoaded()) {
+    QMetaObject::invokeMethod(this, &DocumentGraphLayout::start, Qt::QueuedConnection);
+  }
 }
 
 DocumentGraphLayout::~DocumentGraphLayout() {

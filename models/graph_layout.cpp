@@ -3,7 +3,6 @@
 #include <graphviz/gvc.h>
 
 #include <QElapsedTimer>
-#include <QLocale>
 #include <algorithm>
 #include <map>
 #include <mutex>
@@ -74,11 +73,11 @@ void addFacts(const ir::Graph& graph, const ir::Operator& op, LaidOutNode& node)
   for (qsizetype i = 0; i < attributes.size(); i += 2) {
     node.facts << attributes.mid(i, 2).join(QStringLiteral(" \u00b7 "));
   }
-  const std::int64_t macs = analysis::operatorCost(graph, op).macs;
-  if (macs > 0) {
-    node.facts << QStringLiteral("%1 MACs").arg(
-        QLocale::system().toString(static_cast<qlonglong>(macs)));
-  }
+  const analysis::OperatorCost cost = analysis::operatorCost(graph, op);
+  QString size = QStringLiteral("out %1 B").arg(groupedNumber(cost.outputBytes));
+  if (cost.macs > 0) size = QStringLiteral("%1 MACs \u00b7 ").arg(groupedNumber(cost.macs)) + size;
+  node.facts << size;
+  node.runLine = true;
 }
 
 }  // namespace
@@ -169,10 +168,14 @@ GraphLayout layoutGraph(const ir::Graph& graph, const GraphTextMetrics& metrics,
     for (const QString& fact : node.facts) {
       chars = std::max(chars, static_cast<qsizetype>(fact.size() * 0.85 + 1));
     }
+    // "live 1,234,567 B · 12.34 ms" at most.
+    constexpr qsizetype kRunLineChars = 24;
+    if (node.runLine) chars = std::max(chars, kRunLineChars);
     const double width = static_cast<double>(chars) * metrics.charWidth + 20;
-    const double height = 2 * metrics.lineHeight + 14 +
-                          static_cast<double>(node.facts.size()) * metrics.factLineHeight +
-                          (node.activation.isEmpty() ? 0 : metrics.factLineHeight + 2);
+    const double height =
+        2 * metrics.lineHeight + 14 +
+        static_cast<double>(node.facts.size() + (node.runLine ? 1 : 0)) * metrics.factLineHeight +
+        (node.activation.isEmpty() ? 0 : metrics.factLineHeight + 2);
     setAttribute(n, "shape", node.operatorIndex >= 0 ? "box" : "ellipse");
     setAttribute(n, "fixedsize", "true");
     setAttribute(n, "width", inches(node.operatorIndex >= 0 ? width : width * 1.25));

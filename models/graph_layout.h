@@ -32,6 +32,9 @@ struct LaidOutNode {
   // ("stride 2x2 · SAME") and the MACs; the fused activation as a band.
   QStringList facts;
   QString activation;
+  // Full detail: a line kept free for what the compilation and a board run
+  // add (the bytes alive at the operator's step, its measured time).
+  bool runLine = false;
   QRectF rect;
 };
 

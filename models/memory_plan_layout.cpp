@@ -34,6 +34,20 @@ QList<int> MemoryPlanLayout::buffersOfOperator(int modelOperator) const {
   return result;
 }
 
+QList<qint64> MemoryPlanLayout::liveBytesByModelOperator(int modelOperatorCount) const {
+  QList<qint64> live(modelOperatorCount, -1);
+  for (int step = 0; step < stepCount(); ++step) {
+    qint64 bytes = 0;
+    for (const PlannedBuffer& b : buffers) {
+      if (b.firstStep <= step && step <= b.lastStep) bytes += b.size;
+    }
+    for (int op : stepOperators[step]) {
+      if (op >= 0 && op < modelOperatorCount) live[op] = std::max(live[op], bytes);
+    }
+  }
+  return live;
+}
+
 QString plannedBufferKindName(PlannedBufferKind kind) {
   switch (kind) {
     case PlannedBufferKind::Intermediate:

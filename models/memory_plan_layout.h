@@ -74,6 +74,10 @@ struct MemoryPlanLayout {
   int stepCount() const { return static_cast<int>(stepOperators.size()); }
   // The buffers that operator `modelOperator` of the imported model touches.
   QList<int> buffersOfOperator(int modelOperator) const;
+  // Per imported operator (index < `modelOperatorCount`): the bytes of
+  // workspace alive at its step, the largest if it runs in several; -1 for
+  // one no step runs (folded away).
+  QList<qint64> liveBytesByModelOperator(int modelOperatorCount) const;
 };
 
 // `graph` is the graph the plan was made for (after the graph passes);

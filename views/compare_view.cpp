@@ -1,6 +1,7 @@
 #include "views/compare_view.h"
 
 #include <QComboBox>
+#include <QElapsedTimer>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
@@ -9,13 +10,19 @@
 #include <QLocale>
 #include <QPushButton>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <cmath>
 
+#include "models/board_run.h"
 #include "models/compilation_comparison.h"
+#include "models/document_graph_layout.h"
 #include "models/model_compilation.h"
 #include "models/model_document.h"
+#include "models/target_choice.h"
+#include "views/graph_view.h"
 #include "views/memory_timeline_chart.h"
 
 namespace loupe::views {
@@ -37,21 +44,24 @@ QString ratioText(std::int64_t a, std::int64_t b) {
 }  // namespace
 
 CompareView::CompareView(models::ModelDocument* document, models::ModelCompilation* compilation,
-                         const target::TargetRegistry& targets, QWidget* parent)
+                         const deploy::Registries& registries, QWidget* parent)
     : QWidget(parent),
       document_(document),
       compilation_(compilation),
-      targets_(targets),
-      comparison_(new models::CompilationComparison(this)),
+      registries_(registries),
+      comparison_(new models::CompilationComparison(registries, this)),
       tableModel_(new models::ComparisonTableModel(comparison_, this)),
       modelBLabel_(new QLabel(tr("this model"), this)),
       targetB_(new QComboBox(this)),
       plannerB_(new QComboBox(this)),
+      measure_(new QComboBox(this)),
       compareButton_(new QPushButton(tr("Compare"), this)),
       summary_(new QLabel(this)),
       table_(new QTableView(this)),
+      lowerTabs_(new QTabWidget(this)),
       chartA_(new MemoryTimelineChart(this)),
-      chartB_(new MemoryTimelineChart(this)) {
+      chartB_(new MemoryTimelineChart(this)),
+      graphs_(new QWidget(this)) {
   // Two short rows, so the tab never widens the window.
   auto* bar = new QHBoxLayout;
   bar->setContentsMargins(8, 4, 8, 0);
@@ -66,7 +76,7 @@ CompareView::CompareView(models::ModelDocument* document, models::ModelCompilati
   bar->addWidget(same);
   bar->addStretch(1);
   options->addWidget(new QLabel(tr("Target B:"), this));
-  for (const models::TargetChoice& choice : models::targetChoices(targets_)) {
+  for (const models::TargetChoice& choice : models::targetChoices(registries_.targets)) {
     targetB_->addItem(choice.label, choice.targetString);
   }
   for (QComboBox* box : {targetB_, plannerB_}) {
@@ -78,6 +88,18 @@ CompareView::CompareView(models::ModelDocument* document, models::ModelCompilati
   for (const QString& name : models::ModelCompilation::plannerNames()) plannerB_->addItem(name);
   plannerB_->setCurrentText(compilation_->planner());
   options->addWidget(plannerB_, 1);
+  // Measuring runs both on a board the window can start by itself.
+  measure_->addItem(tr("don't run"), QString());
+  for (const models::PlatformChoice& choice : models::platformChoices(registries_)) {
+    if (choice.available && !choice.needsPort && choice.buildsFirmware) {
+      measure_->addItem(choice.name, choice.name);
+    }
+  }
+  measure_->setToolTip(
+      tr("Also run A and B on this platform (same random inputs, outputs checked against the "
+         "reference interpreter) and compare the measured time of every operator"));
+  options->addWidget(new QLabel(tr("Measure on:"), this));
+  options->addWidget(measure_, 1);
   options->addWidget(compareButton_);
 
   summary_->setWordWrap(true);
@@ -103,9 +125,17 @@ CompareView::CompareView(models::ModelDocument* document, models::ModelCompilati
   chartLayout->setContentsMargins(0, 0, 0, 0);
   chartLayout->addWidget(chartA_);
   chartLayout->addWidget(chartB_);
+  auto* graphLayout = new QHBoxLayout(graphs_);
+  graphLayout->setContentsMargins(0, 0, 0, 0);
+  auto* noGraphs =
+      new QLabel(tr("Compare to see A's and B's graphs with their differences marked."), graphs_);
+  noGraphs->setAlignment(Qt::AlignCenter);
+  graphLayout->addWidget(noGraphs);
+  lowerTabs_->addTab(charts, tr("Memory plans"));
+  lowerTabs_->addTab(graphs_, tr("Graphs"));
   auto* split = new QSplitter(Qt::Vertical, this);
   split->addWidget(table_);
-  split->addWidget(charts);
+  split->addWidget(lowerTabs_);
   split->setStretchFactor(0, 3);
   split->setStretchFactor(1, 2);
   split->setChildrenCollapsible(false);
@@ -124,19 +154,43 @@ CompareView::CompareView(models::ModelDocument* document, models::ModelCompilati
     compareButton_->setEnabled(false);
     summary_->setText(tr("compiling A and B\u2026"));
   });
+  connect(comparison_, &models::CompilationComparison::progress, this,
+          [this](const QString& line) { summary_->setText(tr("measuring: %1").arg(line)); });
   connect(comparison_, &models::CompilationComparison::finished, this, &CompareView::showResult);
   connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
           [this](const QModelIndex& current) {
             const QList<int> operators = comparison_->modelOperatorsOfA(current.row());
             if (!operators.isEmpty()) document_->setCurrentOperator(operators.front());
+            const QList<int> operatorsB = comparison_->modelOperatorsOfB(current.row());
+            if (documentB_ && documentB_->isLoaded() && !operatorsB.isEmpty()) {
+              documentB_->setCurrentOperator(operatorsB.front());
+            }
           });
   connect(document_, &models::ModelDocument::currentOperatorChanged, chartA_,
           &MemoryTimelineChart::setSelectedOperator);
+  connect(document_, &models::ModelDocument::currentOperatorChanged, this, &CompareView::selectInB);
   connect(chartA_, &MemoryTimelineChart::operatorClicked, document_,
           &models::ModelDocument::setCurrentOperator);
 }
 
 CompareView::~CompareView() = default;
+
+bool CompareView::isBusy() const {
+  return comparison_->isRunning() || (layoutA_ && layoutA_->isBusy()) ||
+         (layoutB_ && layoutB_->isBusy());
+}
+
+bool CompareView::waitUntilIdle(int timeoutMs) {
+  QElapsedTimer timer;
+  timer.start();
+  auto left = [&] { return std::max(0, static_cast<int>(timeoutMs - timer.elapsed())); };
+  while (isBusy() && timer.elapsed() < timeoutMs) {
+    comparison_->waitUntilIdle(left());
+    if (layoutA_) layoutA_->waitUntilIdle(left());
+    if (layoutB_) layoutB_->waitUntilIdle(left());
+  }
+  return !isBusy();
+}
 
 QString CompareView::summaryText() const {
   return summary_->text();
@@ -171,11 +225,12 @@ void CompareView::compare() {
   const QString name = QString::fromStdString(document_->graph().name);
   models::ComparisonSide a{
       tr("A: %1 \u00b7 %2 \u00b7 %3")
-          .arg(name, targetLabel(compilation_->targetString(), targets_), compilation_->planner()),
+          .arg(name, targetLabel(compilation_->targetString(), registries_.targets),
+               compilation_->planner()),
       document_->graph(), compilation_->targets(), compilation_->planner()};
   QString error;
   const QString targetString = targetB_->currentData().toString();
-  target::TargetList targetsB = models::parseTargets(targetString, targets_, &error);
+  target::TargetList targetsB = models::parseTargets(targetString, registries_.targets, &error);
   if (targetsB.empty()) {
     summary_->setText(error);
     return;
@@ -191,7 +246,11 @@ void CompareView::compare() {
   models::ComparisonSide b{
       tr("B: %1 \u00b7 %2 \u00b7 %3").arg(nameB, targetB_->currentText(), plannerB_->currentText()),
       std::move(*modelB), std::move(targetsB), plannerB_->currentText()};
-  comparison_->start(std::move(a), std::move(b));
+  std::shared_ptr<const deploy::Platform> measureOn;
+  if (const QString platform = measure_->currentData().toString(); !platform.isEmpty()) {
+    measureOn = registries_.platforms.find(platform.toStdString());
+  }
+  comparison_->start(std::move(a), std::move(b), std::move(measureOn));
 }
 
 void CompareView::showResult() {
@@ -202,6 +261,7 @@ void CompareView::showResult() {
     chartB_->setPlanLayout({});
     return;
   }
+  showGraphs();
   const driver::CompilationDiff& diff = comparison_->diff();
   const QLocale locale = QLocale::system();
   QString text = comparison_->labelA() + QStringLiteral("<br>") + comparison_->labelB() +
@@ -227,6 +287,12 @@ void CompareView::showResult() {
   if (diff.a.estimatedCycles && diff.b.estimatedCycles) {
     totals << total(tr("estimated cycles"), *diff.a.estimatedCycles, *diff.b.estimatedCycles);
   }
+  if (diff.a.measuredTime && diff.b.measuredTime) {
+    totals << total(
+        tr("measured on %1 (%2)")
+            .arg(QString::fromStdString(diff.measuredOn), QString::fromStdString(diff.timeUnit)),
+        std::llround(*diff.a.measuredTime), std::llround(*diff.b.measuredTime));
+  }
   text += QStringLiteral("<br>") + totals.join(QStringLiteral(" \u00b7 "));
   summary_->setText(text);
   // Both plans on one byte scale, so the larger looks larger.
@@ -240,6 +306,45 @@ void CompareView::showResult() {
   table_->resizeColumnsToContents();
   // The tensor names are long; the numbers before them must stay in view.
   table_->setColumnWidth(models::ComparisonTableModel::TensorColumn, 200);
+}
+
+void CompareView::selectInB(int modelOperatorA) {
+  if (!documentB_ || !documentB_->isLoaded()) return;
+  const auto& rows = comparison_->diff().operators;
+  for (int row = 0; row < static_cast<int>(rows.size()); ++row) {
+    if (!comparison_->modelOperatorsOfA(row).contains(modelOperatorA)) continue;
+    const QList<int> operatorsB = comparison_->modelOperatorsOfB(row);
+    if (!operatorsB.isEmpty()) documentB_->setCurrentOperator(operatorsB.front());
+    return;
+  }
+}
+
+void CompareView::showGraphs() {
+  if (!graphA_) {
+    // Made once: a second layout of the window's model, and B's model.
+    delete graphs_->layout()->takeAt(0)->widget();
+    documentB_ = new models::ModelDocument(this);
+    layoutA_ = new models::DocumentGraphLayout(document_, this);
+    layoutB_ = new models::DocumentGraphLayout(documentB_, this);
+    graphA_ = new GraphView(document_, layoutA_, graphs_);
+    graphB_ = new GraphView(documentB_, layoutB_, graphs_);
+    graphA_->setObjectName(QStringLiteral("compareGraphA"));
+    graphB_->setObjectName(QStringLiteral("compareGraphB"));
+    // Side by side their tool rows are clipped rather than widen the window.
+    for (GraphView* graph : {graphA_, graphB_}) graph->setMinimumWidth(200);
+    graphs_->layout()->addWidget(graphA_);
+    graphs_->layout()->addWidget(graphB_);
+  }
+  const QString pathB = modelBPath_.isEmpty() ? document_->filePath() : modelBPath_;
+  if (documentB_->filePath() != pathB) documentB_->open(pathB);
+  selectInB(document_->currentOperator());
+  graphA_->setDeviceMapping(comparison_->mappingA());
+  graphB_->setDeviceMapping(comparison_->mappingB());
+  graphA_->setMarks(comparison_->marksA());
+  graphB_->setMarks(comparison_->marksB());
+  const QString unit = QString::fromStdString(comparison_->diff().timeUnit);
+  graphA_->setOperatorTimes(comparison_->operatorTimesA(), unit);
+  graphB_->setOperatorTimes(comparison_->operatorTimesB(), unit);
 }
 
 }  // namespace loupe::views

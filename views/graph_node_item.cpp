@@ -26,6 +26,26 @@ void GraphNodeItem::setPlacement(const QString& target, const QString& targetNam
   update();
 }
 
+void GraphNodeItem::setRunFact(const QString& text) {
+  if (text == runFact_) return;
+  runFact_ = text;
+  updateToolTip();
+  update();
+}
+
+void GraphNodeItem::setMark(const QString& mark) {
+  if (mark == mark_) return;
+  mark_ = mark;
+  updateToolTip();
+  update();
+}
+
+QColor GraphNodeItem::markColor(const QString& mark) {
+  if (mark == QStringLiteral("added")) return QColor(0x1e, 0x8a, 0x3c);
+  if (mark == QStringLiteral("removed")) return QColor(0xc0, 0x24, 0x24);
+  return QColor(0xd9, 0x7a, 0x00);  // changed
+}
+
 void GraphNodeItem::updateToolTip() {
   if (node_.operatorIndex < 0) {
     setToolTip(QStringLiteral("%1\n%2").arg(node_.title, node_.detail));
@@ -42,6 +62,8 @@ void GraphNodeItem::updateToolTip() {
     text += QStringLiteral("\nrefused by ") + rejections_.join(QStringLiteral("\nrefused by "));
   }
   if (!node_.supported) text += QStringLiteral("\nLoupe cannot run it");
+  if (!runFact_.isEmpty()) text += QLatin1Char('\n') + runFact_;
+  if (!mark_.isEmpty()) text += QStringLiteral("\ncompared: %1").arg(mark_);
   setToolTip(text);
 }
 
@@ -88,8 +110,26 @@ QColor GraphNodeItem::heatColor(double heat) {
   return QColor(mix(0xff, 0xe0), mix(0xf6, 0x45), mix(0xd5, 0x20));
 }
 
+void GraphNodeItem::paintMarkTag(QPainter* painter, const QRectF& r) const {
+  if (mark_.isEmpty()) return;
+  // A small tag over the top-right corner, so it reads at any zoom.
+  const QString symbol = mark_ == QStringLiteral("added")     ? QStringLiteral("+")
+                         : mark_ == QStringLiteral("removed") ? QStringLiteral("\u2212")
+                                                              : QStringLiteral("~");
+  const QRectF tag(r.right() - 18, r.top() - 6, 20, 14);
+  painter->save();
+  painter->setPen(Qt::NoPen);
+  painter->setBrush(markColor(mark_));
+  painter->drawRoundedRect(tag, 4, 4);
+  painter->setPen(QColor(Qt::white));
+  painter->setFont(titleFont());
+  painter->drawText(tag, Qt::AlignCenter, symbol);
+  painter->restore();
+}
+
 QRectF GraphNodeItem::boundingRect() const {
-  return QRectF(QPointF(0, 0), node_.rect.size()).adjusted(-3, -3, 3, 3);
+  // Room for the comparison tag over the top-right corner.
+  return QRectF(QPointF(0, 0), node_.rect.size()).adjusted(-3, -8, 4, 3);
 }
 
 void GraphNodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*) {
@@ -102,6 +142,11 @@ void GraphNodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QW
     pen.setStyle(Qt::DashLine);
     pen.setWidthF(2);
   }
+  if (!mark_.isEmpty() && !current_) {
+    pen.setColor(markColor(mark_));
+    pen.setStyle(mark_ == QStringLiteral("removed") ? Qt::DashLine : Qt::SolidLine);
+    pen.setWidthF(3);
+  }
   painter->setPen(pen);
   painter->setBrush(fill);
   if (node_.operatorIndex >= 0) {
@@ -109,6 +154,7 @@ void GraphNodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QW
   } else {
     painter->drawEllipse(r.adjusted(1, 1, -1, -1));
   }
+  paintMarkTag(painter, r);
   // Dark text on pale fills, white on the hottest ones.
   const bool darkFill = !current_ && heat_ > 0.6 && node_.operatorIndex >= 0;
   const QColor titleColour = darkFill ? QColor(Qt::white) : QColor(0x10, 0x10, 0x10);
@@ -143,6 +189,11 @@ void GraphNodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QW
     painter->drawText(QRectF(r.left() + 6, y, r.width() - 12, factHeight),
                       Qt::AlignLeft | Qt::AlignVCenter, fact);
     y += factHeight;
+  }
+  if (node_.runLine && !runFact_.isEmpty()) {
+    painter->setPen(darkFill ? QColor(0xff, 0xf0, 0xc0) : QColor(0x1a, 0x4a, 0x8a));
+    painter->drawText(QRectF(r.left() + 6, y, r.width() - 12, factHeight),
+                      Qt::AlignLeft | Qt::AlignVCenter, runFact_);
   }
   if (!node_.activation.isEmpty()) {
     const QRectF band(r.left() + 1.5, r.bottom() - factHeight - 3, r.width() - 3, factHeight + 1.5);

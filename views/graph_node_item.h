@@ -26,6 +26,15 @@ class GraphNodeItem : public QGraphicsItem {
   void setPlacement(const QString& target, const QString& targetName, const QString& region,
                     const QStringList& rejections);
   const QString& region() const { return region_; }
+  // Full detail: the line the layout kept free - the bytes alive at the
+  // operator's step and its measured time ("live 16,256 B · 1.2 ms").
+  void setRunFact(const QString& text);
+  const QString& runFact() const { return runFact_; }
+  // A comparison's verdict on the operator: "changed", "added", "removed",
+  // or empty (none, or the same): a coloured border and a corner tag.
+  void setMark(const QString& mark);
+  const QString& mark() const { return mark_; }
+  static QColor markColor(const QString& mark);
   // The fill drawn now (target, heat or selection).
   QColor fillColor() const;
 
@@ -47,7 +56,10 @@ class GraphNodeItem : public QGraphicsItem {
   QString targetName_;
   QString region_;
   QStringList rejections_;
+  QString runFact_;
+  QString mark_;
   void updateToolTip();
+  void paintMarkTag(QPainter* painter, const QRectF& r) const;
 };
 
 }  // namespace loupe::views

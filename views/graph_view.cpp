@@ -20,6 +20,7 @@
 #include <QWheelEvent>
 #include <QtMath>
 
+#include "models/display_text.h"
 #include "models/document_graph_layout.h"
 #include "models/model_document.h"
 #include "views/graph_node_item.h"
@@ -254,6 +255,8 @@ GraphView::GraphView(models::ModelDocument* document, models::DocumentGraphLayou
 
 void GraphView::setOperatorTimes(const std::vector<double>& times, const QString& unit) {
   operatorTimes_ = times;
+  timeUnit_ = unit;
+  applyRunFacts();
   double maximum = 0;
   for (double t : times) maximum = std::max(maximum, t);
   timeLegendMax_->setText(tr("%L1 %2").arg(static_cast<qlonglong>(maximum)).arg(unit));
@@ -269,6 +272,31 @@ bool GraphView::setColourBy(ColourBy colourBy) {
   timeLegend_->setVisible(colourBy == ColourBy::Time);
   applyColours();
   return true;
+}
+
+void GraphView::setLiveBytes(const QList<qint64>& bytes) {
+  liveBytes_ = bytes;
+  applyRunFacts();
+}
+
+void GraphView::setMarks(const QHash<int, QString>& marks) {
+  marks_ = marks;
+  for (GraphNodeItem* item : nodes_) item->setMark(marks_.value(item->node().operatorIndex));
+}
+
+void GraphView::applyRunFacts() {
+  for (GraphNodeItem* item : nodes_) {
+    const int op = item->node().operatorIndex;
+    if (op < 0) continue;
+    QStringList parts;
+    if (op < liveBytes_.size() && liveBytes_[op] >= 0) {
+      parts << tr("live %1 B").arg(models::groupedNumber(liveBytes_[op]));
+    }
+    if (static_cast<std::size_t>(op) < operatorTimes_.size()) {
+      parts << models::measuredTimeText(operatorTimes_[static_cast<std::size_t>(op)], timeUnit_);
+    }
+    item->setRunFact(parts.join(QStringLiteral(" \u00b7 ")));
+  }
 }
 
 void GraphView::setDeviceMapping(const models::DeviceMapping& mapping) {
@@ -402,8 +430,10 @@ void GraphView::buildScene() {
     auto* item = new GraphNodeItem(node);
     scene->addItem(item);
     nodes_.append(item);
+    item->setMark(marks_.value(node.operatorIndex));
   }
   applyColours();
+  applyRunFacts();
   scene->setSceneRect(layout.bounds.adjusted(-20, -20, 20, 20));
   applyPlacements();
   status_->setText(tr("%1 operators \u00b7 laid out in %2 ms")

@@ -82,6 +82,14 @@ class GraphView : public QWidget {
   // Checked: full-detail nodes (weights, attributes, MACs, fused activation).
   QToolButton* detailButton() const { return detailButton_; }
 
+  // Bytes of the workspace alive at each operator's step (index = operator,
+  // -1: none), from the memory plan; full-detail nodes show them beside
+  // their measured time. Empty clears them.
+  void setLiveBytes(const QList<qint64>& bytes);
+  // A comparison's verdict per operator ("changed", "added", "removed"):
+  // those nodes get a coloured border and tag. Empty clears the marks.
+  void setMarks(const QHash<int, QString>& marks);
+
   // Where the compiled model runs each operator: nodes take their target's
   // colour, regions get an outline. An empty mapping: everything on the CPU.
   void setDeviceMapping(const models::DeviceMapping& mapping);
@@ -105,6 +113,7 @@ class GraphView : public QWidget {
   void showOperator(int operatorIndex);
   void applyColours();
   void applyPlacements();
+  void applyRunFacts();
 
   models::ModelDocument* document_;
   models::DocumentGraphLayout* layout_;
@@ -122,6 +131,9 @@ class GraphView : public QWidget {
   QWidget* timeLegend_;
   QLabel* timeLegendMax_;
   std::vector<double> operatorTimes_;
+  QString timeUnit_;
+  QList<qint64> liveBytes_;
+  QHash<int, QString> marks_;
   ColourBy colourBy_ = ColourBy::Target;
   QList<GraphNodeItem*> nodes_;
   bool fitPending_ = true;  // fit once the view has its real size

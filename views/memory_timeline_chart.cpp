@@ -132,6 +132,24 @@ int MemoryTimelineChart::bufferAt(const QPointF& point) const {
 
 void MemoryTimelineChart::paintEvent(QPaintEvent*) {
   QPainter painter(this);
+  paintChart(painter);
+}
+
+QImage MemoryTimelineChart::renderImage(const QSize& size) {
+  // QWidget::render() of a chart in a tab never shown paints nothing: draw
+  // it directly at the size asked for, then give the view its size back.
+  const QSize shown = this->size();
+  resize(size);
+  QImage image(size, QImage::Format_ARGB32);
+  image.fill(Qt::white);
+  QPainter painter(&image);
+  paintChart(painter);
+  painter.end();
+  resize(shown);
+  return image;
+}
+
+void MemoryTimelineChart::paintChart(QPainter& painter) {
   painter.setRenderHint(QPainter::Antialiasing, false);
   const QPalette& pal = palette();
   const QFontMetrics metrics(font());

@@ -6,6 +6,7 @@
 // shaded; a tooltip names the buffer's tensors, size, offset and lifetime.
 #pragma once
 
+#include <QImage>
 #include <QList>
 #include <QRectF>
 #include <QWidget>
@@ -36,6 +37,8 @@ class MemoryTimelineChart : public QWidget {
   void setMinimumScaleBytes(qint64 bytes);
 
   static QColor kindColor(models::PlannedBufferKind kind);
+  // The chart drawn at `size` on white, shown or not (for the report).
+  QImage renderImage(const QSize& size);
 
   QSize minimumSizeHint() const override { return {320, 200}; }
 
@@ -49,6 +52,7 @@ class MemoryTimelineChart : public QWidget {
   void mousePressEvent(QMouseEvent* event) override;
 
  private:
+  void paintChart(QPainter& painter);
   QRectF plotArea() const;
   QRectF bufferRect(int buffer) const;
   qint64 poolBase(int pool) const;

@@ -56,7 +56,9 @@ ProfileView::ProfileView(models::ModelDocument* document, models::BoardRun* run,
 
   chartView_->setObjectName(QStringLiteral("profileChart"));
   chartView_->setRenderHint(QPainter::Antialiasing);
-  chartView_->setMinimumHeight(160);
+  // Low enough that the bottom docks it shares can be a few lines high while
+  // nothing ran; a run makes them roomy.
+  chartView_->setMinimumHeight(60);
   summary_->setWordWrap(true);
 
   auto* splitter = new QSplitter(Qt::Horizontal, this);

@@ -79,6 +79,8 @@ SerialConsolePanel::SerialConsolePanel(models::SerialConsole* console, QWidget* 
   auto* layout = new QVBoxLayout(this);
   layout->addLayout(top);
   layout->addWidget(state_);
+  // The bottom docks it shares may be a few lines high.
+  output_->setMinimumHeight(30);
   layout->addWidget(output_, 1);
   layout->addLayout(bottom);
 

@@ -6,8 +6,10 @@
 #include <iostream>
 #include <sstream>
 
+#include "cli/board_run_options.h"
 #include "cli/command_line.h"
 #include "cli/commands.h"
+#include "deploy/run_on_board.h"
 #include "driver/compilation_diff.h"
 #include "frontend/tflite_importer.h"
 #include "ir/graph_printer.h"
@@ -15,20 +17,32 @@
 namespace loupe::cli {
 
 const char* const kDiffUsage =
-    "  loupec diff A B [--target T] [--target-b T] [--planner NAME] [--planner-b NAME] [--json]\n"
+    "  loupec diff A B [--target T] [--target-b T] [--planner NAME] [--planner-b NAME]\n"
+    "                  [--platform NAME] [--json]\n"
     "      compiles two models (or one model twice) and compares them: operators correspond\n"
     "      by the tensor they write, then by type and order; each pair's changes (type,\n"
     "      target, MACs, weight and output bytes, estimated cycles), operators added and\n"
     "      removed, and the totals (MACs, workspace, constants, functions) of A and B with\n"
     "      B/A. --target and --planner apply to both; --target-b and --planner-b to B only\n"
-    "      (compare CPU with NPU: --target-b \"npu -config=npu-128, c\"). --json prints\n"
-    "      {\"identical\", \"summary\", \"totals\", \"operators\"}.";
+    "      (compare CPU with NPU: --target-b \"npu -config=npu-128, c\"). --platform NAME\n"
+    "      also runs both on that platform (host, a QEMU board: loupec platforms) on the\n"
+    "      same random inputs (seed 1), checks each against the reference interpreter and\n"
+    "      prints every operator's measured time in A and B with B-A and B/A. --json prints\n"
+    "      {\"identical\", \"summary\", \"totals\", \"operators\"} (and \"time_unit\",\n"
+    "      \"measured_on\" and each side's \"measured_time\" when measured).";
 
 namespace {
 
-driver::Compilation compileSide(const std::string& path, const std::string& targetText,
-                                const std::string& planner, const char* option,
-                                const deploy::Registries& registries) {
+// One side compiled and, with a platform, run on it.
+struct Side {
+  driver::Compilation compilation;
+  std::optional<deploy::RunProfile> profile;
+  std::string board;
+};
+
+Side compileSide(const std::string& path, const std::string& targetText, const std::string& planner,
+                 const char* option, const deploy::Registries& registries,
+                 const std::shared_ptr<const deploy::Platform>& platform, const char* sideName) {
   target::TargetList targets;
   try {
     targets = target::parseTargetString(targetText, registries.targets);
@@ -37,7 +51,24 @@ driver::Compilation compileSide(const std::string& path, const std::string& targ
   }
   codegen::CompileOptions options;
   options.memory.planner = planner;
-  return driver::compileModel({frontend::importTfliteFile(path), targets, std::move(options), {}});
+  ir::Graph graph = frontend::importTfliteFile(path);
+  if (!platform)
+    return {driver::compileModel({std::move(graph), targets, std::move(options), {}}), {}, {}};
+  deploy::BoardRunRequest request;
+  request.platform = platform;
+  request.compile = {std::move(graph), targets, std::move(options), {}};
+  request.progress = [sideName](const std::string& stage, const std::string& detail) {
+    std::cerr << "[" << sideName << " " << stage << "] " << detail << "\n";
+  };
+  deploy::BoardRunResult run = deploy::runForMeasurement(std::move(request), sideName);
+  return {std::move(run.compilation), std::move(run.profile), run.boardName};
+}
+
+void addMeasurement(driver::CompilationDiff& diff, driver::DiffSide side, const Side& measured) {
+  const deploy::RunProfile& profile = *measured.profile;
+  driver::setMeasuredTimes(
+      diff, side, profile.timePerOperator(measured.compilation.model.graph.operators.size()),
+      profile.total, profile.unit);
 }
 
 std::string value(const std::optional<std::int64_t>& v) {
@@ -104,6 +135,38 @@ void printTotals(const driver::CompilationDiff& diff) {
   row("estimated cycles", a.estimatedCycles, b.estimatedCycles);
 }
 
+std::string timeText(const std::optional<double>& time) {
+  return time ? ir::groupDigits(static_cast<std::int64_t>(*time + 0.5)) : std::string("-");
+}
+
+// Every operator's measured time, A then B, the difference and the ratio.
+void printMeasured(const driver::CompilationDiff& diff) {
+  std::cout << "measured on " << diff.measuredOn << " (" << diff.timeUnit << ")\n"
+            << "  " << std::left << std::setw(34) << "operator" << std::right << std::setw(14)
+            << "A" << std::setw(14) << "B" << std::setw(14) << "B-A" << std::setw(8) << "B/A"
+            << "\n";
+  auto row = [](const std::string& what, const std::optional<double>& a,
+                const std::optional<double>& b) {
+    std::string delta = "-";
+    if (a && b) {
+      const auto d = static_cast<std::int64_t>(*b - *a + (*b >= *a ? 0.5 : -0.5));
+      delta = (d > 0 ? "+" : "") + ir::groupDigits(d);
+    }
+    std::cout << "  " << std::left << std::setw(34) << what.substr(0, 33) << std::right
+              << std::setw(14) << timeText(a) << std::setw(14) << timeText(b) << std::setw(14)
+              << delta << std::setw(8) << (a && b ? ratio(*a, *b) : "-") << "\n";
+  };
+  for (const driver::OperatorDifference& d : diff.operators) {
+    const driver::ComparedOperator& any = d.a ? *d.a : *d.b;
+    const std::string index =
+        d.a && d.b ? "#" + std::to_string(d.a->index) + "->#" + std::to_string(d.b->index)
+                   : "#" + std::to_string(any.index);
+    row(index + " " + any.type, d.a ? d.a->measuredTime : std::nullopt,
+        d.b ? d.b->measuredTime : std::nullopt);
+  }
+  row("whole run", diff.a.measuredTime, diff.b.measuredTime);
+}
+
 }  // namespace
 
 int runDiffCommand(const std::vector<std::string>& args, const deploy::Registries& registries) {
@@ -111,17 +174,27 @@ int runDiffCommand(const std::vector<std::string>& args, const deploy::Registrie
                                             {"--target-b", OptionSpec::Kind::Value},
                                             {"--planner", OptionSpec::Kind::Value},
                                             {"--planner-b", OptionSpec::Kind::Value},
+                                            {"--platform", OptionSpec::Kind::Value},
                                             {"--json", OptionSpec::Kind::Flag}});
   if (parsed.positional.size() != 2) throw UsageError("diff needs two MODEL files, A and B");
   const std::string targetA = parsed.value("--target").value_or("c");
   const std::string targetB = parsed.value("--target-b").value_or(targetA);
   const std::string plannerA = parsed.value("--planner").value_or("branch_and_bound");
   const std::string plannerB = parsed.value("--planner-b").value_or(plannerA);
-  const driver::Compilation a =
-      compileSide(parsed.positional[0], targetA, plannerA, "--target", registries);
-  const driver::Compilation b =
-      compileSide(parsed.positional[1], targetB, plannerB, "--target-b", registries);
-  const driver::CompilationDiff diff = driver::diffCompilations(a, b);
+  std::shared_ptr<const deploy::Platform> platform;
+  if (const auto name = parsed.value("--platform")) {
+    platform = platformNamed(*name, registries.platforms);
+  }
+  const Side a =
+      compileSide(parsed.positional[0], targetA, plannerA, "--target", registries, platform, "A");
+  const Side b =
+      compileSide(parsed.positional[1], targetB, plannerB, "--target-b", registries, platform, "B");
+  driver::CompilationDiff diff = driver::diffCompilations(a.compilation, b.compilation);
+  if (platform) {
+    addMeasurement(diff, driver::DiffSide::A, a);
+    addMeasurement(diff, driver::DiffSide::B, b);
+    diff.measuredOn = platform->name() + (a.board.empty() ? "" : " (" + a.board + ")");
+  }
   if (parsed.has("--json")) {
     nlohmann::json json = driver::compilationDiffJson(diff);
     json["a"] = {{"model", parsed.positional[0]}, {"target", targetA}, {"planner", plannerA}};
@@ -135,6 +208,7 @@ int runDiffCommand(const std::vector<std::string>& args, const deploy::Registrie
             << ")\n";
   if (diff.identical()) {
     std::cout << "no differences: " << diff.a.operators << " operators, the same totals\n";
+    if (!diff.timeUnit.empty()) printMeasured(diff);
     return 0;
   }
   std::cout << "operators: " << diff.a.operators << " in A, " << diff.b.operators << " in B; "
@@ -156,6 +230,7 @@ int runDiffCommand(const std::vector<std::string>& args, const deploy::Registrie
     std::cout << "\n";
   }
   printTotals(diff);
+  if (!diff.timeUnit.empty()) printMeasured(diff);
   return 0;
 }
 

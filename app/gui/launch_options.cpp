@@ -32,6 +32,14 @@ QString launchUsage() {
       "                          compare (the Compare tab) with the model compiled for\n"
       "                          other targets, with another planner, or with another\n"
       "                          model file\n"
+      "  --compare-measure PLATFORM  also run A and B on PLATFORM (host, a QEMU board)\n"
+      "                          and compare every operator's measured time\n"
+      "  --compare-tab plans|graphs  what the Compare tab shows below its table: both\n"
+      "                          memory plans (the default) or both graphs, marked\n"
+      "  --export KIND=FILE      with --screenshot: also write what File > Export writes\n"
+      "                          (report-html, graph-svg, graph-png, graph-dot,\n"
+      "                          operators-csv, memory-csv, memory-json, profile-csv,\n"
+      "                          profile-trace) to FILE; repeatable\n"
       "  --detail compact|full   graph nodes with their type and output (compact, the\n"
       "                          default) or also weights, attributes, MACs, activation\n"
       "  --size WxH              window size for the screenshot (default: 1400x900)\n"
@@ -58,8 +66,12 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments, const QStringList
   const QCommandLineOption compareModel(QStringLiteral("compare-model"), {},
                                         QStringLiteral("FILE"));
   const QCommandLineOption detail(QStringLiteral("detail"), {}, QStringLiteral("LEVEL"));
+  const QCommandLineOption compareMeasure(QStringLiteral("compare-measure"), {},
+                                          QStringLiteral("PLATFORM"));
+  const QCommandLineOption compareTab(QStringLiteral("compare-tab"), {}, QStringLiteral("TAB"));
+  const QCommandLineOption exportTo(QStringLiteral("export"), {}, QStringLiteral("KIND=FILE"));
   parser.addOptions({screenshot, view, size, op, runOn, target, compareTarget, comparePlanner,
-                     compareModel, detail});
+                     compareModel, detail, compareMeasure, compareTab, exportTo});
   if (!parser.parse(arguments)) {
     options.error = parser.errorText();
     return options;
@@ -110,6 +122,26 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments, const QStringList
   options.compareTarget = parser.value(compareTarget);
   options.comparePlanner = parser.value(comparePlanner);
   options.compareModel = parser.value(compareModel);
+  options.compareMeasure = parser.value(compareMeasure);
+  options.compareGraphs = parser.value(compareTab) == QStringLiteral("graphs");
+  if (parser.isSet(compareTab) && !options.compareGraphs &&
+      parser.value(compareTab) != QStringLiteral("plans")) {
+    options.error =
+        QStringLiteral("--compare-tab is plans or graphs, not '%1'").arg(parser.value(compareTab));
+    return options;
+  }
+  for (const QString& item : parser.values(exportTo)) {
+    const qsizetype equals = item.indexOf(QLatin1Char('='));
+    if (equals <= 0 || equals == item.size() - 1) {
+      options.error = QStringLiteral("--export takes KIND=FILE, not '%1'").arg(item);
+      return options;
+    }
+    options.exports.append({item.left(equals), item.mid(equals + 1)});
+  }
+  if (!options.exports.isEmpty() && !options.screenshot()) {
+    options.error = QStringLiteral("--export needs --screenshot (both run without staying open)");
+    return options;
+  }
   if (!options.compareTarget.isEmpty()) {
     QString error;
     if (models::parseTargets(options.compareTarget, targets, &error).empty()) {

@@ -2,6 +2,8 @@
 // tests, a screenshot to save instead of staying open.
 #pragma once
 
+#include <QList>
+#include <QPair>
 #include <QSize>
 #include <QString>
 #include <QStringList>
@@ -20,16 +22,22 @@ struct LaunchOptions {
   QString runOn;               // non-empty: run the model on this platform first
   QString target;              // non-empty: compile for these targets ("npu -config=npu-128, c")
   target::TargetList targets;  // `target` parsed; empty when not given
+  bool fullDetail = false;     // --detail full: full-detail graph nodes
   // Compare (the Compare tab's B): with these targets, planner or model
   // file; any of them set compares once the model is open.
-  bool fullDetail = false;  // --detail full: full-detail graph nodes
   QString compareTarget;
   QString comparePlanner;
   QString compareModel;
+  QString compareMeasure;      // --compare-measure: the platform both run on
+  bool compareGraphs = false;  // --compare-tab graphs
+  // --export KIND=FILE (with --screenshot): File > Export's KIND
+  // ("report-html", "graph-svg", ...) written to FILE, in order.
+  QList<QPair<QString, QString>> exports;
   QString error;  // non-empty when the arguments are wrong
 
   bool compare() const {
-    return !compareTarget.isEmpty() || !comparePlanner.isEmpty() || !compareModel.isEmpty();
+    return !compareTarget.isEmpty() || !comparePlanner.isEmpty() || !compareModel.isEmpty() ||
+           !compareMeasure.isEmpty();
   }
 
   bool screenshot() const { return !screenshotPath.isEmpty(); }

@@ -3,6 +3,7 @@
 // exits, which works without a display.
 #include <QApplication>
 #include <QComboBox>
+#include <QTabWidget>
 #include <QTimer>
 #include <QToolButton>
 #include <algorithm>
@@ -75,6 +76,17 @@ QString startComparison(loupe::gui::MainWindow& window, const loupe::gui::Launch
     }
     view->plannerBSelector()->setCurrentText(options.comparePlanner);
   }
+  if (!options.compareMeasure.isEmpty()) {
+    const int platform = view->measureSelector()->findData(options.compareMeasure);
+    if (platform < 0) {
+      return QStringLiteral(
+                 "--compare-measure %1: no such platform, or it needs a serial port "
+                 "or tools that are not installed")
+          .arg(options.compareMeasure);
+    }
+    view->measureSelector()->setCurrentIndex(platform);
+  }
+  view->lowerTabs()->setCurrentIndex(options.compareGraphs ? 1 : 0);
   view->compare();
   return {};
 }
@@ -130,6 +142,13 @@ int takeScreenshot(const loupe::gui::LaunchOptions& options,
       window.boardRun()->state() == loupe::models::BoardRun::State::Failed) {
     printError(QStringLiteral("run on %1 failed: %2")
                    .arg(options.runOn, window.boardRun()->errorMessage()));
+  }
+  for (const auto& [kind, file] : options.exports) {
+    if (const QString failure = window.exportTo(kind, file); !failure.isEmpty()) {
+      printError(QStringLiteral("--export %1=%2: %3").arg(kind, file, failure));
+      return 1;
+    }
+    std::printf("loupe: exported %s to %s\n", qPrintable(kind), qPrintable(file));
   }
   QString error;
   if (!loupe::gui::saveWindowScreenshot(&window, options.screenshotPath, &error)) {

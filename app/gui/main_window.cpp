@@ -16,6 +16,7 @@
 #include <QFontDatabase>
 #include <QImage>
 #include <QLabel>
+#include <QLayout>
 #include <QLocale>
 #include <QMenu>
 #include <QMenuBar>
@@ -23,6 +24,7 @@
 #include <QMimeData>
 #include <QPlainTextEdit>
 #include <QSettings>
+#include <QShowEvent>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTimer>
@@ -131,6 +133,11 @@ MainWindow::MainWindow(Options options, QWidget* parent)
           [this] { graphView_->setDeviceMapping(compilation_->deviceMapping()); });
   connect(compilation_, &models::ModelCompilation::compilationFailed, this,
           [this] { graphView_->setDeviceMapping({}); });
+  // Full-detail nodes show the bytes alive at their step.
+  connect(compilation_, &models::ModelCompilation::memoryPlanChanged, this, [this] {
+    graphView_->setLiveBytes(
+        compilation_->memoryPlan().liveBytesByModelOperator(document_->operatorCount()));
+  });
   problemListModel_->attachBoardRun(boardRun_);
   problemListModel_->attachBoardTuning(boardTuning_);
 
@@ -187,7 +194,6 @@ MainWindow::MainWindow(Options options, QWidget* parent)
 
   resize(1400, 900);
   resizeDocks({stagesDock_, propertiesDock_}, {160, 400}, Qt::Horizontal);
-  resizeDocks({problemsDock_}, {250}, Qt::Vertical);
   if (options_.persistSettings) restoreSettings();
 }
 
@@ -234,7 +240,7 @@ void MainWindow::createViews() {
   memoryPlanView_->setObjectName(QStringLiteral("memoryPlanView"));
   addStageTab(CompilationStage::MemoryPlan, QStringLiteral("memory"), memoryPlanView_,
               tr("Memory Plan"));
-  compareView_ = new views::CompareView(document_, compilation_, registries_->targets, this);
+  compareView_ = new views::CompareView(document_, compilation_, *registries_, this);
   compareView_->setObjectName(QStringLiteral("compareView"));
   tabs_->addTab(compareView_, tr("Compare"));
   // The graph is the first thing a user sees.
@@ -438,12 +444,7 @@ QByteArray MainWindow::compilationReportHtml() const {
   report.operators = operatorTableModel_;
   report.operatorValueRole = models::OperatorTableModel::SortRole;
   // The chart as the Memory Plan view draws it, at a fixed size.
-  views::MemoryTimelineChart* chart = memoryPlanView_->chart();
-  const QSize size(1000, 420);
-  if (chart->size() != size) chart->resize(size);
-  QImage image(size, QImage::Format_ARGB32);
-  image.fill(Qt::white);
-  chart->render(&image);
+  const QImage image = memoryPlanView_->chart()->renderImage(QSize(1000, 420));
   QBuffer png(&report.memoryPlanPng);
   png.open(QIODevice::WriteOnly);
   image.save(&png, "PNG");
@@ -669,7 +670,7 @@ void MainWindow::chooseTuningLog() {
 
 bool MainWindow::isBusy() const {
   return compilation_->isBusy() || graphLayout_->isBusy() || boardRun_->isRunning() ||
-         boardTuning_->isRunning() || compareView_->comparison()->isRunning();
+         boardTuning_->isRunning() || compareView_->isBusy();
 }
 
 bool MainWindow::waitUntilIdle(int timeoutMs) {
@@ -681,8 +682,7 @@ bool MainWindow::waitUntilIdle(int timeoutMs) {
     graphLayout_->waitUntilIdle(std::max(0, static_cast<int>(timeoutMs - timer.elapsed())));
     boardRun_->waitUntilIdle(std::max(0, static_cast<int>(timeoutMs - timer.elapsed())));
     boardTuning_->waitUntilIdle(std::max(0, static_cast<int>(timeoutMs - timer.elapsed())));
-    compareView_->comparison()->waitUntilIdle(
-        std::max(0, static_cast<int>(timeoutMs - timer.elapsed())));
+    compareView_->waitUntilIdle(std::max(0, static_cast<int>(timeoutMs - timer.elapsed())));
   }
   return !isBusy();
 }
@@ -855,6 +855,7 @@ void MainWindow::onBoardRunStarted(const QString& platform) {
           .arg(document_->modelName(), platform, boardRun_->inputsDescription()));
   buildLogDock_->show();
   buildLogDock_->raise();
+  if (!bottomDocksRoomy_) fitBottomDocks(true);
 }
 
 void MainWindow::onBoardRunFinished() {
@@ -888,6 +889,7 @@ void MainWindow::updateProblemsTitle() {
   if (warnings) counts << (warnings == 1 ? tr("1 warning") : tr("%1 warnings").arg(warnings));
   problemsDock_->setWindowTitle(counts.isEmpty() ? tr("Problems")
                                                  : tr("Problems (%1)").arg(counts.join(u", ")));
+  if (!bottomDocksRoomy_ && problemListModel_->rowCount() > 0) fitBottomDocks(true);
 }
 
 void MainWindow::updatePropertiesTitle() {
@@ -898,6 +900,25 @@ void MainWindow::updatePropertiesTitle() {
                    .arg(op)
                    .arg(QString::fromStdString(
                        document_->graph().operators[static_cast<std::size_t>(op)].typeName())));
+}
+
+void MainWindow::showEvent(QShowEvent* event) {
+  QMainWindow::showEvent(event);
+  // Dock sizes only take once the window is laid out; a saved layout wins.
+  if (!event->spontaneous() && !settingsRestored_) {
+    fitBottomDocks(bottomDocksRoomy_ || problemListModel_->rowCount() > 0);
+  }
+}
+
+void MainWindow::fitBottomDocks(bool roomy) {
+  bottomDocksRoomy_ = roomy;
+  if (!isVisible()) return;  // showEvent() sizes them
+  constexpr int kRoomyHeight = 250;
+  // The dock's title and tabs plus two lines of the list (the docks tabbed
+  // with it may keep it a little higher).
+  const int compact = problemsView_->fontMetrics().height() * 5 + 40;
+  layout()->activate();  // resizeDocks() needs the dock areas laid out
+  resizeDocks({problemsDock_}, {roomy ? kRoomyHeight : compact}, Qt::Vertical);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
@@ -921,7 +942,7 @@ void MainWindow::dropEvent(QDropEvent* event) {
 void MainWindow::restoreSettings() {
   QSettings settings;
   restoreGeometry(settings.value(kGeometryKey).toByteArray());
-  restoreState(settings.value(kStateKey).toByteArray());
+  settingsRestored_ = restoreState(settings.value(kStateKey).toByteArray());
 }
 
 void MainWindow::saveSettings() const {

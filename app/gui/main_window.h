@@ -148,11 +148,18 @@ class MainWindow : public QMainWindow {
   QString currentViewName() const;
 
  protected:
+  void showEvent(QShowEvent* event) override;
   void closeEvent(QCloseEvent* event) override;
   void dragEnterEvent(QDragEnterEvent* event) override;
   void dropEvent(QDropEvent* event) override;
 
  private:
+  // The bottom docks (Problems, Build Log, Profile, ...) a few lines high
+  // while there is nothing to read in them, roomy once there is.
+  void fitBottomDocks(bool roomy);
+  bool bottomDocksRoomy_ = false;
+  bool settingsRestored_ = false;
+
   struct StageTab {
     models::CompilationStage stage;
     QString viewName;

@@ -16,7 +16,7 @@ std::vector<ComparedOperator> comparedOperators(const Compilation& compilation) 
         compilation.graph.operators.at(static_cast<std::size_t>(row.operatorIndex));
     const analysis::OperatorCost cost = analysis::operatorCost(compilation.graph, op);
     ComparedOperator compared{row.operatorIndex,   row.name,         row.type, row.target, row.macs,
-                              cost.parameterBytes, cost.outputBytes, {}};
+                              cost.parameterBytes, cost.outputBytes, {},       {}};
     if (row.estimate) compared.estimatedCycles = row.estimate->estimatedCycles;
     result.push_back(std::move(compared));
   }
@@ -76,7 +76,9 @@ nlohmann::json operatorJson(const std::optional<ComparedOperator>& op) {
           {"parameter_bytes", op->parameterBytes},
           {"output_bytes", op->outputBytes},
           {"estimated_cycles",
-           op->estimatedCycles ? nlohmann::json(*op->estimatedCycles) : nlohmann::json(nullptr)}};
+           op->estimatedCycles ? nlohmann::json(*op->estimatedCycles) : nlohmann::json(nullptr)},
+          {"measured_time",
+           op->measuredTime ? nlohmann::json(*op->measuredTime) : nlohmann::json(nullptr)}};
 }
 
 nlohmann::json totalsJson(const CompilationTotals& t) {
@@ -88,7 +90,9 @@ nlohmann::json totalsJson(const CompilationTotals& t) {
           {"state_bytes", t.stateBytes},
           {"functions", t.functions},
           {"estimated_cycles",
-           t.estimatedCycles ? nlohmann::json(*t.estimatedCycles) : nlohmann::json(nullptr)}};
+           t.estimatedCycles ? nlohmann::json(*t.estimatedCycles) : nlohmann::json(nullptr)},
+          {"measured_time",
+           t.measuredTime ? nlohmann::json(*t.measuredTime) : nlohmann::json(nullptr)}};
 }
 
 }  // namespace
@@ -167,6 +171,18 @@ CompilationDiff diffCompilations(const Compilation& a, const Compilation& b) {
   return diff;
 }
 
+void setMeasuredTimes(CompilationDiff& diff, DiffSide side, const std::vector<double>& times,
+                      double total, const std::string& unit) {
+  diff.timeUnit = unit;
+  (side == DiffSide::A ? diff.a : diff.b).measuredTime = total;
+  for (OperatorDifference& d : diff.operators) {
+    std::optional<ComparedOperator>& op = side == DiffSide::A ? d.a : d.b;
+    if (op && op->index >= 0 && static_cast<std::size_t>(op->index) < times.size()) {
+      op->measuredTime = times[static_cast<std::size_t>(op->index)];
+    }
+  }
+}
+
 nlohmann::json compilationDiffJson(const CompilationDiff& diff) {
   nlohmann::json operators = nlohmann::json::array();
   for (const OperatorDifference& d : diff.operators) {
@@ -179,13 +195,18 @@ nlohmann::json compilationDiffJson(const CompilationDiff& diff) {
                          {"b", operatorJson(d.b)},
                          {"changes", d.changes}});
   }
-  return {{"identical", diff.identical()},
-          {"summary",
-           {{"changed", diff.changedCount()},
-            {"added", diff.addedCount()},
-            {"removed", diff.removedCount()}}},
-          {"totals", {{"a", totalsJson(diff.a)}, {"b", totalsJson(diff.b)}}},
-          {"operators", operators}};
+  nlohmann::json json = {{"identical", diff.identical()},
+                         {"summary",
+                          {{"changed", diff.changedCount()},
+                           {"added", diff.addedCount()},
+                           {"removed", diff.removedCount()}}},
+                         {"totals", {{"a", totalsJson(diff.a)}, {"b", totalsJson(diff.b)}}},
+                         {"operators", operators}};
+  if (!diff.timeUnit.empty()) {
+    json["time_unit"] = diff.timeUnit;
+    json["measured_on"] = diff.measuredOn;
+  }
+  return json;
 }
 
 }  // namespace loupe::driver

@@ -27,6 +27,8 @@ struct ComparedOperator {
   std::int64_t parameterBytes = 0;  // its constant operands
   std::int64_t outputBytes = 0;
   std::optional<std::int64_t> estimatedCycles;  // its target's estimate, if it has a model
+  // Measured on a board (setMeasuredTimes), in CompilationDiff::timeUnit.
+  std::optional<double> measuredTime;
 };
 
 struct OperatorDifference {
@@ -49,12 +51,18 @@ struct CompilationTotals {
   std::int64_t stateBytes = 0;
   int functions = 0;                            // generated operator and region functions
   std::optional<std::int64_t> estimatedCycles;  // the sum, when every operator has an estimate
+  std::optional<double> measuredTime;           // the whole run, measured on a board
 };
 
 struct CompilationDiff {
   std::vector<OperatorDifference> operators;  // A's order, then what B adds in B's order
   CompilationTotals a;
   CompilationTotals b;
+  // Both sides measured on one board: its profile's unit ("instructions",
+  // "ns") and name; empty when not measured. Measured times never make an
+  // operator "changed" (a real board's clock jitters).
+  std::string timeUnit;
+  std::string measuredOn;
 
   int changedCount() const;
   int addedCount() const;
@@ -65,8 +73,16 @@ struct CompilationDiff {
 
 CompilationDiff diffCompilations(const Compilation& a, const Compilation& b);
 
+enum class DiffSide { A, B };
+// What one side measured on a board: `times` per operator of its compiled
+// graph (a call running several already shared among them), `total` the
+// whole run, both in `unit`.
+void setMeasuredTimes(CompilationDiff& diff, DiffSide side, const std::vector<double>& times,
+                      double total, const std::string& unit);
+
 // {"identical", "totals": {"a", "b"}, "operators": [{"status": "same" |
-// "changed" | "added" | "removed", "a", "b", "changes"}]}.
+// "changed" | "added" | "removed", "a", "b", "changes"}]}, and "time_unit"
+// when measured (each side's "measured_time").
 nlohmann::json compilationDiffJson(const CompilationDiff& diff);
 
 }  // namespace loupe::driver

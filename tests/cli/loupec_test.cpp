@@ -16,7 +16,7 @@ struct Result {
   QString err;
 };
 
-Result loupec(const QStringList& arguments) {
+Result loupec(const QStringList& arguments, int timeoutMs = 60000) {
   // Firmware builds (run --platform host) go to a cache of this test's own,
   // not to the user's ~/.cache/loupe.
   static const QTemporaryDir cache;
@@ -25,7 +25,7 @@ Result loupec(const QStringList& arguments) {
   QProcess process;
   process.setProcessEnvironment(environment);
   process.start(QStringLiteral(LOUPEC_PATH), arguments);
-  if (!process.waitForFinished(60000)) return {-1, {}, "loupec did not finish"};
+  if (!process.waitForFinished(timeoutMs)) return {-1, {}, "loupec did not finish"};
   return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -2,
           process.readAllStandardOutput(), QString::fromUtf8(process.readAllStandardError())};
 }
@@ -645,6 +645,59 @@ class Loupec : public QObject {
     QVERIFY2(text.out.contains("target c -> npu"), text.out.constData());
     QVERIFY2(text.out.contains("0 added, 0 removed"), text.out.constData());
     QVERIFY2(text.out.contains("functions"), text.out.constData());
+  }
+
+  // --platform: both run (host: wall-clock ns), every operator of each side
+  // has a measured time, and the operators' times fit in the whole run.
+  void diffMeasuresBothSidesOnTheHost() {
+    const QString kws = model("kws_ref_model");
+    const auto json = loupec(
+        {"diff", kws, kws, "--target-b", "npu -config=npu-128, c", "--platform", "host", "--json"});
+    QCOMPARE(json.exitCode, 0);
+    const auto diff = nlohmann::json::parse(json.out.toStdString());
+    QCOMPARE(diff["time_unit"].get<std::string>(), "ns");
+    QVERIFY(diff["measured_on"].get<std::string>().starts_with("host"));
+    for (const char* side : {"a", "b"}) {
+      const double total = diff["totals"][side]["measured_time"].get<double>();
+      double sum = 0;
+      for (const auto& op : diff["operators"]) {
+        QVERIFY2(op[side]["measured_time"].is_number(), op.dump().c_str());
+        sum += op[side]["measured_time"].get<double>();
+        if (op[side]["type"] == "CONV_2D") QVERIFY(op[side]["measured_time"].get<double>() > 0);
+      }
+      QVERIFY2(sum > 0 && sum <= total,
+               (std::to_string(sum) + " of " + std::to_string(total)).c_str());
+    }
+    // Measured times never make an operator "changed".
+    const auto same = loupec({"diff", kws, kws, "--platform", "host"});
+    QCOMPARE(same.exitCode, 0);
+    QVERIFY2(same.out.contains("no differences"), same.out.constData());
+    QVERIFY2(same.out.contains("measured on host"), same.out.constData());
+    QVERIFY2(same.out.contains("whole run"), same.out.constData());
+  }
+
+  // On QEMU the profile counts instructions: one model against itself
+  // measures the same count for every operator, within the odd instruction
+  // the profiler's timer reads land on (seen: 1,290.6 against 1,291.6).
+  void diffOnQemuMeasuresEqualInstructionCounts() {
+    const QString path = model("hello_world_int8");
+    const auto json =
+        loupec({"diff", path, path, "--platform", "qemu-mps2-an385", "--json"}, 600000);
+    QCOMPARE(json.exitCode, 0);
+    const auto diff = nlohmann::json::parse(json.out.toStdString());
+    QCOMPARE(diff["time_unit"].get<std::string>(), "instructions");
+    auto near = [](const nlohmann::json& a, const nlohmann::json& b) {
+      const double x = a.get<double>();
+      const double y = b.get<double>();
+      return x > 0 && std::abs(x - y) <= 2 + 0.01 * x;
+    };
+    for (const auto& op : diff["operators"]) {
+      QVERIFY2(near(op["a"]["measured_time"], op["b"]["measured_time"]), op.dump().c_str());
+    }
+    QVERIFY(near(diff["totals"]["a"]["measured_time"], diff["totals"]["b"]["measured_time"]));
+    const auto unknown = loupec({"diff", path, path, "--platform", "mars"});
+    QCOMPARE(unknown.exitCode, 2);
+    QVERIFY2(unknown.err.contains("mars"), qPrintable(unknown.err));
   }
 
   // Two planners: the same operators, another workspace.

@@ -1,7 +1,8 @@
 // The Compare tab: kws on the CPU against kws with npu-128 marks the
-// operators the NPU takes and shows both memory plans; a model against
-// itself shows no difference; two planners differ only in RAM; another
-// model file pairs its layers; a row selects its operator everywhere.
+// operators the NPU takes in the table and both graphs and shows both memory
+// plans; a model against itself shows no difference; measured on the host,
+// every operator has a time on both sides; two planners differ only in RAM;
+// another model file pairs its layers; a row selects its operator everywhere.
 #include <QComboBox>
 #include <QTableView>
 #include <QtTest>
@@ -14,6 +15,8 @@
 #include "quiet_main_window.h"
 #include "test_data.h"
 #include "views/compare_view.h"
+#include "views/graph_node_item.h"
+#include "views/graph_view.h"
 #include "views/memory_timeline_chart.h"
 
 using loupe::gui::MainWindow;
@@ -75,6 +78,56 @@ class CompareViewTest : public QObject {
     QVERIFY(!view->chartA()->planLayout().isEmpty());
     QVERIFY(!view->chartB()->planLayout().isEmpty());
     QVERIFY(view->chartA()->planLayout().totalBytes > 0);
+    // Both graphs: each changed operator marked in A's and in B's, B's
+    // coloured as the NPU runs them.
+    QVERIFY(view->graphA() && view->graphB());
+    QCOMPARE(view->documentB()->operatorCount(), window.document()->operatorCount());
+    int marked = 0;
+    for (int row = 0; row < table.rowCount(); ++row) {
+      if (table.status(row) != "changed") continue;
+      for (int op : view->comparison()->modelOperatorsOfA(row)) {
+        QCOMPARE(view->graphA()->nodeOfOperator(op)->mark(), "changed");
+        QCOMPARE(view->graphB()->nodeOfOperator(op)->mark(), "changed");
+        QCOMPARE(view->graphB()->nodeOfOperator(op)->node().target, "npu");
+        QCOMPARE(view->graphA()->nodeOfOperator(op)->node().target, "c");
+        ++marked;
+      }
+    }
+    QVERIFY(marked >= toNpu);
+  }
+
+  // Measured on the host: every operator of A and B has a time, the
+  // summary gives the whole runs with B/A, and the graphs can be coloured
+  // by it.
+  void measuringRunsBothAndComparesTheirTimes() {
+    MainWindow window(quietOptions());
+    window.show();
+    QVERIFY(window.openModel(modelPath("kws_ref_model")));
+    QVERIFY(window.waitUntilIdle());
+    auto* view = window.compareView();
+    const int host = view->measureSelector()->findData("host");
+    QVERIFY(host > 0);
+    QCOMPARE(view->measureSelector()->itemData(0).toString(), QString());
+    view->measureSelector()->setCurrentIndex(host);
+    view->targetBSelector()->setCurrentIndex(
+        view->targetBSelector()->findData("npu -config=npu-128, c"));
+    view->compare();
+    QVERIFY(window.waitUntilIdle(300000));
+    QVERIFY2(view->comparison()->error().isEmpty(), qPrintable(view->comparison()->error()));
+    QVERIFY2(view->summaryText().contains("measured on host"), qPrintable(view->summaryText()));
+    const ComparisonTableModel& table = *view->tableModel();
+    QCOMPARE(table.headerData(ComparisonTableModel::TimeAColumn, Qt::Horizontal, Qt::DisplayRole)
+                 .toString(),
+             "Time A (ns)");
+    for (int row = 0; row < table.rowCount(); ++row) {
+      QVERIFY(!table.index(row, ComparisonTableModel::TimeAColumn).data().toString().isEmpty());
+      QVERIFY(!table.index(row, ComparisonTableModel::TimeDeltaColumn).data().toString().isEmpty());
+    }
+    QCOMPARE(view->comparison()->operatorTimesA().size(),
+             static_cast<std::size_t>(window.document()->operatorCount()));
+    QVERIFY(view->comparison()->operatorTimesA().front() > 0);
+    QVERIFY(view->graphA()->setColourBy(loupe::views::GraphView::ColourBy::Time));
+    QVERIFY(view->graphB()->setColourBy(loupe::views::GraphView::ColourBy::Time));
   }
 
   void aModelAgainstItselfShowsNoDifference() {
@@ -84,6 +137,10 @@ class CompareViewTest : public QObject {
     QVERIFY2(view->summaryText().contains("no differences"), qPrintable(view->summaryText()));
     QCOMPARE(statuses(*view->tableModel()).count("same"), view->tableModel()->rowCount());
     QCOMPARE(view->chartA()->planLayout().totalBytes, view->chartB()->planLayout().totalBytes);
+    for (int op = 0; op < window.document()->operatorCount(); ++op) {
+      QCOMPARE(view->graphA()->nodeOfOperator(op)->mark(), QString());
+      QCOMPARE(view->graphB()->nodeOfOperator(op)->mark(), QString());
+    }
   }
 
   void twoPlannersDifferOnlyInRam() {
@@ -119,6 +176,12 @@ class CompareViewTest : public QObject {
     QCOMPARE(window.document()->currentOperator(),
              view->comparison()->modelOperatorsOfA(3).value(0, -1));
     QVERIFY(window.document()->currentOperator() >= 0);
+    // B's graph follows: its corresponding operator is selected there.
+    QCOMPARE(view->documentB()->currentOperator(),
+             view->comparison()->modelOperatorsOfB(3).value(0, -1));
+    window.document()->setCurrentOperator(7);
+    QCOMPARE(view->documentB()->currentOperator(), 7);
+    QVERIFY(view->graphB()->nodeOfOperator(7)->isCurrent());
   }
 };
 

@@ -18,6 +18,7 @@
 #include "gui/main_window.h"
 #include "gui_test_files.h"
 #include "memory/memory_plan.h"
+#include "models/display_text.h"
 #include "models/document_graph_layout.h"
 #include "models/model_compilation.h"
 #include "models/model_document.h"
@@ -347,8 +348,19 @@ class CompiledViewsTest : public QObject {
     QVERIFY2(facts.contains("bias int32[64]"), qPrintable(facts));
     QVERIFY2(facts.contains("stride 2x2"), qPrintable(facts));
     QVERIFY2(facts.contains("padding SAME"), qPrintable(facts));
-    QVERIFY2(facts.contains("320,000 MACs"), qPrintable(facts));
+    QVERIFY2(facts.contains("320,000 MACs \u00b7 out 8,000 B"), qPrintable(facts));
     QCOMPARE(conv.activation, "RELU");
+    // The bytes of workspace alive at its step: at least its 8,000 B output
+    // (the input is the caller's buffer); the most alive at any step is the
+    // plan's lower bound, which the compiler computes on its own.
+    QVERIFY(conv.runLine);
+    const QString live = graph->nodeOfOperator(0)->runFact();
+    const auto& plan = window.compilation()->memoryPlan();
+    const QList<qint64> perOperator = plan.liveBytesByModelOperator(13);
+    const qint64 liveBytes = perOperator.value(0);
+    QVERIFY2(liveBytes >= 8000, qPrintable(live));
+    QCOMPARE(*std::max_element(perOperator.begin(), perOperator.end()), plan.lowerBound);
+    QCOMPARE(live, QString("live %1 B").arg(loupe::models::groupedNumber(liveBytes)));
     QVERIFY(conv.rect.height() > compactHeight + 4 * 10);
     QCOMPARE(graph->nodeCount(), window.graphLayout()->layout().nodes.size());
     graph->detailButton()->setChecked(false);

@@ -84,10 +84,36 @@ class LaunchOptionsTest : public QObject {
                 .error.contains("target"));
   }
 
+  void exportsAndComparisonOptionsAreCheckedAndKept() {
+    const auto& targets = loupe::test::registries()->targets;
+    const auto options = parseLaunchOptions(
+        {"loupe", "--screenshot", "s.png", "--export", "report-html=r.xhtml", "--export",
+         "graph-svg=dir/g=1.svg", "--compare-measure", "host", "--compare-tab", "graphs"},
+        kViews, targets);
+    QVERIFY2(options.error.isEmpty(), qPrintable(options.error));
+    QCOMPARE(options.exports.size(), 2);
+    QCOMPARE(options.exports[0], qMakePair(QString("report-html"), QString("r.xhtml")));
+    QCOMPARE(options.exports[1], qMakePair(QString("graph-svg"), QString("dir/g=1.svg")));
+    QCOMPARE(options.compareMeasure, "host");
+    QVERIFY(options.compareGraphs);
+    QVERIFY(options.compare());
+    QVERIFY(parseLaunchOptions({"loupe", "--export", "report-html=r.xhtml"}, kViews, targets)
+                .error.contains("--export needs --screenshot"));
+    for (const char* bad : {"report-html", "=r.xhtml", "report-html="}) {
+      const QString error =
+          parseLaunchOptions({"loupe", "--screenshot", "s.png", "--export", bad}, kViews, targets)
+              .error;
+      QVERIFY2(error.contains("KIND=FILE"), qPrintable(error));
+    }
+    QVERIFY(parseLaunchOptions({"loupe", "--compare-tab", "tables"}, kViews, targets)
+                .error.contains("plans or graphs"));
+  }
+
   void theUsageNamesEveryOption() {
     const QString usage = loupe::gui::launchUsage();
-    for (const char* option : {"--screenshot", "--view", "--size", "--operator", "--run-on",
-                               "--target", "--version", "--help"}) {
+    for (const char* option :
+         {"--screenshot", "--view", "--size", "--operator", "--run-on", "--target", "--export",
+          "--compare-measure", "--compare-tab", "--version", "--help"}) {
       QVERIFY2(usage.contains(option), option);
     }
   }

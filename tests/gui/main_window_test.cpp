@@ -204,6 +204,22 @@ class MainWindowTest : public QObject {
     }
   }
 
+  // With nothing in it the Problems dock is a few lines high, not a
+  // quarter of the window; the first problem makes it roomy.
+  void anEmptyProblemsDockStaysLowUntilThereIsAProblem() {
+    MainWindow window(quietOptions());
+    window.resize(1400, 900);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(window.openModel(loupe::test::kwsModelPath()));
+    QVERIFY(window.waitUntilIdle());
+    auto* dock = window.findChild<QDockWidget*>("problemsDock");
+    QVERIFY2(dock->height() < window.height() / 5, qPrintable(QString::number(dock->height())));
+    QTemporaryDir dir;
+    QVERIFY(!window.openModel(loupe::test::writeCorruptModel(dir)));
+    QTRY_VERIFY2(dock->height() >= 200, qPrintable(QString::number(dock->height())));
+  }
+
   void doubleClickingAProblemSelectsItsOperator() {
     MainWindow window(quietOptions());
     window.show();

@@ -120,16 +120,34 @@ class ViewExportsTest : public QObject {
     const QByteArray report = readAll(path("report.html"));
     QXmlStreamReader html(report);
     int rows = 0, images = 0;
+    QImage planPicture;
     while (!html.atEnd()) {
       html.readNext();
       if (html.isStartElement() && html.name() == QLatin1String("tr")) ++rows;
-      if (html.isStartElement() && html.name() == QLatin1String("img")) ++images;
+      if (html.isStartElement() && html.name() == QLatin1String("img")) {
+        ++images;
+        const QString src = html.attributes().value("src").toString();
+        const QString prefix = QStringLiteral("data:image/png;base64,");
+        QVERIFY(src.startsWith(prefix));
+        planPicture.loadFromData(QByteArray::fromBase64(src.mid(prefix.size()).toLatin1()), "PNG");
+      }
     }
     QVERIFY2(!html.hasError(), qPrintable(html.errorString()));
     QVERIFY(rows >= 1 + operators + 1 + static_cast<int>(window.boardRun()->profileRows().size()));
     QCOMPARE(images, 1);
     QVERIFY(report.contains("data:image/png;base64,"));
     QVERIFY(report.contains("<h2>Profile</h2>"));
+    // The picture is the chart, not a blank page (the Memory Plan tab was
+    // never shown): its buffers are coloured rectangles.
+    QCOMPARE(planPicture.size(), QSize(1000, 420));
+    int coloured = 0;
+    for (int y = 0; y < planPicture.height(); y += 4) {
+      for (int x = 0; x < planPicture.width(); x += 4) {
+        const QColor c = planPicture.pixelColor(x, y);
+        if (c.saturation() > 60) ++coloured;
+      }
+    }
+    QVERIFY2(coloured > 2000, qPrintable(QString::number(coloured)));
 
     // A folder that does not exist: the reason, no file, the old file kept.
     const QString missing = dir_.filePath("no/such/folder/plan.csv");
