@@ -84,6 +84,13 @@ BoardRunResult runOnBoard(BoardRunRequest request) {
   result.times = deployment.times();
   result.boardName = deployment.board().name;
   result.firmware = deployment.firmware().firmware;
+  // Only the board platforms link with a map, always with the Arm toolchain.
+  if (!result.firmware.empty()) {
+    result.footprint = measureFirmware(result.firmware, "arm-none-eabi-objdump");
+    if (result.footprint) {
+      for (const std::string& line : footprintLines(*result.footprint)) report("size", line);
+    }
+  }
   report("reference", "running the reference interpreter");
   result.checks = checkAgainstReference(imported, request.inputs, result.outputs);
   if (!request.goldenOutputs.empty()) {

@@ -8,10 +8,12 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "deploy/deployment.h"
+#include "deploy/firmware_footprint.h"
 #include "deploy/reference_check.h"
 #include "driver/compile_driver.h"
 
@@ -24,7 +26,8 @@ struct BoardRunRequest {
   // TFLite's outputs for these inputs (a golden set's), or empty.
   std::vector<std::vector<std::uint8_t>> goldenOutputs;
   DeploymentOptions deployment;
-  // "compile", then Deployment's stages, then "reference".
+  // "compile", then Deployment's stages, "size" (the firmware's footprint
+  // per memory, board builds only), then "reference".
   Deployment::Progress progress;
 };
 
@@ -35,6 +38,9 @@ struct BoardRunResult {
   DeploymentTimes times;
   std::string boardName;
   std::filesystem::path firmware;  // the built firmware (empty: nothing built)
+  // What the firmware takes in each memory, measured from its link map;
+  // none for a host build.
+  std::optional<FirmwareFootprint> footprint;
   // Against the reference interpreter, then against the golden outputs.
   std::vector<OutputCheck> checks;
 

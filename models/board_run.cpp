@@ -29,6 +29,7 @@ struct BoardRun::Result {
   deploy::DeploymentTimes times;
   deploy::RunProfile profile;
   QList<QList<int>> modelOperators;  // per profile row
+  QStringList flash;                 // the firmware's footprint, per memory
 };
 
 namespace {
@@ -156,6 +157,7 @@ bool BoardRun::outputsAgree() const {
 void BoardRun::clearProfile() {
   const bool had = !rows_.isEmpty();
   rows_.clear();
+  flash_.clear();
   operatorTimes_.clear();
   unit_.clear();
   total_ = 0;
@@ -240,6 +242,11 @@ bool BoardRun::start(Request request) {
           const deploy::BoardRunResult done = deploy::runOnBoard(std::move(run));
           result->boardName = QString::fromStdString(done.boardName);
           result->times = done.times;
+          if (done.footprint) {
+            for (const std::string& line : deploy::footprintLines(*done.footprint)) {
+              result->flash << QString::fromStdString(line);
+            }
+          }
           result->profile = done.profile;
           const ir::Graph& compiled = done.compilation.model.graph;
           for (const auto& op : result->profile.operators) {
@@ -301,6 +308,7 @@ void BoardRun::onDone() {
   }
   state_ = State::Succeeded;
   boardName_ = result->boardName;
+  flash_ = result->flash;
   outputs_ = result->outputs;
   times_ = result->times;
   unit_ = QString::fromStdString(result->profile.unit);

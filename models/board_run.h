@@ -118,6 +118,10 @@ class BoardRun : public QObject {
   const QList<OutputCheck>& outputChecks() const { return outputs_; }
   bool outputsAgree() const;
   const deploy::DeploymentTimes& times() const { return times_; }
+  // What the last run's firmware loads into each memory, measured from its
+  // link map ("ITCM: 65,156 of 524,288 bytes loaded (model code ...)");
+  // empty for a host build.
+  const QStringList& flashFootprint() const { return flash_; }
   // The profile of the last successful run (empty rows before).
   const QString& profileUnit() const { return unit_; }
   double profileTotal() const { return total_; }
@@ -158,6 +162,7 @@ class BoardRun : public QObject {
   QString error_;
   QString platform_;
   QString boardName_;
+  QStringList flash_;
   QList<OutputCheck> outputs_;
   deploy::DeploymentTimes times_;
   QString unit_;

@@ -125,6 +125,12 @@ int runOnPlatform(const ir::Graph& graph, const ParsedArguments& parsed, const f
               << ir::groupDigits(use.constantBytes) << ")"
               << (m + 1 == memories.size() ? "\n" : "");
   }
+  // What the built firmware loads into each memory, measured from its map.
+  if (run.footprint) {
+    for (const std::string& line : deploy::footprintLines(*run.footprint)) {
+      std::cout << "flash: " << line << "\n";
+    }
+  }
   const auto& profile = run.profile;
   std::cout << "time: " << static_cast<std::uint64_t>(profile.total) << " " << profile.unit
             << " in all, " << static_cast<std::uint64_t>(profile.operatorSum()) << " in "

@@ -440,6 +440,10 @@ QByteArray MainWindow::compilationReportHtml() const {
       {tr("RAM (workspace)"), tr("%1 bytes with %2; lower bound %3")
                                   .arg(models::groupedNumber(plan.totalBytes), plan.planner,
                                        models::groupedNumber(plan.lowerBound))}};
+  // Measured on the last run's firmware, when it was built for a board.
+  for (const QString& line : boardRun_->flashFootprint()) {
+    report.facts.append({tr("Flash (measured)"), line});
+  }
   report.memories = plan.memories;
   report.operators = operatorTableModel_;
   report.operatorValueRole = models::OperatorTableModel::SortRole;

@@ -199,8 +199,11 @@ std::vector<deploy::ProjectFile> boardFirmwareProject(
   // Our own start-up code instead of crt0; newlib (nano) only for memcpy and
   // the float maths the kernels call. -Lplatform: linker scripts INCLUDE
   // the shared cortex_m_sections.ld.
-  make.linkFlags = {"-nostartfiles",      "--specs=nano.specs", "-Lplatform", "-T",
-                    "platform/linker.ld", "-Wl,--gc-sections"};
+  // The map lets Loupe measure what each part of the firmware takes in
+  // each memory (deploy/firmware_footprint.h).
+  make.linkFlags = {
+      "-nostartfiles",     "--specs=nano.specs",         "-Lplatform", "-T", "platform/linker.ld",
+      "-Wl,--gc-sections", "-Wl,-Map=build/firmware.map"};
   make.libraries = {"-lm", "-lc", "-lgcc"};
   make.output = "build/firmware.elf";
   if (board.flash) {

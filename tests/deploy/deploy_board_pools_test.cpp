@@ -258,6 +258,39 @@ class DeployBoardPools : public QObject {
     QVERIFY(use["DTCM"].workspaceBytes > 0);
     verifyPlacement(boardPlatform(*registries_.platforms.find("qemu-mps3-an547")).board(), model,
                     run.firmware);
+    // Flash, measured from the link map: every constant array loaded where
+    // the plan put it, the code in ITCM, nothing unaccounted for.
+    QVERIFY(run.footprint);
+    std::map<std::string, deploy::MemoryImage> image;
+    for (const deploy::MemoryImage& m : run.footprint->memories) {
+      std::uint64_t parts = 0;
+      for (std::uint64_t bytes : m.bytesByPart) parts += bytes;
+      QCOMPARE(parts, m.imageBytes);
+      QVERIFY(m.imageBytes <= m.capacity);
+      image[m.memory] = m;
+    }
+    auto part = [&](const char* memory, deploy::FirmwarePart p) {
+      return image[memory].bytesByPart[static_cast<int>(p)];
+    };
+    QVERIFY(part("ISRAM", deploy::FirmwarePart::ModelConstants) >=
+            static_cast<std::uint64_t>(use["ISRAM"].constantBytes));
+    QVERIFY(part("ITCM", deploy::FirmwarePart::ModelConstants) >=
+            static_cast<std::uint64_t>(use["ITCM"].constantBytes));
+    QVERIFY(part("ITCM", deploy::FirmwarePart::ModelCode) > 0);
+    QVERIFY(part("ITCM", deploy::FirmwarePart::Runtime) > 0);
+    QVERIFY(part("ITCM", deploy::FirmwarePart::BoardSupport) > 0);
+    QVERIFY(part("ITCM", deploy::FirmwarePart::CLibrary) > 0);
+    // Beyond the constant arrays, the model's objects hold little read-only data.
+    const std::uint64_t constants =
+        static_cast<std::uint64_t>(use["ITCM"].constantBytes + use["ISRAM"].constantBytes);
+    QVERIFY2(run.footprint->bytes(deploy::FirmwarePart::ModelConstants) <= constants + 4096,
+             std::to_string(run.footprint->bytes(deploy::FirmwarePart::ModelConstants)).c_str());
+    // Pools are NOLOAD: RAM, not image.
+    QVERIFY(image["SRAM"].imageBytes == 0);
+    QVERIFY(image["SRAM"].ramBytes >= static_cast<std::uint64_t>(use["SRAM"].workspaceBytes));
+    for (const std::string& line : deploy::footprintLines(*run.footprint)) {
+      qInfo("%s", line.c_str());
+    }
     qInfo(
         "MobileNetV2-sized model on qemu-mps3-an547: %.0f %s; DTCM %lld + SRAM %lld bytes of "
         "workspace, ITCM %lld + ISRAM %lld bytes of constants",
