@@ -4,7 +4,11 @@
 // published workspace sizes. TFLM's arena also holds the model's input and
 // output tensors and its own bookkeeping, while Loupe's workspace holds the
 // intermediate tensors only (the application owns inputs and outputs), so the
-// table also prints workspace + I/O bytes for a like-for-like reading.
+// table also prints workspace + I/O bytes for a like-for-like reading, and
+// the lower bound if outputs may start inside their dying inputs (each
+// operator's loops traced, codegen::operatorOverlaps), with its ratio to the
+// tensor-level bound: what overlapping buffers could save (the planners do
+// not place overlaps yet).
 //
 //   loupe_memplan_bench [MODELS_DIR]   (default: the project's tests/data/models)
 #include <cstdio>
@@ -16,6 +20,7 @@
 #include "frontend/tflite_importer.h"
 #include "ir/graph_printer.h"
 #include "memory/memory_plan.h"
+#include "memory/overlap_bound.h"
 #include "memory/planner_registry.h"
 
 namespace fs = std::filesystem;
@@ -47,7 +52,7 @@ int main(int argc, char** argv) {
   std::printf("%-24s %-20s %10s %10s %8s %9s\n", "model", "planner", "bytes", "bound", "gap", "ms");
   struct Row {
     std::string model;
-    long long best, bound, io, graphOrderBound, tflm, microTvm;
+    long long best, bound, overlapBound, io, graphOrderBound, tflm, microTvm;
   };
   std::vector<Row> summary;
   for (const Anchor& anchor : kAnchors) {
@@ -61,10 +66,14 @@ int main(int argc, char** argv) {
     }
     const ir::Graph graph = driver::partitionModel(frontend::importTfliteFile(file), {}).graph;
     long long best = -1;
-    long long bound = 0, graphOrderBound = 0;
+    long long bound = 0, graphOrderBound = 0, overlapBound = 0;
     memory::MemoryPlanOptions options;
     options.scratchBytes = codegen::operatorScratch(graph);
     for (const memory::MemoryPlan& plan : memory::planMemoryWithEveryPlanner(graph, options)) {
+      if (overlapBound == 0) {
+        overlapBound = memory::overlapLowerBound(plan.analysis.buffers,
+                                                 codegen::operatorOverlaps(graph, plan.analysis));
+      }
       std::printf("%-24s %-20s %10s %10s %8s %9.3f\n", anchor.model, plan.planner.c_str(),
                   digits(plan.result.totalBytes).c_str(), digits(plan.lowerBound).c_str(),
                   digits(plan.gap()).c_str(), plan.milliseconds);
@@ -75,16 +84,20 @@ int main(int argc, char** argv) {
     long long io = 0;
     for (int t : graph.inputs) io += graph.tensor(t).byteSize();
     for (int t : graph.outputs) io += graph.tensor(t).byteSize();
-    summary.push_back(
-        {anchor.model, best, bound, io, graphOrderBound, anchor.tflmArena, anchor.microTvm});
+    summary.push_back({anchor.model, best, bound, overlapBound, io, graphOrderBound,
+                       anchor.tflmArena, anchor.microTvm});
   }
-  std::printf("\n%-24s %10s %10s %12s %12s %12s %10s %10s\n", "model", "best", "bound",
-              "model order", "best + I/O", "TFLM arena", "microTVM", "vs TFLM");
+  std::printf("\n%-24s %10s %10s %14s %12s %12s %12s %10s %10s\n", "model", "best", "bound",
+              "overlap bound", "model order", "best + I/O", "TFLM arena", "microTVM", "vs TFLM");
   for (const Row& r : summary) {
-    std::printf("%-24s %10s %10s %12s %12s %12s %10s %9.2fx\n", r.model.c_str(),
-                digits(r.best).c_str(), digits(r.bound).c_str(), digits(r.graphOrderBound).c_str(),
-                digits(r.best + r.io).c_str(), digits(r.tflm).c_str(),
-                r.microTvm > 0 ? digits(r.microTvm).c_str() : "-",
+    char ratio[16];
+    std::snprintf(ratio, sizeof ratio, " %.2fx",
+                  static_cast<double>(r.overlapBound) / static_cast<double>(r.bound));
+    const std::string overlap = digits(r.overlapBound) + ratio;
+    std::printf("%-24s %10s %10s %14s %12s %12s %12s %10s %9.2fx\n", r.model.c_str(),
+                digits(r.best).c_str(), digits(r.bound).c_str(), overlap.c_str(),
+                digits(r.graphOrderBound).c_str(), digits(r.best + r.io).c_str(),
+                digits(r.tflm).c_str(), r.microTvm > 0 ? digits(r.microTvm).c_str() : "-",
                 static_cast<double>(r.best + r.io) / static_cast<double>(r.tflm));
   }
   return 0;

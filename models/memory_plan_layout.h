@@ -67,6 +67,9 @@ struct MemoryPlanLayout {
   QStringList stepLabels;           // per step: "3 CONV_2D"
   qint64 totalBytes = 0;
   qint64 lowerBound = 0;
+  // The lower bound if outputs may start inside their dying inputs
+  // (codegen::operatorOverlaps); 0 when not worked out.
+  qint64 overlapBound = 0;
   bool fits = true;
   double milliseconds = 0;
 

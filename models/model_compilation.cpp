@@ -8,6 +8,7 @@
 #include <exception>
 
 #include "codegen/c_function_printer.h"
+#include "codegen/model_compiler.h"
 #include "driver/compile_driver.h"
 #include "memory/memory_plan.h"
 #include "memory/planner_registry.h"
@@ -22,8 +23,9 @@ struct ModelCompilation::Result {
   QString error;    // non-empty: it failed
   ir::Graph graph;  // after the graph passes and partitioning
   std::map<int, std::int64_t> scratchBytes;
-  std::vector<memory::MemoryPool> pools;     // as compiled: replans use them too
-  std::vector<codegen::MemoryUse> memories;  // the board's, when compiled for one
+  std::vector<memory::MemoryPool> pools;        // as compiled: replans use them too
+  std::vector<codegen::MemoryUse> memories;     // the board's, when compiled for one
+  target::CpuIsa isa = target::CpuIsa::Scalar;  // the kernels' (replans trace them)
   FunctionListing tir;
   FunctionListing c;
   MemoryPlanLayout plan;
@@ -39,6 +41,13 @@ struct ModelCompilation::Replan {
 };
 
 namespace {
+
+// The bound if outputs may start inside their dying inputs, from the
+// operators' traced loops (a second lowering of each: about a second for vww).
+qint64 overlapBoundOf(const ir::Graph& graph, const memory::MemoryPlan& plan, target::CpuIsa isa) {
+  return memory::overlapLowerBound(plan.analysis.buffers,
+                                   codegen::operatorOverlaps(graph, plan.analysis, isa));
+}
 
 // The imported model's operators a call runs: an NPU region's call runs all
 // of its operators, so selecting any of them shows the region's function.
@@ -239,6 +248,7 @@ void ModelCompilation::startCompilation() {
                               QString::fromStdString(model.modelName), importedOperators, registry);
           result->scratchBytes = model.memoryPlan.scratchBytes;
           result->pools = model.memoryPlan.pools;
+          result->isa = model.isa;
           result->memories = model.memories;
           for (const codegen::OperatorCall& call : model.calls) {
             const tir::PrimFunc& f = model.functions[call.function];
@@ -262,6 +272,7 @@ void ModelCompilation::startCompilation() {
             }
           }
           result->plan = memoryPlanLayout(model.graph, model.memoryPlan, model.memories);
+          result->plan.overlapBound = overlapBoundOf(model.graph, model.memoryPlan, model.isa);
         } catch (const std::exception& error) {
           result->error = QString::fromUtf8(error.what());
         }
@@ -325,27 +336,28 @@ void ModelCompilation::startReplan() {
   const QString planner = planner_;
   const QString comparison = comparisonPlanner_;
   const int generation = generation_;
-  replanWatcher_.setFuture(QtConcurrent::run(
-      [compiledResult, planner, comparison, generation]() -> std::shared_ptr<const Replan> {
-        auto replan = std::make_shared<Replan>();
-        replan->generation = generation;
-        try {
-          if (!comparison.isEmpty()) {
-            const memory::MemoryPlan other = memory::planMemoryUnchecked(
-                compiledResult->graph,
-                planOptions(comparison, compiledResult->scratchBytes, compiledResult->pools));
-            replan->comparison =
-                memoryPlanLayout(compiledResult->graph, other, compiledResult->memories);
-          }
-          const memory::MemoryPlan plan = memory::planMemoryUnchecked(
-              compiledResult->graph,
-              planOptions(planner, compiledResult->scratchBytes, compiledResult->pools));
-          replan->plan = memoryPlanLayout(compiledResult->graph, plan, compiledResult->memories);
-        } catch (const std::exception& error) {
-          replan->error = QString::fromUtf8(error.what());
-        }
-        return replan;
-      }));
+  replanWatcher_.setFuture(QtConcurrent::run([compiledResult, planner, comparison,
+                                              generation]() -> std::shared_ptr<const Replan> {
+    auto replan = std::make_shared<Replan>();
+    replan->generation = generation;
+    try {
+      if (!comparison.isEmpty()) {
+        const memory::MemoryPlan other = memory::planMemoryUnchecked(
+            compiledResult->graph,
+            planOptions(comparison, compiledResult->scratchBytes, compiledResult->pools));
+        replan->comparison =
+            memoryPlanLayout(compiledResult->graph, other, compiledResult->memories);
+      }
+      const memory::MemoryPlan plan = memory::planMemoryUnchecked(
+          compiledResult->graph,
+          planOptions(planner, compiledResult->scratchBytes, compiledResult->pools));
+      replan->plan = memoryPlanLayout(compiledResult->graph, plan, compiledResult->memories);
+      replan->plan.overlapBound = overlapBoundOf(compiledResult->graph, plan, compiledResult->isa);
+    } catch (const std::exception& error) {
+      replan->error = QString::fromUtf8(error.what());
+    }
+    return replan;
+  }));
 }
 
 void ModelCompilation::onReplanDone() {

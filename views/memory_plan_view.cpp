@@ -54,10 +54,12 @@ MemoryPlanView::MemoryPlanView(models::ModelDocument* document,
   bar->addWidget(pools_, 1);
   summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   summary_->setWordWrap(true);  // a narrow window wraps it instead of growing
-  bar->addWidget(summary_, 1);
+  // Its own row under the controls: the plan's figures and both bounds.
+  summary_->setContentsMargins(8, 0, 8, 2);
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addLayout(bar);
+  layout->addWidget(summary_);
   layout->addWidget(memoryBars_);
   auto* charts = new QSplitter(Qt::Vertical, this);
   charts->addWidget(chart_);
@@ -141,6 +143,14 @@ void MemoryPlanView::showState() {
             .arg(plan.buffers.size())
             .arg(plan.stepCount())
             .arg(plan.milliseconds, 0, 'f', 2);
+    if (plan.overlapBound > 0 && plan.overlapBound < plan.lowerBound) {
+      text +=
+          tr(" \u00b7 with outputs over their dying inputs the bound would be %1 "
+             "(%2\u00d7; not placed yet)")
+              .arg(locale.toString(plan.overlapBound))
+              .arg(static_cast<double>(plan.overlapBound) / static_cast<double>(plan.lowerBound), 0,
+                   'f', 2);
+    }
     if (!plan.fits) text += tr(" \u00b7 <b>does not fit</b>");
     if (compilation_->isBusy()) text += tr(" \u00b7 planning\u2026");
   }

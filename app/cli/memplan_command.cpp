@@ -18,10 +18,14 @@
 namespace loupe::cli {
 
 const char* const kMemplanUsage =
-    "  loupec memplan MODEL [--planner NAME|all] [--pools SPEC] [--json]\n"
+    "  loupec memplan MODEL [--planner NAME|all] [--pools SPEC] [--overlaps] [--json]\n"
     "      plans where every intermediate tensor lives and prints, per algorithm, the bytes per\n"
     "      pool, the lower bound (the most bytes alive at one step), the gap and the planning\n"
-    "      time. Planners: greedy_by_size, greedy_by_conflicts, hill_climb, branch_and_bound\n"
+    "      time, then the lower bound if operators may write their output partly over an input\n"
+    "      that dies with them (each operator's loops traced; --overlaps lists how far each "
+    "output\n"
+    "      must start before its input, and why others may not).\n"
+    "      Planners: greedy_by_size, greedy_by_conflicts, hill_climb, branch_and_bound\n"
     "      (the default) or all. --pools \"sram:size=65536;dtcm:size=16K,alignment=32\" names the\n"
     "      pools, fastest first (default: one unbounded pool 'workspace'). --json prints\n"
     "      {\"plans\": [{\"planner\", \"total_bytes\", \"lower_bound\", \"pools\", \"buffers\", "
@@ -66,11 +70,42 @@ void printTable(const ir::Graph& graph, const std::vector<memory::MemoryPlan>& p
   }
 }
 
+// Converters join every folded layer's name into one tensor name: its ends.
+std::string shortName(const std::string& name) {
+  return name.size() <= 48 ? name : name.substr(0, 20) + "..." + name.substr(name.size() - 25);
+}
+
+// The bound if outputs may overlap their dying inputs, beside the tensor-level
+// one; with `details`, every allowance and every operator left out.
+void printOverlapBound(const ir::Graph& graph, const memory::MemoryPlan& plan,
+                       const std::vector<memory::OverlapAllowance>& allowances,
+                       const std::vector<std::string>& notes, bool details) {
+  const std::int64_t bound = memory::overlapLowerBound(plan.analysis.buffers, allowances);
+  std::cout << "with overlapping outputs: lower bound " << ir::groupDigits(bound) << " bytes ("
+            << std::fixed << std::setprecision(2)
+            << (plan.lowerBound > 0 ? static_cast<double>(bound) / plan.lowerBound : 1.0)
+            << "x the tensor-level bound; " << allowances.size()
+            << " operator output(s) may start inside a dying input; the planners do not place "
+               "overlaps yet)\n";
+  if (!details) return;
+  for (const memory::OverlapAllowance& a : allowances) {
+    const ir::Operator& op = graph.operators.at(
+        static_cast<std::size_t>(plan.analysis.order.at(static_cast<std::size_t>(a.step))));
+    std::cout << "  #" << op.index << " " << op.typeName() << ": output starts "
+              << ir::groupDigits(a.lagBytes) << " bytes before its input '"
+              << shortName(memory::bufferName(graph, plan.analysis.buffers.at(a.inputBuffer)))
+              << "', sharing " << ir::groupDigits(a.sharedBytes(plan.analysis.buffers))
+              << " bytes\n";
+  }
+  for (const std::string& note : notes) std::cout << "  not traced: " << note << "\n";
+}
+
 }  // namespace
 
 int runMemplanCommand(const std::vector<std::string>& args) {
   auto specs = memoryOptionSpecs();
   specs.push_back({"--json", OptionSpec::Kind::Flag});
+  specs.push_back({"--overlaps", OptionSpec::Kind::Flag});
   const auto parsed = parseArguments(args, specs);
   if (parsed.positional.size() != 1) throw UsageError("memplan needs exactly one MODEL file");
   memory::MemoryPlanOptions options = memoryOptionsFrom(parsed, true);
@@ -91,14 +126,28 @@ int runMemplanCommand(const std::vector<std::string>& args) {
     plans.push_back(memory::planMemoryUnchecked(graph, options));
   }
 
+  std::vector<std::string> notes;
+  const std::vector<memory::OverlapAllowance> allowances =
+      codegen::operatorOverlaps(graph, plans.front().analysis, target::CpuIsa::Scalar, &notes);
   bool allFit = true;
   for (const auto& plan : plans) allFit = allFit && plan.result.fits;
   if (parsed.has("--json")) {
     nlohmann::json json = {{"model", graph.name}, {"plans", nlohmann::json::array()}};
     for (const auto& plan : plans) json["plans"].push_back(memory::memoryPlanJson(graph, plan));
+    const memory::MemoryPlan& first = plans.front();
+    json["overlap_lower_bound"] = memory::overlapLowerBound(first.analysis.buffers, allowances);
+    json["overlaps"] = nlohmann::json::array();
+    for (const memory::OverlapAllowance& a : allowances) {
+      json["overlaps"].push_back(
+          {{"operator", first.analysis.order.at(static_cast<std::size_t>(a.step))},
+           {"input", memory::bufferName(graph, first.analysis.buffers.at(a.inputBuffer))},
+           {"lag_bytes", a.lagBytes},
+           {"shared_bytes", a.sharedBytes(first.analysis.buffers)}});
+    }
     std::cout << json.dump(2) << "\n";
   } else {
     printTable(graph, plans);
+    printOverlapBound(graph, plans.front(), allowances, notes, parsed.has("--overlaps"));
   }
   if (!allFit) {
     for (const auto& plan : plans) {

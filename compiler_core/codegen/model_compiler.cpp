@@ -11,6 +11,7 @@
 #include "lowering/lower_operator.h"
 #include "lowering/lowering_support.h"
 #include "memory/constant_placement.h"
+#include "tir/access_trace.h"
 #include "tir/lift_scratch.h"
 #include "tir/simplify.h"
 #include "tir/unroll_hint.h"
@@ -146,6 +147,67 @@ std::map<int, std::int64_t> operatorScratch(const ir::Graph& graph,
     }
   }
   return scratch;
+}
+
+std::vector<memory::OverlapAllowance> operatorOverlaps(const ir::Graph& graph,
+                                                       const memory::WorkspaceAnalysis& analysis,
+                                                       target::CpuIsa isa,
+                                                       std::vector<std::string>* notes) {
+  auto bufferOf = [&](int tensor) {
+    const auto storage = analysis.storageOf.find(tensor);
+    if (storage == analysis.storageOf.end()) return -1;
+    for (std::size_t b = 0; b < analysis.buffers.size(); ++b) {
+      if (analysis.buffers[b].tensor == storage->second) return static_cast<int>(b);
+    }
+    return -1;  // a model input or output: the application's buffer
+  };
+  std::vector<memory::OverlapAllowance> allowances;
+  for (std::size_t step = 0; step < analysis.order.size(); ++step) {
+    const ir::Operator& op = graph.operators.at(static_cast<std::size_t>(analysis.order[step]));
+    if (op.outputs.size() != 1 || analysis.inPlaceOperators.contains(op.index) ||
+        !needsFunction(graph, op)) {
+      continue;
+    }
+    const int out = bufferOf(op.outputs[0]);
+    if (out < 0 ||
+        analysis.buffers[static_cast<std::size_t>(out)].firstStep != static_cast<int>(step)) {
+      continue;
+    }
+    std::vector<int> dying;  // the inputs whose buffer this step reads last
+    for (int tensor : op.inputs) {
+      const int in = tensor < 0 ? -1 : bufferOf(tensor);
+      if (in >= 0 && in != out &&
+          analysis.buffers[static_cast<std::size_t>(in)].lastStep == static_cast<int>(step) &&
+          std::find(dying.begin(), dying.end(), tensor) == dying.end()) {
+        dying.push_back(tensor);
+      }
+    }
+    if (dying.empty()) continue;
+    tir::PrimFunc func;
+    try {
+      func = lowerToFunction(graph, op, "overlap_probe", isa, {});
+    } catch (const lowering::LoweringError& error) {
+      if (notes) notes->push_back("#" + std::to_string(op.index) + ": " + error.what());
+      continue;
+    }
+    auto paramOf = [&](int tensor) {
+      const auto it = std::find(func.paramTensors.begin(), func.paramTensors.end(), tensor);
+      return static_cast<std::size_t>(it - func.paramTensors.begin());
+    };
+    for (int tensor : dying) {
+      const tir::OutputOverlap overlap =
+          tir::traceOutputOverlap(func, paramOf(tensor), paramOf(op.outputs[0]));
+      if (!overlap.known) {
+        if (notes) {
+          notes->push_back("#" + std::to_string(op.index) + " " + op.typeName() + ": " +
+                           overlap.why);
+        }
+        continue;
+      }
+      allowances.push_back({static_cast<int>(step), bufferOf(tensor), out, overlap.lagBytes});
+    }
+  }
+  return allowances;
 }
 
 std::string modelNameRule() {

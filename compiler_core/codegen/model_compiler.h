@@ -13,6 +13,7 @@
 #include "codegen/compiled_model.h"
 #include "lowering/schedule.h"
 #include "memory/memory_region.h"
+#include "memory/overlap_bound.h"
 #include "target/cpu_isa.h"
 
 namespace loupe::codegen {
@@ -91,6 +92,16 @@ CompiledModel compileToC(const ir::Graph& graph, const CompileOptions& options);
 std::map<int, std::int64_t> operatorScratch(const ir::Graph& graph,
                                             std::vector<std::string>* unknown = nullptr,
                                             target::CpuIsa isa = target::CpuIsa::Scalar);
+
+// Which operators may write their output partly over an input that dies at
+// their step, and how far before it the output must start: each operator's
+// function (for `isa`) traced over its indices (tir/access_trace.h). An
+// operator written in place, with several outputs, or whose accesses the
+// trace cannot follow is left out; `notes` (if given) says why for each.
+std::vector<memory::OverlapAllowance> operatorOverlaps(const ir::Graph& graph,
+                                                       const memory::WorkspaceAnalysis& analysis,
+                                                       target::CpuIsa isa = target::CpuIsa::Scalar,
+                                                       std::vector<std::string>* notes = nullptr);
 
 // The longest model name: file names in the Model Library Format are built
 // from it (tir/tvmgen_<NAME>_fused_<operators>.tir.txt) and must stay well

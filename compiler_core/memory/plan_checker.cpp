@@ -15,7 +15,8 @@ std::string describe(const WorkspaceBuffer& b) {
 
 }  // namespace
 
-std::vector<std::string> checkPlan(const PlanProblem& problem, const PlanResult& plan) {
+std::vector<std::string> checkPlan(const PlanProblem& problem, const PlanResult& plan,
+                                   const std::vector<OverlapAllowance>& allowances) {
   std::vector<std::string> problems;
   const auto& buffers = problem.buffers;
   if (plan.pool.size() != buffers.size() || plan.offset.size() != buffers.size() ||
@@ -52,6 +53,27 @@ std::vector<std::string> checkPlan(const PlanProblem& problem, const PlanResult&
       if (plan.pool[j] != p || !conflicts(buffers[i], buffers[j])) continue;
       const std::int64_t otherEnd = plan.offset[j] + buffers[j].size;
       if (plan.offset[i] < otherEnd && plan.offset[j] < end) {
+        // An output over the input it may overlap, far enough before it.
+        const auto allowance =
+            std::find_if(allowances.begin(), allowances.end(), [&](const OverlapAllowance& a) {
+              return (a.inputBuffer == static_cast<int>(i) &&
+                      a.outputBuffer == static_cast<int>(j)) ||
+                     (a.inputBuffer == static_cast<int>(j) &&
+                      a.outputBuffer == static_cast<int>(i));
+            });
+        if (allowance != allowances.end()) {
+          const auto in = static_cast<std::size_t>(allowance->inputBuffer);
+          const auto out = static_cast<std::size_t>(allowance->outputBuffer);
+          const std::int64_t before = plan.offset[in] - plan.offset[out];
+          if (before >= allowance->lagBytes) continue;
+          problems.push_back("the output " + describe(buffers[out]) + " starts " +
+                             std::to_string(before) + " bytes before its input " +
+                             describe(buffers[in]) + " in pool " + pool.name +
+                             ": its stores would overwrite input bytes still to be read unless "
+                             "it starts at least " +
+                             std::to_string(allowance->lagBytes) + " bytes before");
+          continue;
+        }
         problems.push_back(describe(buffers[i]) + " at " + std::to_string(plan.offset[i]) +
                            " overlaps " + describe(buffers[j]) + " at " +
                            std::to_string(plan.offset[j]) + " in pool " + pool.name);

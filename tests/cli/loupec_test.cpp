@@ -495,6 +495,13 @@ class Loupec : public QObject {
       QVERIFY(aliases > 0);  // ResNet-8's skip-connection ADDs write in place
     }
     QCOMPARE(json["plans"][3]["planner"].get<std::string>(), std::string("branch_and_bound"));
+    QVERIFY(json["overlap_lower_bound"].get<std::int64_t>() <
+            json["plans"][0]["lower_bound"].get<std::int64_t>());
+    QVERIFY(!json["overlaps"].empty());
+    for (const auto& overlap : json["overlaps"]) {
+      QVERIFY(overlap["lag_bytes"].get<std::int64_t>() >= 0);
+      QVERIFY(overlap["shared_bytes"].get<std::int64_t>() >= 0);
+    }
   }
 
   void memplanTableAndPoolErrors() {
@@ -504,6 +511,12 @@ class Loupec : public QObject {
     QVERIFY2(result.out.contains("branch_and_bound"), result.out.constData());
     // The depthwise convolutions' accumulator rows are planned too.
     QVERIFY2(result.out.contains("(9 operator scratch)"), result.out.constData());
+    // Beside it, the bound if outputs may start inside their dying inputs.
+    QVERIFY2(result.out.contains("with overlapping outputs: lower bound 8,640 bytes (0.53x"),
+             result.out.constData());
+    result = loupec({"memplan", model("kws_ref_model"), "--overlaps"});
+    QVERIFY2(result.out.contains("DEPTHWISE_CONV_2D: output starts 384 bytes before its input"),
+             result.out.constData());
 
     result = loupec({"memplan", model("kws_ref_model"), "--pools", "sram:size=8K"});
     QCOMPARE(result.exitCode, 1);

@@ -368,6 +368,22 @@ class CompiledViewsTest : public QObject {
     QCOMPARE(graph->nodeOfOperator(0)->node().rect.height(), compactHeight);
   }
 
+  // The Memory Plan view gives both bounds: kws's tensor-level one and the
+  // one if outputs are written over their dying inputs (loupec memplan's).
+  void theMemoryPlanViewGivesTheBoundWithOverlaps() {
+    MainWindow window(quietOptions());
+    window.show();
+    QVERIFY(window.openModel(modelPath("kws_ref_model")));
+    QVERIFY(window.waitUntilIdle());
+    const auto& plan = window.compilation()->memoryPlan();
+    QCOMPARE(plan.lowerBound, 16256);
+    QCOMPARE(plan.overlapBound, 8640);
+    QVERIFY(window.showView("memory"));
+    const QString summary = window.memoryPlanView()->summaryText();
+    QVERIFY2(summary.contains(QLocale::system().toString(8640)), qPrintable(summary));
+    QVERIFY2(summary.contains("not placed yet"), qPrintable(summary));
+  }
+
   // Long work visible: the status bar names each stage and a Cancel button
   // stops the compilation; Recompile starts it again.
   void compilationShowsItsStagesAndCanBeCancelled() {

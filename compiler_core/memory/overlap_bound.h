@@ -1,0 +1,33 @@
+// The lower bound of a plan whose operators may write their output partly
+// over an input that dies at their step (tir/access_trace.h says how far
+// each may): at every step the live buffers sit side by side except that one
+// output may overlap one dying input by at most (output bytes - lag), up to
+// the input's bytes. Next to the tensor-level bound (lower_bound.h) it says
+// how much RAM overlapping buffers could save.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "memory/buffer_analysis.h"
+
+namespace loupe::memory {
+
+// The output of the operator at `step` may start `lagBytes` before the
+// input buffer (or lower) and overlap it.
+struct OverlapAllowance {
+  int step = 0;
+  int inputBuffer = -1;   // index into the buffers; its last step is `step`
+  int outputBuffer = -1;  // its first step is `step`
+  std::int64_t lagBytes = 0;
+
+  // The most bytes the two may share.
+  std::int64_t sharedBytes(const std::vector<WorkspaceBuffer>& buffers) const;
+};
+
+// The bytes alive at each step less what that step's allowances let share,
+// at the step where that is largest.
+std::int64_t overlapLowerBound(const std::vector<WorkspaceBuffer>& buffers,
+                               const std::vector<OverlapAllowance>& allowances);
+
+}  // namespace loupe::memory

@@ -1,0 +1,223 @@
+// Overlapping outputs: the TIR trace finds how far an output must start
+// before a dying input (element-wise: not at all; a 3-wide window: one
+// element; an index from the data or a pointer handed to a call: unknown);
+// the bound under those allowances; the plan checker accepts an output over
+// its input only at that distance and refuses a hand-written plan that would
+// overwrite unread input; and on the shared models the bounds it reports.
+#include <QtTest>
+
+#include "codegen/model_compiler.h"
+#include "driver/compile_driver.h"
+#include "frontend/tflite_importer.h"
+#include "memory/lower_bound.h"
+#include "memory/memory_plan.h"
+#include "memory/overlap_bound.h"
+#include "memory/plan_checker.h"
+#include "test_data.h"
+#include "tir/access_trace.h"
+
+using namespace loupe;
+
+namespace {
+
+tir::Buffer buffer(const std::string& name, std::int64_t elements, bool written) {
+  auto b = std::make_shared<tir::BufferNode>();
+  b->name = name;
+  b->type = tir::ScalarType::Int8;
+  b->shape = {elements};
+  b->written = written;
+  return b;
+}
+
+// in -> out over n elements, the body of the loop given i.
+tir::PrimFunc loopFunction(
+    std::int64_t n, const std::function<tir::Stmt(const tir::Buffer& in, const tir::Buffer& out,
+                                                  const tir::Expr& i)>& body) {
+  tir::PrimFunc f;
+  f.name = "probe";
+  f.params = {buffer("in", n, false), buffer("out", n, true)};
+  f.paramTensors = {0, 1};
+  const tir::Var i = tir::makeVar("i");
+  f.body = tir::forLoop(i, 0, tir::intImm(n), body(f.params[0], f.params[1], tir::refVar(i)));
+  return f;
+}
+
+std::string modelPath(const char* name) {
+  return (test::modelsDir() / name / "model.tflite").string();
+}
+
+struct ModelBounds {
+  ir::Graph graph;
+  std::int64_t tensorLevel = 0;
+  std::int64_t withOverlaps = 0;
+  std::vector<memory::OverlapAllowance> allowances;
+  memory::MemoryPlan plan;
+};
+
+ModelBounds boundsOf(const char* name) {
+  ModelBounds bounds;
+  bounds.graph = driver::partitionModel(frontend::importTfliteFile(modelPath(name)), {}).graph;
+  const ir::Graph& graph = bounds.graph;
+  memory::MemoryPlanOptions options;
+  options.scratchBytes = codegen::operatorScratch(graph);
+  bounds.plan = memory::planMemoryUnchecked(graph, options);
+  bounds.tensorLevel = bounds.plan.lowerBound;
+  bounds.allowances = codegen::operatorOverlaps(graph, bounds.plan.analysis);
+  bounds.withOverlaps = memory::overlapLowerBound(bounds.plan.analysis.buffers, bounds.allowances);
+  return bounds;
+}
+
+}  // namespace
+
+class Overlaps : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void anElementWiseLoopMayWriteOverItsInput() {
+    const auto f = loopFunction(100, [](const auto& in, const auto& out, const auto& i) {
+      return tir::store(out, i, tir::load(in, i) + tir::intImm(1, tir::ScalarType::Int8));
+    });
+    const tir::OutputOverlap overlap = tir::traceOutputOverlap(f, 0, 1);
+    QVERIFY2(overlap.known, overlap.why.c_str());
+    QCOMPARE(overlap.lagBytes, 0);
+    QCOMPARE(overlap.events, 100 + 100 + 100);  // iterations, loads, stores
+  }
+
+  void aWindowMustLagByWhatItReadsAhead() {
+    // out[i] = in[i-1] + in[i] + in[i+1], the ends guarded as padding is.
+    const std::int64_t n = 50;
+    const auto f = loopFunction(n, [n](const auto& in, const auto& out, const auto& i) {
+      const auto at = [&](const tir::Expr& index) {
+        return tir::select(tir::logicalAnd(index >= 0, index < tir::intImm(n)),
+                           tir::load(in, index), tir::intImm(0, tir::ScalarType::Int8));
+      };
+      return tir::store(out, i, at(i - 1) + at(i) + at(i + 1));
+    });
+    const tir::OutputOverlap overlap = tir::traceOutputOverlap(f, 0, 1);
+    QVERIFY2(overlap.known, overlap.why.c_str());
+    // Having written out[i], the next iteration still reads in[i].
+    QCOMPARE(overlap.lagBytes, 1);
+  }
+
+  void readingBackwardsOverAForwardWriteNeedsTheWholeInput() {
+    const std::int64_t n = 64;
+    const auto f = loopFunction(n, [n](const auto& in, const auto& out, const auto& i) {
+      return tir::store(out, i, tir::load(in, tir::intImm(n - 1) - i));
+    });
+    const tir::OutputOverlap overlap = tir::traceOutputOverlap(f, 0, 1);
+    QVERIFY(overlap.known);
+    // in[0] is read last, after out[0..n-2] were written.
+    QCOMPARE(overlap.lagBytes, n - 1);
+  }
+
+  void whatTheTraceCannotFollowIsUnknown() {
+    const auto gather = loopFunction(10, [](const auto& in, const auto& out, const auto& i) {
+      return tir::store(out, i, tir::load(in, tir::cast(tir::ScalarType::Int32, tir::load(in, i))));
+    });
+    const tir::OutputOverlap data = tir::traceOutputOverlap(gather, 0, 1);
+    QVERIFY(!data.known);
+    QVERIFY2(data.why.find("index from the data") != std::string::npos, data.why.c_str());
+
+    const auto kernel = loopFunction(1, [](const auto& in, const auto& out, const auto&) {
+      return tir::evaluate(tir::callExtern("simd_kernel", tir::ScalarType::Int32,
+                                           {tir::addressOf(in), tir::addressOf(out)}));
+    });
+    const tir::OutputOverlap call = tir::traceOutputOverlap(kernel, 0, 1);
+    QVERIFY(!call.known);
+    QVERIFY2(call.why.find("pointer into the input") != std::string::npos, call.why.c_str());
+
+    const auto endless = loopFunction(1000, [](const auto& in, const auto& out, const auto& i) {
+      return tir::store(out, i, tir::load(in, i));
+    });
+    QCOMPARE(tir::traceOutputOverlap(endless, 0, 1, 500).why, "too long to trace");
+  }
+
+  void theBoundSubtractsWhatEachStepMayShare() {
+    // a (steps 0-1) -> b (1-2) -> c (2-3): 2 x 1,000 bytes alive at steps 1 and 2.
+    const std::vector<memory::WorkspaceBuffer> buffers = {
+        {0, {}, 1000, 0, 1, -1}, {1, {}, 1000, 1, 2, -1}, {2, {}, 1000, 2, 3, -1}};
+    QCOMPARE(memory::liveBytesLowerBound(buffers), 2000);
+    QCOMPARE(memory::overlapLowerBound(buffers, {}), 2000);
+    // Step 1 may share all but 100 bytes, step 2 nothing: step 2 decides.
+    QCOMPARE(memory::overlapLowerBound(buffers, {{1, 0, 1, 100}}), 2000);
+    QCOMPARE(memory::overlapLowerBound(buffers, {{1, 0, 1, 100}, {2, 1, 2, 0}}), 1100);
+    QCOMPARE((memory::OverlapAllowance{1, 0, 1, 1500}.sharedBytes(buffers)), 0);
+  }
+
+  // A plan written by hand: the output placed over its input is accepted at
+  // the traced distance and refused closer, where a store would land on
+  // input bytes still to be read.
+  void theCheckerRefusesAnOverlapThatOverwritesUnreadInput() {
+    memory::PlanProblem problem;
+    problem.buffers = {{0, {}, 8000, 0, 1, -1}, {1, {}, 8000, 1, 2, -1}};
+    problem.pools = {memory::MemoryPool{"workspace", 0, 16}};
+    const std::vector<memory::OverlapAllowance> allowances = {{1, 0, 1, 384}};
+    auto planWith = [](std::int64_t inputOffset, std::int64_t outputOffset) {
+      memory::PlanResult plan;
+      plan.fits = true;
+      plan.pool = {0, 0};
+      plan.offset = {inputOffset, outputOffset};
+      plan.poolBytes = {std::max(inputOffset, outputOffset) + 8000};
+      plan.totalBytes = plan.poolBytes[0];
+      return plan;
+    };
+    QVERIFY(memory::checkPlan(problem, planWith(384, 0), allowances).empty());
+    QVERIFY(memory::checkPlan(problem, planWith(400, 0), allowances).empty());
+    const auto refused = memory::checkPlan(problem, planWith(368, 0), allowances);
+    QCOMPARE(refused.size(), std::size_t{1});
+    QVERIFY2(refused[0].find("starts 368 bytes before its input") != std::string::npos &&
+                 refused[0].find("at least 384 bytes before") != std::string::npos,
+             refused[0].c_str());
+    // The output after its input: stores land on the input ahead of the reads.
+    QCOMPARE(memory::checkPlan(problem, planWith(0, 384), allowances).size(), std::size_t{1});
+    // Without the allowance any overlap is refused.
+    QCOMPARE(memory::checkPlan(problem, planWith(384, 0)).size(), std::size_t{1});
+  }
+
+  // kws's traced kernels: a pointwise convolution copies each pixel to its
+  // scratch before writing it, so it may write right over its input; a 3x3
+  // depthwise one must keep a row and a pixel (5 x 64 + 64 bytes) ahead.
+  void kwsKernelsAreTracedAsTheyRun() {
+    const ModelBounds kws = boundsOf("kws_ref_model");
+    int depthwise = 0, pointwise = 0;
+    for (const memory::OverlapAllowance& a : kws.allowances) {
+      const int op = kws.plan.analysis.order.at(static_cast<std::size_t>(a.step));
+      const std::string type = kws.graph.operators.at(static_cast<std::size_t>(op)).typeName();
+      if (type == "DEPTHWISE_CONV_2D") {
+        QCOMPARE(a.lagBytes, 384);
+        ++depthwise;
+      }
+      if (type == "CONV_2D" && op > 0) {  // op 0 reads the model's input
+        QCOMPARE(a.lagBytes, 0);
+        ++pointwise;
+      }
+    }
+    QCOMPARE(depthwise, 4);
+    QCOMPARE(pointwise, 4);
+  }
+
+  // The goals for the bound with overlaps, against the tensor-level
+  // bound: kws <= 0.6x, vww <= 0.7x, ic <= 0.75x.
+  void theSharedModelsBoundsWithOverlaps_data() {
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<double>("goal");
+    QTest::newRow("kws") << "kws_ref_model" << 0.6;
+    QTest::newRow("vww") << "vww_96_int8" << 0.7;
+    QTest::newRow("ic") << "ic_resnet8_int8" << 0.75;
+  }
+  void theSharedModelsBoundsWithOverlaps() {
+    QFETCH(QString, name);
+    QFETCH(double, goal);
+    const ModelBounds bounds = boundsOf(name.toUtf8().constData());
+    const double ratio =
+        static_cast<double>(bounds.withOverlaps) / static_cast<double>(bounds.tensorLevel);
+    qInfo("%s: tensor-level bound %lld, with overlaps %lld (%.2fx)", qPrintable(name),
+          static_cast<long long>(bounds.tensorLevel), static_cast<long long>(bounds.withOverlaps),
+          ratio);
+    QVERIFY2(ratio <= goal, qPrintable(QString::number(ratio)));
+    QVERIFY(bounds.withOverlaps > 0);
+  }
+};
+
+QTEST_GUILESS_MAIN(Overlaps)
+#include "overlaps_test.moc"
