@@ -146,7 +146,7 @@ void MemoryPlanView::showState() {
     if (plan.overlapBound > 0 && plan.overlapBound < plan.lowerBound) {
       text +=
           tr(" \u00b7 with outputs over their dying inputs the bound would be %1 "
-             "(%2\u00d7; not placed yet)")
+             "(%2\u00d7; this plan does not use them)")
               .arg(locale.toString(plan.overlapBound))
               .arg(static_cast<double>(plan.overlapBound) / static_cast<double>(plan.lowerBound), 0,
                    'f', 2);

@@ -8,7 +8,9 @@
 namespace loupe::cli {
 
 std::vector<OptionSpec> memoryOptionSpecs() {
-  return {{"--planner", OptionSpec::Kind::Value}, {"--pools", OptionSpec::Kind::Value}};
+  return {{"--planner", OptionSpec::Kind::Value},
+          {"--pools", OptionSpec::Kind::Value},
+          {"--overlap-outputs", OptionSpec::Kind::Flag}};
 }
 
 std::string plannerNameList() {
@@ -33,6 +35,7 @@ memory::MemoryPlanOptions memoryOptionsFrom(const ParsedArguments& parsed, bool 
       throw UsageError(std::string("--pools: ") + error.what());
     }
   }
+  options.overlapOutputs = parsed.has("--overlap-outputs");
   return options;
 }
 

@@ -50,7 +50,7 @@ void printTable(const ir::Graph& graph, const std::vector<memory::MemoryPlan>& p
   std::cout << graph.name << ": " << first.analysis.buffers.size() << " buffers (" << scratch
             << " operator scratch) over " << first.order.operators.size() << " steps, "
             << first.analysis.inPlaceOperators.size() << " operator(s) in place; lower bound "
-            << ir::groupDigits(first.lowerBound) << " bytes\n";
+            << ir::groupDigits(first.tensorLevelBound) << " bytes\n";
   if (first.order.changed()) {
     std::cout << "execution order changed: the model's own order has a lower bound of "
               << ir::groupDigits(first.order.graphOrderBound) << " bytes ("
@@ -83,10 +83,15 @@ void printOverlapBound(const ir::Graph& graph, const memory::MemoryPlan& plan,
   const std::int64_t bound = memory::overlapLowerBound(plan.analysis.buffers, allowances);
   std::cout << "with overlapping outputs: lower bound " << ir::groupDigits(bound) << " bytes ("
             << std::fixed << std::setprecision(2)
-            << (plan.lowerBound > 0 ? static_cast<double>(bound) / plan.lowerBound : 1.0)
+            << (plan.tensorLevelBound > 0
+                    ? static_cast<double>(bound) / static_cast<double>(plan.tensorLevelBound)
+                    : 1.0)
             << "x the tensor-level bound; " << allowances.size()
-            << " operator output(s) may start inside a dying input; the planners do not place "
-               "overlaps yet)\n";
+            << " operator output(s) may start inside a dying input; "
+            << (plan.overlaps.empty()
+                    ? "plan with --overlap-outputs to use them)"
+                    : std::to_string(plan.usedOverlaps().size()) + " used by " + plan.planner + ")")
+            << "\n";
   if (!details) return;
   for (const memory::OverlapAllowance& a : allowances) {
     const ir::Operator& op = graph.operators.at(
@@ -118,6 +123,11 @@ int runMemplanCommand(const std::vector<std::string>& args) {
   options.scratchBytes = codegen::operatorScratch(graph, &unknown);
   for (const std::string& problem : unknown) {
     std::cerr << "loupec memplan: warning: scratch not planned for " << problem << "\n";
+  }
+  if (options.overlapOutputs) {
+    options.overlaps = [&graph](const memory::WorkspaceAnalysis& analysis) {
+      return codegen::operatorOverlaps(graph, analysis);
+    };
   }
   std::vector<memory::MemoryPlan> plans;
   if (options.planner == "all") {

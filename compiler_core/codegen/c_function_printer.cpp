@@ -368,7 +368,8 @@ std::string cPrototype(const PrimFunc& func) {
   std::string out = "int32_t " + func.name + "(";
   // An operator writing over its input (memory/in_place.h) gets pointers that
   // alias, which `restrict` would forbid.
-  const bool mayAlias = func.attrs.contains("in_place") || func.attrs.contains("params_may_alias");
+  const bool mayAlias = func.attrs.contains("in_place") || func.attrs.contains("overlaps") ||
+                        func.attrs.contains("params_may_alias");
   for (const Buffer& p : func.params) {
     out += std::string(p->written ? "" : "const ") + std::string(cTypeName(p->type)) +
            (mayAlias ? "* " : "* restrict ") + p->name + ", ";

@@ -149,10 +149,14 @@ std::map<int, std::int64_t> operatorScratch(const ir::Graph& graph,
   return scratch;
 }
 
-std::vector<memory::OverlapAllowance> operatorOverlaps(const ir::Graph& graph,
-                                                       const memory::WorkspaceAnalysis& analysis,
-                                                       target::CpuIsa isa,
-                                                       std::vector<std::string>* notes) {
+namespace {
+
+// The allowances of the operators with a dying input, their functions from
+// `functionOf` (nullptr: the operator has none of its own, e.g. in a region).
+std::vector<memory::OverlapAllowance> tracedOverlaps(
+    const ir::Graph& graph, const memory::WorkspaceAnalysis& analysis,
+    const std::function<const tir::PrimFunc*(const ir::Operator&, std::string* why)>& functionOf,
+    std::vector<std::string>* notes) {
   auto bufferOf = [&](int tensor) {
     const auto storage = analysis.storageOf.find(tensor);
     if (storage == analysis.storageOf.end()) return -1;
@@ -173,30 +177,34 @@ std::vector<memory::OverlapAllowance> operatorOverlaps(const ir::Graph& graph,
         analysis.buffers[static_cast<std::size_t>(out)].firstStep != static_cast<int>(step)) {
       continue;
     }
-    std::vector<int> dying;  // the inputs whose buffer this step reads last
+    // The inputs whose buffer this step reads last - and reads through that
+    // one parameter only, or the trace would miss the other's loads.
+    std::vector<int> dying;
     for (int tensor : op.inputs) {
       const int in = tensor < 0 ? -1 : bufferOf(tensor);
-      if (in >= 0 && in != out &&
-          analysis.buffers[static_cast<std::size_t>(in)].lastStep == static_cast<int>(step) &&
-          std::find(dying.begin(), dying.end(), tensor) == dying.end()) {
+      const bool once = std::count_if(op.inputs.begin(), op.inputs.end(), [&](int other) {
+                          return other >= 0 && bufferOf(other) == in;
+                        }) == 1;
+      if (in >= 0 && in != out && once &&
+          analysis.buffers[static_cast<std::size_t>(in)].lastStep == static_cast<int>(step)) {
         dying.push_back(tensor);
       }
     }
     if (dying.empty()) continue;
-    tir::PrimFunc func;
-    try {
-      func = lowerToFunction(graph, op, "overlap_probe", isa, {});
-    } catch (const lowering::LoweringError& error) {
-      if (notes) notes->push_back("#" + std::to_string(op.index) + ": " + error.what());
+    std::string why;
+    const tir::PrimFunc* func = functionOf(op, &why);
+    if (func == nullptr) {
+      if (notes)
+        notes->push_back("#" + std::to_string(op.index) + " " + op.typeName() + ": " + why);
       continue;
     }
     auto paramOf = [&](int tensor) {
-      const auto it = std::find(func.paramTensors.begin(), func.paramTensors.end(), tensor);
-      return static_cast<std::size_t>(it - func.paramTensors.begin());
+      const auto it = std::find(func->paramTensors.begin(), func->paramTensors.end(), tensor);
+      return static_cast<std::size_t>(it - func->paramTensors.begin());
     };
     for (int tensor : dying) {
       const tir::OutputOverlap overlap =
-          tir::traceOutputOverlap(func, paramOf(tensor), paramOf(op.outputs[0]));
+          tir::traceOutputOverlap(*func, paramOf(tensor), paramOf(op.outputs[0]));
       if (!overlap.known) {
         if (notes) {
           notes->push_back("#" + std::to_string(op.index) + " " + op.typeName() + ": " +
@@ -208,6 +216,27 @@ std::vector<memory::OverlapAllowance> operatorOverlaps(const ir::Graph& graph,
     }
   }
   return allowances;
+}
+
+}  // namespace
+
+std::vector<memory::OverlapAllowance> operatorOverlaps(const ir::Graph& graph,
+                                                       const memory::WorkspaceAnalysis& analysis,
+                                                       target::CpuIsa isa,
+                                                       std::vector<std::string>* notes) {
+  tir::PrimFunc lowered;
+  return tracedOverlaps(
+      graph, analysis,
+      [&](const ir::Operator& op, std::string* why) -> const tir::PrimFunc* {
+        try {
+          lowered = lowerToFunction(graph, op, "overlap_probe", isa, {});
+          return &lowered;
+        } catch (const lowering::LoweringError& error) {
+          *why = error.what();
+          return nullptr;
+        }
+      },
+      notes);
 }
 
 std::string modelNameRule() {
@@ -310,8 +339,37 @@ CompiledModel compileToC(const ir::Graph& graph, const CompileOptions& options) 
   // With every function's scratch known, the plan fixes where each tensor
   // and scratch buffer lives, the order of the calls, and which operators
   // write in place (their C prototypes drop `restrict`).
+  if (memoryOptions.overlapOutputs) {
+    // Traced on the very functions the C is printed from.
+    memoryOptions.overlaps = [&](const memory::WorkspaceAnalysis& analysis) {
+      return tracedOverlaps(
+          graph, analysis,
+          [&](const ir::Operator& op, std::string* why) -> const tir::PrimFunc* {
+            for (const OperatorCall& call : model.calls) {
+              if (call.operators.size() == 1 && call.operatorIndex == op.index) {
+                return &model.functions[call.function];
+              }
+            }
+            *why = "no function of its own";
+            return nullptr;
+          },
+          nullptr);
+    };
+  }
   reportStage(options, "planning memory (" + memoryOptions.planner + ")");
   model.memoryPlan = memory::planMemory(graph, memoryOptions);
+  // An output placed over its input: the function's pointers may alias, so
+  // its C prototype drops `restrict` (as for in-place operators).
+  for (const memory::OverlapAllowance& used : model.memoryPlan.usedOverlaps()) {
+    const int op = model.memoryPlan.analysis.order.at(static_cast<std::size_t>(used.step));
+    for (const OperatorCall& call : model.calls) {
+      if (call.operatorIndex != op || call.operators.size() != 1) continue;
+      model.functions[call.function].attrs["overlaps"] =
+          "output starts " + std::to_string(used.lagBytes) + " or more bytes before " +
+          memory::bufferName(graph, model.memoryPlan.analysis.buffers.at(
+                                        static_cast<std::size_t>(used.inputBuffer)));
+    }
+  }
   if (noWorkspaceRoom && model.workspaceBytes() > 0) {
     std::string memories;
     for (const memory::MemoryRegion& region : options.boardMemories) {

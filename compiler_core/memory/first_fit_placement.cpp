@@ -8,15 +8,29 @@ namespace loupe::memory {
 FirstFitPlacement::FirstFitPlacement(const PlanProblem& problem)
     : problem_(problem),
       conflicts_(problem.buffers.size()),
+      allowances_(problem.buffers.size()),
       pool_(problem.buffers.size(), -1),
       offset_(problem.buffers.size(), -1),
       poolBytes_(problem.pools.size(), 0) {
   const auto& buffers = problem.buffers;
+  auto allowanceOf = [&](std::size_t a, std::size_t b) {
+    for (std::size_t i = 0; i < problem.overlaps.size(); ++i) {
+      const OverlapAllowance& o = problem.overlaps[i];
+      if ((o.inputBuffer == static_cast<int>(a) && o.outputBuffer == static_cast<int>(b)) ||
+          (o.inputBuffer == static_cast<int>(b) && o.outputBuffer == static_cast<int>(a))) {
+        return static_cast<int>(i);
+      }
+    }
+    return -1;
+  };
   for (std::size_t a = 0; a < buffers.size(); ++a) {
     for (std::size_t b = a + 1; b < buffers.size(); ++b) {
       if (!memory::conflicts(buffers[a], buffers[b])) continue;
+      const int allowance = problem.overlaps.empty() ? -1 : allowanceOf(a, b);
       conflicts_[a].push_back(static_cast<int>(b));
       conflicts_[b].push_back(static_cast<int>(a));
+      allowances_[a].push_back(allowance);
+      allowances_[b].push_back(allowance);
     }
   }
 }
@@ -24,11 +38,30 @@ FirstFitPlacement::FirstFitPlacement(const PlanProblem& problem)
 std::int64_t FirstFitPlacement::lowestOffset(int b, std::size_t pool) const {
   const MemoryPool& p = problem_.pools[pool];
   const std::int64_t size = problem_.buffers[static_cast<std::size_t>(b)].size;
+  // Each placed buffer alive with `b` rules out b's body ending after
+  // `begin` and starting before `end`: for an ordinary one, its own bytes.
   std::vector<std::pair<std::int64_t, std::int64_t>> taken;
-  for (int other : conflicts_[static_cast<std::size_t>(b)]) {
-    const auto o = static_cast<std::size_t>(other);
+  const auto& others = conflicts_[static_cast<std::size_t>(b)];
+  for (std::size_t k = 0; k < others.size(); ++k) {
+    const auto o = static_cast<std::size_t>(others[k]);
     if (pool_[o] != static_cast<int>(pool)) continue;
-    taken.emplace_back(offset_[o], offset_[o] + problem_.buffers[o].size);
+    const std::int64_t begin = offset_[o];
+    const std::int64_t end = offset_[o] + problem_.buffers[o].size;
+    const int allowance = allowances_[static_cast<std::size_t>(b)][k];
+    if (allowance < 0) {
+      taken.emplace_back(begin, end);
+      continue;
+    }
+    const std::int64_t lag = problem_.overlaps[static_cast<std::size_t>(allowance)].lagBytes;
+    if (problem_.overlaps[static_cast<std::size_t>(allowance)].outputBuffer == b) {
+      // b, the output, starts at least `lag` before the input or after it:
+      // its end at most begin - lag + size, or its start at the input's end.
+      if (begin - lag < end) taken.emplace_back(begin - lag + size, end);
+    } else {
+      // b, the input, starts at least `lag` after the output's start, or
+      // ends before the output starts.
+      taken.emplace_back(begin, std::min(begin + lag, end));
+    }
   }
   std::sort(taken.begin(), taken.end());
   std::int64_t offset = 0;
@@ -111,12 +144,18 @@ std::vector<int> orderBySize(const PlanProblem& problem) {
   const auto& buffers = problem.buffers;
   std::vector<int> order(buffers.size());
   std::iota(order.begin(), order.end(), 0);
-  // Larger first; among equals the longer-lived, then the earlier.
+  // Larger first; among equals the longer-lived, then the earlier - or,
+  // when outputs may overlap their inputs, the later: an output placed first
+  // leaves its input room to start above it.
+  const bool laterFirst = !problem.overlaps.empty();
   std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
     const auto& x = buffers[static_cast<std::size_t>(a)];
     const auto& y = buffers[static_cast<std::size_t>(b)];
     if (x.size != y.size) return x.size > y.size;
-    return x.lastStep - x.firstStep > y.lastStep - y.firstStep;
+    if (x.lastStep - x.firstStep != y.lastStep - y.firstStep) {
+      return x.lastStep - x.firstStep > y.lastStep - y.firstStep;
+    }
+    return laterFirst && x.firstStep > y.firstStep;
   });
   return order;
 }

@@ -1,9 +1,10 @@
 // Places buffers one at a time, in an order an algorithm chooses, each at the
 // lowest aligned offset of the first pool where it overlaps no buffer already
-// placed that is alive at a common step. Every algorithm here is a way of
-// choosing the order: for a single pool, placing buffers in the order of
-// their offsets in any optimal plan gives a plan no larger, so searching
-// orders can find the optimum.
+// placed that is alive at a common step - except an output over the input
+// that dies with it, as far as the problem's overlap allowances let it.
+// Every algorithm here is a way of choosing the order: for a single pool,
+// placing buffers in the order of their offsets in any optimal plan gives a
+// plan no larger, so searching orders can find the optimum.
 #pragma once
 
 #include <cstdint>
@@ -36,6 +37,9 @@ class FirstFitPlacement {
  private:
   const PlanProblem& problem_;
   std::vector<std::vector<int>> conflicts_;  // per buffer: buffers alive at a common step
+  // Per buffer, parallel to conflicts_: the allowance it shares with that
+  // buffer (index into problem.overlaps), or -1.
+  std::vector<std::vector<int>> allowances_;
   std::vector<int> pool_;
   std::vector<std::int64_t> offset_;
   std::vector<std::int64_t> poolBytes_;

@@ -65,9 +65,13 @@ MemoryPlan planMemoryUnchecked(const ir::Graph& graph, const MemoryPlanOptions& 
     plan.order.operators = groupedGraphOrder(graph, options.contiguousGroups);
   }
   plan.analysis = analyzeWorkspace(graph, plan.order.operators, analysisOptions);
-  plan.lowerBound = liveBytesLowerBound(plan.analysis.buffers);
+  plan.lowerBound = plan.tensorLevelBound = liveBytesLowerBound(plan.analysis.buffers);
+  if (options.overlaps) {
+    plan.overlaps = options.overlaps(plan.analysis);
+    plan.lowerBound = overlapLowerBound(plan.analysis.buffers, plan.overlaps);
+  }
   if (!options.reorder) {
-    plan.order.bound = plan.order.graphOrderBound = plan.lowerBound;
+    plan.order.bound = plan.order.graphOrderBound = plan.tensorLevelBound;
     plan.order.ordersEvaluated = 1;
   }
 
@@ -75,6 +79,7 @@ MemoryPlan planMemoryUnchecked(const ir::Graph& graph, const MemoryPlanOptions& 
   problem.buffers = plan.analysis.buffers;
   problem.pools = options.pools;
   problem.lowerBound = plan.lowerBound;
+  problem.overlaps = plan.overlaps;
   problem.seed = options.seed;
   const auto start = std::chrono::steady_clock::now();
   plan.result = planner->plan(problem);
@@ -83,7 +88,7 @@ MemoryPlan planMemoryUnchecked(const ir::Graph& graph, const MemoryPlanOptions& 
 
   std::vector<std::string> problems = checkAliases(plan.analysis);
   if (plan.result.fits) {
-    const auto planProblems = checkPlan(problem, plan.result);
+    const auto planProblems = checkPlan(problem, plan.result, plan.overlaps);
     problems.insert(problems.end(), planProblems.begin(), planProblems.end());
   }
   if (!problems.empty()) {
@@ -91,6 +96,19 @@ MemoryPlan planMemoryUnchecked(const ir::Graph& graph, const MemoryPlanOptions& 
                            " memory plan failed its check:" + joinProblems(problems));
   }
   return plan;
+}
+
+std::vector<OverlapAllowance> MemoryPlan::usedOverlaps() const {
+  std::vector<OverlapAllowance> used;
+  for (const OverlapAllowance& a : overlaps) {
+    const auto in = static_cast<std::size_t>(a.inputBuffer);
+    const auto out = static_cast<std::size_t>(a.outputBuffer);
+    if (result.pool.size() <= std::max(in, out) || result.pool[in] != result.pool[out]) continue;
+    const std::int64_t inEnd = result.offset[in] + analysis.buffers[in].size;
+    const std::int64_t outEnd = result.offset[out] + analysis.buffers[out].size;
+    if (result.offset[in] < outEnd && result.offset[out] < inEnd) used.push_back(a);
+  }
+  return used;
 }
 
 MemoryPlan planMemory(const ir::Graph& graph, const MemoryPlanOptions& options) {

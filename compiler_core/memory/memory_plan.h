@@ -4,6 +4,7 @@
 // `loupec memplan` and the Memory Plan view all read a MemoryPlan.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -11,6 +12,7 @@
 
 #include "ir/graph.h"
 #include "memory/execution_order.h"
+#include "memory/overlap_bound.h"
 #include "memory/planner.h"
 
 namespace loupe::memory {
@@ -36,6 +38,14 @@ struct MemoryPlanOptions {
   // planner considers. Their tensors are still planned one by one with the
   // lifetimes of their operators' steps.
   std::vector<std::vector<int>> contiguousGroups;
+  // Let outputs start inside inputs that die with them (`loupec
+  // --overlap-outputs`): codegen sets `overlaps` from the functions' loops.
+  bool overlapOutputs = false;
+  // Outputs written partly over inputs that die with them: with the
+  // execution order's buffers fixed, which operators may and how far before
+  // the input the output must start (codegen traces the generated loops).
+  // Empty: no buffer overlaps another.
+  std::function<std::vector<OverlapAllowance>(const WorkspaceAnalysis&)> overlaps;
 };
 
 struct MemoryPlan {
@@ -45,8 +55,13 @@ struct MemoryPlan {
   ExecutionOrder order;
   WorkspaceAnalysis analysis;
   PlanResult result;  // indexed like analysis.buffers
+  // The overlaps the planner was allowed (MemoryPlanOptions::overlaps).
+  std::vector<OverlapAllowance> overlaps;
+  // The bound the plan is measured against: the tensor-level one, or with
+  // overlaps allowed the bound under them (overlap_bound.h).
   std::int64_t lowerBound = 0;
-  double milliseconds = 0;  // the algorithm's time, without analysis
+  std::int64_t tensorLevelBound = 0;  // the most bytes of whole tensors alive at one step
+  double milliseconds = 0;            // the algorithm's time, without analysis
 
   std::int64_t gap() const { return result.totalBytes - lowerBound; }
   // The pool and offset of the storage behind `tensor`, when it is planned.
@@ -57,6 +72,8 @@ struct MemoryPlan {
   Placement placementOf(int tensor) const;
   // The place of operator `op`'s scratch region.
   Placement scratchPlacementOf(int op) const;
+  // The allowances the plan uses: outputs placed over their inputs.
+  std::vector<OverlapAllowance> usedOverlaps() const;
 };
 
 // Plans without throwing when the pools are too small (result.fits is false);

@@ -11,6 +11,7 @@
 
 #include "memory/buffer_analysis.h"
 #include "memory/memory_pools.h"
+#include "memory/overlap_bound.h"
 
 namespace loupe::memory {
 
@@ -18,7 +19,10 @@ struct PlanProblem {
   std::vector<WorkspaceBuffer> buffers;
   std::vector<MemoryPool> pools;  // fastest first
   std::int64_t lowerBound = 0;    // liveBytesLowerBound(buffers); a search stops when it reaches it
-  std::uint64_t seed = 1;         // for randomised algorithms (deterministic per seed)
+  // Outputs that may start inside the input that dies with them, at least
+  // lagBytes before it (the bound above is then overlapLowerBound).
+  std::vector<OverlapAllowance> overlaps;
+  std::uint64_t seed = 1;  // for randomised algorithms (deterministic per seed)
   // Work limits of the searching algorithms: candidate plans evaluated
   // (deterministic) and wall time (a safety net on slow machines).
   std::int64_t searchBudget = 20000;

@@ -5,7 +5,8 @@
 // Every memory planning algorithm, and a plan split over two pools the
 // application passes in, keep the shared models bit-exact. So does
 // partitioning for "npu -config=npu-128, c" and running the NPU's operators
-// on the software NPU.
+// on the software NPU. So does writing outputs partly over their dying
+// inputs (overlapping outputs).
 #include <QtTest>
 
 #include <map>
@@ -156,6 +157,33 @@ class GeneratedCMatchesGolden : public QObject {
                planner.isEmpty() ? QString("branch_and_bound") : planner);
       if (planner.isEmpty() && built.model.memoryPlan.lowerBound > 32) {
         QVERIFY(built.model.memoryPlan.result.poolBytes.at(1) > 0);  // really split
+      }
+      const QString difference = differenceFromGolden(built, golden);
+      QVERIFY2(difference.isEmpty(), qPrintable(difference));
+    } catch (const std::exception& e) {
+      QFAIL(e.what());
+    }
+  }
+
+  // Outputs placed partly over the inputs that die with them (memory
+  // planned with --overlap-outputs, hill_climb): every golden set stays
+  // bit-exact, and the plans do use overlaps, below the tensor-level bound.
+  void overlappingOutputsMatch_data() { outputsMatch_data(); }
+
+  void overlappingOutputsMatch() {
+    QFETCH(int, set);
+    const test::GoldenSet& golden = sets_[static_cast<std::size_t>(set)];
+    try {
+      codegen::CompileOptions options;
+      options.memory.planner = "hill_climb";
+      options.memory.overlapOutputs = true;
+      const Built& built = builtModel(golden.model, options, "overlapping outputs");
+      const memory::MemoryPlan& plan = built.model.memoryPlan;
+      QVERIFY(plan.result.totalBytes <= plan.tensorLevelBound);
+      if (golden.name.starts_with("kws_ref_model/") || golden.name.starts_with("vww_96_int8/") ||
+          golden.name.starts_with("ic_resnet8_int8/")) {
+        QVERIFY2(!plan.usedOverlaps().empty(), golden.name.c_str());
+        QVERIFY(plan.result.totalBytes < plan.tensorLevelBound);
       }
       const QString difference = differenceFromGolden(built, golden);
       QVERIFY2(difference.isEmpty(), qPrintable(difference));

@@ -196,6 +196,55 @@ class Overlaps : public QObject {
     QCOMPARE(pointwise, 4);
   }
 
+  // The planners with overlaps allowed: outputs placed over their inputs at
+  // the traced distance, the checker satisfied, kws and ResNet-8 well under
+  // their tensor-level bounds (kws's chain of depthwise layers pays 384
+  // bytes each, so its plan stays above the per-step bound).
+  void plannersPlaceOverlapsWithinTheAllowances_data() {
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<QString>("planner");
+    QTest::addColumn<double>("goal");
+    QTest::newRow("kws greedy_by_size") << "kws_ref_model"
+                                        << "greedy_by_size" << 0.6;
+    QTest::newRow("kws branch_and_bound") << "kws_ref_model"
+                                          << "branch_and_bound" << 0.6;
+    QTest::newRow("vww hill_climb") << "vww_96_int8"
+                                    << "hill_climb" << 0.7;
+    QTest::newRow("ic branch_and_bound") << "ic_resnet8_int8"
+                                         << "branch_and_bound" << 0.75;
+  }
+  void plannersPlaceOverlapsWithinTheAllowances() {
+    QFETCH(QString, name);
+    QFETCH(QString, planner);
+    QFETCH(double, goal);
+    const ir::Graph graph =
+        driver::partitionModel(frontend::importTfliteFile(modelPath(name.toUtf8().constData())), {})
+            .graph;
+    memory::MemoryPlanOptions options;
+    options.scratchBytes = codegen::operatorScratch(graph);
+    options.planner = planner.toStdString();
+    options.overlapOutputs = true;
+    options.overlaps = [&graph](const memory::WorkspaceAnalysis& analysis) {
+      return codegen::operatorOverlaps(graph, analysis);
+    };
+    const memory::MemoryPlan plan = memory::planMemory(graph, options);  // checked inside
+    QVERIFY(!plan.usedOverlaps().empty());
+    const double ratio =
+        static_cast<double>(plan.result.totalBytes) / static_cast<double>(plan.tensorLevelBound);
+    qInfo("%s with %s: %lld bytes (tensor-level bound %lld, %.2fx; bound with overlaps %lld)",
+          qPrintable(name), qPrintable(planner), static_cast<long long>(plan.result.totalBytes),
+          static_cast<long long>(plan.tensorLevelBound), ratio,
+          static_cast<long long>(plan.lowerBound));
+    QVERIFY2(ratio <= goal, qPrintable(QString::number(ratio)));
+    QVERIFY(plan.result.totalBytes >= plan.lowerBound);
+    // Every overlap the plan uses is at least the traced distance.
+    for (const memory::OverlapAllowance& a : plan.usedOverlaps()) {
+      QVERIFY(plan.result.offset[static_cast<std::size_t>(a.inputBuffer)] -
+                  plan.result.offset[static_cast<std::size_t>(a.outputBuffer)] >=
+              a.lagBytes);
+    }
+  }
+
   // The goals for the bound with overlaps, against the tensor-level
   // bound: kws <= 0.6x, vww <= 0.7x, ic <= 0.75x.
   void theSharedModelsBoundsWithOverlaps_data() {
