@@ -18,13 +18,16 @@
 namespace loupe::cli {
 
 const char* const kMemplanUsage =
-    "  loupec memplan MODEL [--planner NAME|all] [--pools SPEC] [--overlaps] [--json]\n"
+    "  loupec memplan MODEL [--planner NAME|all] [--pools SPEC] [--overlap-outputs] [--overlaps]\n"
+    "                 [--json]\n"
     "      plans where every intermediate tensor lives and prints, per algorithm, the bytes per\n"
     "      pool, the lower bound (the most bytes alive at one step), the gap and the planning\n"
     "      time, then the lower bound if operators may write their output partly over an input\n"
     "      that dies with them (each operator's loops traced; --overlaps lists how far each "
     "output\n"
-    "      must start before its input, and why others may not).\n"
+    "      must start before its input, and why others may not). --overlap-outputs lets the\n"
+    "      planners place outputs that far over their dying inputs (compile, generate, run and\n"
+    "      tune take it too; the generated functions then drop restrict).\n"
     "      Planners: greedy_by_size, greedy_by_conflicts, hill_climb, branch_and_bound\n"
     "      (the default) or all. --pools \"sram:size=65536;dtcm:size=16K,alignment=32\" names the\n"
     "      pools, fastest first (default: one unbounded pool 'workspace'). --json prints\n"
