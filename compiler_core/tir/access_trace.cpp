@@ -4,6 +4,7 @@
 #include <cstring>
 #include <limits>
 #include <optional>
+#include <string_view>
 #include <unordered_map>
 
 namespace loupe::tir {
@@ -11,6 +12,26 @@ namespace loupe::tir {
 namespace {
 
 using Value = std::optional<std::int64_t>;
+
+// What a kernel of loupe/simd_kernels.h reads and writes through its
+// pointer arguments, in elements: `readLength` elements from argument
+// `read`, `writeLength` from argument `write` (both indices of the call's
+// arguments). A call is traced as if it wrote its whole output before
+// reading anything, the worst order its loops could take.
+struct KernelAccess {
+  std::string_view name;
+  std::size_t read, readLength;
+  std::size_t write, writeLength;
+};
+
+// conv_pixel_s8(patch, filter, length, channels, ..., out): `length` bytes
+// of the patch, `channels` outputs. The depthwise and ADD kernels are not
+// described yet, so operators calling them are not traced.
+constexpr KernelAccess kKernelAccesses[] = {
+    {"loupe.thumb.conv_pixel_s8", 0, 2, 10, 3},
+    {"loupe.dsp.conv_pixel_s8", 0, 2, 10, 3},
+    {"loupe.mve.conv_pixel_s8", 0, 2, 10, 3},
+};
 
 // Thrown to stop the trace where it cannot follow the function.
 struct Untraceable {
@@ -138,6 +159,39 @@ class Tracer {
     return op(*a, *b);
   }
 
+  // A kernel's pointer argument into `buffer` at a known element index,
+  // or nothing when it points elsewhere.
+  Value pointerInto(const Expr& argument, const BufferNode* buffer) {
+    if (argument->kind != ExprKind::AddressOf || argument->buffer.get() != buffer) return {};
+    const Value index = argument->operands.empty() ? Value(0) : eval(argument->operands[0]);
+    if (!index) throw Untraceable{"a kernel handed a pointer at an index from the data"};
+    return index;
+  }
+
+  void kernelCall(const Expr& call, const KernelAccess& access) {
+    const auto& args = call->operands;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+      if (i != access.read && i != access.write) refusePointerInto(args[i]);
+    }
+    auto value = [&](std::size_t i) {
+      const Value v = i < args.size() ? eval(args[i]) : std::nullopt;
+      if (!v || *v < 0) throw Untraceable{"a kernel call whose extent depends on the data"};
+      return *v;
+    };
+    if (const Value out = pointerInto(args.at(access.write), output_)) {
+      count();
+      writeEnd_ = std::max(writeEnd_, (*out + value(access.writeLength)) * outputBytes_);
+    } else if (pointerInto(args.at(access.write), input_)) {
+      throw Untraceable{"a kernel writing into the input"};
+    }
+    if (const Value in = pointerInto(args.at(access.read), input_)) {
+      // Its first element is what a store must not pass.
+      if (value(access.readLength) > 0) read(*in);
+    } else if (pointerInto(args.at(access.read), output_)) {
+      throw Untraceable{"a kernel reading the output"};
+    }
+  }
+
   void refusePointerInto(const Expr& argument) {
     if (argument->kind == ExprKind::AddressOf &&
         (argument->buffer.get() == input_ || argument->buffer.get() == output_)) {
@@ -244,6 +298,12 @@ class Tracer {
         return std::nullopt;
       }
       case ExprKind::Call:
+        for (const KernelAccess& access : kKernelAccesses) {
+          if (e->callee == access.name) {
+            kernelCall(e, access);
+            return std::nullopt;
+          }
+        }
         for (const Expr& argument : e->operands) {
           refusePointerInto(argument);
           eval(argument);

@@ -6,10 +6,11 @@
 // least distance the output must start before the input for that to hold.
 //
 // The trace is exact for the loops it can follow: indices made of loop
-// variables, immediates and constant tables. A load whose index depends on
-// the data, a branch or loop condition that does, or a call that is handed a
-// pointer into the input or the output (a SIMD kernel) makes the access
-// pattern unknown, and then the function may not overlap at all.
+// variables, immediates and constant tables, and the convolution pixel
+// kernels whose extents are known (taken as writing before reading). A load
+// whose index depends on the data, a branch or loop condition that does, or
+// any other call handed a pointer into the input or the output makes the
+// access pattern unknown, and then the function may not overlap at all.
 #pragma once
 
 #include <cstdint>

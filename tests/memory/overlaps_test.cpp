@@ -132,6 +132,34 @@ class Overlaps : public QObject {
     QCOMPARE(tir::traceOutputOverlap(endless, 0, 1, 500).why, "too long to trace");
   }
 
+  // A pointwise convolution that hands each pixel to the Thumb kernel: the
+  // kernel may write its output pixel before reading its input pixel, so the
+  // output must start one pixel (the kernel's channels) before the input.
+  void aPixelKernelCallLagsByOnePixel() {
+    const std::int64_t pixels = 10, channels = 16;
+    tir::PrimFunc f;
+    f.params = {buffer("in", pixels * channels, false), buffer("out", pixels * channels, true)};
+    f.paramTensors = {0, 1};
+    const tir::Buffer filter = buffer("filter", channels * channels, false);
+    const tir::Var p = tir::makeVar("p");
+    const tir::Expr at = tir::refVar(p) * tir::intImm(channels);
+    std::vector<tir::Expr> args = {tir::addressOf(f.params[0], at), tir::addressOf(filter),
+                                   tir::intImm(channels), tir::intImm(channels)};
+    for (int i = 0; i < 6; ++i) args.push_back(tir::intImm(0));
+    args.push_back(tir::addressOf(f.params[1], at));
+    f.body = tir::forLoop(p, 0, tir::intImm(pixels),
+                          tir::evaluate(tir::callIntrinsic("loupe.thumb.conv_pixel_s8",
+                                                           tir::ScalarType::Void, args)));
+    const tir::OutputOverlap overlap = tir::traceOutputOverlap(f, 0, 1);
+    QVERIFY2(overlap.known, overlap.why.c_str());
+    QCOMPARE(overlap.lagBytes, channels);
+    // A kernel without a described extent is not followed.
+    f.body = tir::forLoop(
+        p, 0, tir::intImm(pixels),
+        tir::evaluate(tir::callIntrinsic("loupe.mve.dw_3x3_s8", tir::ScalarType::Void, args)));
+    QVERIFY(!tir::traceOutputOverlap(f, 0, 1).known);
+  }
+
   void theBoundSubtractsWhatEachStepMayShare() {
     // a (steps 0-1) -> b (1-2) -> c (2-3): 2 x 1,000 bytes alive at steps 1 and 2.
     const std::vector<memory::WorkspaceBuffer> buffers = {
