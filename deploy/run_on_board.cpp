@@ -101,21 +101,41 @@ BoardRunResult runOnBoard(BoardRunRequest request) {
   return result;
 }
 
-BoardRunResult runForMeasurement(BoardRunRequest request, const std::string& what) {
-  request.inputs = randomInputs(request.compile.model);
-  const std::string platform = request.platform ? request.platform->name() : std::string();
+MeasuredCompilation compileForComparison(driver::CompileRequest compile,
+                                         std::shared_ptr<const Platform> platform,
+                                         const std::string& what, std::stop_token stop,
+                                         Deployment::Progress progress) {
+  if (!platform) return {driver::compileModel(std::move(compile)), {}, {}};
+  BoardRunRequest request;
+  request.inputs = randomInputs(compile.model);
+  request.compile = std::move(compile);
+  request.platform = platform;
+  request.deployment.stop = stop;
+  request.progress = std::move(progress);
   BoardRunResult run = runOnBoard(std::move(request));
   if (!run.outputsAgree()) {
     std::string why;
     for (const OutputCheck& check : run.checks) {
       if (!check.agrees) why += "\n  " + check.message;
     }
-    throw std::runtime_error(what + " on " + platform +
+    throw std::runtime_error(what + " on " + platform->name() +
                              ": the outputs differ from the reference interpreter, so its times "
                              "are not compared:" +
                              why);
   }
-  return run;
+  return {std::move(run.compilation), std::move(run.profile), std::move(run.boardName)};
+}
+
+void addMeasuredTimes(driver::CompilationDiff& diff, const MeasuredCompilation& a,
+                      const MeasuredCompilation& b, const Platform& platform) {
+  if (!a.profile || !b.profile) return;
+  for (const auto& [side, which] :
+       {std::pair{&a, driver::DiffSide::A}, std::pair{&b, driver::DiffSide::B}}) {
+    driver::setMeasuredTimes(
+        diff, which, side->profile->timePerOperator(side->compilation.model.graph.operators.size()),
+        side->profile->total, side->profile->unit);
+  }
+  diff.measuredOn = platform.name() + (a.boardName.empty() ? "" : " (" + a.boardName + ")");
 }
 
 }  // namespace loupe::deploy

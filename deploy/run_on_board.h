@@ -9,12 +9,14 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <stop_token>
 #include <string>
 #include <vector>
 
 #include "deploy/deployment.h"
 #include "deploy/firmware_footprint.h"
 #include "deploy/reference_check.h"
+#include "driver/compilation_diff.h"
 #include "driver/compile_driver.h"
 
 namespace loupe::deploy {
@@ -64,10 +66,25 @@ std::vector<std::vector<std::uint8_t>> randomInputs(const ir::Graph& graph, std:
 // request's stop token is triggered.
 BoardRunResult runOnBoard(BoardRunRequest request);
 
-// A run whose times are to be compared (loupec diff --platform, the GUI's
-// Compare): on randomInputs(graph) in place of the request's inputs, and
-// only if every output agrees with the reference interpreter - else
-// std::runtime_error naming `what` ("A") and each output that differs.
-BoardRunResult runForMeasurement(BoardRunRequest request, const std::string& what);
+// One side of a comparison (loupec diff, the GUI's Compare) and, when it
+// ran on a board, what the board measured.
+struct MeasuredCompilation {
+  driver::Compilation compilation;
+  std::optional<RunProfile> profile;  // none: compiled only
+  std::string boardName;
+};
+
+// Compiles `compile`; with a platform, runs it there instead, on
+// randomInputs(model), and only if every output agrees with the reference
+// interpreter - else std::runtime_error naming `what` ("A") and each output
+// that differs. `stop` and `progress` go to the deployment.
+MeasuredCompilation compileForComparison(driver::CompileRequest compile,
+                                         std::shared_ptr<const Platform> platform,
+                                         const std::string& what, std::stop_token stop = {},
+                                         Deployment::Progress progress = {});
+
+// Both sides' measured times into `diff`, when both ran on `platform`.
+void addMeasuredTimes(driver::CompilationDiff& diff, const MeasuredCompilation& a,
+                      const MeasuredCompilation& b, const Platform& platform);
 
 }  // namespace loupe::deploy

@@ -26,28 +26,16 @@ struct CompilationComparison::Result {
 
 namespace {
 
-struct CompiledSide {
-  driver::Compilation compilation;
-  std::optional<deploy::RunProfile> profile;
-  std::string board;
-};
-
 // Compiles one side and, with a platform, runs it there.
-CompiledSide compileSide(const ComparisonSide& side,
-                         const std::shared_ptr<const deploy::Platform>& measureOn,
-                         std::stop_token stop, const deploy::Deployment::Progress& progress,
-                         const std::string& name) {
+deploy::MeasuredCompilation compileSide(const ComparisonSide& side,
+                                        const std::shared_ptr<const deploy::Platform>& measureOn,
+                                        std::stop_token stop,
+                                        const deploy::Deployment::Progress& progress,
+                                        const std::string& name) {
   codegen::CompileOptions options;
   options.memory.planner = side.planner.toStdString();
-  if (!measureOn)
-    return {driver::compileModel({side.model, side.targets, std::move(options), {}}), {}, {}};
-  deploy::BoardRunRequest request;
-  request.platform = measureOn;
-  request.compile = {side.model, side.targets, std::move(options), {}};
-  request.deployment.stop = stop;
-  request.progress = progress;
-  deploy::BoardRunResult run = deploy::runForMeasurement(std::move(request), name);
-  return {std::move(run.compilation), std::move(run.profile), run.boardName};
+  return deploy::compileForComparison({side.model, side.targets, std::move(options), {}}, measureOn,
+                                      name, stop, progress);
 }
 
 QList<int> modelOperatorsOf(const driver::Compilation& compilation,
@@ -63,7 +51,8 @@ QList<int> modelOperatorsOf(const driver::Compilation& compilation,
 
 // A side's measured time per imported operator: a compiled operator's time
 // shared evenly among the imported operators fused into it.
-std::vector<double> timesPerModelOperator(const CompiledSide& side, std::size_t modelOperators) {
+std::vector<double> timesPerModelOperator(const deploy::MeasuredCompilation& side,
+                                          std::size_t modelOperators) {
   std::vector<double> times(modelOperators, 0.0);
   const ir::Graph& graph = side.compilation.model.graph;
   const std::vector<double> compiled = side.profile->timePerOperator(graph.operators.size());
@@ -78,7 +67,7 @@ std::vector<double> timesPerModelOperator(const CompiledSide& side, std::size_t 
   return times;
 }
 
-DeviceMapping mappingOf(const CompiledSide& side, const ComparisonSide& request,
+DeviceMapping mappingOf(const deploy::MeasuredCompilation& side, const ComparisonSide& request,
                         const target::TargetRegistry& registry) {
   const driver::Compilation& c = side.compilation;
   return deviceMappingOf(c.graph, c.devices, request.targets, c.model.devices,
@@ -142,8 +131,8 @@ void CompilationComparison::start(ComparisonSide a, ComparisonSide b,
         result->labelA = a.label;
         result->labelB = b.label;
         try {
-          const CompiledSide left = compileSide(a, measureOn, stop, reportA, "A");
-          const CompiledSide right = compileSide(b, measureOn, stop, reportB, "B");
+          const deploy::MeasuredCompilation left = compileSide(a, measureOn, stop, reportA, "A");
+          const deploy::MeasuredCompilation right = compileSide(b, measureOn, stop, reportB, "B");
           result->diff = driver::diffCompilations(left.compilation, right.compilation);
           const driver::Compilation& l = left.compilation;
           const driver::Compilation& r = right.compilation;
@@ -152,15 +141,7 @@ void CompilationComparison::start(ComparisonSide a, ComparisonSide b,
           result->mappingA = mappingOf(left, a, registry);
           result->mappingB = mappingOf(right, b, registry);
           if (measureOn) {
-            for (const auto& [side, which] :
-                 {std::pair{&left, driver::DiffSide::A}, std::pair{&right, driver::DiffSide::B}}) {
-              driver::setMeasuredTimes(
-                  result->diff, which,
-                  side->profile->timePerOperator(side->compilation.model.graph.operators.size()),
-                  side->profile->total, side->profile->unit);
-            }
-            result->diff.measuredOn =
-                measureOn->name() + (left.board.empty() ? "" : " (" + left.board + ")");
+            deploy::addMeasuredTimes(result->diff, left, right, *measureOn);
             result->timesA = timesPerModelOperator(left, a.model.operators.size());
             result->timesB = timesPerModelOperator(right, b.model.operators.size());
           }

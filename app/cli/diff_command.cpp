@@ -33,16 +33,11 @@ const char* const kDiffUsage =
 
 namespace {
 
-// One side compiled and, with a platform, run on it.
-struct Side {
-  driver::Compilation compilation;
-  std::optional<deploy::RunProfile> profile;
-  std::string board;
-};
-
-Side compileSide(const std::string& path, const std::string& targetText, const std::string& planner,
-                 const char* option, const deploy::Registries& registries,
-                 const std::shared_ptr<const deploy::Platform>& platform, const char* sideName) {
+deploy::MeasuredCompilation compileSide(const std::string& path, const std::string& targetText,
+                                        const std::string& planner, const char* option,
+                                        const deploy::Registries& registries,
+                                        const std::shared_ptr<const deploy::Platform>& platform,
+                                        const char* sideName) {
   target::TargetList targets;
   try {
     targets = target::parseTargetString(targetText, registries.targets);
@@ -51,24 +46,11 @@ Side compileSide(const std::string& path, const std::string& targetText, const s
   }
   codegen::CompileOptions options;
   options.memory.planner = planner;
-  ir::Graph graph = frontend::importTfliteFile(path);
-  if (!platform)
-    return {driver::compileModel({std::move(graph), targets, std::move(options), {}}), {}, {}};
-  deploy::BoardRunRequest request;
-  request.platform = platform;
-  request.compile = {std::move(graph), targets, std::move(options), {}};
-  request.progress = [sideName](const std::string& stage, const std::string& detail) {
-    std::cerr << "[" << sideName << " " << stage << "] " << detail << "\n";
-  };
-  deploy::BoardRunResult run = deploy::runForMeasurement(std::move(request), sideName);
-  return {std::move(run.compilation), std::move(run.profile), run.boardName};
-}
-
-void addMeasurement(driver::CompilationDiff& diff, driver::DiffSide side, const Side& measured) {
-  const deploy::RunProfile& profile = *measured.profile;
-  driver::setMeasuredTimes(
-      diff, side, profile.timePerOperator(measured.compilation.model.graph.operators.size()),
-      profile.total, profile.unit);
+  return deploy::compileForComparison(
+      {frontend::importTfliteFile(path), targets, std::move(options), {}}, platform, sideName, {},
+      [sideName](const std::string& stage, const std::string& detail) {
+        std::cerr << "[" << sideName << " " << stage << "] " << detail << "\n";
+      });
 }
 
 std::string value(const std::optional<std::int64_t>& v) {
@@ -185,16 +167,12 @@ int runDiffCommand(const std::vector<std::string>& args, const deploy::Registrie
   if (const auto name = parsed.value("--platform")) {
     platform = platformNamed(*name, registries.platforms);
   }
-  const Side a =
+  const deploy::MeasuredCompilation a =
       compileSide(parsed.positional[0], targetA, plannerA, "--target", registries, platform, "A");
-  const Side b =
+  const deploy::MeasuredCompilation b =
       compileSide(parsed.positional[1], targetB, plannerB, "--target-b", registries, platform, "B");
   driver::CompilationDiff diff = driver::diffCompilations(a.compilation, b.compilation);
-  if (platform) {
-    addMeasurement(diff, driver::DiffSide::A, a);
-    addMeasurement(diff, driver::DiffSide::B, b);
-    diff.measuredOn = platform->name() + (a.board.empty() ? "" : " (" + a.board + ")");
-  }
+  if (platform) deploy::addMeasuredTimes(diff, a, b, *platform);
   if (parsed.has("--json")) {
     nlohmann::json json = driver::compilationDiffJson(diff);
     json["a"] = {{"model", parsed.positional[0]}, {"target", targetA}, {"planner", plannerA}};
