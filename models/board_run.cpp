@@ -224,6 +224,7 @@ bool BoardRun::start(Request request) {
           run.platform = platforms.find(request.platform.toStdString());
           run.compile = {graph, request.targets, {}, {}};
           run.compile.options.schedules = request.schedules;
+          run.compile.options.memory.overlapOutputs = request.overlapOutputs;
           run.inputs = std::move(inputs);
           for (std::size_t i = 0; i < goldenOutputs.size(); ++i) {
             run.goldenOutputs.push_back(

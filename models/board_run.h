@@ -81,6 +81,8 @@ class BoardRun : public QObject {
     // A tuning log's best schedule per workload (lowering/schedule.h); an
     // operator whose workload has none keeps its default.
     lowering::ScheduleTable schedules;
+    // Outputs may start inside the inputs that die with them.
+    bool overlapOutputs = false;
   };
 
   // Deploys to the platforms of `registries`, which outlive the BoardRun.

@@ -48,6 +48,18 @@ QList<qint64> MemoryPlanLayout::liveBytesByModelOperator(int modelOperatorCount)
   return live;
 }
 
+qint64 PlannedOverlap::safeOffset(const QList<PlannedBuffer>& buffers) const {
+  return buffers.at(input).offset - lagBytes;
+}
+
+QList<int> MemoryPlanLayout::overlapsOf(int buffer) const {
+  QList<int> result;
+  for (int i = 0; i < overlaps.size(); ++i) {
+    if (overlaps[i].output == buffer || overlaps[i].input == buffer) result.append(i);
+  }
+  return result;
+}
+
 QString plannedBufferKindName(PlannedBufferKind kind) {
   switch (kind) {
     case PlannedBufferKind::Intermediate:
@@ -65,7 +77,20 @@ MemoryPlanLayout memoryPlanLayout(const ir::Graph& graph, const memory::MemoryPl
   MemoryPlanLayout layout;
   layout.planner = QString::fromStdString(plan.planner);
   layout.totalBytes = plan.result.totalBytes;
-  layout.lowerBound = plan.lowerBound;
+  layout.lowerBound = plan.tensorLevelBound;
+  if (!plan.overlaps.empty()) {
+    layout.overlapsAllowed = true;
+    layout.overlapBound = plan.lowerBound;
+  }
+  for (const memory::OverlapAllowance& used : plan.usedOverlaps()) {
+    const auto in = static_cast<std::size_t>(used.inputBuffer);
+    const auto out = static_cast<std::size_t>(used.outputBuffer);
+    const qint64 inBegin = plan.result.offset[in], outBegin = plan.result.offset[out];
+    const qint64 shared = std::min(inBegin + plan.analysis.buffers[in].size,
+                                   outBegin + plan.analysis.buffers[out].size) -
+                          std::max(inBegin, outBegin);
+    layout.overlaps.append({used.outputBuffer, used.inputBuffer, used.step, used.lagBytes, shared});
+  }
   layout.fits = plan.result.fits;
   layout.milliseconds = plan.milliseconds;
   for (std::size_t p = 0; p < plan.pools.size(); ++p) {

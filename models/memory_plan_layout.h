@@ -41,6 +41,20 @@ struct PlannedBuffer {
   QList<int> modelOperators;  // imported operators that write, read or own it
 };
 
+// An output the plan starts inside the input that dies at its step (both
+// indices into MemoryPlanLayout::buffers).
+struct PlannedOverlap {
+  int output = -1;
+  int input = -1;
+  int step = 0;
+  // The traced distance: the output must start at least this many bytes
+  // before the input, so the highest safe start is input offset - lagBytes.
+  qint64 lagBytes = 0;
+  qint64 sharedBytes = 0;  // bytes the two occupy together in this plan
+
+  qint64 safeOffset(const QList<PlannedBuffer>& buffers) const;
+};
+
 struct PlannedPool {
   QString name;
   qint64 limit = 0;  // bytes; 0 for unbounded
@@ -66,14 +80,22 @@ struct MemoryPlanLayout {
   QList<QList<int>> stepOperators;  // per step: the imported operators it runs
   QStringList stepLabels;           // per step: "3 CONV_2D"
   qint64 totalBytes = 0;
-  qint64 lowerBound = 0;
+  qint64 lowerBound = 0;  // the tensor-level bound: whole tensors side by side
   // The lower bound if outputs may start inside their dying inputs
   // (codegen::operatorOverlaps); 0 when not worked out.
   qint64 overlapBound = 0;
+  // Whether the planner was allowed those overlaps (then it is measured
+  // against overlapBound), and the ones it used.
+  bool overlapsAllowed = false;
+  QList<PlannedOverlap> overlaps;
   bool fits = true;
   double milliseconds = 0;
 
   bool isEmpty() const { return planner.isEmpty(); }
+  // The bound the plan is measured against.
+  qint64 targetBound() const { return overlapsAllowed ? overlapBound : lowerBound; }
+  // The overlaps `buffer` takes part in, as output or input.
+  QList<int> overlapsOf(int buffer) const;
   int stepCount() const { return static_cast<int>(stepOperators.size()); }
   // The buffers that operator `modelOperator` of the imported model touches.
   QList<int> buffersOfOperator(int modelOperator) const;

@@ -26,6 +26,9 @@ struct ModelCompilation::Result {
   std::vector<memory::MemoryPool> pools;        // as compiled: replans use them too
   std::vector<codegen::MemoryUse> memories;     // the board's, when compiled for one
   target::CpuIsa isa = target::CpuIsa::Scalar;  // the kernels' (replans trace them)
+  // What outputs were allowed to overlap (compiled with overlapOutputs):
+  // replans place the same.
+  std::vector<memory::OverlapAllowance> overlaps;
   FunctionListing tir;
   FunctionListing c;
   MemoryPlanLayout plan;
@@ -63,14 +66,32 @@ QList<int> modelOperatorsOf(const ir::Graph& graph, const codegen::OperatorCall&
   return result;
 }
 
+// Re-planning keeps the compiled model's buffers, so the allowances traced
+// on its functions still hold (the execution order does not depend on the
+// algorithm).
 memory::MemoryPlanOptions planOptions(const QString& planner,
                                       const std::map<int, std::int64_t>& scratchBytes,
-                                      const std::vector<memory::MemoryPool>& pools) {
+                                      const std::vector<memory::MemoryPool>& pools,
+                                      const std::vector<memory::OverlapAllowance>& overlaps) {
   memory::MemoryPlanOptions options;
   options.planner = planner.toStdString();
   options.scratchBytes = scratchBytes;
   if (!pools.empty()) options.pools = pools;
+  if (!overlaps.empty()) {
+    options.overlapOutputs = true;
+    options.overlaps = [overlaps](const memory::WorkspaceAnalysis&) { return overlaps; };
+  }
   return options;
+}
+
+// The layout of `plan`, with the bound under overlaps: the plan's own when
+// it was allowed them, else traced for the Memory Plan view to tell.
+MemoryPlanLayout layoutWithBounds(const ir::Graph& graph, const memory::MemoryPlan& plan,
+                                  const std::vector<codegen::MemoryUse>& memories,
+                                  target::CpuIsa isa) {
+  MemoryPlanLayout layout = memoryPlanLayout(graph, plan, memories);
+  if (plan.overlaps.empty()) layout.overlapBound = overlapBoundOf(graph, plan, isa);
+  return layout;
 }
 
 }  // namespace
@@ -217,10 +238,12 @@ void ModelCompilation::startCompilation() {
   };
   ir::Graph imported = document_->graph();
   const QString planner = planner_;
-  compileWatcher_.setFuture(QtConcurrent::run(
-      [imported = std::move(imported), planner, targets = targets_, cpu = boardCpu_.toStdString(),
-       platform = platform_, pools = pools_, schedules = schedules_, &registry = registry_,
-       progress, stop = stop_.get_token(), generation]() -> std::shared_ptr<const Result> {
+  const bool overlapOutputs = overlapOutputs_;
+  compileWatcher_.setFuture(
+      QtConcurrent::run([imported = std::move(imported), planner, overlapOutputs,
+                         targets = targets_, cpu = boardCpu_.toStdString(), platform = platform_,
+                         pools = pools_, schedules = schedules_, &registry = registry_, progress,
+                         stop = stop_.get_token(), generation]() -> std::shared_ptr<const Result> {
         auto result = std::make_shared<Result>();
         result->generation = generation;
         try {
@@ -228,6 +251,7 @@ void ModelCompilation::startCompilation() {
           const int importedOperators = static_cast<int>(imported.operators.size());
           driver::CompileRequest request{std::move(imported), targets, {}, {}};
           request.options.memory.planner = planner.toStdString();
+          request.options.memory.overlapOutputs = overlapOutputs;
           if (!pools.empty()) request.options.memory.pools = pools;
           request.options.progress = progress;
           request.options.stop = stop;
@@ -271,8 +295,8 @@ void ModelCompilation::startCompilation() {
                       QString::fromStdString(file.text));
             }
           }
-          result->plan = memoryPlanLayout(model.graph, model.memoryPlan, model.memories);
-          result->plan.overlapBound = overlapBoundOf(model.graph, model.memoryPlan, model.isa);
+          result->overlaps = model.memoryPlan.overlaps;
+          result->plan = layoutWithBounds(model.graph, model.memoryPlan, model.memories, model.isa);
         } catch (const std::exception& error) {
           result->error = QString::fromUtf8(error.what());
         }
@@ -317,6 +341,13 @@ void ModelCompilation::setPlanner(const QString& name) {
   if (state_ == State::Compiled) startReplan();
 }
 
+void ModelCompilation::setOverlapOutputs(bool on) {
+  if (on == overlapOutputs_) return;
+  overlapOutputs_ = on;
+  emit overlapOutputsChanged(on);
+  if (document_->isLoaded()) startCompilation();
+}
+
 void ModelCompilation::setComparisonPlanner(const QString& name) {
   if (!name.isEmpty() && memory::findPlanner(name.toStdString()) == nullptr) return;
   if (name == comparisonPlanner_) return;
@@ -343,16 +374,16 @@ void ModelCompilation::startReplan() {
     try {
       if (!comparison.isEmpty()) {
         const memory::MemoryPlan other = memory::planMemoryUnchecked(
-            compiledResult->graph,
-            planOptions(comparison, compiledResult->scratchBytes, compiledResult->pools));
+            compiledResult->graph, planOptions(comparison, compiledResult->scratchBytes,
+                                               compiledResult->pools, compiledResult->overlaps));
         replan->comparison =
             memoryPlanLayout(compiledResult->graph, other, compiledResult->memories);
       }
       const memory::MemoryPlan plan = memory::planMemoryUnchecked(
-          compiledResult->graph,
-          planOptions(planner, compiledResult->scratchBytes, compiledResult->pools));
-      replan->plan = memoryPlanLayout(compiledResult->graph, plan, compiledResult->memories);
-      replan->plan.overlapBound = overlapBoundOf(compiledResult->graph, plan, compiledResult->isa);
+          compiledResult->graph, planOptions(planner, compiledResult->scratchBytes,
+                                             compiledResult->pools, compiledResult->overlaps));
+      replan->plan = layoutWithBounds(compiledResult->graph, plan, compiledResult->memories,
+                                      compiledResult->isa);
     } catch (const std::exception& error) {
       replan->error = QString::fromUtf8(error.what());
     }

@@ -102,6 +102,12 @@ class ModelCompilation : public QObject {
   // compiled) and emits memoryPlanChanged().
   void setPlanner(const QString& name);
 
+  // Whether outputs may start inside the inputs that die with them, as far
+  // as their traced loops allow (loupec --overlap-outputs). Recompiles: the
+  // functions whose output overlaps drop `restrict`.
+  bool overlapOutputs() const { return overlapOutputs_; }
+  void setOverlapOutputs(bool on);
+
   // A second algorithm to show beside the first (empty: none). Planned with
   // the first, on the same buffers; memoryPlanChanged() covers both.
   QString comparisonPlanner() const { return comparisonPlanner_; }
@@ -118,6 +124,7 @@ class ModelCompilation : public QObject {
   void targetStringChanged(const QString& targetString);
   void compilationFailed(const QString& message);
   void memoryPlanChanged();
+  void overlapOutputsChanged(bool on);
   void busyChanged(bool busy);
   // The stage the running compilation is in ("lowering operator 12 of 65
   // (CONV_2D)"), for the status bar.
@@ -135,6 +142,7 @@ class ModelCompilation : public QObject {
   const target::TargetRegistry& registry_;
   QString planner_;
   QString comparisonPlanner_;
+  bool overlapOutputs_ = false;
   target::TargetList targets_;
   QString boardCpu_;
   std::shared_ptr<const deploy::Platform> platform_;

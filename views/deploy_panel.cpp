@@ -24,9 +24,9 @@ DeployPanel::DeployPanel(models::ModelDocument* document, models::BoardRun* run,
       platform_(new QComboBox(this)),
       description_(new QLabel(this)),
       serialRow_(new QWidget(this)),
+      optionsRow_(new QWidget(this)),
       port_(new SerialPortBox(serialRow_)),
       baud_(new QSpinBox(serialRow_)),
-      optionsRow_(new QWidget(this)),
       targets_(new QLabel(this)),
       schedules_(new QLabel(this)),
       inputs_(new QLabel(this)),
@@ -210,6 +210,7 @@ void DeployPanel::runOnBoard() {
   request.options = optionValues();
   request.targets = targetList_;
   request.schedules = scheduleTable_;
+  request.overlapOutputs = overlapOutputs_;
   emit aboutToRun(platform_->currentData(Qt::UserRole + 2).toBool() ? request.port : QString());
   run_->start(request);
 }

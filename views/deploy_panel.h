@@ -47,6 +47,10 @@ class DeployPanel : public QWidget {
   // log's name shown beside the targets; empty: default schedules.
   void setSchedules(lowering::ScheduleTable schedules, const QString& source);
   QString targetString() const;
+  // Whether Run on board plans outputs over their dying inputs, as the views
+  // were compiled (the Memory Plan view's Overlap outputs).
+  void setOverlapOutputs(bool on) { overlapOutputs_ = on; }
+  bool overlapOutputs() const { return overlapOutputs_; }
 
   // Selects `name` when it is listed and available; returns whether it did.
   bool selectPlatform(const QString& name);
@@ -91,6 +95,7 @@ class DeployPanel : public QWidget {
   target::TargetList targetList_;
   QLabel* schedules_;
   lowering::ScheduleTable scheduleTable_;
+  bool overlapOutputs_ = false;
   QString schedulesSource_;
   QLabel* inputs_;
   QComboBox* goldenSet_;

@@ -1,5 +1,6 @@
 #include "views/memory_plan_view.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -24,6 +25,7 @@ MemoryPlanView::MemoryPlanView(models::ModelDocument* document,
       planner_(new QComboBox(this)),
       comparison_(new QComboBox(this)),
       pools_(new QLineEdit(this)),
+      overlap_(new QCheckBox(tr("Overlap outputs"), this)),
       summary_(new QLabel(this)),
       memoryBars_(new BoardMemoryBars(this)),
       chart_(new MemoryTimelineChart(this)),
@@ -52,6 +54,12 @@ MemoryPlanView::MemoryPlanView(models::ModelDocument* document,
          "unbounded pool)"));
   pools_->setMinimumWidth(80);
   bar->addWidget(pools_, 1);
+  overlap_->setChecked(compilation_->overlapOutputs());
+  overlap_->setToolTip(
+      tr("Let an operator's output start inside an input that dies with it, as far before it as "
+         "the operator's loops allow (loupec --overlap-outputs). Recompiles: those functions "
+         "drop restrict, and Run on board deploys the same plan."));
+  bar->addWidget(overlap_);
   summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   summary_->setWordWrap(true);  // a narrow window wraps it instead of growing
   // Its own row under the controls: the plan's figures and both bounds.
@@ -70,6 +78,10 @@ MemoryPlanView::MemoryPlanView(models::ModelDocument* document,
 
   connect(planner_, &QComboBox::currentTextChanged, compilation_,
           &models::ModelCompilation::setPlanner);
+  connect(overlap_, &QCheckBox::toggled, compilation_,
+          &models::ModelCompilation::setOverlapOutputs);
+  connect(compilation_, &models::ModelCompilation::overlapOutputsChanged, overlap_,
+          &QCheckBox::setChecked);
   connect(pools_, &QLineEdit::editingFinished, this, [this] {
     const QString error = compilation_->setPools(pools_->text());
     pools_->setStyleSheet(error.isEmpty() ? QString() : QStringLiteral("color: #b00020"));
@@ -135,21 +147,35 @@ void MemoryPlanView::showState() {
   } else if (plan.isEmpty()) {
     text = compilation_->isBusy() ? tr("compiling\u2026") : tr("no plan");
   } else {
-    text =
-        tr("<b>%1 bytes</b> with %2 \u00b7 lower bound %3 \u00b7 gap %4 \u00b7 %5 buffers over "
-           "%6 steps \u00b7 %7 ms")
-            .arg(locale.toString(plan.totalBytes), plan.planner, locale.toString(plan.lowerBound),
-                 locale.toString(plan.totalBytes - plan.lowerBound))
-            .arg(plan.buffers.size())
-            .arg(plan.stepCount())
-            .arg(plan.milliseconds, 0, 'f', 2);
-    if (plan.overlapBound > 0 && plan.overlapBound < plan.lowerBound) {
-      text +=
-          tr(" \u00b7 with outputs over their dying inputs the bound would be %1 "
-             "(%2\u00d7; this plan does not use them)")
-              .arg(locale.toString(plan.overlapBound))
-              .arg(static_cast<double>(plan.overlapBound) / static_cast<double>(plan.lowerBound), 0,
-                   'f', 2);
+    const double ratio = plan.lowerBound > 0 ? static_cast<double>(plan.overlapBound) /
+                                                   static_cast<double>(plan.lowerBound)
+                                             : 0.0;
+    if (plan.overlapsAllowed) {
+      text = tr("<b>%1 bytes</b> with %2, %3 output(s) over their dying inputs \u00b7 bound %4 "
+                "(%5\u00d7 the tensor-level %6) \u00b7 gap %7 \u00b7 %8 buffers over %9 steps")
+                 .arg(locale.toString(plan.totalBytes), plan.planner)
+                 .arg(plan.overlaps.size())
+                 .arg(locale.toString(plan.overlapBound))
+                 .arg(ratio, 0, 'f', 2)
+                 .arg(locale.toString(plan.lowerBound),
+                      locale.toString(plan.totalBytes - plan.overlapBound))
+                 .arg(plan.buffers.size())
+                 .arg(plan.stepCount());
+    } else {
+      text =
+          tr("<b>%1 bytes</b> with %2 \u00b7 lower bound %3 \u00b7 gap %4 \u00b7 %5 buffers "
+             "over %6 steps \u00b7 %7 ms")
+              .arg(locale.toString(plan.totalBytes), plan.planner, locale.toString(plan.lowerBound),
+                   locale.toString(plan.totalBytes - plan.lowerBound))
+              .arg(plan.buffers.size())
+              .arg(plan.stepCount())
+              .arg(plan.milliseconds, 0, 'f', 2);
+    }
+    if (!plan.overlapsAllowed && plan.overlapBound > 0 && plan.overlapBound < plan.lowerBound) {
+      text += tr(" \u00b7 with outputs over their dying inputs the bound would be %1 "
+                 "(%2\u00d7; Overlap outputs lets the planner use them)")
+                  .arg(locale.toString(plan.overlapBound))
+                  .arg(ratio, 0, 'f', 2);
     }
     if (!plan.fits) text += tr(" \u00b7 <b>does not fit</b>");
     if (compilation_->isBusy()) text += tr(" \u00b7 planning\u2026");

@@ -8,6 +8,7 @@
 
 #include <QWidget>
 
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -35,6 +36,8 @@ class MemoryPlanView : public QWidget {
   // The user's pools, as --pools takes them; empty: the board's memories
   // (or one workspace pool). Applied when editing finishes.
   QLineEdit* poolsEditor() const { return pools_; }
+  // Lets outputs start inside their dying inputs (recompiles).
+  QCheckBox* overlapSwitch() const { return overlap_; }
   MemoryTimelineChart* chart() const { return chart_; }
   // The board's memories and their fill (hidden when compiled for no board).
   BoardMemoryBars* memoryBars() const { return memoryBars_; }
@@ -52,6 +55,7 @@ class MemoryPlanView : public QWidget {
   QComboBox* planner_;
   QComboBox* comparison_;
   QLineEdit* pools_;
+  QCheckBox* overlap_;
   QLabel* summary_;
   BoardMemoryBars* memoryBars_;
   MemoryTimelineChart* chart_;

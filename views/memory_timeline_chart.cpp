@@ -223,6 +223,27 @@ void MemoryTimelineChart::paintChart(QPainter& painter) {
   }
   for (int i : highlighted_) drawBuffer(i, true);
 
+  // Outputs written over their dying inputs: in the step that does it, the
+  // bytes both hold are hatched, and a tick marks the highest start the
+  // traced loops allow the output (the input's start less the lag).
+  const QColor overlapColor(0x6a, 0x1b, 0x9a);
+  for (const models::PlannedOverlap& o : layout_.overlaps) {
+    const auto& out = layout_.buffers[o.output];
+    const auto& in = layout_.buffers[o.input];
+    if (out.pool < 0 || out.pool != in.pool) continue;
+    const qint64 base = poolBase(out.pool);
+    const qint64 sharedBegin = base + std::max(out.offset, in.offset);
+    const qreal x = area.left() + o.step * stepWidth;
+    const qreal top = area.bottom() - (sharedBegin + o.sharedBytes) * scale;
+    const QRectF shared(x, top, stepWidth, std::max<qreal>(o.sharedBytes * scale, 1.5));
+    painter.fillRect(shared, QBrush(overlapColor, Qt::BDiagPattern));
+    painter.setPen(QPen(overlapColor, 1));
+    painter.drawRect(shared.adjusted(0.5, 0.5, -0.5, -0.5));
+    const qreal safeY = area.bottom() - (base + o.safeOffset(layout_.buffers)) * scale;
+    painter.setPen(QPen(overlapColor, 2));
+    painter.drawLine(QPointF(x - 3, safeY), QPointF(x + stepWidth + 3, safeY));
+  }
+
   // Lines with their labels in the right margin.
   auto drawLine = [&](qint64 bytes, const QColor& color, Qt::PenStyle style, const QString& label) {
     const qreal y = area.bottom() - bytes * scale;
@@ -232,8 +253,14 @@ void MemoryTimelineChart::paintChart(QPainter& painter) {
     painter.drawText(QRectF(area.right() + 6, y - 9, kRightMargin - 8, 18),
                      Qt::AlignLeft | Qt::AlignVCenter, label);
   };
+  const bool twoBounds = layout_.overlapBound > 0 && layout_.overlapBound < layout_.lowerBound;
   drawLine(layout_.lowerBound, QColor(0xc0, 0x20, 0x20), Qt::DashLine,
-           tr("lower bound %1").arg(bytesText(layout_.lowerBound)));
+           twoBounds ? tr("tensor bound %1").arg(bytesText(layout_.lowerBound))
+                     : tr("lower bound %1").arg(bytesText(layout_.lowerBound)));
+  if (twoBounds) {
+    drawLine(layout_.overlapBound, overlapColor, Qt::DashLine,
+             tr("overlap bound %1").arg(bytesText(layout_.overlapBound)));
+  }
   qint64 usedTop = 0;
   for (int p = 0; p < layout_.pools.size(); ++p) {
     const auto& pool = layout_.pools[p];
@@ -247,7 +274,8 @@ void MemoryTimelineChart::paintChart(QPainter& painter) {
     }
   }
   // The plan's size, unless it sits on the lower bound's line.
-  if (std::abs((usedTop - layout_.lowerBound) * scale) > 16) {
+  if (std::abs((usedTop - layout_.lowerBound) * scale) > 16 &&
+      (!twoBounds || std::abs((usedTop - layout_.overlapBound) * scale) > 16)) {
     drawLine(usedTop, QColor(0x20, 0x50, 0xa0), Qt::DotLine, tr("plan %1").arg(bytesText(usedTop)));
   }
 
@@ -280,6 +308,11 @@ void MemoryTimelineChart::paintChart(QPainter& painter) {
   legendItem(kindColor(models::PlannedBufferKind::Intermediate), QPen(Qt::black, 2),
              tr("selected operator's buffers"));
   legendItem(QColor(0xff, 0xf2, 0xb3), QPen(QColor(0xe0, 0xd0, 0x90)), tr("its step"));
+  if (!layout_.overlaps.isEmpty()) {
+    painter.fillRect(QRectF(x, y + 2, 14, 12), QBrush(overlapColor, Qt::BDiagPattern));
+    legendItem(Qt::transparent, QPen(overlapColor),
+               tr("output over its dying input"));
+  }
 }
 
 bool MemoryTimelineChart::event(QEvent* event) {
@@ -301,6 +334,22 @@ bool MemoryTimelineChart::event(QEvent* event) {
                      b.pool >= 0 ? layout_.pools[b.pool].name : tr("no pool"))
                 .arg(b.firstStep)
                 .arg(b.lastStep);
+    for (int k : layout_.overlapsOf(i)) {
+      const models::PlannedOverlap& o = layout_.overlaps[k];
+      const auto& in = layout_.buffers[o.input];
+      const auto& out = layout_.buffers[o.output];
+      text += QStringLiteral("<br>") +
+              (o.output == i ? tr("written over its input %1 at step %2: starts %3 before it "
+                                  "(its loops need %4), sharing %5")
+                                   .arg(in.label)
+                                   .arg(o.step)
+                                   .arg(bytesText(in.offset - out.offset), bytesText(o.lagBytes),
+                                        bytesText(o.sharedBytes))
+                             : tr("read while %1 is written over it at step %2, sharing %3")
+                                   .arg(out.label)
+                                   .arg(o.step)
+                                   .arg(bytesText(o.sharedBytes)));
+    }
     QToolTip::showText(help->globalPos(), text, this);
     return true;
   }

@@ -28,6 +28,9 @@ QString launchUsage() {
       "                          --target takes them: \"c\" (the default) or e.g.\n"
       "                          \"npu -config=npu-128, c\" (the NPU (Ethos-U55-like) with\n"
       "                          128 MACs, the CPU for what it refuses)\n"
+      "  --overlap-outputs       let outputs start inside the inputs that die with them,\n"
+      "                          as loupec --overlap-outputs (the Memory Plan view's\n"
+      "                          Overlap outputs)\n"
       "  --compare-target TARGETS, --compare-planner NAME, --compare-model FILE\n"
       "                          compare (the Compare tab) with the model compiled for\n"
       "                          other targets, with another planner, or with another\n"
@@ -70,8 +73,9 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments, const QStringList
                                           QStringLiteral("PLATFORM"));
   const QCommandLineOption compareTab(QStringLiteral("compare-tab"), {}, QStringLiteral("TAB"));
   const QCommandLineOption exportTo(QStringLiteral("export"), {}, QStringLiteral("KIND=FILE"));
+  const QCommandLineOption overlapOutputs(QStringLiteral("overlap-outputs"));
   parser.addOptions({screenshot, view, size, op, runOn, target, compareTarget, comparePlanner,
-                     compareModel, detail, compareMeasure, compareTab, exportTo});
+                     compareModel, detail, compareMeasure, compareTab, exportTo, overlapOutputs});
   if (!parser.parse(arguments)) {
     options.error = parser.errorText();
     return options;
@@ -119,6 +123,7 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments, const QStringList
     }
     options.fullDetail = level == QLatin1String("full");
   }
+  options.overlapOutputs = parser.isSet(overlapOutputs);
   options.compareTarget = parser.value(compareTarget);
   options.comparePlanner = parser.value(comparePlanner);
   options.compareModel = parser.value(compareModel);

@@ -18,11 +18,12 @@ struct LaunchOptions {
   QString screenshotPath;  // non-empty: render, save the PNG and exit
   QString view = QStringLiteral("graph");
   QSize windowSize{1400, 900};
-  int operatorIndex = -1;      // the operator to select, -1 to keep the default
-  QString runOn;               // non-empty: run the model on this platform first
-  QString target;              // non-empty: compile for these targets ("npu -config=npu-128, c")
-  target::TargetList targets;  // `target` parsed; empty when not given
-  bool fullDetail = false;     // --detail full: full-detail graph nodes
+  int operatorIndex = -1;       // the operator to select, -1 to keep the default
+  QString runOn;                // non-empty: run the model on this platform first
+  QString target;               // non-empty: compile for these targets ("npu -config=npu-128, c")
+  target::TargetList targets;   // `target` parsed; empty when not given
+  bool fullDetail = false;      // --detail full: full-detail graph nodes
+  bool overlapOutputs = false;  // --overlap-outputs: outputs may start inside dying inputs
   // Compare (the Compare tab's B): with these targets, planner or model
   // file; any of them set compares once the model is open.
   QString compareTarget;

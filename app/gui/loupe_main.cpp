@@ -2,6 +2,7 @@
 // bundled example) or, with --screenshot, renders the window to a PNG and
 // exits, which works without a display.
 #include <QApplication>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QTabWidget>
 #include <QTimer>
@@ -24,6 +25,7 @@
 #include "views/compare_view.h"
 #include "views/deploy_panel.h"
 #include "views/graph_view.h"
+#include "views/memory_plan_view.h"
 
 namespace {
 
@@ -102,6 +104,7 @@ int takeScreenshot(const loupe::gui::LaunchOptions& options,
   // laid out once.
   if (!options.targets.empty()) window.setTargets(options.targets);
   window.graphView()->detailButton()->setChecked(options.fullDetail);
+  window.memoryPlanView()->overlapSwitch()->setChecked(options.overlapOutputs);
   const QString model =
       options.modelPath.isEmpty() ? loupe::gui::bundledModelPath() : options.modelPath;
   if (!window.openModel(model)) {
@@ -211,6 +214,7 @@ int main(int argc, char** argv) {
   loupe::gui::MainWindow window(loupe::gui::MainWindow::Options{.registries = registries});
   if (!options.targets.empty()) window.setTargets(options.targets);
   window.graphView()->detailButton()->setChecked(options.fullDetail);
+  window.memoryPlanView()->overlapSwitch()->setChecked(options.overlapOutputs);
   window.show();
   // Open once the window is up, so a failure's message box has a parent to
   // sit on.

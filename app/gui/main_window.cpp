@@ -594,6 +594,8 @@ void MainWindow::createTargetChoice() {
   compileMenu->addAction(tr("&Recompile"), compilation_, &models::ModelCompilation::recompile);
   compileMenu->addAction(tr("Show &Device Mapping"), this,
                          [this] { showView(QStringLiteral("devices")); });
+  connect(compilation_, &models::ModelCompilation::overlapOutputsChanged, deployPanel_,
+          &views::DeployPanel::setOverlapOutputs);
   connect(compilation_, &models::ModelCompilation::targetStringChanged, this,
           &MainWindow::showTargets);
 

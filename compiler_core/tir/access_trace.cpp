@@ -14,10 +14,12 @@ namespace {
 using Value = std::optional<std::int64_t>;
 
 // What a kernel of loupe/simd_kernels.h reads and writes through its
-// pointer arguments, in elements: `readLength` elements from argument
-// `read`, `writeLength` from argument `write` (both indices of the call's
-// arguments). A call is traced as if it wrote its whole output before
-// reading anything, the worst order its loops could take.
+// pointer arguments, in elements: from argument `read`, starting at the
+// element it points to, `readLength` (an argument index) elements or taps
+// further on, never below it; `writeLength` elements from argument `write`.
+// A call is traced as if it wrote its whole output before reading anything,
+// the worst order its loops could take, so of its reads only the first -
+// the lowest address - bounds how far the output may run ahead.
 struct KernelAccess {
   std::string_view name;
   std::size_t read, readLength;
@@ -25,12 +27,16 @@ struct KernelAccess {
 };
 
 // conv_pixel_s8(patch, filter, length, channels, ..., out): `length` bytes
-// of the patch, `channels` outputs. The depthwise and ADD kernels are not
-// described yet, so operators calling them are not traced.
+// of the patch, `channels` outputs. dw_3x3_s8(window, row_step, col_step,
+// filter, channels, ..., out) and dw_pixel_s8(window, row_step, col_step,
+// filter, filter_row, taps_h, taps_w, channels, ..., out): a window of taps
+// `channels` bytes each, from `window` on (both steps are positive), and
+// `channels` outputs. The ADD kernel reads two inputs and is not described,
+// so operators calling it are not traced.
 constexpr KernelAccess kKernelAccesses[] = {
-    {"loupe.thumb.conv_pixel_s8", 0, 2, 10, 3},
-    {"loupe.dsp.conv_pixel_s8", 0, 2, 10, 3},
-    {"loupe.mve.conv_pixel_s8", 0, 2, 10, 3},
+    {"loupe.thumb.conv_pixel_s8", 0, 2, 10, 3}, {"loupe.dsp.conv_pixel_s8", 0, 2, 10, 3},
+    {"loupe.mve.conv_pixel_s8", 0, 2, 10, 3},   {"loupe.mve.dw_3x3_s8", 0, 4, 11, 4},
+    {"loupe.mve.dw_pixel_s8", 0, 7, 15, 7},
 };
 
 // Thrown to stop the trace where it cannot follow the function.

@@ -4,6 +4,7 @@
 // plan to exactly what the memory planning API (`loupec memplan`) gives; a
 // corrupt file leaves the compiled model in place.
 #include <Qsci/qsciscintilla.h>
+#include <QCheckBox>
 
 #include <QComboBox>
 #include <QDir>
@@ -381,7 +382,54 @@ class CompiledViewsTest : public QObject {
     QVERIFY(window.showView("memory"));
     const QString summary = window.memoryPlanView()->summaryText();
     QVERIFY2(summary.contains(QLocale::system().toString(8640)), qPrintable(summary));
-    QVERIFY2(summary.contains("this plan does not use them"), qPrintable(summary));
+    QVERIFY2(summary.contains("Overlap outputs lets the planner use them"), qPrintable(summary));
+    QVERIFY(plan.overlaps.isEmpty());
+  }
+
+  // Overlap outputs recompiles with outputs over their dying inputs: the
+  // plan goes below the tensor-level bound, each overlap starts the output
+  // at or below the safe start the traced loops allow, and a buffer in one
+  // still selects its operator.
+  void overlapOutputsPlansAndDrawsOutputsOverInputs() {
+    MainWindow window(quietOptions());
+    window.show();
+    QVERIFY(window.openModel(modelPath("kws_ref_model")));
+    QVERIFY(window.waitUntilIdle());
+    QVERIFY(window.showView("memory"));
+    window.memoryPlanView()->overlapSwitch()->setChecked(true);
+    QVERIFY(window.compilation()->overlapOutputs());
+    QVERIFY(window.waitUntilIdle());
+    const auto& plan = window.compilation()->memoryPlan();
+    QVERIFY(plan.overlapsAllowed);
+    QCOMPARE(plan.lowerBound, 16256);
+    QCOMPARE(plan.overlapBound, 8640);
+    QCOMPARE(plan.targetBound(), 8640);
+    QVERIFY2(plan.totalBytes < 16000, qPrintable(QString::number(plan.totalBytes)));
+    QVERIFY(plan.overlaps.size() >= 4);
+    for (const auto& o : plan.overlaps) {
+      const auto& out = plan.buffers[o.output];
+      const auto& in = plan.buffers[o.input];
+      QCOMPARE(out.firstStep, o.step);
+      QCOMPARE(in.lastStep, o.step);
+      QVERIFY(out.offset <= o.safeOffset(plan.buffers));
+      QVERIFY(o.sharedBytes > 0);
+      QCOMPARE(o.sharedBytes, std::min(in.offset + in.size, out.offset + out.size) -
+                                  std::max(in.offset, out.offset));
+    }
+    const QString summary = window.memoryPlanView()->summaryText();
+    QVERIFY2(summary.contains("over their dying inputs"), qPrintable(summary));
+    QVERIFY2(summary.contains(QLocale::system().toString(8640)), qPrintable(summary));
+    // Run on board deploys the same plan.
+    QVERIFY(window.deployPanel()->overlapOutputs());
+    // Another algorithm re-plans the same buffers with the same allowances.
+    window.memoryPlanView()->plannerSelector()->setCurrentText("greedy_by_size");
+    QVERIFY(window.waitUntilIdle());
+    QVERIFY(window.compilation()->memoryPlan().overlapsAllowed);
+    QVERIFY(!window.compilation()->memoryPlan().overlaps.isEmpty());
+    window.memoryPlanView()->overlapSwitch()->setChecked(false);
+    QVERIFY(window.waitUntilIdle());
+    QVERIFY(window.compilation()->memoryPlan().overlaps.isEmpty());
+    QVERIFY(!window.deployPanel()->overlapOutputs());
   }
 
   // Long work visible: the status bar names each stage and a Cancel button

@@ -178,7 +178,7 @@ class Overlaps : public QObject {
   void theCheckerRefusesAnOverlapThatOverwritesUnreadInput() {
     memory::PlanProblem problem;
     problem.buffers = {{0, {}, 8000, 0, 1, -1}, {1, {}, 8000, 1, 2, -1}};
-    problem.pools = {memory::MemoryPool{"workspace", 0, 16}};
+    problem.pools = {memory::MemoryPool{"workspace", 0, 16, {}}};
     const std::vector<memory::OverlapAllowance> allowances = {{1, 0, 1, 384}};
     auto planWith = [](std::int64_t inputOffset, std::int64_t outputOffset) {
       memory::PlanResult plan;
@@ -238,6 +238,10 @@ class Overlaps : public QObject {
                                           << "branch_and_bound" << 0.6;
     QTest::newRow("vww hill_climb") << "vww_96_int8"
                                     << "hill_climb" << 0.7;
+    // The default planner: from the greedy start alone its search stayed at
+    // 46,144 bytes (0.83x); the short climb it starts from reaches the bound.
+    QTest::newRow("vww branch_and_bound") << "vww_96_int8"
+                                          << "branch_and_bound" << 0.7;
     QTest::newRow("ic branch_and_bound") << "ic_resnet8_int8"
                                          << "branch_and_bound" << 0.75;
   }

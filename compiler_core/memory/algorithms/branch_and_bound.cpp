@@ -9,6 +9,12 @@
 //   - a buffer that fits in no pool now never will below this node;
 //   - two buffers that are not alive together place the same whichever goes
 //     first, so of adjacent independent buffers only the lower index goes first.
+// The first incumbent is the better greedy plan improved by a short hill
+// climb: the better it starts, the more the bound prunes. With overlapping
+// outputs that matters most - largest-first search spends its whole budget
+// under orders that put an output above its input (vww: 46,144 bytes from the
+// greedy start alone, 36,928 - the bound - with the climb).
+#include <algorithm>
 #include <chrono>
 
 #include "memory/algorithms/algorithms.h"
@@ -18,13 +24,26 @@ namespace loupe::memory {
 
 namespace {
 
+// Climbs at most this many swaps before the search: a few milliseconds.
+constexpr std::int64_t kStartingClimb = 2000;
+
+PlanResult startingPlan(const PlanProblem& problem) {
+  PlanResult greedy = betterGreedyStart(problem).plan;
+  if (greedy.fits && greedy.totalBytes <= problem.lowerBound) return greedy;
+  PlanProblem climb = problem;
+  climb.searchBudget = std::min(problem.searchBudget, kStartingClimb);
+  climb.timeBudgetSeconds = problem.timeBudgetSeconds / 10;
+  PlanResult climbed = planHillClimb(climb);
+  return betterPlan(climbed, greedy) ? climbed : greedy;
+}
+
 class Search {
  public:
   explicit Search(const PlanProblem& problem)
       : problem_(problem),
         placement_(problem),
         rank_(orderBySize(problem)),
-        best_(betterGreedyStart(problem).plan),
+        best_(startingPlan(problem)),
         start_(std::chrono::steady_clock::now()) {}
 
   PlanResult run() {
