@@ -9,13 +9,9 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
-#include <iostream>
-#include <regex>
-#include <sstream>
 
+#include "callgrind_instructions.h"
 #include "deploy/host_build.h"
-#include "deploy/process_runner.h"
 #include "driver/compile_driver.h"
 #include "frontend/tflite_importer.h"
 #include "ir/graph_printer.h"
@@ -39,36 +35,6 @@ constexpr Baseline kBaselines[] = {
     {"ad01_int8", 2'507'995},
 };
 
-std::vector<std::uint8_t> readFile(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-// Instructions inside tvmgen_default_run (callgrind's toggle-collect).
-long long countInstructions(const deploy::HostBuild& build, const codegen::CompiledModel& model,
-                            const fs::path& modelDir, const fs::path& work) {
-  std::vector<std::string> argv = {
-      "valgrind", "--tool=callgrind", "--callgrind-out-file=" + (work / "callgrind.out").string(),
-      "--toggle-collect=tvmgen_" + model.modelName + "_run", build.executable.string()};
-  for (std::size_t i = 0; i < model.graph.inputs.size(); ++i) {
-    argv.push_back(
-        (modelDir / "golden" / "seed1" / ("input" + std::to_string(i) + ".bin")).string());
-  }
-  for (std::size_t i = 0; i < model.graph.outputs.size(); ++i) {
-    argv.push_back((work / ("output" + std::to_string(i) + ".bin")).string());
-  }
-  const auto result = deploy::runProcess(argv, work, std::chrono::minutes(10));
-  if (result.exitCode != 0) throw std::runtime_error("callgrind run failed:\n" + result.output);
-  std::ifstream out(work / "callgrind.out");
-  std::string line;
-  static const std::regex totals(R"(^(summary|totals):\s+(\d+))");
-  std::smatch match;
-  while (std::getline(out, line)) {
-    if (std::regex_search(line, match, totals)) return std::stoll(match[2]);
-  }
-  throw std::runtime_error("no instruction total in callgrind's output");
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -86,7 +52,7 @@ int main(int argc, char** argv) {
       const codegen::CompiledModel model =
           driver::compileModel({frontend::importTfliteFile(dir / "model.tflite"), cpu, {}}).model;
       const deploy::HostBuild build = deploy::buildHostExecutable(model, {});
-      const long long count = countInstructions(build, model, dir, work);
+      const long long count = bench::countInstructions(build, model, dir, work);
       const double ratio =
           static_cast<double>(count) / static_cast<double>(baseline.tflmInstructions);
       allMet = allMet && ratio <= 0.5;

@@ -7,21 +7,32 @@
 // table also prints workspace + I/O bytes for a like-for-like reading, and
 // the lower bound if outputs may start inside their dying inputs (each
 // operator's loops traced, codegen::operatorOverlaps), with its ratio to the
-// tensor-level bound: what overlapping buffers could save (the planners do
-// not place overlaps yet).
+// tensor-level bound.
+//
+// A second table compiles the models that have golden sets for the host with
+// the default planner, without and with --overlap-outputs, builds each
+// natively, counts one inference's instructions under callgrind and checks
+// the outputs byte for byte against the golden set: the RAM overlaps save and
+// what they cost.
 //
 //   loupe_memplan_bench [MODELS_DIR]   (default: the project's tests/data/models)
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
 
+#include "callgrind_instructions.h"
 #include "codegen/model_compiler.h"
+#include "deploy/host_build.h"
 #include "driver/compile_driver.h"
 #include "frontend/tflite_importer.h"
 #include "ir/graph_printer.h"
 #include "memory/memory_plan.h"
 #include "memory/overlap_bound.h"
 #include "memory/planner_registry.h"
+#include "targets/builtin_targets.h"
 
 namespace fs = std::filesystem;
 using namespace loupe;
@@ -45,6 +56,39 @@ std::string digits(long long n) {
   return ir::groupDigits(n);
 }
 
+std::vector<char> fileBytes(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// One host build of `modelDir`'s model: workspace bytes, instructions of one
+// inference, and whether its outputs are golden seed1's, byte for byte.
+struct HostMeasure {
+  long long workspace = 0;
+  long long instructions = 0;
+  bool bitExact = false;
+};
+
+HostMeasure measureOnHost(const fs::path& modelDir, bool overlapOutputs, const fs::path& work) {
+  // TFLite Micro's kernels run on the CPU: compare with the CPU's code.
+  const target::TargetList cpu = target::parseTargetString("c", targets::builtinTargetRegistry());
+  driver::CompileRequest request{
+      frontend::importTfliteFile(modelDir / "model.tflite"), cpu, {}, {}};
+  request.options.memory.overlapOutputs = overlapOutputs;
+  const codegen::CompiledModel model = driver::compileModel(std::move(request)).model;
+  const deploy::HostBuild build = deploy::buildHostExecutable(model, {});
+  HostMeasure m;
+  m.workspace = model.memoryPlan.result.totalBytes;
+  m.instructions = bench::countInstructions(build, model, modelDir, work);
+  m.bitExact = true;
+  for (std::size_t i = 0; i < model.graph.outputs.size(); ++i) {
+    const std::string name = "output" + std::to_string(i) + ".bin";
+    m.bitExact =
+        m.bitExact && fileBytes(work / name) == fileBytes(modelDir / "golden/seed1" / name);
+  }
+  return m;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -55,6 +99,7 @@ int main(int argc, char** argv) {
     long long best, bound, overlapBound, io, graphOrderBound, tflm, microTvm;
   };
   std::vector<Row> summary;
+  std::vector<const Anchor*> withGoldens;
   for (const Anchor& anchor : kAnchors) {
     fs::path file;
     for (const auto& entry : fs::directory_iterator(modelsDir / anchor.model)) {
@@ -86,6 +131,7 @@ int main(int argc, char** argv) {
     for (int t : graph.outputs) io += graph.tensor(t).byteSize();
     summary.push_back({anchor.model, best, bound, overlapBound, io, graphOrderBound,
                        anchor.tflmArena, anchor.microTvm});
+    if (fs::exists(modelsDir / anchor.model / "golden/seed1")) withGoldens.push_back(&anchor);
   }
   std::printf("\n%-24s %10s %10s %14s %12s %12s %12s %10s %10s\n", "model", "best", "bound",
               "overlap bound", "model order", "best + I/O", "TFLM arena", "microTVM", "vs TFLM");
@@ -100,5 +146,41 @@ int main(int argc, char** argv) {
                 digits(r.tflm).c_str(), r.microTvm > 0 ? digits(r.microTvm).c_str() : "-",
                 static_cast<double>(r.best + r.io) / static_cast<double>(r.tflm));
   }
-  return 0;
+
+  // Overlapping outputs on the host: the default planner's plan without and
+  // with them, and what one inference costs each way.
+  const fs::path work = fs::temp_directory_path() / "loupe-memplan-bench";
+  fs::create_directories(work);
+  std::printf("\nwith --overlap-outputs (host build, %s, golden seed1):\n",
+              std::string(memory::kDefaultPlanner).c_str());
+  std::printf("%-24s %10s %10s %10s %8s %14s %14s %8s %10s %10s %9s\n", "model", "bound", "before",
+              "after", "after/", "instr before", "instr after", "instr", "bit-exact", "TFLM arena",
+              "microTVM");
+  std::printf("%-24s %10s %10s %10s %8s %14s %14s %8s\n", "", "(tensors)", "", "", "bound", "", "",
+              "change");
+  int status = 0;
+  for (const Anchor* anchor : withGoldens) {
+    const auto model = std::find_if(summary.begin(), summary.end(),
+                                    [&](const Row& r) { return r.model == anchor->model; });
+    try {
+      const HostMeasure before = measureOnHost(modelsDir / anchor->model, false, work);
+      const HostMeasure after = measureOnHost(modelsDir / anchor->model, true, work);
+      const bool exact = before.bitExact && after.bitExact;
+      if (!exact) status = 1;
+      std::printf("%-24s %10s %10s %10s %7.2fx %14s %14s %+7.2f%% %10s %10s %9s\n", anchor->model,
+                  digits(model->bound).c_str(), digits(before.workspace).c_str(),
+                  digits(after.workspace).c_str(),
+                  static_cast<double>(after.workspace) / static_cast<double>(model->bound),
+                  digits(before.instructions).c_str(), digits(after.instructions).c_str(),
+                  100.0 * static_cast<double>(after.instructions - before.instructions) /
+                      static_cast<double>(before.instructions),
+                  exact ? "yes" : "NO", digits(anchor->tflmArena).c_str(),
+                  anchor->microTvm > 0 ? digits(anchor->microTvm).c_str() : "-");
+    } catch (const std::exception& e) {
+      status = 1;
+      std::printf("%-24s failed: %s\n", anchor->model, e.what());
+    }
+    std::fflush(stdout);
+  }
+  return status;
 }
