@@ -40,6 +40,8 @@ namespace {
 // The target string of a row whose model is compiled with non-default
 // schedules (deploy_golden_on_dsp_boards).
 constexpr std::string_view kTunedSuffix = " (tuned)";
+// ... and with outputs planned over their dying inputs (--overlap-outputs).
+constexpr std::string_view kOverlapSuffix = " (overlaps)";
 
 // A model deployed to one platform, kept open across its golden sets.
 struct DeployedModel {
@@ -71,17 +73,23 @@ class DeployGoldenOnBoards : public QObject {
     // Lowered for the board's core: MVE kernels on the Cortex-M55, DSP on the M4.
     // "tuned" rows: every workload with the last schedule of its space (the
     // loop nests unrolled by 8), as a tuning log would apply it.
-    const bool tuned = targetString.ends_with(kTunedSuffix);
+    // "overlaps" rows: outputs written over the inputs that die with them,
+    // as far as the traced loops allow.
+    std::string targets = targetString;
+    auto takeSuffix = [&targets](std::string_view suffix) {
+      if (!targets.ends_with(suffix)) return false;
+      targets.resize(targets.size() - suffix.size());
+      return true;
+    };
+    const bool overlaps = takeSuffix(kOverlapSuffix);
+    const bool tuned = takeSuffix(kTunedSuffix);
     // Planned in the board's memories, as loupec run and the GUI plan it.
     ir::Graph imported = frontend::importTfliteFile(path);
     codegen::CompileOptions options;
     options.boardMemories = platform.memoryRegions(imported);
+    options.memory.overlapOutputs = overlaps;
     driver::CompileRequest request{
-        std::move(imported),
-        target::parseTargetString(
-            tuned ? targetString.substr(0, targetString.size() - kTunedSuffix.size())
-                  : targetString,
-            targets::builtinTargetRegistry()),
+        std::move(imported), target::parseTargetString(targets, targets::builtinTargetRegistry()),
         std::move(options), platform.cpu()};
     if (tuned) {
       for (const deploy::TuningWorkload& workload :
@@ -147,6 +155,10 @@ class DeployGoldenOnBoards : public QObject {
     // qemu-microbit (the sets whose models do not fit it refused first),
     addRows("qemu-netduinoplus2", "c", "", true, true);
     addRows("qemu-microbit", "c", "", false, true);
+    // the rest of the sets with outputs over their dying inputs,
+    const QString overlaps = QString("c") + QString::fromUtf8(kOverlapSuffix.data());
+    addRows("qemu-mps2-an385", overlaps, "overlaps ", false, true);
+    addRows("qemu-mps3-an547", overlaps, "overlaps ", false, true);
     // and non-default schedules on one board of each kind of kernel.
     for (const char* platform : {"qemu-mps2-an385", "qemu-mps2-an386", "qemu-mps3-an547"}) {
       addRows(platform, QString("c") + QString::fromUtf8(kTunedSuffix.data()), "tuned ", true,
@@ -162,6 +174,10 @@ class DeployGoldenOnBoards : public QObject {
     addRows("qemu-mps2-an385", "c", "", true, false);
     addRows("qemu-mps3-an547", "c", "", true, false);
     addRows("qemu-mps3-an547", npu, "npu-128 ", true, false);
+    // Outputs over their dying inputs, with the Thumb and the MVE kernels.
+    const QString overlaps = QString("c") + QString::fromUtf8(kOverlapSuffix.data());
+    addRows("qemu-mps2-an385", overlaps, "overlaps ", true, false);
+    addRows("qemu-mps3-an547", overlaps, "overlaps ", true, false);
     // The 16 KB micro:bit: hello_world and micro_speech run, the others are
     // refused before anything is built, with the memory and bytes missing.
     addRows("qemu-microbit", "c", "", true, false);
@@ -191,6 +207,13 @@ class DeployGoldenOnBoards : public QObject {
         }
         qInfo("%s", deployed.doesNotFit.c_str());
         return;
+      }
+      if (targets.endsWith(QString::fromUtf8(kOverlapSuffix.data()))) {
+        // The larger models' plans do use overlaps (kws, vww, ResNet-8):
+        // these rows run outputs written over live inputs.
+        const memory::MemoryPlan& plan = deployed.model.memoryPlan;
+        QVERIFY(plan.result.totalBytes <= plan.tensorLevelBound);
+        if (plan.tensorLevelBound > 10000) QVERIFY(!plan.usedOverlaps().empty());
       }
       if (deployed.model.stateBytes > 0) deployed.deployment->resetState();
       std::vector<std::vector<std::uint8_t>> inputs;
