@@ -4,12 +4,16 @@
 #include <cstdio>
 #include <iostream>
 
+#include "cli/board_run_options.h"
 #include "cli/command_line.h"
 #include "cli/commands.h"
 #include "cli/device_report_printer.h"
 #include "cli/memory_options.h"
 #include "cli/target_options.h"
 #include "cli/tuning_options.h"
+#include "deploy/deploy_error.h"
+#include "deploy/firmware_build.h"
+#include "deploy/firmware_footprint.h"
 #include "driver/compile_driver.h"
 #include "frontend/tflite_importer.h"
 #include "ir/graph_printer.h"
@@ -22,7 +26,7 @@ namespace loupe::cli {
 const char* const kCompileUsage =
     "  loupec compile MODEL -o OUT.tar [--model-name NAME] [--workspace static|external]\n"
     "                 [--planner NAME] [--pools SPEC] [--target \"npu -config=npu-128, c\"]\n"
-    "                 [--overlap-outputs] [--report]\n"
+    "                 [--overlap-outputs] [--platform NAME] [--report]\n"
     "      compiles the model to C and writes a Model Library Format tar: "
     "codegen/host/{src,include}\n"
     "      (tvmgen_<NAME>.h, NAME defaults to 'default'), parameters/, the printed IR of every\n"
@@ -32,6 +36,10 @@ const char* const kCompileUsage =
     "      bytes) instead of a static array in the generated code. --overlap-outputs: outputs\n"
     "      may start inside the inputs that die with them, as far as their loops allow\n"
     "      (loupec memplan --overlaps shows how far).\n"
+    "      --platform NAME (a board, see loupec platforms): compiles for the board's CPU and\n"
+    "      memories as run does, builds its firmware (cached) and prints the flash each memory\n"
+    "      holds: model code, model constants, runtime, board support, C library; a model\n"
+    "      that does not fit is told which memory is how many bytes short (exit 1).\n"
     "      --target: targets in priority order (default \"c\"); every operator goes to the\n"
     "      first that accepts it, and metadata.json's device_mapping records it. An operator on\n"
     "      the NPU (Ethos-U55-like) is compiled with its region: one function, one command stream\n"
@@ -47,6 +55,7 @@ int runCompileCommand(const std::vector<std::string>& args, const deploy::Regist
                              {"--model-name", OptionSpec::Kind::Value},
                              {"--workspace", OptionSpec::Kind::Value},
                              {"--report", OptionSpec::Kind::Flag},
+                             {"--platform", OptionSpec::Kind::Value},
                              targetOptionSpec(),
                              tuningLogOptionSpec()});
   const auto parsed = parseArguments(args, specs);
@@ -72,14 +81,42 @@ int runCompileCommand(const std::vector<std::string>& args, const deploy::Regist
   const lowering::ScheduleTable schedules = schedulesFrom(parsed);
   options.schedules = schedules;
   const target::TargetList targets = targetsFrom(parsed, registries.targets);
+  // A board: its firmware is built to measure the flash the model takes.
+  std::shared_ptr<const deploy::Platform> platform;
+  if (const auto name = parsed.value("--platform")) {
+    platform = platformNamed(*name, registries.platforms);
+    if (!platform->buildsFirmware() || platform->cpu().empty()) {
+      throw UsageError("--platform measures a board's flash; " + platform->name() +
+                       (platform->cpu().empty() ? " builds no board image"
+                                                : " runs firmware flashed by hand (name the "
+                                                  "board's own platform)"));
+    }
+    // The firmware is built from the operators' C, so it is printed whole.
+    options.printOperatorSources = true;
+  }
   // Before the compilation, which can take long: a device, FIFO or folder
   // given as -o, or a folder that cannot be written, fails now.
   mlf::checkArchiveTarget(*output);
 
-  driver::Compilation compilation = driver::compileModel(
-      {frontend::importTfliteFile(parsed.positional[0]), targets, std::move(options)});
+  driver::CompileRequest request{
+      frontend::importTfliteFile(parsed.positional[0]), targets, std::move(options), {}};
+  if (platform) {
+    request.boardCpu = platform->cpu();
+    request.options.boardMemories = platform->memoryRegions(request.model);
+  }
+  driver::Compilation compilation = driver::compileModel(std::move(request));
   const ir::Graph& graph = compilation.graph;
   codegen::CompiledModel& model = compilation.model;
+  // Built before the sources move into the archive.
+  std::vector<std::string> flash;
+  if (platform) {
+    const deploy::FirmwareBuild build = deploy::buildFirmware(*platform, model);
+    if (const auto footprint = deploy::measureFirmware(build.firmware, "arm-none-eabi-objdump")) {
+      flash = deploy::footprintLines(*footprint);
+    } else {
+      throw std::runtime_error(platform->name() + "'s firmware has no link map to measure");
+    }
+  }
   std::vector<mlf::StageFile> stages;
   int number = 0;
   for (const passes::Stage& stage : compilation.timeline.stages()) {
@@ -105,10 +142,16 @@ int runCompileCommand(const std::vector<std::string>& args, const deploy::Regist
             << "': " << model.functions.size() << " operator function(s), workspace "
             << ir::groupDigits(model.workspaceBytes()) << " bytes"
             << (model.externalWorkspace ? " (external)" : "") << " planned by " << plan.planner
-            << " (lower bound " << ir::groupDigits(plan.lowerBound) << ", gap "
-            << ir::groupDigits(plan.gap()) << ")\ntargets (" << targetString
+            << " (lower bound " << ir::groupDigits(plan.lowerBound)
+            << (plan.overlaps.empty() ? ""
+                                      : " with outputs over their dying inputs, tensor-level " +
+                                            ir::groupDigits(plan.tensorLevelBound))
+            << ", gap " << ir::groupDigits(plan.gap()) << ")\ntargets (" << targetString
             << "): " << targetSummary(graph, targets) << "\n";
   printDeviceTotals(std::cout, devices);
+  for (const std::string& line : flash) {
+    std::cout << "flash on " << platform->name() << ": " << line << "\n";
+  }
   if (const std::string coverage = tuningCoverage(parsed, schedules, compilation);
       !coverage.empty()) {
     std::cout << coverage << "\n";

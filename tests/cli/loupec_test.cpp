@@ -544,6 +544,38 @@ class Loupec : public QObject {
     QVERIFY(!QFile::exists(dir.filePath("k.tar")));
   }
 
+  // --platform builds the board's firmware and says what its flash holds:
+  // kws's weights are the model constants (at least its 24,376 parameter
+  // bytes), the rest adds up to the image.
+  void compileForABoardMeasuresItsFlash() {
+    QTemporaryDir dir;
+    auto result = loupec({"compile", model("kws_ref_model"), "-o", dir.filePath("k.tar"),
+                          "--platform", "qemu-mps2-an385"},
+                         300000);
+    QCOMPARE(result.exitCode, 0);
+    const QString out = QString::fromUtf8(result.out);
+    static const QRegularExpression line(
+        "flash on qemu-mps2-an385: CODE_SRAM: ([0-9,]+) of ([0-9,]+) bytes loaded \\(model code "
+        "([0-9,]+) · model constants ([0-9,]+) · runtime ([0-9,]+) · board support ([0-9,]+) · "
+        "C library ([0-9,]+) · padding ([0-9,]+)\\)");
+    const QRegularExpressionMatch match = line.match(out);
+    QVERIFY2(match.hasMatch(), qPrintable(out));
+    auto number = [&](int i) { return match.captured(i).remove(',').toLongLong(); };
+    QVERIFY(number(4) >= 24376);
+    QVERIFY(number(3) > 1000);
+    qint64 parts = 0;
+    for (int i = 3; i <= 8; ++i) parts += number(i);
+    QCOMPARE(parts, number(1));
+    QVERIFY(number(1) < number(2));
+    QVERIFY(QFile::exists(dir.filePath("k.tar")));
+    // The host builds no board image: a usage error before compiling.
+    result = loupec(
+        {"compile", model("kws_ref_model"), "-o", dir.filePath("h.tar"), "--platform", "host"});
+    QCOMPARE(result.exitCode, 2);
+    QVERIFY2(result.err.contains("host builds no board image"), qPrintable(result.err));
+    QVERIFY(!QFile::exists(dir.filePath("h.tar")));
+  }
+
   void unknownCommandAndHelp() {
     QCOMPARE(loupec({"frobnicate"}).exitCode, 2);
     const auto help = loupec({"--help"});
