@@ -26,6 +26,7 @@ MemoryPlanView::MemoryPlanView(models::ModelDocument* document,
       comparison_(new QComboBox(this)),
       pools_(new QLineEdit(this)),
       overlap_(new QCheckBox(tr("Overlap outputs"), this)),
+      flash_(new QLabel(this)),
       summary_(new QLabel(this)),
       memoryBars_(new BoardMemoryBars(this)),
       chart_(new MemoryTimelineChart(this)),
@@ -69,6 +70,11 @@ MemoryPlanView::MemoryPlanView(models::ModelDocument* document,
   layout->addLayout(bar);
   layout->addWidget(summary_);
   layout->addWidget(memoryBars_);
+  flash_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  flash_->setWordWrap(true);
+  flash_->setContentsMargins(8, 0, 8, 2);
+  flash_->hide();
+  layout->addWidget(flash_);
   auto* charts = new QSplitter(Qt::Vertical, this);
   charts->addWidget(chart_);
   charts->addWidget(comparisonChart_);
@@ -108,6 +114,18 @@ MemoryPlanView::MemoryPlanView(models::ModelDocument* document,
 
 qint64 MemoryPlanView::shownTotalBytes() const {
   return chart_->planLayout().isEmpty() ? -1 : chart_->planLayout().totalBytes;
+}
+
+void MemoryPlanView::setFlashFootprint(const QString& platform, const QStringList& lines) {
+  QStringList shown;
+  for (const QString& line : lines) shown.append(line.toHtmlEscaped());
+  flash_->setText(tr("<b>Flash</b> of the firmware last run on %1: %2")
+                      .arg(platform.toHtmlEscaped(), shown.join(QStringLiteral("; "))));
+  flash_->setVisible(!lines.isEmpty());
+}
+
+QString MemoryPlanView::flashText() const {
+  return flash_->isVisibleTo(this) ? flash_->text() : QString();
 }
 
 QString MemoryPlanView::summaryText() const {

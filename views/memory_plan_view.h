@@ -44,6 +44,10 @@ class MemoryPlanView : public QWidget {
   MemoryTimelineChart* comparisonChart() const { return comparisonChart_; }
   // The total the view states, in bytes (-1 when there is no plan).
   qint64 shownTotalBytes() const;
+  // What the firmware last built for `platform` loads into each memory
+  // (deploy::footprintLines), shown under the memories' bars; no lines: hidden.
+  void setFlashFootprint(const QString& platform, const QStringList& lines);
+  QString flashText() const;
   QString summaryText() const;
 
  private:
@@ -56,6 +60,7 @@ class MemoryPlanView : public QWidget {
   QComboBox* comparison_;
   QLineEdit* pools_;
   QCheckBox* overlap_;
+  QLabel* flash_;
   QLabel* summary_;
   BoardMemoryBars* memoryBars_;
   MemoryTimelineChart* chart_;

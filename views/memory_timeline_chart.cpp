@@ -14,7 +14,8 @@ namespace {
 
 constexpr qreal kLeftMargin = 86;
 constexpr qreal kRightMargin = 150;  // room for the lines' labels
-constexpr qreal kTopMargin = 34;     // the legend
+constexpr qreal kLegendTop = 8;
+constexpr qreal kLegendRow = 17;     // the legend's rows, above the plot
 constexpr qreal kBottomMargin = 40;  // step numbers and axis title
 
 QString bytesText(qint64 bytes) {
@@ -103,9 +104,55 @@ qint64 MemoryTimelineChart::chartBytes() const {
   return std::max<qint64>(top + top / 20, 1);
 }
 
+QList<MemoryTimelineChart::LegendKey> MemoryTimelineChart::legendKeys() const {
+  QList<LegendKey> keys;
+  for (auto kind : {models::PlannedBufferKind::Intermediate, models::PlannedBufferKind::Shared,
+                    models::PlannedBufferKind::Scratch}) {
+    keys.append({kindColor(kind),
+                 QPen(kindColor(kind).darker(140)),
+                 models::plannedBufferKindName(kind),
+                 {}});
+  }
+  keys.append({kindColor(models::PlannedBufferKind::Intermediate),
+               QPen(Qt::black, 2),
+               tr("selected operator's buffers"),
+               {}});
+  keys.append({QColor(0xff, 0xf2, 0xb3), QPen(QColor(0xe0, 0xd0, 0x90)), tr("its step"), {}});
+  if (!layout_.overlaps.isEmpty()) {
+    keys.append({QBrush(overlapColor(), Qt::BDiagPattern),
+                 QPen(overlapColor()),
+                 tr("output over its dying input"),
+                 {}});
+  }
+  const QFontMetrics metrics(font());
+  qreal x = kLeftMargin, y = kLegendTop;
+  for (LegendKey& key : keys) {
+    const qreal w = 18 + metrics.horizontalAdvance(key.text) + 4;
+    if (x > kLeftMargin && x + w > width() - 4) {
+      x = kLeftMargin;
+      y += kLegendRow;
+    }
+    key.at = QPointF(x, y);
+    x += w + 12;
+  }
+  return keys;
+}
+
+qreal MemoryTimelineChart::topMargin() const {
+  // A title takes one row; else the legend's rows.
+  const qreal lastRow =
+      title_.isEmpty() && !layout_.isEmpty() ? legendKeys().back().at.y() : kLegendTop;
+  return lastRow + kLegendRow + 9;
+}
+
+QColor MemoryTimelineChart::overlapColor() {
+  return QColor(0x6a, 0x1b, 0x9a);
+}
+
 QRectF MemoryTimelineChart::plotArea() const {
-  return QRectF(kLeftMargin, kTopMargin, std::max<qreal>(width() - kLeftMargin - kRightMargin, 10),
-                std::max<qreal>(height() - kTopMargin - kBottomMargin, 10));
+  const qreal top = topMargin();
+  return QRectF(kLeftMargin, top, std::max<qreal>(width() - kLeftMargin - kRightMargin, 10),
+                std::max<qreal>(height() - top - kBottomMargin, 10));
 }
 
 QRectF MemoryTimelineChart::bufferRect(int buffer) const {
@@ -226,7 +273,7 @@ void MemoryTimelineChart::paintChart(QPainter& painter) {
   // Outputs written over their dying inputs: in the step that does it, the
   // bytes both hold are hatched, and a tick marks the highest start the
   // traced loops allow the output (the input's start less the lag).
-  const QColor overlapColor(0x6a, 0x1b, 0x9a);
+  const QColor overlapColor = MemoryTimelineChart::overlapColor();
   for (const models::PlannedOverlap& o : layout_.overlaps) {
     const auto& out = layout_.buffers[o.output];
     const auto& in = layout_.buffers[o.input];
@@ -289,29 +336,15 @@ void MemoryTimelineChart::paintChart(QPainter& painter) {
     return;
   }
   // Legend across the top.
-  qreal x = area.left();
-  const qreal y = 8;
-  auto legendItem = [&](const QColor& fill, const QPen& border, const QString& text) {
-    painter.fillRect(QRectF(x, y + 2, 14, 12), fill);
-    painter.setPen(border);
-    painter.drawRect(QRectF(x, y + 2, 14, 12));
+  for (const LegendKey& key : legendKeys()) {
+    const QRectF swatch(key.at.x(), key.at.y() + 2, 14, 12);
+    painter.fillRect(swatch, key.fill);
+    painter.setPen(key.border);
+    painter.drawRect(swatch);
     painter.setPen(pal.color(QPalette::Text));
-    const int w = metrics.horizontalAdvance(text);
-    painter.drawText(QRectF(x + 18, y, w + 4, 16), Qt::AlignLeft | Qt::AlignVCenter, text);
-    x += 18 + w + 16;
-  };
-  for (auto kind : {models::PlannedBufferKind::Intermediate, models::PlannedBufferKind::Shared,
-                    models::PlannedBufferKind::Scratch}) {
-    legendItem(kindColor(kind), QPen(kindColor(kind).darker(140)),
-               models::plannedBufferKindName(kind));
-  }
-  legendItem(kindColor(models::PlannedBufferKind::Intermediate), QPen(Qt::black, 2),
-             tr("selected operator's buffers"));
-  legendItem(QColor(0xff, 0xf2, 0xb3), QPen(QColor(0xe0, 0xd0, 0x90)), tr("its step"));
-  if (!layout_.overlaps.isEmpty()) {
-    painter.fillRect(QRectF(x, y + 2, 14, 12), QBrush(overlapColor, Qt::BDiagPattern));
-    legendItem(Qt::transparent, QPen(overlapColor),
-               tr("output over its dying input"));
+    painter.drawText(
+        QRectF(key.at.x() + 18, key.at.y(), metrics.horizontalAdvance(key.text) + 4, 16),
+        Qt::AlignLeft | Qt::AlignVCenter, key.text);
   }
 }
 

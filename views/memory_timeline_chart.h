@@ -6,8 +6,10 @@
 // shaded; a tooltip names the buffer's tensors, size, offset and lifetime.
 #pragma once
 
+#include <QBrush>
 #include <QImage>
 #include <QList>
+#include <QPen>
 #include <QRectF>
 #include <QWidget>
 
@@ -52,7 +54,18 @@ class MemoryTimelineChart : public QWidget {
   void mousePressEvent(QMouseEvent* event) override;
 
  private:
+  // One key of the legend across the top; keys wrap onto more rows when the
+  // chart is narrow, and the plot starts below them.
+  struct LegendKey {
+    QBrush fill;
+    QPen border;
+    QString text;
+    QPointF at;  // top left of its swatch
+  };
+  QList<LegendKey> legendKeys() const;
+  static QColor overlapColor();
   void paintChart(QPainter& painter);
+  qreal topMargin() const;
   QRectF plotArea() const;
   QRectF bufferRect(int buffer) const;
   qint64 poolBase(int pool) const;

@@ -836,6 +836,7 @@ void MainWindow::showAbout() {
 }
 
 void MainWindow::onModelLoaded() {
+  memoryPlanView_->setFlashFootprint({}, {});  // another model's firmware
   const auto& totals = document_->graphCost();
   const auto unsupported = static_cast<int>(document_->supportProblems().size());
   QStringList parts;
@@ -866,6 +867,11 @@ void MainWindow::onBoardRunStarted(const QString& platform) {
 
 void MainWindow::onBoardRunFinished() {
   using State = models::BoardRun::State;
+  // A run that built no board image (the host, a failed build) leaves the
+  // last one's measurement.
+  if (!boardRun_->flashFootprint().isEmpty()) {
+    memoryPlanView_->setFlashFootprint(boardRun_->platform(), boardRun_->flashFootprint());
+  }
   if (boardRun_->state() == State::Failed) {
     problemsDock_->show();
     problemsDock_->raise();

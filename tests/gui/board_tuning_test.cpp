@@ -19,6 +19,7 @@
 
 #include "gui/main_window.h"
 #include "gui_test_files.h"
+#include "models/board_run.h"
 #include "models/board_tuning.h"
 #include "models/model_compilation.h"
 #include "models/model_document.h"
@@ -26,6 +27,7 @@
 #include "quiet_main_window.h"
 #include "tuning/tuning_log.h"
 #include "views/deploy_panel.h"
+#include "views/memory_plan_view.h"
 #include "views/tuning_panel.h"
 
 using loupe::gui::MainWindow;
@@ -86,6 +88,25 @@ class BoardTuningTest : public QObject {
     // serial runs firmware flashed by hand: nothing to tune.
     QVERIFY(window.deployPanel()->selectPlatform("serial"));
     QVERIFY(!window.tuningPanel()->tuneButton()->isEnabled());
+  }
+
+  // Run on board builds the firmware with a map: the Memory Plan view then
+  // says what it loads into the board's memory, measured; another model
+  // clears it.
+  void runOnBoardShowsTheMeasuredFlash() {
+    auto window = openOnBoard();
+    QVERIFY(window);
+    QVERIFY(window->memoryPlanView()->flashText().isEmpty());
+    window->deployPanel()->runOnBoard();
+    QVERIFY(window->waitUntilIdle(kTuneTimeoutMs));
+    QVERIFY(window->boardRun()->state() == loupe::models::BoardRun::State::Succeeded);
+    const QString flash = window->memoryPlanView()->flashText();
+    QVERIFY2(flash.contains(QString("last run on %1: CODE_SRAM: ").arg(kBoard)), qPrintable(flash));
+    QVERIFY2(flash.contains("model constants"), qPrintable(flash));
+    QCOMPARE(window->boardRun()->flashFootprint().size(), 1);
+    window->openModel(loupe::test::ad01ModelPath());
+    QVERIFY(window->waitUntilIdle());
+    QVERIFY(window->memoryPlanView()->flashText().isEmpty());
   }
 
   void tuningMeasuresAppliesAndResumes() {
