@@ -49,7 +49,7 @@ QList<qint64> MemoryPlanLayout::liveBytesByModelOperator(int modelOperatorCount)
 }
 
 qint64 PlannedOverlap::safeOffset(const QList<PlannedBuffer>& buffers) const {
-  return buffers.at(input).offset - lagBytes;
+  return buffers.at(input).offset + (backwards ? distanceBytes : -distanceBytes);
 }
 
 QList<int> MemoryPlanLayout::overlapsOf(int buffer) const {
@@ -89,7 +89,9 @@ MemoryPlanLayout memoryPlanLayout(const ir::Graph& graph, const memory::MemoryPl
     const qint64 shared = std::min(inBegin + plan.analysis.buffers[in].size,
                                    outBegin + plan.analysis.buffers[out].size) -
                           std::max(inBegin, outBegin);
-    layout.overlaps.append({used.outputBuffer, used.inputBuffer, used.step, used.lagBytes, shared});
+    const bool backwards = used.runsBackwards(inBegin, outBegin, plan.analysis.buffers);
+    layout.overlaps.append({used.outputBuffer, used.inputBuffer, used.step,
+                            backwards ? used.leadBytes : used.lagBytes, backwards, shared});
   }
   layout.fits = plan.result.fits;
   layout.milliseconds = plan.milliseconds;

@@ -48,10 +48,12 @@ struct PlannedOverlap {
   int input = -1;
   int step = 0;
   // The traced distance: the output must start at least this many bytes
-  // before the input, so the highest safe start is input offset - lagBytes.
-  qint64 lagBytes = 0;
+  // before the input - or, when its function runs backwards, after it.
+  qint64 distanceBytes = 0;
+  bool backwards = false;  // placed above the input, the loops run last to first
   qint64 sharedBytes = 0;  // bytes the two occupy together in this plan
 
+  // The highest start the loops allow (forwards), or the lowest (backwards).
   qint64 safeOffset(const QList<PlannedBuffer>& buffers) const;
 };
 

@@ -271,8 +271,9 @@ void MemoryTimelineChart::paintChart(QPainter& painter) {
   for (int i : highlighted_) drawBuffer(i, true);
 
   // Outputs written over their dying inputs: in the step that does it, the
-  // bytes both hold are hatched, and a tick marks the highest start the
-  // traced loops allow the output (the input's start less the lag).
+  // bytes both hold are hatched, and a bar marks the start the traced loops
+  // allow the output: at most the input's start less the lag, or, running
+  // backwards, at least the input's start plus the lead.
   const QColor overlapColor = MemoryTimelineChart::overlapColor();
   for (const models::PlannedOverlap& o : layout_.overlaps) {
     const auto& out = layout_.buffers[o.output];
@@ -372,16 +373,19 @@ bool MemoryTimelineChart::event(QEvent* event) {
       const auto& in = layout_.buffers[o.input];
       const auto& out = layout_.buffers[o.output];
       text += QStringLiteral("<br>") +
-              (o.output == i ? tr("written over its input %1 at step %2: starts %3 before it "
-                                  "(its loops need %4), sharing %5")
-                                   .arg(in.label)
-                                   .arg(o.step)
-                                   .arg(bytesText(in.offset - out.offset), bytesText(o.lagBytes),
-                                        bytesText(o.sharedBytes))
-                             : tr("read while %1 is written over it at step %2, sharing %3")
-                                   .arg(out.label)
-                                   .arg(o.step)
-                                   .arg(bytesText(o.sharedBytes)));
+              (o.output == i
+                   ? (o.backwards ? tr("written over its input %1 at step %2, its loops run "
+                                       "backwards: starts %3 after it (they need %4), sharing %5")
+                                  : tr("written over its input %1 at step %2: starts %3 before "
+                                       "it (its loops need %4), sharing %5"))
+                         .arg(in.label)
+                         .arg(o.step)
+                         .arg(bytesText(std::abs(in.offset - out.offset)),
+                              bytesText(o.distanceBytes), bytesText(o.sharedBytes))
+                   : tr("read while %1 is written over it at step %2, sharing %3")
+                         .arg(out.label)
+                         .arg(o.step)
+                         .arg(bytesText(o.sharedBytes)));
     }
     QToolTip::showText(help->globalPos(), text, this);
     return true;

@@ -13,6 +13,7 @@
 #include "memory/constant_placement.h"
 #include "tir/access_trace.h"
 #include "tir/lift_scratch.h"
+#include "tir/reverse_loops.h"
 #include "tir/simplify.h"
 #include "tir/unroll_hint.h"
 
@@ -202,6 +203,17 @@ std::vector<memory::OverlapAllowance> tracedOverlaps(
       const auto it = std::find(func->paramTensors.begin(), func->paramTensors.end(), tensor);
       return static_cast<std::size_t>(it - func->paramTensors.begin());
     };
+    // A convolution's pixels are independent of each other: its function may
+    // run its outer loops backwards, and then its output may start above the
+    // input. Integer ones only: a float accumulation in another order would
+    // not give the same bits.
+    std::optional<tir::PrimFunc> backwards;
+    if ((op.type == ir::OpType::Conv2D || op.type == ir::OpType::DepthwiseConv2D) &&
+        graph.tensor(op.outputs[0]).dtype == ir::DType::Int8 &&
+        std::all_of(op.inputs.begin(), op.inputs.end(),
+                    [&](int t) { return t < 0 || graph.tensor(t).dtype != ir::DType::Float32; })) {
+      backwards = tir::reverseOuterLoops(*func);
+    }
     for (int tensor : dying) {
       const tir::OutputOverlap overlap =
           tir::traceOutputOverlap(*func, paramOf(tensor), paramOf(op.outputs[0]));
@@ -212,7 +224,20 @@ std::vector<memory::OverlapAllowance> tracedOverlaps(
         }
         continue;
       }
-      allowances.push_back({static_cast<int>(step), bufferOf(tensor), out, overlap.lagBytes});
+      memory::OverlapAllowance allowance{static_cast<int>(step), bufferOf(tensor), out,
+                                         overlap.lagBytes};
+      if (backwards) {
+        const tir::OutputOverlap reversed =
+            tir::traceOutputOverlap(*backwards, paramOf(tensor), paramOf(op.outputs[0]));
+        // A lead of the whole input (loops that do not run pixel by pixel
+        // from the top) would share nothing.
+        const std::int64_t inputBytes =
+            analysis.buffers.at(static_cast<std::size_t>(allowance.inputBuffer)).size;
+        if (reversed.known && reversed.leadBytes && *reversed.leadBytes < inputBytes) {
+          allowance.leadBytes = *reversed.leadBytes;
+        }
+      }
+      allowances.push_back(allowance);
     }
   }
   return allowances;
@@ -362,12 +387,25 @@ CompiledModel compileToC(const ir::Graph& graph, const CompileOptions& options) 
   // its C prototype drops `restrict` (as for in-place operators).
   for (const memory::OverlapAllowance& used : model.memoryPlan.usedOverlaps()) {
     const int op = model.memoryPlan.analysis.order.at(static_cast<std::size_t>(used.step));
+    const auto& buffers = model.memoryPlan.analysis.buffers;
+    const std::int64_t inputOffset =
+        model.memoryPlan.result.offset.at(static_cast<std::size_t>(used.inputBuffer));
+    const std::int64_t outputOffset =
+        model.memoryPlan.result.offset.at(static_cast<std::size_t>(used.outputBuffer));
+    const std::string input =
+        memory::bufferName(graph, buffers.at(static_cast<std::size_t>(used.inputBuffer)));
     for (const OperatorCall& call : model.calls) {
       if (call.operatorIndex != op || call.operators.size() != 1) continue;
-      model.functions[call.function].attrs["overlaps"] =
-          "output starts " + std::to_string(used.lagBytes) + " or more bytes before " +
-          memory::bufferName(graph, model.memoryPlan.analysis.buffers.at(
-                                        static_cast<std::size_t>(used.inputBuffer)));
+      tir::PrimFunc& f = model.functions[call.function];
+      if (used.runsBackwards(inputOffset, outputOffset, buffers)) {
+        // Placed above its input: its pixels run last to first, as traced.
+        f = tir::reverseOuterLoops(f);
+        f.attrs["overlaps"] = "output starts " + std::to_string(used.leadBytes) +
+                              " or more bytes after " + input + ", its loops run backwards";
+      } else {
+        f.attrs["overlaps"] =
+            "output starts " + std::to_string(used.lagBytes) + " or more bytes before " + input;
+      }
     }
   }
   if (noWorkspaceRoom && model.workspaceBytes() > 0) {

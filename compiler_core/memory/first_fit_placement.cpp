@@ -52,15 +52,21 @@ std::int64_t FirstFitPlacement::lowestOffset(int b, std::size_t pool) const {
       taken.emplace_back(begin, end);
       continue;
     }
-    const std::int64_t lag = problem_.overlaps[static_cast<std::size_t>(allowance)].lagBytes;
-    if (problem_.overlaps[static_cast<std::size_t>(allowance)].outputBuffer == b) {
-      // b, the output, starts at least `lag` before the input or after it:
-      // its end at most begin - lag + size, or its start at the input's end.
-      if (begin - lag < end) taken.emplace_back(begin - lag + size, end);
+    const OverlapAllowance& a = problem_.overlaps[static_cast<std::size_t>(allowance)];
+    if (a.outputBuffer == b) {
+      // b, the output, may not start strictly between the allowance's
+      // limits for the input where it is: as a taken range (lowest + size,
+      // highest), which the scan below reads as "past `lowest`, move to
+      // `highest`" even when it is empty (an output larger than the window).
+      const auto [lowest, highest] = a.forbiddenStarts(begin, problem_.buffers);
+      taken.emplace_back(lowest + size, highest);
     } else {
-      // b, the input, starts at least `lag` after the output's start, or
-      // ends before the output starts.
-      taken.emplace_back(begin, std::min(begin + lag, end));
+      // b, the input, at y forbids the placed output's start X when
+      // lowest(y) < X < highest(y), with lowest(y) = y - l and highest(y) =
+      // y + h: y may not lie in (X - h, X + l), so b's body may not cover
+      // [X - h + size, X + l) - read by the scan as above.
+      const auto [lowest, highest] = a.forbiddenStarts(0, problem_.buffers);
+      taken.emplace_back(begin - highest + size, begin - lowest);
     }
   }
   std::sort(taken.begin(), taken.end());

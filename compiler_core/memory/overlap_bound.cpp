@@ -9,7 +9,33 @@ namespace loupe::memory {
 std::int64_t OverlapAllowance::sharedBytes(const std::vector<WorkspaceBuffer>& buffers) const {
   const WorkspaceBuffer& in = buffers.at(static_cast<std::size_t>(inputBuffer));
   const WorkspaceBuffer& out = buffers.at(static_cast<std::size_t>(outputBuffer));
-  return std::max<std::int64_t>(0, std::min(out.size - lagBytes, in.size));
+  const std::int64_t below = std::min(out.size - lagBytes, in.size);
+  const std::int64_t above = leadBytes >= 0 ? std::min(in.size - leadBytes, out.size) : 0;
+  return std::max<std::int64_t>({0, below, above});
+}
+
+std::pair<std::int64_t, std::int64_t> OverlapAllowance::forbiddenStarts(
+    std::int64_t inputOffset, const std::vector<WorkspaceBuffer>& buffers) const {
+  const WorkspaceBuffer& in = buffers.at(static_cast<std::size_t>(inputBuffer));
+  const WorkspaceBuffer& out = buffers.at(static_cast<std::size_t>(outputBuffer));
+  // Allowed: wholly below (end at the input's start) or `lagBytes` before
+  // it; wholly above (from the input's end) or, backwards, `leadBytes` after.
+  const std::int64_t lowest = inputOffset - std::min(lagBytes, out.size);
+  const std::int64_t highest =
+      inputOffset + (leadBytes >= 0 ? std::min(leadBytes, in.size) : in.size);
+  return {lowest, highest};
+}
+
+bool OverlapAllowance::allows(std::int64_t inputOffset, std::int64_t outputOffset,
+                              const std::vector<WorkspaceBuffer>& buffers) const {
+  const auto [lowest, highest] = forbiddenStarts(inputOffset, buffers);
+  return outputOffset <= lowest || outputOffset >= highest;
+}
+
+bool OverlapAllowance::runsBackwards(std::int64_t inputOffset, std::int64_t outputOffset,
+                                     const std::vector<WorkspaceBuffer>& buffers) const {
+  const WorkspaceBuffer& in = buffers.at(static_cast<std::size_t>(inputBuffer));
+  return leadBytes >= 0 && outputOffset > inputOffset && outputOffset < inputOffset + in.size;
 }
 
 std::int64_t overlapLowerBound(const std::vector<WorkspaceBuffer>& buffers,

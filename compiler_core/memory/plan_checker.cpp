@@ -64,14 +64,19 @@ std::vector<std::string> checkPlan(const PlanProblem& problem, const PlanResult&
         if (allowance != allowances.end()) {
           const auto in = static_cast<std::size_t>(allowance->inputBuffer);
           const auto out = static_cast<std::size_t>(allowance->outputBuffer);
+          if (allowance->allows(plan.offset[in], plan.offset[out], buffers)) continue;
           const std::int64_t before = plan.offset[in] - plan.offset[out];
-          if (before >= allowance->lagBytes) continue;
-          problems.push_back("the output " + describe(buffers[out]) + " starts " +
-                             std::to_string(before) + " bytes before its input " +
-                             describe(buffers[in]) + " in pool " + pool.name +
-                             ": its stores would overwrite input bytes still to be read unless "
-                             "it starts at least " +
-                             std::to_string(allowance->lagBytes) + " bytes before");
+          problems.push_back(
+              "the output " + describe(buffers[out]) + " starts " +
+              (before >= 0 ? std::to_string(before) + " bytes before"
+                           : std::to_string(-before) + " bytes after") +
+              " its input " + describe(buffers[in]) + " in pool " + pool.name +
+              ": its stores would overwrite input bytes still to be read unless it starts at "
+              "least " +
+              std::to_string(allowance->lagBytes) + " bytes before" +
+              (allowance->leadBytes >= 0 ? " or, running backwards, " +
+                                               std::to_string(allowance->leadBytes) + " bytes after"
+                                         : std::string()));
           continue;
         }
         problems.push_back(describe(buffers[i]) + " at " + std::to_string(plan.offset[i]) +

@@ -24,6 +24,9 @@ struct KernelAccess {
   std::string_view name;
   std::size_t read, readLength;
   std::size_t write, writeLength;
+  // Whether the reads are the `readLength` elements from the pointer on, so
+  // the highest one is known too (a depthwise window's are not).
+  bool contiguous;
 };
 
 // conv_pixel_s8(patch, filter, length, channels, ..., out): `length` bytes
@@ -34,9 +37,11 @@ struct KernelAccess {
 // `channels` outputs. The ADD kernel reads two inputs and is not described,
 // so operators calling it are not traced.
 constexpr KernelAccess kKernelAccesses[] = {
-    {"loupe.thumb.conv_pixel_s8", 0, 2, 10, 3}, {"loupe.dsp.conv_pixel_s8", 0, 2, 10, 3},
-    {"loupe.mve.conv_pixel_s8", 0, 2, 10, 3},   {"loupe.mve.dw_3x3_s8", 0, 4, 11, 4},
-    {"loupe.mve.dw_pixel_s8", 0, 7, 15, 7},
+    {"loupe.thumb.conv_pixel_s8", 0, 2, 10, 3, true},
+    {"loupe.dsp.conv_pixel_s8", 0, 2, 10, 3, true},
+    {"loupe.mve.conv_pixel_s8", 0, 2, 10, 3, true},
+    {"loupe.mve.dw_3x3_s8", 0, 4, 11, 4, false},
+    {"loupe.mve.dw_pixel_s8", 0, 7, 15, 7, false},
 };
 
 // Thrown to stop the trace where it cannot follow the function.
@@ -100,7 +105,7 @@ class Tracer {
         if (s->buffer.get() == output_) {
           if (!index) throw Untraceable{"a store to the output at an index from the data"};
           count();
-          writeEnd_ = std::max(writeEnd_, (*index + 1) * outputBytes_);
+          wrote(*index * outputBytes_, (*index + 1) * outputBytes_);
         } else if (s->buffer.get() == input_) {
           throw Untraceable{"a store to the input"};
         }
@@ -116,6 +121,9 @@ class Tracer {
   }
 
   std::int64_t lag() const { return lag_; }
+  std::optional<std::int64_t> lead() const {
+    return leadKnown_ ? std::optional<std::int64_t>(lead_) : std::nullopt;
+  }
   std::int64_t events() const { return events_; }
 
  private:
@@ -123,10 +131,21 @@ class Tracer {
     if (++events_ > limit_) throw Untraceable{"too long to trace"};
   }
 
-  void read(std::int64_t index) {
+  void wrote(std::int64_t begin, std::int64_t end) {
+    writeBegin_ = std::min(writeBegin_, begin);
+    writeEnd_ = std::max(writeEnd_, end);
+  }
+
+  // Elements [index, index + length) read; an unknown length leaves the
+  // lead unknown.
+  void read(std::int64_t index, std::optional<std::int64_t> length = 1) {
     count();
-    if (writeEnd_ > std::numeric_limits<std::int64_t>::min()) {
-      lag_ = std::max(lag_, writeEnd_ - index * inputBytes_);
+    if (writeEnd_ == std::numeric_limits<std::int64_t>::min()) return;  // nothing written yet
+    lag_ = std::max(lag_, writeEnd_ - index * inputBytes_);
+    if (!length) {
+      leadKnown_ = false;
+    } else {
+      lead_ = std::max(lead_, (index + *length) * inputBytes_ - writeBegin_);
     }
   }
 
@@ -186,13 +205,15 @@ class Tracer {
     };
     if (const Value out = pointerInto(args.at(access.write), output_)) {
       count();
-      writeEnd_ = std::max(writeEnd_, (*out + value(access.writeLength)) * outputBytes_);
+      wrote(*out * outputBytes_, (*out + value(access.writeLength)) * outputBytes_);
     } else if (pointerInto(args.at(access.write), input_)) {
       throw Untraceable{"a kernel writing into the input"};
     }
     if (const Value in = pointerInto(args.at(access.read), input_)) {
-      // Its first element is what a store must not pass.
-      if (value(access.readLength) > 0) read(*in);
+      // Its first element is what a store must not pass; its last, what a
+      // store running the other way must stay above.
+      const std::int64_t length = value(access.readLength);
+      if (length > 0) read(*in, access.contiguous ? std::optional(length) : std::nullopt);
     } else if (pointerInto(args.at(access.read), output_)) {
       throw Untraceable{"a kernel reading the output"};
     }
@@ -328,8 +349,11 @@ class Tracer {
   std::int64_t outputBytes_;
   std::int64_t limit_;
   std::unordered_map<const VarNode*, Value> vars_;
+  std::int64_t writeBegin_ = std::numeric_limits<std::int64_t>::max();
   std::int64_t writeEnd_ = std::numeric_limits<std::int64_t>::min();
   std::int64_t lag_ = 0;
+  std::int64_t lead_ = 0;
+  bool leadKnown_ = true;
   std::int64_t events_ = 0;
 };
 
@@ -352,6 +376,7 @@ OutputOverlap traceOutputOverlap(const PrimFunc& f, std::size_t input, std::size
   }
   result.known = true;
   result.lagBytes = tracer.lag();
+  result.leadBytes = tracer.lead();
   result.events = tracer.events();
   return result;
 }

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "tir/prim_func.h"
@@ -26,6 +27,11 @@ struct OutputOverlap {
   // The output may start at (input start - lagBytes) or lower: at that
   // distance no store lands on an input byte a later load reads.
   std::int64_t lagBytes = 0;
+  // The output may start at (input start + leadBytes) or higher: its
+  // stores stay above every input byte a later load reads - what a function
+  // running its loops backwards allows. Unknown when a kernel's reads have
+  // no known highest byte.
+  std::optional<std::int64_t> leadBytes;
   std::int64_t events = 0;  // loads and stores traced
 };
 

@@ -200,11 +200,25 @@ class Overlaps : public QObject {
     QCOMPARE(memory::checkPlan(problem, planWith(0, 384), allowances).size(), std::size_t{1});
     // Without the allowance any overlap is refused.
     QCOMPARE(memory::checkPlan(problem, planWith(384, 0)).size(), std::size_t{1});
+    // A function that may run backwards may also start its output after
+    // the input's start, at the traced lead or more.
+    const std::vector<memory::OverlapAllowance> both = {{1, 0, 1, 384, 384}};
+    QVERIFY(memory::checkPlan(problem, planWith(0, 384), both).empty());
+    QVERIFY(both[0].runsBackwards(0, 384, problem.buffers));
+    QVERIFY(!both[0].runsBackwards(384, 0, problem.buffers));
+    const auto tooClose = memory::checkPlan(problem, planWith(0, 320), both);
+    QCOMPARE(tooClose.size(), std::size_t{1});
+    QVERIFY2(tooClose[0].find("starts 320 bytes after its input") != std::string::npos &&
+                 tooClose[0].find("running backwards, 384 bytes after") != std::string::npos,
+             tooClose[0].c_str());
   }
 
   // kws's traced kernels: a pointwise convolution copies each pixel to its
   // scratch before writing it, so it may write right over its input; a 3x3
   // depthwise one must keep a row and a pixel (5 x 64 + 64 bytes) ahead.
+  // Run backwards, the pointwise one may write right over its input too,
+  // going up; the depthwise one's loops (split at the padded edges) do not
+  // run pixel by pixel from the top, so it may not.
   void kwsKernelsAreTracedAsTheyRun() {
     const ModelBounds kws = boundsOf("kws_ref_model");
     int depthwise = 0, pointwise = 0;
@@ -213,10 +227,12 @@ class Overlaps : public QObject {
       const std::string type = kws.graph.operators.at(static_cast<std::size_t>(op)).typeName();
       if (type == "DEPTHWISE_CONV_2D") {
         QCOMPARE(a.lagBytes, 384);
+        QCOMPARE(a.leadBytes, -1);
         ++depthwise;
       }
       if (type == "CONV_2D" && op > 0) {  // op 0 reads the model's input
         QCOMPARE(a.lagBytes, 0);
+        QCOMPARE(a.leadBytes, 0);
         ++pointwise;
       }
     }
@@ -225,9 +241,9 @@ class Overlaps : public QObject {
   }
 
   // The planners with overlaps allowed: outputs placed over their inputs at
-  // the traced distance, the checker satisfied, kws and ResNet-8 well under
-  // their tensor-level bounds (kws's chain of depthwise layers pays 384
-  // bytes each, so its plan stays above the per-step bound).
+  // the traced distance, the checker satisfied, every model at or near its
+  // bound with overlaps (kws's chain of depthwise layers would pay 384 bytes
+  // each going down, were some of them not run backwards to climb back).
   void plannersPlaceOverlapsWithinTheAllowances_data() {
     QTest::addColumn<QString>("name");
     QTest::addColumn<QString>("planner");
@@ -269,12 +285,25 @@ class Overlaps : public QObject {
           static_cast<long long>(plan.lowerBound));
     QVERIFY2(ratio <= goal, qPrintable(QString::number(ratio)));
     QVERIFY(plan.result.totalBytes >= plan.lowerBound);
-    // Every overlap the plan uses is at least the traced distance.
+    // Every overlap the plan uses is at least the traced distance: below
+    // the input by the lag, or above it by the lead of the function run
+    // backwards.
+    int backwards = 0;
     for (const memory::OverlapAllowance& a : plan.usedOverlaps()) {
-      QVERIFY(plan.result.offset[static_cast<std::size_t>(a.inputBuffer)] -
-                  plan.result.offset[static_cast<std::size_t>(a.outputBuffer)] >=
-              a.lagBytes);
+      const std::int64_t in = plan.result.offset[static_cast<std::size_t>(a.inputBuffer)];
+      const std::int64_t out = plan.result.offset[static_cast<std::size_t>(a.outputBuffer)];
+      if (out > in) {
+        QVERIFY(a.leadBytes >= 0);
+        QVERIFY(out - in >= a.leadBytes);
+        QVERIFY(a.runsBackwards(in, out, plan.analysis.buffers));
+        ++backwards;
+      } else {
+        QVERIFY(in - out >= a.lagBytes);
+      }
     }
+    // kws's chain of depthwise and pointwise layers only stays in place if
+    // some of them climb back over their inputs, running backwards.
+    if (name == "kws_ref_model") QVERIFY(backwards > 0);
   }
 
   // The goals for the bound with overlaps, against the tensor-level
