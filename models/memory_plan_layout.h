@@ -86,6 +86,12 @@ struct MemoryPlanLayout {
   // The lower bound if outputs may start inside their dying inputs
   // (codegen::operatorOverlaps); 0 when not worked out.
   qint64 overlapBound = 0;
+  // The bound if the first operators ran strip by strip (memory/patch_bound.h,
+  // not generated yet), with those overlaps; 0 when patches gain nothing.
+  qint64 patchBound = 0;
+  QList<int> patchOperators;  // the imported model's operators of the stage
+  int patchStrips = 0;
+  double patchExtraMacsPercent = 0;
   // Whether the planner was allowed those overlaps (then it is measured
   // against overlapBound), and the ones it used.
   bool overlapsAllowed = false;

@@ -11,6 +11,7 @@
 #include "codegen/model_compiler.h"
 #include "driver/compile_driver.h"
 #include "memory/memory_plan.h"
+#include "memory/patch_bound.h"
 #include "memory/planner_registry.h"
 #include "models/model_document.h"
 #include "tir/tir_printer.h"
@@ -45,11 +46,13 @@ struct ModelCompilation::Replan {
 
 namespace {
 
-// The bound if outputs may start inside their dying inputs, from the
-// operators' traced loops (a second lowering of each: about a second for vww).
-qint64 overlapBoundOf(const ir::Graph& graph, const memory::MemoryPlan& plan, target::CpuIsa isa) {
-  return memory::overlapLowerBound(plan.analysis.buffers,
-                                   codegen::operatorOverlaps(graph, plan.analysis, isa));
+// The allowances a plan was made with, or else those its operators' traced
+// loops give (a second lowering of each: about a second for vww).
+std::vector<memory::OverlapAllowance> allowancesOf(const ir::Graph& graph,
+                                                   const memory::MemoryPlan& plan,
+                                                   target::CpuIsa isa) {
+  if (!plan.overlaps.empty()) return plan.overlaps;
+  return codegen::operatorOverlaps(graph, plan.analysis, isa);
 }
 
 // The imported model's operators a call runs: an NPU region's call runs all
@@ -84,13 +87,28 @@ memory::MemoryPlanOptions planOptions(const QString& planner,
   return options;
 }
 
-// The layout of `plan`, with the bound under overlaps: the plan's own when
-// it was allowed them, else traced for the Memory Plan view to tell.
+// The layout of `plan`, with the bounds under overlaps and with patches.
 MemoryPlanLayout layoutWithBounds(const ir::Graph& graph, const memory::MemoryPlan& plan,
                                   const std::vector<codegen::MemoryUse>& memories,
                                   target::CpuIsa isa) {
   MemoryPlanLayout layout = memoryPlanLayout(graph, plan, memories);
-  if (plan.overlaps.empty()) layout.overlapBound = overlapBoundOf(graph, plan, isa);
+  const std::vector<memory::OverlapAllowance> allowances = allowancesOf(graph, plan, isa);
+  if (plan.overlaps.empty()) {
+    layout.overlapBound = memory::overlapLowerBound(plan.analysis.buffers, allowances);
+  }
+  const memory::PatchBound patches = memory::patchLowerBound(graph, plan.analysis, allowances);
+  if (patches.found) {
+    layout.patchBound = patches.best.bound;
+    layout.patchStrips = patches.best.strips;
+    for (int op : patches.best.operators) {
+      for (int m : graph.operators.at(static_cast<std::size_t>(op)).modelOperators()) {
+        layout.patchOperators.append(m);
+      }
+    }
+    layout.patchExtraMacsPercent =
+        100.0 * static_cast<double>(patches.best.extraMacs) /
+        static_cast<double>(std::max<std::int64_t>(patches.modelMacs, 1));
+  }
   return layout;
 }
 

@@ -195,6 +195,17 @@ void MemoryPlanView::showState() {
                   .arg(locale.toString(plan.overlapBound))
                   .arg(ratio, 0, 'f', 2);
     }
+    if (plan.patchBound > 0 && !plan.patchOperators.isEmpty()) {
+      text += tr(" \u00b7 running operators %1\u2013%2 in %3 strips (patches, not generated yet) "
+                 "the bound would be %4 (%5\u00d7), recomputing %6% of the MACs")
+                  .arg(plan.patchOperators.front())
+                  .arg(plan.patchOperators.back())
+                  .arg(plan.patchStrips)
+                  .arg(locale.toString(plan.patchBound))
+                  .arg(static_cast<double>(plan.patchBound) / static_cast<double>(plan.lowerBound),
+                       0, 'f', 2)
+                  .arg(plan.patchExtraMacsPercent, 0, 'f', 1);
+    }
     if (!plan.fits) text += tr(" \u00b7 <b>does not fit</b>");
     if (compilation_->isBusy()) text += tr(" \u00b7 planning\u2026");
   }

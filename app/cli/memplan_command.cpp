@@ -13,6 +13,7 @@
 #include "frontend/tflite_importer.h"
 #include "ir/graph_printer.h"
 #include "memory/memory_plan_json.h"
+#include "memory/patch_bound.h"
 #include "memory/planner_registry.h"
 
 namespace loupe::cli {
@@ -102,10 +103,39 @@ void printOverlapBound(const ir::Graph& graph, const memory::MemoryPlan& plan,
     std::cout << "  #" << op.index << " " << op.typeName() << ": output starts "
               << ir::groupDigits(a.lagBytes) << " bytes before its input '"
               << shortName(memory::bufferName(graph, plan.analysis.buffers.at(a.inputBuffer)))
-              << "', sharing " << ir::groupDigits(a.sharedBytes(plan.analysis.buffers))
+              << "'"
+              << (a.leadBytes >= 0 ? " or, its loops run backwards, " +
+                                         ir::groupDigits(a.leadBytes) + " after it"
+                                   : std::string())
+              << ", sharing " << ir::groupDigits(a.sharedBytes(plan.analysis.buffers))
               << " bytes\n";
   }
   for (const std::string& note : notes) std::cout << "  not traced: " << note << "\n";
+}
+
+// The bound if the first operators ran strip by strip (memory/patch_bound.h).
+void printPatchBound(const ir::Graph& graph, const memory::MemoryPlan& plan,
+                     const memory::PatchBound& patches) {
+  if (!patches.found) {
+    std::cout << "with patches: no chain of operators at the start lowers the bound\n";
+    return;
+  }
+  const memory::PatchStage& stage = patches.best;
+  std::string operators;
+  for (int op : stage.operators) {
+    operators += (operators.empty() ? "#" : ", #") + std::to_string(op) + " " +
+                 graph.operators.at(static_cast<std::size_t>(op)).typeName();
+  }
+  std::cout << "with patches (not generated yet): lower bound " << ir::groupDigits(stage.bound)
+            << " bytes (" << std::fixed << std::setprecision(2)
+            << static_cast<double>(stage.bound) / static_cast<double>(plan.tensorLevelBound)
+            << "x the tensor-level bound) running " << operators << " in " << stage.strips
+            << " strips: " << ir::groupDigits(stage.stageBytes) << " bytes while they run, "
+            << ir::groupDigits(stage.restBytes) << " after; recomputes "
+            << ir::groupDigits(stage.extraMacs) << " MACs ("
+            << 100.0 * static_cast<double>(stage.extraMacs) /
+                   static_cast<double>(std::max<std::int64_t>(patches.modelMacs, 1))
+            << "% of the model's)\n";
 }
 
 }  // namespace
@@ -155,12 +185,24 @@ int runMemplanCommand(const std::vector<std::string>& args) {
           {{"operator", first.analysis.order.at(static_cast<std::size_t>(a.step))},
            {"input", memory::bufferName(graph, first.analysis.buffers.at(a.inputBuffer))},
            {"lag_bytes", a.lagBytes},
+           {"lead_bytes", a.leadBytes >= 0 ? nlohmann::json(a.leadBytes) : nlohmann::json()},
            {"shared_bytes", a.sharedBytes(first.analysis.buffers)}});
+    }
+    const memory::PatchBound patches = memory::patchLowerBound(graph, first.analysis, allowances);
+    if (patches.found) {
+      json["patch_lower_bound"] = {
+          {"bytes", patches.best.bound},          {"operators", patches.best.operators},
+          {"strips", patches.best.strips},        {"stage_bytes", patches.best.stageBytes},
+          {"rest_bytes", patches.best.restBytes}, {"extra_macs", patches.best.extraMacs}};
+    } else {
+      json["patch_lower_bound"] = nullptr;
     }
     std::cout << json.dump(2) << "\n";
   } else {
     printTable(graph, plans);
     printOverlapBound(graph, plans.front(), allowances, notes, parsed.has("--overlaps"));
+    printPatchBound(graph, plans.front(),
+                    memory::patchLowerBound(graph, plans.front().analysis, allowances));
   }
   if (!allFit) {
     for (const auto& plan : plans) {

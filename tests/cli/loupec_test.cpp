@@ -501,7 +501,20 @@ class Loupec : public QObject {
     for (const auto& overlap : json["overlaps"]) {
       QVERIFY(overlap["lag_bytes"].get<std::int64_t>() >= 0);
       QVERIFY(overlap["shared_bytes"].get<std::int64_t>() >= 0);
+      QVERIFY(overlap["lead_bytes"].is_null() || overlap["lead_bytes"].get<std::int64_t>() >= 0);
     }
+    // ResNet-8's first tensor feeds a skip connection: no patches.
+    QVERIFY(json.contains("patch_lower_bound") && json["patch_lower_bound"].is_null());
+  }
+
+  // vww's bound with its first operators in strips, in words.
+  void memplanSaysTheBoundWithPatches() {
+    const auto result = loupec({"memplan", model("vww_96_int8")});
+    QVERIFY2(result.exitCode == 0, qPrintable(result.err));
+    QVERIFY2(result.out.contains("with patches (not generated yet): lower bound ") &&
+                 result.out.contains("running #0 CONV_2D, #1 DEPTHWISE_CONV_2D, #2 CONV_2D, #3 "
+                                     "DEPTHWISE_CONV_2D in 8 strips: 17,280 bytes while they run"),
+             result.out.constData());
   }
 
   void memplanTableAndPoolErrors() {

@@ -384,6 +384,25 @@ class CompiledViewsTest : public QObject {
     QVERIFY2(summary.contains(QLocale::system().toString(8640)), qPrintable(summary));
     QVERIFY2(summary.contains("Overlap outputs lets the planner use them"), qPrintable(summary));
     QVERIFY(plan.overlaps.isEmpty());
+    QCOMPARE(plan.patchBound, 0);  // every kws tensor is the same size: patches gain nothing
+  }
+
+  // vww's first four operators in strips (memplan's patch bound): the view
+  // says which, in how many strips, and the bound with them.
+  void theMemoryPlanViewGivesTheBoundWithPatches() {
+    MainWindow window(quietOptions());
+    window.show();
+    QVERIFY(window.openModel(modelPath("vww_96_int8")));
+    QVERIFY(window.waitUntilIdle());
+    const auto& plan = window.compilation()->memoryPlan();
+    QCOMPARE(plan.patchOperators, (QList<int>{0, 1, 2, 3}));
+    QCOMPARE(plan.patchStrips, 8);
+    QVERIFY(plan.patchBound > 0 && plan.patchBound <= plan.lowerBound / 2);
+    QVERIFY(plan.patchBound <= plan.overlapBound);
+    QVERIFY(window.showView("memory"));
+    const QString summary = window.memoryPlanView()->summaryText();
+    QVERIFY2(summary.contains("running operators 0\u20133 in 8 strips"), qPrintable(summary));
+    QVERIFY2(summary.contains(QLocale::system().toString(plan.patchBound)), qPrintable(summary));
   }
 
   // Overlap outputs recompiles with outputs over their dying inputs: the

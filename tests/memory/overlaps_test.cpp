@@ -12,6 +12,7 @@
 #include "memory/lower_bound.h"
 #include "memory/memory_plan.h"
 #include "memory/overlap_bound.h"
+#include "memory/patch_bound.h"
 #include "memory/plan_checker.h"
 #include "test_data.h"
 #include "tir/access_trace.h"
@@ -304,6 +305,44 @@ class Overlaps : public QObject {
     // kws's chain of depthwise and pointwise layers only stays in place if
     // some of them climb back over their inputs, running backwards.
     if (name == "kws_ref_model") QVERIFY(backwards > 0);
+  }
+
+  // Patches (MCUNetV2): vww's first four operators (3x3 stride-2 convolution
+  // 96x96x3 -> 48x48x8, 3x3 depthwise, pointwise to 48x48x16, 3x3 stride-2
+  // depthwise to 24x24x16) run in 8 strips of 3 output rows. A strip of 3
+  // rows of the last output reads 2 * 3 + 1 = 7 rows of the pointwise
+  // output (48 x 16 bytes a row: 5,376), which needs the same 7 rows of the
+  // depthwise output (48 x 8: 2,688), which needs 9 rows of the first
+  // convolution's (3,456). While the stage runs: its 24x24x16 output whole
+  // (9,216) and at most the pointwise step's two strips (2,688 + 5,376):
+  // 17,280 bytes. Under half the tensor-level bound, recomputing < 10% of
+  // the MACs; kws (every tensor the same size) and ResNet-8 (a skip
+  // connection after the first convolution) gain nothing from patches.
+  void patchesHalveVwwsBound() {
+    const ModelBounds vww = boundsOf("vww_96_int8");
+    const memory::PatchBound patches =
+        memory::patchLowerBound(vww.graph, vww.plan.analysis, vww.allowances);
+    QVERIFY(patches.found);
+    const memory::PatchStage& stage = patches.best;
+    QCOMPARE(stage.operators, (std::vector<int>{0, 1, 2, 3}));
+    QCOMPARE(stage.strips, 8);
+    QCOMPARE(stage.stripBytes, (std::vector<std::int64_t>{3456, 2688, 5376}));
+    QCOMPARE(stage.stageBytes, 9216 + 2688 + 5376);
+    QVERIFY(stage.bound <= vww.tensorLevel / 2);
+    QVERIFY(stage.bound >= stage.restBytes && stage.bound >= stage.stageBytes);
+    QVERIFY(stage.extraMacs > 0);
+    QVERIFY(static_cast<double>(stage.extraMacs) <= 0.1 * static_cast<double>(patches.modelMacs));
+    qInfo("vww with patches: %lld bytes (%.2fx), %lld MACs recomputed of %lld",
+          static_cast<long long>(stage.bound),
+          static_cast<double>(stage.bound) / static_cast<double>(vww.tensorLevel),
+          static_cast<long long>(stage.extraMacs), static_cast<long long>(patches.modelMacs));
+    // No recomputation allowed: no stage.
+    QVERIFY(!memory::patchLowerBound(vww.graph, vww.plan.analysis, vww.allowances, 0.0).found);
+    for (const char* name : {"kws_ref_model", "ic_resnet8_int8"}) {
+      const ModelBounds other = boundsOf(name);
+      QVERIFY2(!memory::patchLowerBound(other.graph, other.plan.analysis, other.allowances).found,
+               name);
+    }
   }
 
   // The goals for the bound with overlaps, against the tensor-level

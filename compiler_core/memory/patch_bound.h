@@ -1,0 +1,52 @@
+// The bound with patch-based execution (MCUNetV2): the first operators of a
+// model, a chain of convolutions and pools over high-resolution tensors,
+// computed strip by strip of their last output's rows, so that of the
+// tensors between them only the rows one strip needs (with the halo its
+// windows read) are alive at once; the rows two strips share are computed
+// twice. In NHWC a strip of rows is contiguous, so each operator of the
+// chain runs on a strip as on a smaller tensor.
+//
+// This is the analysis: which chain and how many strips would lower the
+// peak most, what the peak would be, and the multiply-accumulates the halo
+// recomputes. Loupe does not generate patch-based code yet; the bound says
+// what it would gain beside the tensor-level and overlap bounds.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "ir/graph.h"
+#include "memory/buffer_analysis.h"
+#include "memory/overlap_bound.h"
+
+namespace loupe::memory {
+
+struct PatchStage {
+  std::vector<int> operators;  // graph operator indices, in execution order
+  int strips = 0;              // of the last operator's output rows
+  // The bytes alive while the stage runs: its last output whole, plus the
+  // strip rows of the tensors between its operators and their scratch.
+  std::int64_t stageBytes = 0;
+  // Per tensor between the operators (outputs of all but the last): the
+  // bytes of its rows one strip needs.
+  std::vector<std::int64_t> stripBytes;
+  std::int64_t restBytes = 0;  // the bound over the steps after the stage
+  std::int64_t bound = 0;      // the larger of the two
+  std::int64_t stageMacs = 0;  // the stage's operators, computed once
+  std::int64_t extraMacs = 0;  // recomputed rows of the halo
+};
+
+struct PatchBound {
+  bool found = false;  // a chain of at least two operators that lowers the bound
+  PatchStage best;
+  std::int64_t modelMacs = 0;
+};
+
+// The best stage at the start of `analysis.order` whose recomputation is at
+// most `maxExtraMacsFraction` of the model's MACs, measured against the
+// bound with `allowances` (overlap_bound.h; empty: the tensor-level bound).
+PatchBound patchLowerBound(const ir::Graph& graph, const WorkspaceAnalysis& analysis,
+                           const std::vector<OverlapAllowance>& allowances,
+                           double maxExtraMacsFraction = 0.1);
+
+}  // namespace loupe::memory
