@@ -26,10 +26,12 @@ struct ModelCompilation::Result {
   std::map<int, std::int64_t> scratchBytes;
   std::vector<memory::MemoryPool> pools;        // as compiled: replans use them too
   std::vector<codegen::MemoryUse> memories;     // the board's, when compiled for one
-  target::CpuIsa isa = target::CpuIsa::Scalar;  // the kernels' (replans trace them)
   // What outputs were allowed to overlap (compiled with overlapOutputs):
   // replans place the same.
   std::vector<memory::OverlapAllowance> overlaps;
+  // Those, or else the ones the operators' loops allow (traced once): the
+  // bounds every replan of the same buffers reports.
+  std::vector<memory::OverlapAllowance> traced;
   FunctionListing tir;
   FunctionListing c;
   MemoryPlanLayout plan;
@@ -47,7 +49,8 @@ struct ModelCompilation::Replan {
 namespace {
 
 // The allowances a plan was made with, or else those its operators' traced
-// loops give (a second lowering of each: about a second for vww).
+// loops give (a second lowering of each: about a second for vww, once per
+// compilation; replans of the same buffers reuse them).
 std::vector<memory::OverlapAllowance> allowancesOf(const ir::Graph& graph,
                                                    const memory::MemoryPlan& plan,
                                                    target::CpuIsa isa) {
@@ -87,12 +90,12 @@ memory::MemoryPlanOptions planOptions(const QString& planner,
   return options;
 }
 
-// The layout of `plan`, with the bounds under overlaps and with patches.
+// The layout of `plan`, with the bounds under `allowances` (allowancesOf)
+// and with patches.
 MemoryPlanLayout layoutWithBounds(const ir::Graph& graph, const memory::MemoryPlan& plan,
                                   const std::vector<codegen::MemoryUse>& memories,
-                                  target::CpuIsa isa) {
+                                  const std::vector<memory::OverlapAllowance>& allowances) {
   MemoryPlanLayout layout = memoryPlanLayout(graph, plan, memories);
-  const std::vector<memory::OverlapAllowance> allowances = allowancesOf(graph, plan, isa);
   if (plan.overlaps.empty()) {
     layout.overlapBound = memory::overlapLowerBound(plan.analysis.buffers, allowances);
   }
@@ -290,7 +293,6 @@ void ModelCompilation::startCompilation() {
                               QString::fromStdString(model.modelName), importedOperators, registry);
           result->scratchBytes = model.memoryPlan.scratchBytes;
           result->pools = model.memoryPlan.pools;
-          result->isa = model.isa;
           result->memories = model.memories;
           for (const codegen::OperatorCall& call : model.calls) {
             const tir::PrimFunc& f = model.functions[call.function];
@@ -314,7 +316,9 @@ void ModelCompilation::startCompilation() {
             }
           }
           result->overlaps = model.memoryPlan.overlaps;
-          result->plan = layoutWithBounds(model.graph, model.memoryPlan, model.memories, model.isa);
+          result->traced = allowancesOf(model.graph, model.memoryPlan, model.isa);
+          result->plan =
+              layoutWithBounds(model.graph, model.memoryPlan, model.memories, result->traced);
         } catch (const std::exception& error) {
           result->error = QString::fromUtf8(error.what());
         }
@@ -401,7 +405,7 @@ void ModelCompilation::startReplan() {
           compiledResult->graph, planOptions(planner, compiledResult->scratchBytes,
                                              compiledResult->pools, compiledResult->overlaps));
       replan->plan = layoutWithBounds(compiledResult->graph, plan, compiledResult->memories,
-                                      compiledResult->isa);
+                                      compiledResult->traced);
     } catch (const std::exception& error) {
       replan->error = QString::fromUtf8(error.what());
     }
