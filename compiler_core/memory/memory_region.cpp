@@ -13,6 +13,13 @@ std::string constantSection(const std::string& region) {
   return ".loupe.constants." + region;
 }
 
+std::string regionOfSection(const std::string& section) {
+  for (const std::string& prefix : {workspaceSection(""), constantSection("")}) {
+    if (section.starts_with(prefix)) return section.substr(prefix.size());
+  }
+  return {};
+}
+
 std::vector<MemoryPool> regionPools(const std::vector<MemoryRegion>& regions) {
   std::vector<MemoryPool> pools;
   for (const MemoryRegion& region : regions) {

@@ -31,6 +31,9 @@ struct MemoryRegion {
 // image) and of the constant arrays placed in it (loaded with the image).
 std::string workspaceSection(const std::string& region);
 std::string constantSection(const std::string& region);
+// The region a section of either kind places its data in; "" for another
+// section.
+std::string regionOfSection(const std::string& section);
 
 // One bounded pool per region that holds workspace, fastest first, named
 // after the region in lower case and living in it.

@@ -103,15 +103,21 @@ PatchBound patchLowerBound(const ir::Graph& graph, const WorkspaceAnalysis& anal
     return bytes;
   };
 
-  // The chain: each operator reads the one before's output, which nothing
-  // else reads and the model does not return.
+  // The chain: the first operator reads a model input, each other one the
+  // output of the one before, which nothing else reads and the model does
+  // not return.
   std::vector<int> chain;
   std::vector<RowWindow> windows;
   for (std::size_t step = 0; step < analysis.order.size(); ++step) {
     const ir::Operator& op = graph.operators.at(analysis.order[step]);
     const std::optional<RowWindow> window = rowWindowOf(graph, op);
     if (!window) break;
-    if (!chain.empty()) {
+    if (chain.empty()) {
+      // The first reads a model input, which is the application's buffer.
+      if (std::find(graph.inputs.begin(), graph.inputs.end(), op.inputs[0]) == graph.inputs.end()) {
+        break;
+      }
+    } else {
       const int previous = graph.operators.at(chain.back()).outputs[0];
       if (op.inputs[0] != previous) break;
       int readers = 0;
@@ -158,17 +164,11 @@ PatchBound patchLowerBound(const ir::Graph& graph, const WorkspaceAnalysis& anal
         peak = std::max(peak, in + out + scratchOf(op.index));
         const std::int64_t macs = analysis::operatorCost(graph, op).macs;
         const std::int64_t outRows = graph.output(op, 0).shape[1];
-        stage.stageMacs += macs;
         stage.extraMacs += macs * (rowsComputed[i] - outRows) / std::max<std::int64_t>(outRows, 1);
       }
-      // The stage's model input is the application's; its last output is
+      // The stage reads the application's input; its last output is
       // written strip by strip and stays whole.
-      const ir::Tensor* modelInput = graph.input(graph.operators.at(chain[0]), 0);
-      const bool inputInWorkspace =
-          std::find(graph.inputs.begin(), graph.inputs.end(),
-                    graph.operators.at(chain[0]).inputs[0]) == graph.inputs.end();
-      stage.stageBytes =
-          last.byteSize() + peak + (inputInWorkspace && modelInput ? modelInput->byteSize() : 0);
+      stage.stageBytes = last.byteSize() + peak;
       stage.restBytes = rest;
       stage.bound = std::max(stage.stageBytes, rest);
       if (static_cast<double>(stage.extraMacs) >

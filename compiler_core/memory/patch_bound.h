@@ -32,7 +32,6 @@ struct PatchStage {
   std::vector<std::int64_t> stripBytes;
   std::int64_t restBytes = 0;  // the bound over the steps after the stage
   std::int64_t bound = 0;      // the larger of the two
-  std::int64_t stageMacs = 0;  // the stage's operators, computed once
   std::int64_t extraMacs = 0;  // recomputed rows of the halo
 };
 

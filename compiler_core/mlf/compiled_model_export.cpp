@@ -70,12 +70,11 @@ nlohmann::json memoryPlanJson(const codegen::CompiledModel& model) {
     for (const tir::PrimFunc& f : model.functions) {
       for (std::size_t c = 0; c < f.constants.size(); ++c) {
         const std::string section = c < f.constantSections.size() ? f.constantSections[c] : "";
-        const std::string prefix = memory::constantSection("");
         constants.push_back(
             {{"function", f.name},
              {"constant", f.constants[c]->name},
              {"size", f.constants[c]->data.size()},
-             {"memory", section.empty() ? codeMemory : section.substr(prefix.size())}});
+             {"memory", section.empty() ? codeMemory : memory::regionOfSection(section)}});
       }
     }
     plan["constants"] = constants;

@@ -33,6 +33,14 @@ std::uint64_t ioBufferBytes(std::int64_t bytes) {
   return 8 * (static_cast<std::uint64_t>(bytes + 7) / 8 + 1);
 }
 
+// The buffers model_descriptor.c reserves for all of `model`'s inputs and outputs.
+std::uint64_t ioBuffersBytes(const ir::Graph& model) {
+  std::uint64_t bytes = 0;
+  for (int tensor : model.inputs) bytes += ioBufferBytes(model.tensor(tensor).byteSize());
+  for (int tensor : model.outputs) bytes += ioBufferBytes(model.tensor(tensor).byteSize());
+  return bytes;
+}
+
 std::string withThousands(std::uint64_t value) {
   return ir::groupDigits(static_cast<std::int64_t>(value));
 }
@@ -42,9 +50,7 @@ std::string withThousands(std::uint64_t value) {
 // table and the stack.
 std::uint64_t dataReserve(const deploy::BoardDescription& board, const ir::Graph& model) {
   std::uint64_t bytes = kRpcRuntimeDataBytes + board.rpcArenaBytes + board.stackBytes +
-                        24 * (model.operators.size() + 1);
-  for (int tensor : model.inputs) bytes += ioBufferBytes(model.tensor(tensor).byteSize());
-  for (int tensor : model.outputs) bytes += ioBufferBytes(model.tensor(tensor).byteSize());
+                        24 * (model.operators.size() + 1) + ioBuffersBytes(model);
   for (const ir::Tensor& tensor : model.tensors) {
     if (tensor.isVariable) bytes += static_cast<std::uint64_t>(tensor.byteSize());
   }
@@ -84,8 +90,8 @@ deploy::ProjectFile modelPoolsLinkerScript(const deploy::BoardDescription& board
   // Section -> the memory it goes to; workspace sections are NOLOAD (not in
   // the image), constants are loaded with it.
   std::map<std::string, std::string> workspace, constants;
-  auto memoryOf = [&board](const std::string& section, const std::string& prefix) {
-    const std::string memory = section.substr(prefix.size());
+  auto memoryOf = [&board](const std::string& section) {
+    const std::string memory = memory::regionOfSection(section);
     if (!board.memoryNamed(memory)) {
       throw std::runtime_error("the model places data in memory " + memory + ", which board " +
                                board.name + " does not have");
@@ -95,11 +101,11 @@ deploy::ProjectFile modelPoolsLinkerScript(const deploy::BoardDescription& board
   for (std::size_t p = 0; p < model.memoryPlan.pools.size(); ++p) {
     const std::string section = codegen::poolSection(model, p);
     if (section.empty() || model.memoryPlan.result.poolBytes.at(p) == 0) continue;
-    workspace[section] = memoryOf(section, memory::workspaceSection(""));
+    workspace[section] = memoryOf(section);
   }
   for (const tir::PrimFunc& f : model.functions) {
     for (const std::string& section : f.constantSections) {
-      if (!section.empty()) constants[section] = memoryOf(section, memory::constantSection(""));
+      if (!section.empty()) constants[section] = memoryOf(section);
     }
   }
   std::ostringstream out;
@@ -264,32 +270,26 @@ std::vector<MemoryFootprint> minimumFootprint(const deploy::BoardDescription& bo
   MemoryFootprint* code = holding("code");
   const ir::Graph& graph = model.graph;
   if (data) {
-    data->ioBytes = static_cast<std::uint64_t>(model.stateBytes);
-    for (int tensor : graph.inputs) data->ioBytes += ioBufferBytes(graph.tensor(tensor).byteSize());
-    for (int tensor : graph.outputs) {
-      data->ioBytes += ioBufferBytes(graph.tensor(tensor).byteSize());
-    }
+    data->ioBytes = static_cast<std::uint64_t>(model.stateBytes) + ioBuffersBytes(graph);
     data->runtimeDataBytes =
         kRpcRuntimeDataBytes + board.rpcArenaBytes + 24 * profiledOperators(model);
   }
   if (code) code->runtimeCodeBytes = kRpcRuntimeCodeBytes;
   // Each pool in its memory, or with the data; each function's constant
   // arrays in the memory of their section, or with the code.
-  const std::string workspacePrefix = memory::workspaceSection("");
-  const std::string constantPrefix = memory::constantSection("");
   for (std::size_t p = 0; p < model.memoryPlan.pools.size(); ++p) {
     const std::string section = codegen::poolSection(model, p);
     MemoryFootprint* entry = section.empty() ? (model.memoryPlan.pools[p].memory.empty()
                                                     ? data
                                                     : of(model.memoryPlan.pools[p].memory))
-                                             : of(section.substr(workspacePrefix.size()));
+                                             : of(memory::regionOfSection(section));
     if (entry)
       entry->workspaceBytes += static_cast<std::uint64_t>(model.memoryPlan.result.poolBytes.at(p));
   }
   for (const tir::PrimFunc& f : model.functions) {
     for (std::size_t c = 0; c < f.constants.size(); ++c) {
       const std::string section = c < f.constantSections.size() ? f.constantSections[c] : "";
-      MemoryFootprint* entry = section.empty() ? code : of(section.substr(constantPrefix.size()));
+      MemoryFootprint* entry = section.empty() ? code : of(memory::regionOfSection(section));
       if (entry) entry->constantBytes += f.constants[c]->data.size();
     }
   }
