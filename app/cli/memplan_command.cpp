@@ -3,6 +3,7 @@
 // answer to "how big must my RAM be?".
 #include <iomanip>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 #include "cli/command_line.h"
@@ -157,11 +158,18 @@ int runMemplanCommand(const std::vector<std::string>& args) {
   for (const std::string& problem : unknown) {
     std::cerr << "loupec memplan: warning: scratch not planned for " << problem << "\n";
   }
-  if (options.overlapOutputs) {
-    options.overlaps = [&graph](const memory::WorkspaceAnalysis& analysis) {
-      return codegen::operatorOverlaps(graph, analysis);
-    };
-  }
+  // Every algorithm plans the same buffers (the execution order does not
+  // depend on it): the operators' loops are traced once, for the planners
+  // (--overlap-outputs) and for the bound printed after them.
+  std::optional<std::vector<memory::OverlapAllowance>> traced;
+  std::vector<std::string> notes;
+  auto allowancesFor = [&](const memory::WorkspaceAnalysis& analysis) {
+    if (!traced) {
+      traced = codegen::operatorOverlaps(graph, analysis, target::CpuIsa::Scalar, &notes);
+    }
+    return *traced;
+  };
+  if (options.overlapOutputs) options.overlaps = allowancesFor;
   std::vector<memory::MemoryPlan> plans;
   if (options.planner == "all") {
     plans = memory::planMemoryWithEveryPlanner(graph, options);
@@ -169,9 +177,7 @@ int runMemplanCommand(const std::vector<std::string>& args) {
     plans.push_back(memory::planMemoryUnchecked(graph, options));
   }
 
-  std::vector<std::string> notes;
-  const std::vector<memory::OverlapAllowance> allowances =
-      codegen::operatorOverlaps(graph, plans.front().analysis, target::CpuIsa::Scalar, &notes);
+  const std::vector<memory::OverlapAllowance> allowances = allowancesFor(plans.front().analysis);
   bool allFit = true;
   for (const auto& plan : plans) allFit = allFit && plan.result.fits;
   if (parsed.has("--json")) {
