@@ -437,9 +437,13 @@ QByteArray MainWindow::compilationReportHtml() const {
       {tr("Weights (parameter bytes)"), models::groupedNumber(totals.parameterBytes)},
       {tr("Targets"), compilation_->targetString()},
       {tr("Board"), board.isEmpty() ? tr("none (portable C)") : board},
-      {tr("RAM (workspace)"), tr("%1 bytes with %2; lower bound %3")
-                                  .arg(models::groupedNumber(plan.totalBytes), plan.planner,
-                                       models::groupedNumber(plan.lowerBound))}};
+      {tr("RAM (workspace)"),
+       tr("%1 bytes with %2; lower bound %3")
+               .arg(models::groupedNumber(plan.totalBytes), plan.planner,
+                    models::groupedNumber(plan.targetBound())) +
+           (plan.overlapsAllowed ? tr(" with outputs over their dying inputs (tensor-level %1)")
+                                       .arg(models::groupedNumber(plan.lowerBound))
+                                 : QString())}};
   // Measured on the last run's firmware, when it was built for a board.
   for (const QString& line : boardRun_->flashFootprint()) {
     report.facts.append({tr("Flash (measured)"), line});

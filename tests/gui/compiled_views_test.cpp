@@ -448,8 +448,14 @@ class CompiledViewsTest : public QObject {
     const QString summary = window.memoryPlanView()->summaryText();
     QVERIFY2(summary.contains("over their dying inputs"), qPrintable(summary));
     QVERIFY2(summary.contains(QLocale::system().toString(8640)), qPrintable(summary));
-    // Run on board deploys the same plan.
+    // Run on board deploys the same plan; the report says what it is measured against.
     QVERIFY(window.deployPanel()->overlapOutputs());
+    const QString report = QString::fromUtf8(window.compilationReportHtml());
+    using loupe::models::groupedNumber;
+    QVERIFY2(report.contains(QString("%1 bytes with branch_and_bound; lower bound %1 with outputs "
+                                     "over their dying inputs (tensor-level %2)")
+                                 .arg(groupedNumber(8640), groupedNumber(16256))),
+             qPrintable(report.left(2000)));
     // Another algorithm re-plans the same buffers with the same allowances.
     window.memoryPlanView()->plannerSelector()->setCurrentText("greedy_by_size");
     QVERIFY(window.waitUntilIdle());
