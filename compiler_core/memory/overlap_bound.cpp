@@ -38,21 +38,25 @@ bool OverlapAllowance::runsBackwards(std::int64_t inputOffset, std::int64_t outp
   return leadBytes >= 0 && outputOffset > inputOffset && outputOffset < inputOffset + in.size;
 }
 
-std::int64_t overlapLowerBound(const std::vector<WorkspaceBuffer>& buffers,
-                               const std::vector<OverlapAllowance>& allowances) {
+std::vector<std::int64_t> overlapBytesPerStep(const std::vector<WorkspaceBuffer>& buffers,
+                                              const std::vector<OverlapAllowance>& allowances) {
   int steps = 0;
   for (const WorkspaceBuffer& b : buffers) steps = std::max(steps, b.lastStep + 1);
   std::vector<std::int64_t> live = liveBytesPerStep(buffers, steps);
-  // One output over one input per step: the allowance that shares most.
   std::vector<std::int64_t> saving(live.size(), 0);
   for (const OverlapAllowance& a : allowances) {
     if (a.step < 0 || static_cast<std::size_t>(a.step) >= saving.size()) continue;
     saving[static_cast<std::size_t>(a.step)] =
         std::max(saving[static_cast<std::size_t>(a.step)], a.sharedBytes(buffers));
   }
-  std::int64_t bound = 0;
-  for (std::size_t s = 0; s < live.size(); ++s) bound = std::max(bound, live[s] - saving[s]);
-  return bound;
+  for (std::size_t s = 0; s < live.size(); ++s) live[s] -= saving[s];
+  return live;
+}
+
+std::int64_t overlapLowerBound(const std::vector<WorkspaceBuffer>& buffers,
+                               const std::vector<OverlapAllowance>& allowances) {
+  const std::vector<std::int64_t> bytes = overlapBytesPerStep(buffers, allowances);
+  return bytes.empty() ? 0 : *std::max_element(bytes.begin(), bytes.end());
 }
 
 }  // namespace loupe::memory

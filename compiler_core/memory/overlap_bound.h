@@ -41,8 +41,12 @@ struct OverlapAllowance {
       std::int64_t inputOffset, const std::vector<WorkspaceBuffer>& buffers) const;
 };
 
-// The bytes alive at each step less what that step's allowances let share,
-// at the step where that is largest.
+// The bytes alive at each step less what that step's allowances let share
+// (one output over one input per step: the allowance that shares most).
+std::vector<std::int64_t> overlapBytesPerStep(const std::vector<WorkspaceBuffer>& buffers,
+                                              const std::vector<OverlapAllowance>& allowances);
+
+// The largest of those: the bound with overlaps.
 std::int64_t overlapLowerBound(const std::vector<WorkspaceBuffer>& buffers,
                                const std::vector<OverlapAllowance>& allowances);
 

@@ -4,7 +4,7 @@
 #include <optional>
 
 #include "analysis/operator_cost.h"
-#include "memory/lower_bound.h"
+#include "reference/quantized_params.h"
 
 namespace loupe::memory {
 
@@ -15,43 +15,34 @@ struct RowWindow {
   int stride = 1, dilation = 1, taps = 1, padTop = 0;
 };
 
-int samePadTop(int in, int out, int stride, int taps, int dilation) {
-  const int total = std::max((out - 1) * stride + (taps - 1) * dilation + 1 - in, 0);
-  return total / 2;
-}
-
-template <typename Attrs>
-int padTopOf(const Attrs& attrs, int in, int out, int stride, int taps, int dilation) {
-  if (attrs.explicitPadding) return attrs.explicitPadding->top;
-  return attrs.padding == ir::Padding::Same ? samePadTop(in, out, stride, taps, dilation) : 0;
-}
-
 // The row window of a spatial operator on NHWC tensors, or none.
 std::optional<RowWindow> rowWindowOf(const ir::Graph& graph, const ir::Operator& op) {
   if (op.inputs.empty() || op.inputs[0] < 0 || op.outputs.size() != 1) return std::nullopt;
   const ir::Tensor& in = graph.tensor(op.inputs[0]);
   const ir::Tensor& out = graph.output(op, 0);
   if (in.shape.size() != 4 || out.shape.size() != 4 || in.shape[0] != 1) return std::nullopt;
-  const int inH = static_cast<int>(in.shape[1]), outH = static_cast<int>(out.shape[1]);
+  const int inH = static_cast<int>(in.shape[1]), inW = static_cast<int>(in.shape[2]);
+  // The windows the reference kernels and the lowerings walk.
   switch (op.type) {
     case ir::OpType::Conv2D:
     case ir::OpType::DepthwiseConv2D: {
       const ir::Tensor* filter = graph.input(op, 1);
       if (filter == nullptr || filter->shape.size() != 4) return std::nullopt;
       const int taps = static_cast<int>(filter->shape[1]);
+      const int tapsW = static_cast<int>(filter->shape[2]);
       if (op.type == ir::OpType::Conv2D) {
         const auto& a = std::get<ir::Conv2DAttrs>(op.attributes);
         return RowWindow{a.strideH, a.dilationH, taps,
-                         padTopOf(a, inH, outH, a.strideH, taps, a.dilationH)};
+                         reference::windowGeometry(a, inH, inW, taps, tapsW).padHeight};
       }
       const auto& a = std::get<ir::DepthwiseConv2DAttrs>(op.attributes);
       return RowWindow{a.strideH, a.dilationH, taps,
-                       padTopOf(a, inH, outH, a.strideH, taps, a.dilationH)};
+                       reference::windowGeometry(a, inH, inW, taps, tapsW).padHeight};
     }
     case ir::OpType::AveragePool2D:
     case ir::OpType::MaxPool2D: {
       const auto& a = std::get<ir::Pool2DAttrs>(op.attributes);
-      return RowWindow{a.strideH, 1, a.filterH, padTopOf(a, inH, outH, a.strideH, a.filterH, 1)};
+      return RowWindow{a.strideH, 1, a.filterH, reference::windowGeometry(a, inH, inW).padHeight};
     }
     default:
       return std::nullopt;
@@ -83,17 +74,8 @@ PatchBound patchLowerBound(const ir::Graph& graph, const WorkspaceAnalysis& anal
   for (int index : analysis.order) {
     result.modelMacs += analysis::operatorCost(graph, graph.operators.at(index)).macs;
   }
-  int steps = 0;
-  for (const WorkspaceBuffer& b : analysis.buffers) steps = std::max(steps, b.lastStep + 1);
-  // The bytes each step needs with the allowances, and each operator's scratch.
-  std::vector<std::int64_t> live = liveBytesPerStep(analysis.buffers, steps);
-  for (std::size_t s = 0; s < live.size(); ++s) {
-    std::int64_t saving = 0;
-    for (const OverlapAllowance& a : allowances) {
-      if (a.step == static_cast<int>(s)) saving = std::max(saving, a.sharedBytes(analysis.buffers));
-    }
-    live[s] -= saving;
-  }
+  // The bytes each step needs with the allowances.
+  const std::vector<std::int64_t> live = overlapBytesPerStep(analysis.buffers, allowances);
   const std::int64_t whole = live.empty() ? 0 : *std::max_element(live.begin(), live.end());
   auto scratchOf = [&](int op) {
     std::int64_t bytes = 0;
