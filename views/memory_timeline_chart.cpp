@@ -54,6 +54,7 @@ QColor MemoryTimelineChart::kindColor(models::PlannedBufferKind kind) {
 
 void MemoryTimelineChart::setPlanLayout(const models::MemoryPlanLayout& layout) {
   layout_ = layout;
+  legendWidth_ = -1;  // the overlaps' key comes and goes with the plan
   setSelectedOperator(selectedOperator_);
 }
 
@@ -104,7 +105,8 @@ qint64 MemoryTimelineChart::chartBytes() const {
   return std::max<qint64>(top + top / 20, 1);
 }
 
-QList<MemoryTimelineChart::LegendKey> MemoryTimelineChart::legendKeys() const {
+const QList<MemoryTimelineChart::LegendKey>& MemoryTimelineChart::legendKeys() const {
+  if (legendWidth_ == width() && legendFont_ == font()) return legend_;
   QList<LegendKey> keys;
   for (auto kind : {models::PlannedBufferKind::Intermediate, models::PlannedBufferKind::Shared,
                     models::PlannedBufferKind::Scratch}) {
@@ -135,7 +137,10 @@ QList<MemoryTimelineChart::LegendKey> MemoryTimelineChart::legendKeys() const {
     key.at = QPointF(x, y);
     x += w + 12;
   }
-  return keys;
+  legend_ = std::move(keys);
+  legendWidth_ = width();
+  legendFont_ = font();
+  return legend_;
 }
 
 qreal MemoryTimelineChart::topMargin() const {

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <QBrush>
+#include <QFont>
 #include <QImage>
 #include <QList>
 #include <QPen>
@@ -62,7 +63,9 @@ class MemoryTimelineChart : public QWidget {
     QString text;
     QPointF at;  // top left of its swatch
   };
-  QList<LegendKey> legendKeys() const;
+  // Laid out for the current width and font, and kept until either or the
+  // plan changes: every buffer's rectangle needs the plot's top.
+  const QList<LegendKey>& legendKeys() const;
   static QColor overlapColor();
   void paintChart(QPainter& painter);
   qreal topMargin() const;
@@ -77,6 +80,9 @@ class MemoryTimelineChart : public QWidget {
   QString title_;
   qint64 minimumScaleBytes_ = 0;
   QList<int> highlighted_;
+  mutable QList<LegendKey> legend_;
+  mutable int legendWidth_ = -1;  // -1: to lay out again
+  mutable QFont legendFont_;
 };
 
 }  // namespace loupe::views
