@@ -71,12 +71,14 @@ struct HostMeasure {
   bool bitExact = false;
 };
 
-HostMeasure measureOnHost(const fs::path& modelDir, bool overlapOutputs, const fs::path& work) {
+HostMeasure measureOnHost(const fs::path& modelDir, bool overlapOutputs, bool patches,
+                          const fs::path& work) {
   // TFLite Micro's kernels run on the CPU: compare with the CPU's code.
   const target::TargetList cpu = target::parseTargetString("c", targets::builtinTargetRegistry());
   driver::CompileRequest request{
       frontend::importTfliteFile(modelDir / "model.tflite"), cpu, {}, {}};
   request.options.memory.overlapOutputs = overlapOutputs;
+  request.options.memory.patches = patches;
   const codegen::CompiledModel model = driver::compileModel(std::move(request)).model;
   const deploy::HostBuild build = deploy::buildHostExecutable(model, {});
   HostMeasure m;
@@ -157,35 +159,39 @@ int main(int argc, char** argv) {
                 static_cast<double>(r.best + r.io) / static_cast<double>(r.tflm));
   }
 
-  // Overlapping outputs on the host: the default planner's plan without and
-  // with them, and what one inference costs each way.
+  // Overlapping outputs, then patches too, on the host: the default
+  // planner's plan each way, and what one inference costs.
   const fs::path work = fs::temp_directory_path() / "loupe-memplan-bench";
   fs::create_directories(work);
-  std::printf("\nwith --overlap-outputs (host build, %s, golden seed1):\n",
+  std::printf("\nwith --overlap-outputs, then --patches too (host build, %s, golden seed1):\n",
               std::string(memory::kDefaultPlanner).c_str());
-  std::printf("%-24s %10s %10s %10s %8s %14s %14s %8s %10s %10s %9s\n", "model", "bound", "before",
-              "after", "after/", "instr before", "instr after", "instr", "bit-exact", "TFLM arena",
-              "microTVM");
-  std::printf("%-24s %10s %10s %10s %8s %14s %14s %8s\n", "", "(tensors)", "", "", "bound", "", "",
-              "change");
+  std::printf("%-24s %10s %10s %10s %6s %10s %6s %14s %14s %8s %14s %8s %9s\n", "model", "bound",
+              "before", "overlaps", "/bound", "+patches", "/bound", "instr before",
+              "instr overlaps", "change", "instr patches", "change", "bit-exact");
+  std::printf("%-24s %10s\n", "", "(tensors)");
   int status = 0;
+  auto change = [](long long before, long long after) {
+    return 100.0 * static_cast<double>(after - before) / static_cast<double>(before);
+  };
   for (const Anchor* anchor : withGoldens) {
     const auto model = std::find_if(summary.begin(), summary.end(),
                                     [&](const Row& r) { return r.model == anchor->model; });
     try {
-      const HostMeasure before = measureOnHost(modelsDir / anchor->model, false, work);
-      const HostMeasure after = measureOnHost(modelsDir / anchor->model, true, work);
-      const bool exact = before.bitExact && after.bitExact;
+      const fs::path dir = modelsDir / anchor->model;
+      const HostMeasure before = measureOnHost(dir, false, false, work);
+      const HostMeasure overlaps = measureOnHost(dir, true, false, work);
+      const HostMeasure patches = measureOnHost(dir, true, true, work);
+      const bool exact = before.bitExact && overlaps.bitExact && patches.bitExact;
       if (!exact) status = 1;
-      std::printf("%-24s %10s %10s %10s %7.2fx %14s %14s %+7.2f%% %10s %10s %9s\n", anchor->model,
-                  digits(model->bound).c_str(), digits(before.workspace).c_str(),
-                  digits(after.workspace).c_str(),
-                  static_cast<double>(after.workspace) / static_cast<double>(model->bound),
-                  digits(before.instructions).c_str(), digits(after.instructions).c_str(),
-                  100.0 * static_cast<double>(after.instructions - before.instructions) /
-                      static_cast<double>(before.instructions),
-                  exact ? "yes" : "NO", digits(anchor->tflmArena).c_str(),
-                  anchor->microTvm > 0 ? digits(anchor->microTvm).c_str() : "-");
+      const auto bound = static_cast<double>(model->bound);
+      std::printf(
+          "%-24s %10s %10s %10s %5.2fx %10s %5.2fx %14s %14s %+7.2f%% %14s %+7.2f%% %9s\n",
+          anchor->model, digits(model->bound).c_str(), digits(before.workspace).c_str(),
+          digits(overlaps.workspace).c_str(), static_cast<double>(overlaps.workspace) / bound,
+          digits(patches.workspace).c_str(), static_cast<double>(patches.workspace) / bound,
+          digits(before.instructions).c_str(), digits(overlaps.instructions).c_str(),
+          change(before.instructions, overlaps.instructions), digits(patches.instructions).c_str(),
+          change(before.instructions, patches.instructions), exact ? "yes" : "NO");
     } catch (const std::exception& e) {
       status = 1;
       std::printf("%-24s failed: %s\n", anchor->model, e.what());

@@ -26,7 +26,7 @@ namespace loupe::cli {
 const char* const kCompileUsage =
     "  loupec compile MODEL -o OUT.tar [--model-name NAME] [--workspace static|external]\n"
     "                 [--planner NAME] [--pools SPEC] [--target \"npu -config=npu-128, c\"]\n"
-    "                 [--overlap-outputs] [--platform NAME] [--report]\n"
+    "                 [--overlap-outputs] [--patches] [--platform NAME] [--report]\n"
     "      compiles the model to C and writes a Model Library Format tar: "
     "codegen/host/{src,include}\n"
     "      (tvmgen_<NAME>.h, NAME defaults to 'default'), parameters/, the printed IR of every\n"
@@ -35,7 +35,8 @@ const char* const kCompileUsage =
     "(TVMGEN_<NAME>_WORKSPACE_SIZE\n"
     "      bytes) instead of a static array in the generated code. --overlap-outputs: outputs\n"
     "      may start inside the inputs that die with them, as far as their loops allow\n"
-    "      (loupec memplan --overlaps shows how far).\n"
+    "      (loupec memplan --overlaps shows how far). --patches: the first high-resolution\n"
+    "      operators run strip by strip when that lowers the bound (loupec memplan says which).\n"
     "      --platform NAME (a board, see loupec platforms): compiles for the board's CPU and\n"
     "      memories as run does, builds its firmware (cached) and prints the flash each memory\n"
     "      holds: model code, model constants, runtime, board support, C library; a model\n"

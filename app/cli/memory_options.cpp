@@ -10,7 +10,8 @@ namespace loupe::cli {
 std::vector<OptionSpec> memoryOptionSpecs() {
   return {{"--planner", OptionSpec::Kind::Value},
           {"--pools", OptionSpec::Kind::Value},
-          {"--overlap-outputs", OptionSpec::Kind::Flag}};
+          {"--overlap-outputs", OptionSpec::Kind::Flag},
+          {"--patches", OptionSpec::Kind::Flag}};
 }
 
 std::string plannerNameList() {
@@ -36,6 +37,7 @@ memory::MemoryPlanOptions memoryOptionsFrom(const ParsedArguments& parsed, bool 
     }
   }
   options.overlapOutputs = parsed.has("--overlap-outputs");
+  options.patches = parsed.has("--patches");
   return options;
 }
 

@@ -16,12 +16,13 @@
 #include "memory/memory_plan_json.h"
 #include "memory/patch_bound.h"
 #include "memory/planner_registry.h"
+#include "passes/patch_execution.h"
 
 namespace loupe::cli {
 
 const char* const kMemplanUsage =
     "  loupec memplan MODEL [--planner NAME|all] [--pools SPEC] [--overlap-outputs] [--overlaps]\n"
-    "                 [--json]\n"
+    "                 [--patches] [--json]\n"
     "      plans where every intermediate tensor lives and prints, per algorithm, the bytes per\n"
     "      pool, the lower bound (the most bytes alive at one step), the gap and the planning\n"
     "      time, then the lower bound if operators may write their output partly over an input\n"
@@ -29,7 +30,10 @@ const char* const kMemplanUsage =
     "output\n"
     "      must start before its input, and why others may not). --overlap-outputs lets the\n"
     "      planners place outputs that far over their dying inputs (compile, generate, run and\n"
-    "      tune take it too; the generated functions then drop restrict).\n"
+    "      tune take it too; the generated functions then drop restrict). --patches plans the\n"
+    "      model with its first high-resolution operators run strip by strip when that lowers\n"
+    "      the bound (compile, generate, run and tune take it too: the rewritten stage is\n"
+    "      generated as per-strip operators over views of the input and of the stage's output).\n"
     "      Planners: greedy_by_size, greedy_by_conflicts, hill_climb, branch_and_bound\n"
     "      (the default) or all. --pools \"sram:size=65536;dtcm:size=16K,alignment=32\" names the\n"
     "      pools, fastest first (default: one unbounded pool 'workspace'). --json prints\n"
@@ -114,9 +118,11 @@ void printOverlapBound(const ir::Graph& graph, const memory::MemoryPlan& plan,
   for (const std::string& note : notes) std::cout << "  not traced: " << note << "\n";
 }
 
-// The bound if the first operators ran strip by strip (memory/patch_bound.h).
+// The bound if the first operators ran strip by strip (memory/patch_bound.h),
+// or, `applied`, the stage the plans above run in strips (`graph` is the one
+// before the rewrite then).
 void printPatchBound(const ir::Graph& graph, const memory::MemoryPlan& plan,
-                     const memory::PatchBound& patches) {
+                     const memory::PatchBound& patches, bool applied) {
   if (!patches.found) {
     std::cout << "with patches: no chain of operators at the start lowers the bound\n";
     return;
@@ -127,10 +133,15 @@ void printPatchBound(const ir::Graph& graph, const memory::MemoryPlan& plan,
     operators += (operators.empty() ? "#" : ", #") + std::to_string(op) + " " +
                  graph.operators.at(static_cast<std::size_t>(op)).typeName();
   }
-  std::cout << "with patches (not generated yet): lower bound " << ir::groupDigits(stage.bound)
-            << " bytes (" << std::fixed << std::setprecision(2)
-            << static_cast<double>(stage.bound) / static_cast<double>(plan.tensorLevelBound)
-            << "x the tensor-level bound) running " << operators << " in " << stage.strips
+  std::cout << (applied ? "patches (planned above): lower bound "
+                        : "with patches (--patches): lower bound ")
+            << ir::groupDigits(stage.bound) << " bytes";
+  if (!applied) {
+    std::cout << " (" << std::fixed << std::setprecision(2)
+              << static_cast<double>(stage.bound) / static_cast<double>(plan.tensorLevelBound)
+              << "x the tensor-level bound)";
+  }
+  std::cout << " running " << operators << " in " << stage.strips
             << " strips: " << ir::groupDigits(stage.stageBytes) << " bytes while they run, "
             << ir::groupDigits(stage.restBytes) << " after; recomputes "
             << ir::groupDigits(stage.extraMacs) << " MACs ("
@@ -150,8 +161,22 @@ int runMemplanCommand(const std::vector<std::string>& args) {
   memory::MemoryPlanOptions options = memoryOptionsFrom(parsed, true);
 
   // The graph passes only: the plan of the graph as the CPU runs it.
-  const ir::Graph graph =
+  const ir::Graph imported =
       driver::partitionModel(frontend::importTfliteFile(parsed.positional[0]), {}).graph;
+  // With --patches, the graph as compile --patches rewrites it, when a
+  // stage lowers the bound.
+  std::optional<memory::PatchBound> applied;
+  ir::Graph graph = imported;
+  if (options.patches) {
+    memory::PatchBound patches =
+        codegen::choosePatchStage(imported, options, target::CpuIsa::Scalar);
+    if (patches.found) {
+      passes::PatchedGraph patched = passes::executeInPatches(imported, patches.best);
+      graph = std::move(patched.graph);
+      options.contiguousGroups.push_back(patched.stageOperators);
+      applied = std::move(patches);
+    }
+  }
   // Operator scratch is part of the plan; lowering the operators finds it.
   std::vector<std::string> unknown;
   options.scratchBytes = codegen::operatorScratch(graph, &unknown);
@@ -194,7 +219,9 @@ int runMemplanCommand(const std::vector<std::string>& args) {
            {"lead_bytes", a.leadBytes >= 0 ? nlohmann::json(a.leadBytes) : nlohmann::json()},
            {"shared_bytes", a.sharedBytes(first.analysis.buffers)}});
     }
-    const memory::PatchBound patches = memory::patchLowerBound(graph, first.analysis, allowances);
+    const memory::PatchBound patches =
+        applied ? *applied : memory::patchLowerBound(graph, first.analysis, allowances);
+    json["patches_applied"] = applied.has_value();
     if (patches.found) {
       json["patch_lower_bound"] = {
           {"bytes", patches.best.bound},          {"operators", patches.best.operators},
@@ -207,8 +234,12 @@ int runMemplanCommand(const std::vector<std::string>& args) {
   } else {
     printTable(graph, plans);
     printOverlapBound(graph, plans.front(), allowances, notes, parsed.has("--overlaps"));
-    printPatchBound(graph, plans.front(),
-                    memory::patchLowerBound(graph, plans.front().analysis, allowances));
+    if (applied) {
+      printPatchBound(imported, plans.front(), *applied, true);
+    } else {
+      printPatchBound(graph, plans.front(),
+                      memory::patchLowerBound(graph, plans.front().analysis, allowances), false);
+    }
   }
   if (!allFit) {
     for (const auto& plan : plans) {

@@ -27,6 +27,7 @@ const char* const kRunUsage =
     "             [--port TTY] [--baud N] [--option NAME=VALUE ...] [--profile FILE.json]\n"
     "             [--dump-tensors DIR]\n"
     "             [--model-name NAME] [--planner NAME] [--pools SPEC] [--target T]\n"
+    "             [--overlap-outputs] [--patches]\n"
     "      runs the model on raw little-endian input files and writes output<i>.bin to DIR.\n"
     "      reference (the default): Loupe's reference interpreter; --dump-tensors writes every\n"
     "        non-constant tensor as t<index>.bin plus index.json.\n"

@@ -33,19 +33,23 @@ std::string poolExpression(const CompiledModel& m, const memory::MemoryPlan::Pla
          std::to_string(place.offset);
 }
 
-// How the run function reaches a tensor's storage.
+// How the run function reaches a tensor's storage (a view's at its offset).
 std::string storageExpression(const CompiledModel& m, int tensor,
                               const std::vector<std::string>& inputNames,
                               const std::vector<std::string>& outputNames) {
   if (const StateBuffer* state = findState(m.state, tensor)) return state->symbol;
   const int root = m.memoryPlan.analysis.storageOf.at(tensor);
+  const std::int64_t offset = memory::storageOffset(m.memoryPlan.analysis, tensor);
+  auto at = [offset](const std::string& base) {
+    return offset == 0 ? base : "(uint8_t*)" + base + " + " + std::to_string(offset);
+  };
   for (std::size_t i = 0; i < m.graph.inputs.size(); ++i) {
-    if (m.graph.inputs[i] == root) return "inputs->" + inputNames[i];
+    if (m.graph.inputs[i] == root) return at("inputs->" + inputNames[i]);
   }
   for (std::size_t i = 0; i < m.graph.outputs.size(); ++i) {
-    if (m.graph.outputs[i] == root) return "outputs->" + outputNames[i];
+    if (m.graph.outputs[i] == root) return at("outputs->" + outputNames[i]);
   }
-  return poolExpression(m, m.memoryPlan.placementOf(root), "tensor " + std::to_string(tensor));
+  return poolExpression(m, m.memoryPlan.placementOf(tensor), "tensor " + std::to_string(tensor));
 }
 
 const std::vector<memory::MemoryPool>& poolsOf(const CompiledModel& m) {
@@ -305,7 +309,8 @@ GeneratedFile printRunSource(const CompiledModel& m) {
     out << "  status = " << f.name << "(";
     for (std::size_t i = 0; i < f.params.size(); ++i) {
       out << "(" << (f.params[i]->written ? "" : "const ") << tir::cTypeName(f.params[i]->type)
-          << "*)(" << storageExpression(m, f.paramTensors[i], inputNames, outputNames) << "), ";
+          << "*)(" << storageExpression(m, call.paramTensors.at(i), inputNames, outputNames)
+          << "), ";
     }
     if (f.scratchBytes > 0)
       out << "("

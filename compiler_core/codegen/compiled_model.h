@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -11,6 +12,7 @@
 #include "ir/graph.h"
 #include "memory/memory_plan.h"
 #include "memory/memory_region.h"
+#include "memory/patch_bound.h"
 #include "target/cpu_isa.h"
 #include "tir/prim_func.h"
 
@@ -36,6 +38,19 @@ struct OperatorCall {
   std::vector<int> operators;  // every operator the call runs, in order
   std::size_t function = 0;    // index into CompiledModel::functions
   int device = -1;             // index into CompiledModel::devices, or -1 for the CPU
+  // The graph tensor the call passes for each of the function's params: the
+  // function's own paramTensors, or, for a call of a function lowered for
+  // another operator (the same computation on other tensors: a middle strip
+  // of patch-based execution), this operator's tensors in their places.
+  std::vector<int> paramTensors;
+};
+
+// Patch-based execution (memory::MemoryPlanOptions::patches): the stage run
+// in strips, its operator indices those of the graph before the rewrite, and
+// the operators of CompiledModel::graph that run it (passes/patch_execution.h).
+struct PatchExecution {
+  memory::PatchStage stage;
+  std::vector<int> operators;
 };
 
 struct CompiledModel {
@@ -57,6 +72,9 @@ struct CompiledModel {
   // Variable tensors kept across runs, outside the workspace (operator_state.h).
   std::vector<StateBuffer> state;
   std::int64_t stateBytes = 0;
+  // Set when the model runs its first operators in patches; `graph` is then
+  // the rewritten graph.
+  std::optional<PatchExecution> patches;
   std::vector<GeneratedFile> sources;  // codegen/host/src
   std::vector<GeneratedFile> headers;  // codegen/host/include
   // Whether `sources` has each function's file (operatorSourceName, in

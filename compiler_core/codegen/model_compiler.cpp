@@ -8,9 +8,12 @@
 #include "codegen/aot_executor_printer.h"
 #include "codegen/c_function_printer.h"
 #include "ir/graph_printer.h"
+#include "ir/storage_view.h"
 #include "lowering/lower_operator.h"
 #include "lowering/lowering_support.h"
 #include "memory/constant_placement.h"
+#include "memory/patch_bound.h"
+#include "passes/patch_execution.h"
 #include "tir/access_trace.h"
 #include "tir/lift_scratch.h"
 #include "tir/reverse_loops.h"
@@ -28,11 +31,60 @@ std::string lowerCase(std::string_view s) {
 }
 
 // A no-copy view shares its input's storage and needs no code, unless its
-// output is a model output, which lives in the application's own buffer.
+// output is a model output, which lives in the application's own buffer. A
+// concatenation written in place by its inputs' producers needs none at all.
 bool needsFunction(const ir::Graph& graph, const ir::Operator& op) {
-  if (!ir::isNoCopyView(graph, op)) return true;
+  if (ir::concatViewOffsets(graph, op)) return false;
+  if (!ir::isNoCopyView(graph, op) && !ir::sliceViewOffset(graph, op)) return true;
   return std::find(graph.outputs.begin(), graph.outputs.end(), op.outputs.front()) !=
          graph.outputs.end();
+}
+
+// What an operator's function is lowered from: two operators with the same
+// key (the same computation on tensors of the same types, reading the same
+// constants) get the same function.
+std::string loweringKey(const ir::Graph& graph, const ir::Operator& op) {
+  std::string key = op.typeName() + " v" + std::to_string(op.version) + " " +
+                    ir::attributesToString(op.attributes);
+  auto add = [&](const std::vector<int>& tensors) {
+    for (int t : tensors) {
+      if (t < 0) {
+        key += " -";
+      } else if (graph.tensor(t).isConstant || graph.tensor(t).isVariable) {
+        key += " #" + std::to_string(t);
+      } else {
+        key += " " + ir::tensorTypeToString(graph.tensor(t));
+      }
+    }
+    key += " |";
+  };
+  add(op.inputs);
+  add(op.outputs);
+  add(op.intermediates);
+  return key;
+}
+
+// The tensors `op` passes for the params of a function lowered for `lowered`
+// (loweringKey equal): each param's tensor in the same operand place.
+std::vector<int> paramTensorsFor(const tir::PrimFunc& func, const ir::Operator& lowered,
+                                 const ir::Operator& op) {
+  std::vector<int> tensors;
+  for (int t : func.paramTensors) {
+    auto place = [&](const std::vector<int>& from, const std::vector<int>& to) {
+      const auto it = std::find(from.begin(), from.end(), t);
+      return it == from.end() ? -1 : to.at(static_cast<std::size_t>(it - from.begin()));
+    };
+    int mine = place(lowered.inputs, op.inputs);
+    if (mine < 0) mine = place(lowered.outputs, op.outputs);
+    if (mine < 0) mine = place(lowered.intermediates, op.intermediates);
+    if (mine < 0) {
+      throw lowering::LoweringError("function " + func.name + " takes tensor " + std::to_string(t) +
+                                    ", which is no operand of operator " +
+                                    std::to_string(lowered.index));
+    }
+    tensors.push_back(mine);
+  }
+  return tensors;
 }
 
 // The operator's TIR as code generation prints it: lowered with its
@@ -90,19 +142,25 @@ void placeInBoardMemories(CompiledModel& model, const std::vector<memory::Memory
   }
   std::vector<memory::ConstantArray> arrays;
   std::vector<std::pair<std::size_t, std::size_t>> owners;  // (function, constant)
+  // A function's constants are read by every call of it.
+  std::vector<std::int64_t> macsOf(model.functions.size(), 0);
   for (const OperatorCall& call : model.calls) {
-    const tir::PrimFunc& func = model.functions[call.function];
-    std::int64_t macs = 0, bytes = 0;
     for (int op : call.operators) {
-      macs += analysis::operatorCost(model.graph,
-                                     model.graph.operators.at(static_cast<std::size_t>(op)))
-                  .macs;
+      macsOf[call.function] +=
+          analysis::operatorCost(model.graph,
+                                 model.graph.operators.at(static_cast<std::size_t>(op)))
+              .macs;
     }
+  }
+  for (std::size_t f = 0; f < model.functions.size(); ++f) {
+    const tir::PrimFunc& func = model.functions[f];
+    std::int64_t bytes = 0;
     for (const tir::Buffer& constant : func.constants) bytes += constantBytes(constant);
     for (std::size_t c = 0; c < func.constants.size(); ++c) {
-      arrays.push_back({func.name + " " + func.constants[c]->name, constantBytes(func.constants[c]),
-                        bytes > 0 ? static_cast<double>(macs) / static_cast<double>(bytes) : 0.0});
-      owners.emplace_back(call.function, c);
+      arrays.push_back(
+          {func.name + " " + func.constants[c]->name, constantBytes(func.constants[c]),
+           bytes > 0 ? static_cast<double>(macsOf[f]) / static_cast<double>(bytes) : 0.0});
+      owners.emplace_back(f, c);
     }
   }
   const memory::ConstantPlacement placement = memory::placeConstants(arrays, regions, used);
@@ -173,9 +231,12 @@ std::vector<memory::OverlapAllowance> tracedOverlaps(
         !needsFunction(graph, op)) {
       continue;
     }
+    // Traced from the parameters' first bytes: only tensors at the start of
+    // their buffers (not views at an offset).
     const int out = bufferOf(op.outputs[0]);
     if (out < 0 ||
-        analysis.buffers[static_cast<std::size_t>(out)].firstStep != static_cast<int>(step)) {
+        analysis.buffers[static_cast<std::size_t>(out)].firstStep != static_cast<int>(step) ||
+        memory::storageOffset(analysis, op.outputs[0]) != 0) {
       continue;
     }
     // The inputs whose buffer this step reads last - and reads through that
@@ -186,7 +247,7 @@ std::vector<memory::OverlapAllowance> tracedOverlaps(
       const bool once = std::count_if(op.inputs.begin(), op.inputs.end(), [&](int other) {
                           return other >= 0 && bufferOf(other) == in;
                         }) == 1;
-      if (in >= 0 && in != out && once &&
+      if (in >= 0 && in != out && once && memory::storageOffset(analysis, tensor) == 0 &&
           analysis.buffers[static_cast<std::size_t>(in)].lastStep == static_cast<int>(step)) {
         dying.push_back(tensor);
       }
@@ -264,6 +325,15 @@ std::vector<memory::OverlapAllowance> operatorOverlaps(const ir::Graph& graph,
       notes);
 }
 
+memory::PatchBound choosePatchStage(const ir::Graph& graph, memory::MemoryPlanOptions memoryOptions,
+                                    target::CpuIsa isa) {
+  memoryOptions.scratchBytes = operatorScratch(graph, nullptr, isa);
+  const memory::WorkspaceAnalysis analysis = memory::plannedAnalysis(graph, memoryOptions);
+  std::vector<memory::OverlapAllowance> allowances;
+  if (memoryOptions.overlapOutputs) allowances = operatorOverlaps(graph, analysis, isa);
+  return memory::patchLowerBound(graph, analysis, allowances);
+}
+
 std::string modelNameRule() {
   return "a C identifier (letters, digits and _, not starting with a digit) of at most " +
          std::to_string(kMaxModelNameLength) +
@@ -305,6 +375,32 @@ CompiledModel compileToC(const ir::Graph& graph, const CompileOptions& options) 
       }
     }
   }
+  if (memoryOptions.patches) {
+    reportStage(options, "choosing the operators to run in patches");
+    memory::MemoryPlanOptions regionsTogether = memoryOptions;
+    for (const auto& [region, lowering] : options.externalFunctions) {
+      if (region >= 0 && static_cast<std::size_t>(region) < graph.externalFunctions.size()) {
+        regionsTogether.contiguousGroups.push_back(
+            graph.externalFunctions[static_cast<std::size_t>(region)].operators);
+      }
+    }
+    if (memory::PatchBound patches = choosePatchStage(graph, regionsTogether, options.isa);
+        patches.found) {
+      passes::PatchedGraph patched = passes::executeInPatches(graph, patches.best);
+      CompileOptions rewritten = options;
+      rewritten.memory.patches = false;
+      rewritten.memory.contiguousGroups.push_back(patched.stageOperators);
+      rewritten.operatorDevices.clear();
+      for (const auto& [op, device] : options.operatorDevices) {
+        if (const auto it = patched.renumbered.find(op); it != patched.renumbered.end()) {
+          rewritten.operatorDevices[it->second] = device;
+        }
+      }
+      CompiledModel result = compileToC(patched.graph, rewritten);
+      result.patches = PatchExecution{std::move(patches.best), std::move(patched.stageOperators)};
+      return result;
+    }
+  }
   auto deviceIndex = [&model](const std::string& name) {
     if (!isValidModelName(name)) {
       throw std::invalid_argument("device name \"" + name + "\" is not a C identifier");
@@ -328,6 +424,8 @@ CompiledModel compileToC(const ir::Graph& graph, const CompileOptions& options) 
       regionOfOperator[op] = region;
     }
   }
+  // loweringKey -> (the function, the operator it was lowered for).
+  std::map<std::string, std::pair<std::size_t, std::size_t>> loweredFor;
   for (const ir::Operator& op : graph.operators) {
     reportStage(options, "lowering operator " + std::to_string(op.index + 1) + " of " +
                              std::to_string(graph.operators.size()) + " (" + op.typeName() + ")");
@@ -342,7 +440,8 @@ CompiledModel compileToC(const ir::Graph& graph, const CompileOptions& options) 
       tir::PrimFunc func =
           lowering.lower(graph, external, "tvmgen_" + options.modelName + "_" + external.name);
       if (func.scratchBytes > 0) memoryOptions.scratchBytes[op.index] = func.scratchBytes;
-      model.calls.push_back({op.index, external.operators, model.functions.size(), device});
+      model.calls.push_back(
+          {op.index, external.operators, model.functions.size(), device, func.paramTensors});
       model.functions.push_back(std::move(func));
       // The region's call happens at one step: its operators must run back
       // to back, in region order, in whatever order the planner chooses.
@@ -350,29 +449,47 @@ CompiledModel compileToC(const ir::Graph& graph, const CompileOptions& options) 
       continue;
     }
     if (!needsFunction(graph, op)) continue;
-    tir::PrimFunc func = lowerToFunction(
-        graph, op, prefix + lowerCase(op.typeName()) + "_" + std::to_string(model.functions.size()),
-        options.isa, options.schedules);
     int device = -1;
     if (auto it = options.operatorDevices.find(op.index); it != options.operatorDevices.end()) {
       device = deviceIndex(it->second);
     }
+    const std::string key = loweringKey(graph, op);
+    if (const auto same = loweredFor.find(key); same != loweredFor.end()) {
+      const auto [function, lowered] = same->second;
+      const tir::PrimFunc& func = model.functions[function];
+      if (func.scratchBytes > 0) memoryOptions.scratchBytes[op.index] = func.scratchBytes;
+      model.calls.push_back({op.index,
+                             {op.index},
+                             function,
+                             device,
+                             paramTensorsFor(func, graph.operators.at(lowered), op)});
+      continue;
+    }
+    tir::PrimFunc func = lowerToFunction(
+        graph, op, prefix + lowerCase(op.typeName()) + "_" + std::to_string(model.functions.size()),
+        options.isa, options.schedules);
     if (func.scratchBytes > 0) memoryOptions.scratchBytes[op.index] = func.scratchBytes;
-    model.calls.push_back({op.index, {op.index}, model.functions.size(), device});
+    loweredFor[key] = {model.functions.size(), static_cast<std::size_t>(op.index)};
+    model.calls.push_back(
+        {op.index, {op.index}, model.functions.size(), device, func.paramTensors});
     model.functions.push_back(std::move(func));
   }
   // With every function's scratch known, the plan fixes where each tensor
   // and scratch buffer lives, the order of the calls, and which operators
   // write in place (their C prototypes drop `restrict`).
   if (memoryOptions.overlapOutputs) {
-    // Traced on the very functions the C is printed from.
-    memoryOptions.overlaps = [&](const memory::WorkspaceAnalysis& analysis) {
+    // Traced on the very functions the C is printed from, with the tensors
+    // each call passes.
+    tir::PrimFunc called;
+    memoryOptions.overlaps = [&, called](const memory::WorkspaceAnalysis& analysis) mutable {
       return tracedOverlaps(
           graph, analysis,
           [&](const ir::Operator& op, std::string* why) -> const tir::PrimFunc* {
             for (const OperatorCall& call : model.calls) {
               if (call.operators.size() == 1 && call.operatorIndex == op.index) {
-                return &model.functions[call.function];
+                called = model.functions[call.function];
+                called.paramTensors = call.paramTensors;
+                return &called;
               }
             }
             *why = "no function of its own";
@@ -394,8 +511,21 @@ CompiledModel compileToC(const ir::Graph& graph, const CompileOptions& options) 
         model.memoryPlan.result.offset.at(static_cast<std::size_t>(used.outputBuffer));
     const std::string input =
         memory::bufferName(graph, buffers.at(static_cast<std::size_t>(used.inputBuffer)));
-    for (const OperatorCall& call : model.calls) {
+    for (OperatorCall& call : model.calls) {
       if (call.operatorIndex != op || call.operators.size() != 1) continue;
+      // A function other calls share stays as it is for them: this call
+      // gets its own copy to place over its input.
+      const auto sharing =
+          std::count_if(model.calls.begin(), model.calls.end(),
+                        [&](const OperatorCall& other) { return other.function == call.function; });
+      if (sharing > 1) {
+        tir::PrimFunc own = model.functions[call.function];
+        own.name = prefix + lowerCase(graph.operators.at(static_cast<std::size_t>(op)).typeName()) +
+                   "_" + std::to_string(model.functions.size());
+        own.paramTensors = call.paramTensors;
+        call.function = model.functions.size();
+        model.functions.push_back(std::move(own));
+      }
       tir::PrimFunc& f = model.functions[call.function];
       if (used.runsBackwards(inputOffset, outputOffset, buffers)) {
         // Placed above its input: its pixels run last to first, as traced.

@@ -103,6 +103,14 @@ std::vector<memory::OverlapAllowance> operatorOverlaps(const ir::Graph& graph,
                                                        target::CpuIsa isa = target::CpuIsa::Scalar,
                                                        std::vector<std::string>* notes = nullptr);
 
+// The stage patch-based execution runs in strips (memory::patchLowerBound):
+// the one that lowers most the bound of the buffers `memoryOptions` plans
+// (its groups kept together, every operator's scratch found by lowering it
+// for `isa`, and with the overlaps the functions allow when
+// memoryOptions.overlapOutputs); found is false when none lowers it.
+memory::PatchBound choosePatchStage(const ir::Graph& graph, memory::MemoryPlanOptions memoryOptions,
+                                    target::CpuIsa isa);
+
 // The longest model name: file names in the Model Library Format are built
 // from it (tir/tvmgen_<NAME>_fused_<operators>.tir.txt) and must stay well
 // under the 255-byte file name limit of common file systems, or tar cannot

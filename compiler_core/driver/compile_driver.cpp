@@ -3,6 +3,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "ir/graph_printer.h"
 #include "passes/annotate_targets.h"
 #include "passes/merge_target_regions.h"
 #include "passes/partition_graph.h"
@@ -40,6 +41,13 @@ Compilation compileModel(CompileRequest request) {
   request.options.isa = target::cpuIsaFor(request.targets, request.boardCpu);
   compilation.model =
       target::compileForTargets(compilation.graph, request.targets, std::move(request.options));
+  if (compilation.model.patches) {
+    // The code runs the rewritten graph: its operators are the ones the
+    // calls, the plan and the profile name.
+    compilation.graph = compilation.model.graph;
+    compilation.timeline.add({"patch_execution", passes::StageKind::Graph,
+                              ir::printGraph(compilation.graph), 0.0, compilation.graph});
+  }
   compilation.devices = target::deviceReport(compilation.graph, request.targets);
   return compilation;
 }

@@ -4,7 +4,10 @@
 // the application's buffers, constants in flash and variable tensors (state)
 // in their own storage, so none of them is planned. Two kinds of tensor
 // share another's buffer instead of getting one (aliasing):
-//   - the output of a no-copy view (reshape, squeeze, expand dims);
+//   - the output of a no-copy view (reshape, squeeze, expand dims), and of a
+//     slice marked as a view, at the byte offset of its rows (storage_view.h);
+//   - the inputs of a concatenation marked as a view, each at its offset in
+//     the concatenation's buffer, which lives from the first one's write;
 //   - the output of an element-wise operator written in place over an input
 //     that dies at that step (see in_place.h).
 #pragma once
@@ -42,6 +45,9 @@ struct WorkspaceAnalysis {
   // uses (itself, or the owner of the buffer it aliases; a model input or
   // output owns itself).
   std::map<int, int> storageOf;
+  // The byte offset of a tensor inside the storage of storageOf's tensor,
+  // for the views at an offset; absent means 0 (storageOffset reads it).
+  std::map<int, std::int64_t> offsetOf;
   // Every tensor stored in a workspace buffer, owners and aliases.
   std::map<int, TensorLifetime> lifetimes;
   // Operator index -> the input tensor whose buffer its output reuses.
@@ -68,6 +74,9 @@ WorkspaceAnalysis analyzeWorkspace(const ir::Graph& graph, const std::vector<int
 inline bool conflicts(const WorkspaceBuffer& a, const WorkspaceBuffer& b) {
   return a.firstStep <= b.lastStep && b.firstStep <= a.lastStep;
 }
+
+// The byte offset of `tensor` inside its storage (WorkspaceAnalysis::offsetOf).
+std::int64_t storageOffset(const WorkspaceAnalysis& analysis, int tensor);
 
 std::int64_t roundUp(std::int64_t value, std::int64_t alignment);
 

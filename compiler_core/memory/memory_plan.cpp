@@ -28,7 +28,7 @@ MemoryPlan::Placement MemoryPlan::placementOf(int tensor) const {
   if (root == analysis.storageOf.end()) return {};
   for (std::size_t i = 0; i < analysis.buffers.size(); ++i) {
     if (analysis.buffers[i].scratchOf < 0 && analysis.buffers[i].tensor == root->second) {
-      return {result.pool[i], result.offset[i]};
+      return {result.pool[i], result.offset[i] + storageOffset(analysis, tensor)};
     }
   }
   return {};
@@ -39,6 +39,23 @@ MemoryPlan::Placement MemoryPlan::scratchPlacementOf(int op) const {
     if (analysis.buffers[i].scratchOf == op) return {result.pool[i], result.offset[i]};
   }
   return {};
+}
+
+WorkspaceAnalysis plannedAnalysis(const ir::Graph& graph, const MemoryPlanOptions& options,
+                                  ExecutionOrder* order) {
+  AnalysisOptions analysisOptions;
+  analysisOptions.alignment = largestAlignment(options.pools);
+  analysisOptions.inPlace = options.inPlace;
+  analysisOptions.scratchBytes = options.scratchBytes;
+  ExecutionOrder chosen;
+  if (options.reorder) {
+    chosen = chooseExecutionOrder(graph, analysisOptions, options.contiguousGroups);
+  } else {
+    chosen.operators = groupedGraphOrder(graph, options.contiguousGroups);
+  }
+  WorkspaceAnalysis analysis = analyzeWorkspace(graph, chosen.operators, analysisOptions);
+  if (order != nullptr) *order = std::move(chosen);
+  return analysis;
 }
 
 MemoryPlan planMemoryUnchecked(const ir::Graph& graph, const MemoryPlanOptions& options) {
@@ -55,16 +72,7 @@ MemoryPlan planMemoryUnchecked(const ir::Graph& graph, const MemoryPlanOptions& 
   plan.planner = std::string(planner->name);
   plan.pools = options.pools;
   plan.scratchBytes = options.scratchBytes;
-  AnalysisOptions analysisOptions;
-  analysisOptions.alignment = largestAlignment(options.pools);
-  analysisOptions.inPlace = options.inPlace;
-  analysisOptions.scratchBytes = options.scratchBytes;
-  if (options.reorder) {
-    plan.order = chooseExecutionOrder(graph, analysisOptions, options.contiguousGroups);
-  } else {
-    plan.order.operators = groupedGraphOrder(graph, options.contiguousGroups);
-  }
-  plan.analysis = analyzeWorkspace(graph, plan.order.operators, analysisOptions);
+  plan.analysis = plannedAnalysis(graph, options, &plan.order);
   plan.lowerBound = plan.tensorLevelBound = liveBytesLowerBound(plan.analysis.buffers);
   if (options.overlaps) {
     plan.overlaps = options.overlaps(plan.analysis);

@@ -41,6 +41,10 @@ struct MemoryPlanOptions {
   // Let outputs start inside inputs that die with them (`loupec
   // --overlap-outputs`): codegen sets `overlaps` from the functions' loops.
   bool overlapOutputs = false;
+  // Run the model's first high-resolution operators strip by strip when that
+  // lowers the bound (`loupec --patches`; passes/patch_execution.h):
+  // codegen rewrites the graph before lowering it.
+  bool patches = false;
   // Outputs written partly over inputs that die with them: with the
   // execution order's buffers fixed, which operators may and how far before
   // the input the output must start (codegen traces the generated loops).
@@ -64,7 +68,8 @@ struct MemoryPlan {
   double milliseconds = 0;            // the algorithm's time, without analysis
 
   std::int64_t gap() const { return result.totalBytes - lowerBound; }
-  // The pool and offset of the storage behind `tensor`, when it is planned.
+  // The pool and offset of the storage behind `tensor`, when it is planned
+  // (a view's at its offset in the buffer it shares).
   struct Placement {
     int pool = -1;
     std::int64_t offset = -1;
@@ -75,6 +80,12 @@ struct MemoryPlan {
   // The allowances the plan uses: outputs placed over their inputs.
   std::vector<OverlapAllowance> usedOverlaps() const;
 };
+
+// The buffers planMemory places: the execution order (the best one found
+// with options.reorder, else the graph's with the groups together; stored in
+// `order` when given) and the workspace analysis in it.
+WorkspaceAnalysis plannedAnalysis(const ir::Graph& graph, const MemoryPlanOptions& options,
+                                  ExecutionOrder* order = nullptr);
 
 // Plans without throwing when the pools are too small (result.fits is false);
 // throws std::invalid_argument for an unknown planner or a bad pool list, and

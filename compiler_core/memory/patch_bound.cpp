@@ -49,16 +49,17 @@ std::optional<RowWindow> rowWindowOf(const ir::Graph& graph, const ir::Operator&
   }
 }
 
-struct Rows {
-  int begin = 0, end = 0;  // [begin, end)
-  int count() const { return end - begin; }
-};
-
-// The input rows output rows `rows` read, inside the input's `height`.
-Rows inputRows(const RowWindow& w, Rows rows, int height) {
+// The rows output rows `rows` read and the padding rows beyond the input's
+// `height` they reach.
+OperatorStrip stripOf(const RowWindow& w, RowRange rows, int height) {
   const int first = rows.begin * w.stride - w.padTop;
   const int last = (rows.end - 1) * w.stride - w.padTop + (w.taps - 1) * w.dilation;
-  return {std::max(first, 0), std::min(last + 1, height)};
+  OperatorStrip strip;
+  strip.output = rows;
+  strip.input = {std::max(first, 0), std::min(last + 1, height)};
+  strip.padTop = strip.input.begin - first;
+  strip.padBottom = last + 1 - strip.input.end;
+  return strip;
 }
 
 std::int64_t rowBytes(const ir::Tensor& t) {
@@ -66,6 +67,26 @@ std::int64_t rowBytes(const ir::Tensor& t) {
 }
 
 }  // namespace
+
+std::vector<std::vector<OperatorStrip>> patchStrips(const ir::Graph& graph,
+                                                    const std::vector<int>& operators, int strips) {
+  const ir::Tensor& last = graph.output(graph.operators.at(operators.back()), 0);
+  const int height = static_cast<int>(last.shape[1]);
+  const int rowsPerStrip = (height + strips - 1) / strips;
+  std::vector<std::vector<OperatorStrip>> result;
+  for (int s = 0; s < strips; ++s) {
+    std::vector<OperatorStrip> strip(operators.size());
+    RowRange rows{s * rowsPerStrip, std::min((s + 1) * rowsPerStrip, height)};
+    for (std::size_t i = operators.size(); i-- > 0;) {
+      const ir::Operator& op = graph.operators.at(operators[i]);
+      strip[i] = stripOf(*rowWindowOf(graph, op), rows,
+                         static_cast<int>(graph.tensor(op.inputs[0]).shape[1]));
+      rows = strip[i].input;
+    }
+    result.push_back(std::move(strip));
+  }
+  return result;
+}
 
 PatchBound patchLowerBound(const ir::Graph& graph, const WorkspaceAnalysis& analysis,
                            const std::vector<OverlapAllowance>& allowances,
@@ -85,15 +106,13 @@ PatchBound patchLowerBound(const ir::Graph& graph, const WorkspaceAnalysis& anal
     return bytes;
   };
 
-  // The chain: the first operator reads a model input, each other one the
-  // output of the one before, which nothing else reads and the model does
-  // not return.
+  // The chain: operators on the CPU (an NPU region runs as one call), the
+  // first reading a model input, each other one the output of the one
+  // before, which nothing else reads and the model does not return.
   std::vector<int> chain;
-  std::vector<RowWindow> windows;
   for (std::size_t step = 0; step < analysis.order.size(); ++step) {
     const ir::Operator& op = graph.operators.at(analysis.order[step]);
-    const std::optional<RowWindow> window = rowWindowOf(graph, op);
-    if (!window) break;
+    if (!rowWindowOf(graph, op) || op.placement.region >= 0) break;
     if (chain.empty()) {
       // The first reads a model input, which is the application's buffer.
       if (std::find(graph.inputs.begin(), graph.inputs.end(), op.inputs[0]) == graph.inputs.end()) {
@@ -111,7 +130,6 @@ PatchBound patchLowerBound(const ir::Graph& graph, const WorkspaceAnalysis& anal
       if (readers != 1 || returned) break;
     }
     chain.push_back(op.index);
-    windows.push_back(*window);
   }
 
   for (std::size_t length = 2; length <= chain.size(); ++length) {
@@ -128,13 +146,10 @@ PatchBound patchLowerBound(const ir::Graph& graph, const WorkspaceAnalysis& anal
       stage.strips = strips;
       std::vector<int> maxRows(length, 0);  // per operator: its output rows in one strip
       std::vector<std::int64_t> rowsComputed(length, 0);
-      for (int s = 0; s < strips; ++s) {
-        Rows rows{s * rowsPerStrip, std::min((s + 1) * rowsPerStrip, height)};
-        for (std::size_t i = length; i-- > 0;) {
-          maxRows[i] = std::max(maxRows[i], rows.count());
-          rowsComputed[i] += rows.count();
-          const ir::Operator& op = graph.operators.at(chain[i]);
-          rows = inputRows(windows[i], rows, static_cast<int>(graph.tensor(op.inputs[0]).shape[1]));
+      for (const std::vector<OperatorStrip>& strip : patchStrips(graph, stage.operators, strips)) {
+        for (std::size_t i = 0; i < length; ++i) {
+          maxRows[i] = std::max(maxRows[i], strip[i].output.count());
+          rowsComputed[i] += strip[i].output.count();
         }
       }
       std::int64_t peak = 0;

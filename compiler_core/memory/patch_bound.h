@@ -7,9 +7,9 @@
 // chain runs on a strip as on a smaller tensor.
 //
 // This is the analysis: which chain and how many strips would lower the
-// peak most, what the peak would be, and the multiply-accumulates the halo
-// recomputes. Loupe does not generate patch-based code yet; the bound says
-// what it would gain beside the tensor-level and overlap bounds.
+// peak most, what the peak would be, the multiply-accumulates the halo
+// recomputes, and the rows and padding of each operator in each strip that
+// the patch rewrite (passes/patch_execution.h) builds its operators from.
 #pragma once
 
 #include <cstdint>
@@ -34,6 +34,27 @@ struct PatchStage {
   std::int64_t bound = 0;      // the larger of the two
   std::int64_t extraMacs = 0;  // recomputed rows of the halo
 };
+
+// Rows [begin, end) of an NHWC tensor.
+struct RowRange {
+  int begin = 0, end = 0;
+  int count() const { return end - begin; }
+};
+
+// One operator of the stage in one strip: the output rows it computes, the
+// input rows their windows read, and the padding rows its windows reach
+// before and after those input rows (the model's padding at the edges, none
+// inside).
+struct OperatorStrip {
+  RowRange input, output;
+  int padTop = 0, padBottom = 0;
+};
+
+// Per strip (of the last operator's output rows, ceil(height / strips) rows
+// each), per operator of the chain `operators`: its rows. The operators are
+// convolutions or pools over NHWC tensors, each reading the one before.
+std::vector<std::vector<OperatorStrip>> patchStrips(const ir::Graph& graph,
+                                                    const std::vector<int>& operators, int strips);
 
 struct PatchBound {
   bool found = false;  // a chain of at least two operators that lowers the bound

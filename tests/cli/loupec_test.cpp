@@ -507,14 +507,28 @@ class Loupec : public QObject {
     QVERIFY(json.contains("patch_lower_bound") && json["patch_lower_bound"].is_null());
   }
 
-  // vww's bound with its first operators in strips, in words.
+  // vww's bound with its first operators in strips, in words; with
+  // --patches the planners plan the rewritten graph down to that bound.
   void memplanSaysTheBoundWithPatches() {
-    const auto result = loupec({"memplan", model("vww_96_int8")});
+    auto result = loupec({"memplan", model("vww_96_int8")});
     QVERIFY2(result.exitCode == 0, qPrintable(result.err));
-    QVERIFY2(result.out.contains("with patches (not generated yet): lower bound ") &&
+    QVERIFY2(result.out.contains("with patches (--patches): lower bound 19,360 bytes (0.35x") &&
                  result.out.contains("running #0 CONV_2D, #1 DEPTHWISE_CONV_2D, #2 CONV_2D, #3 "
                                      "DEPTHWISE_CONV_2D in 8 strips: 17,280 bytes while they run"),
              result.out.constData());
+    result = loupec({"memplan", model("vww_96_int8"), "--overlap-outputs", "--patches", "--json"});
+    QVERIFY2(result.exitCode == 0, qPrintable(result.err));
+    const auto json = nlohmann::json::parse(result.out.toStdString());
+    QVERIFY(json["patches_applied"].get<bool>());
+    QCOMPARE(json["patch_lower_bound"]["strips"].get<int>(), 8);
+    const std::int64_t bound = json["patch_lower_bound"]["bytes"].get<std::int64_t>();
+    QCOMPARE(json["plans"][0]["total_bytes"].get<std::int64_t>(), bound);
+    // kws gains nothing from patches: the plan is the one without.
+    result = loupec({"memplan", model("kws_ref_model"), "--patches", "--json"});
+    QVERIFY2(result.exitCode == 0, qPrintable(result.err));
+    const auto kws = nlohmann::json::parse(result.out.toStdString());
+    QVERIFY(!kws["patches_applied"].get<bool>());
+    QCOMPARE(kws["plans"][0]["total_bytes"].get<std::int64_t>(), std::int64_t{16256});
   }
 
   void memplanTableAndPoolErrors() {

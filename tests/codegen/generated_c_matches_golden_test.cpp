@@ -192,6 +192,46 @@ class GeneratedCMatchesGolden : public QObject {
     }
   }
 
+  // The first operators run strip by strip (--patches, with overlaps): every
+  // golden set stays bit-exact; vww's stage is rewritten and its plan is the
+  // bound the patch analysis predicted before the rewrite, under half the
+  // tensor-level bound of the model as it was; kws and ResNet-8 gain nothing
+  // from patches and compile as they did.
+  void patchesMatch_data() { outputsMatch_data(); }
+
+  void patchesMatch() {
+    QFETCH(int, set);
+    const test::GoldenSet& golden = sets_[static_cast<std::size_t>(set)];
+    try {
+      codegen::CompileOptions options;
+      options.memory.overlapOutputs = true;
+      options.memory.patches = true;
+      const Built& built = builtModel(golden.model, options, "patches");
+      const memory::MemoryPlan& plan = built.model.memoryPlan;
+      if (golden.name.starts_with("vww_96_int8/")) {
+        QVERIFY(built.model.patches.has_value());
+        const memory::PatchStage& stage = built.model.patches->stage;
+        QCOMPARE(plan.result.totalBytes, stage.bound);
+        const Built& whole = builtModel(golden.model, {}, "default");
+        QVERIFY(2 * plan.result.totalBytes <= whole.model.memoryPlan.tensorLevelBound);
+        // One slice, the stage's operators, per strip, and the concatenation.
+        QCOMPARE(built.model.patches->operators.size(),
+                 static_cast<std::size_t>(stage.strips) * (stage.operators.size() + 1) + 1);
+        // The middle strips share their functions.
+        std::set<std::size_t> functions;
+        for (const codegen::OperatorCall& call : built.model.calls) functions.insert(call.function);
+        QVERIFY(functions.size() < built.model.calls.size());
+      } else if (golden.name.starts_with("kws_ref_model/") ||
+                 golden.name.starts_with("ic_resnet8_int8/")) {
+        QVERIFY(!built.model.patches.has_value());
+      }
+      const QString difference = differenceFromGolden(built, golden);
+      QVERIFY2(difference.isEmpty(), qPrintable(difference));
+    } catch (const std::exception& e) {
+      QFAIL(e.what());
+    }
+  }
+
   void npuOffloadMatches() {
     QFETCH(int, set);
     const test::GoldenSet& golden = sets_[static_cast<std::size_t>(set)];
