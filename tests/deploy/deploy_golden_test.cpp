@@ -42,6 +42,7 @@ namespace {
 constexpr std::string_view kTunedSuffix = " (tuned)";
 // ... and with outputs planned over their dying inputs (--overlap-outputs).
 constexpr std::string_view kOverlapSuffix = " (overlaps)";
+constexpr std::string_view kPatchSuffix = " (patches)";
 
 // A model deployed to one platform, kept open across its golden sets.
 struct DeployedModel {
@@ -81,13 +82,17 @@ class DeployGoldenOnBoards : public QObject {
       targets.resize(targets.size() - suffix.size());
       return true;
     };
-    const bool overlaps = takeSuffix(kOverlapSuffix);
+    // "patches" rows: those overlaps, and the first operators run strip by
+    // strip where that lowers the bound.
+    const bool patches = takeSuffix(kPatchSuffix);
+    const bool overlaps = takeSuffix(kOverlapSuffix) || patches;
     const bool tuned = takeSuffix(kTunedSuffix);
     // Planned in the board's memories, as loupec run and the GUI plan it.
     ir::Graph imported = frontend::importTfliteFile(path);
     codegen::CompileOptions options;
     options.boardMemories = platform.memoryRegions(imported);
     options.memory.overlapOutputs = overlaps;
+    options.memory.patches = patches;
     driver::CompileRequest request{
         std::move(imported), target::parseTargetString(targets, targets::builtinTargetRegistry()),
         std::move(options), platform.cpu()};
@@ -125,10 +130,12 @@ class DeployGoldenOnBoards : public QObject {
     return i == 0 || sets_[i - 1].model != sets_[i].model || sets_[i].name.ends_with("/seed1");
   }
 
+  // `model` (a directory name): that model's sets only; empty: every model's.
   void addRows(const char* platform, const QString& targets, const QString& label,
-               bool representativeSets, bool otherSets) {
+               bool representativeSets, bool otherSets, std::string_view model = {}) {
     for (std::size_t i = 0; i < sets_.size(); ++i) {
       if (!(representative(i) ? representativeSets : otherSets)) continue;
+      if (!model.empty() && !sets_[i].name.starts_with(std::string(model) + "/")) continue;
       QTest::newRow(qPrintable(QString("%1 %2%3").arg(platform, label, sets_[i].name.c_str())))
           << QString(platform) << targets << static_cast<int>(i);
     }
@@ -159,6 +166,10 @@ class DeployGoldenOnBoards : public QObject {
     const QString overlaps = QString("c") + QString::fromUtf8(kOverlapSuffix.data());
     addRows("qemu-mps2-an385", overlaps, "overlaps ", false, true);
     addRows("qemu-mps3-an547", overlaps, "overlaps ", false, true);
+    // the rest of vww's sets with its first operators in strips,
+    const QString patches = QString("c") + QString::fromUtf8(kPatchSuffix.data());
+    addRows("qemu-mps2-an385", patches, "patches ", false, true, "vww_96_int8");
+    addRows("qemu-mps3-an547", patches, "patches ", false, true, "vww_96_int8");
     // and non-default schedules on one board of each kind of kernel.
     for (const char* platform : {"qemu-mps2-an385", "qemu-mps2-an386", "qemu-mps3-an547"}) {
       addRows(platform, QString("c") + QString::fromUtf8(kTunedSuffix.data()), "tuned ", true,
@@ -178,6 +189,11 @@ class DeployGoldenOnBoards : public QObject {
     const QString overlaps = QString("c") + QString::fromUtf8(kOverlapSuffix.data());
     addRows("qemu-mps2-an385", overlaps, "overlaps ", true, false);
     addRows("qemu-mps3-an547", overlaps, "overlaps ", true, false);
+    // vww's first operators strip by strip (the only shared model patches
+    // lower), both kinds of kernel.
+    const QString patches = QString("c") + QString::fromUtf8(kPatchSuffix.data());
+    addRows("qemu-mps2-an385", patches, "patches ", true, false, "vww_96_int8");
+    addRows("qemu-mps3-an547", patches, "patches ", true, false, "vww_96_int8");
     // The 16 KB micro:bit: hello_world and micro_speech run, the others are
     // refused before anything is built, with the memory and bytes missing.
     addRows("qemu-microbit", "c", "", true, false);
@@ -207,6 +223,11 @@ class DeployGoldenOnBoards : public QObject {
         }
         qInfo("%s", deployed.doesNotFit.c_str());
         return;
+      }
+      if (targets.endsWith(QString::fromUtf8(kPatchSuffix.data()))) {
+        // Run in strips, at the bound the patch analysis predicted.
+        QVERIFY(deployed.model.patches.has_value());
+        QCOMPARE(deployed.model.memoryPlan.result.totalBytes, deployed.model.patches->stage.bound);
       }
       if (targets.endsWith(QString::fromUtf8(kOverlapSuffix.data()))) {
         // The larger models' plans do use overlaps (kws, vww, ResNet-8):
