@@ -225,6 +225,7 @@ bool BoardRun::start(Request request) {
           run.compile = {graph, request.targets, {}, {}};
           run.compile.options.schedules = request.schedules;
           run.compile.options.memory.overlapOutputs = request.overlapOutputs;
+          run.compile.options.memory.patches = request.patches;
           run.inputs = std::move(inputs);
           for (std::size_t i = 0; i < goldenOutputs.size(); ++i) {
             run.goldenOutputs.push_back(

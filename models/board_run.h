@@ -83,6 +83,8 @@ class BoardRun : public QObject {
     lowering::ScheduleTable schedules;
     // Outputs may start inside the inputs that die with them.
     bool overlapOutputs = false;
+    // The first operators run strip by strip where that lowers the bound.
+    bool patches = false;
   };
 
   // Deploys to the platforms of `registries`, which outlive the BoardRun.

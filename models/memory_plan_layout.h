@@ -5,6 +5,7 @@
 #pragma once
 
 #include <QList>
+#include <QPair>
 #include <QString>
 #include <QStringList>
 #include <vector>
@@ -86,12 +87,17 @@ struct MemoryPlanLayout {
   // The lower bound if outputs may start inside their dying inputs
   // (codegen::operatorOverlaps); 0 when not worked out.
   qint64 overlapBound = 0;
-  // The bound if the first operators ran strip by strip (memory/patch_bound.h,
-  // not generated yet), with those overlaps; 0 when patches gain nothing.
+  // The bound if the first operators ran strip by strip (memory/patch_bound.h),
+  // with those overlaps; 0 when patches gain nothing. When the model was
+  // compiled with patches, the stage it runs in strips.
   qint64 patchBound = 0;
   QList<int> patchOperators;  // the imported model's operators of the stage
   int patchStrips = 0;
   double patchExtraMacsPercent = 0;
+  // Compiled with patches: per strip, its first and last step; empty when
+  // the model runs whole.
+  QList<QPair<int, int>> patchStripSteps;
+  bool patchesApplied() const { return !patchStripSteps.isEmpty(); }
   // Whether the planner was allowed those overlaps (then it is measured
   // against overlapBound), and the ones it used.
   bool overlapsAllowed = false;

@@ -6,6 +6,9 @@
 #include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
 #include <exception>
+#include <limits>
+#include <map>
+#include <optional>
 
 #include "codegen/c_function_printer.h"
 #include "codegen/model_compiler.h"
@@ -24,14 +27,17 @@ struct ModelCompilation::Result {
   QString error;    // non-empty: it failed
   ir::Graph graph;  // after the graph passes and partitioning
   std::map<int, std::int64_t> scratchBytes;
-  std::vector<memory::MemoryPool> pools;        // as compiled: replans use them too
-  std::vector<codegen::MemoryUse> memories;     // the board's, when compiled for one
+  std::vector<memory::MemoryPool> pools;     // as compiled: replans use them too
+  std::vector<codegen::MemoryUse> memories;  // the board's, when compiled for one
   // What outputs were allowed to overlap (compiled with overlapOutputs):
   // replans place the same.
   std::vector<memory::OverlapAllowance> overlaps;
   // Those, or else the ones the operators' loops allow (traced once): the
   // bounds every replan of the same buffers reports.
   std::vector<memory::OverlapAllowance> traced;
+  // The stage run in strips (compiled with patches): replans keep it
+  // together and draw it.
+  std::optional<codegen::PatchExecution> patches;
   FunctionListing tir;
   FunctionListing c;
   MemoryPlanLayout plan;
@@ -78,8 +84,10 @@ QList<int> modelOperatorsOf(const ir::Graph& graph, const codegen::OperatorCall&
 memory::MemoryPlanOptions planOptions(const QString& planner,
                                       const std::map<int, std::int64_t>& scratchBytes,
                                       const std::vector<memory::MemoryPool>& pools,
-                                      const std::vector<memory::OverlapAllowance>& overlaps) {
+                                      const std::vector<memory::OverlapAllowance>& overlaps,
+                                      const std::optional<codegen::PatchExecution>& patches) {
   memory::MemoryPlanOptions options;
+  if (patches) options.contiguousGroups.push_back(patches->operators);
   options.planner = planner.toStdString();
   options.scratchBytes = scratchBytes;
   if (!pools.empty()) options.pools = pools;
@@ -91,23 +99,47 @@ memory::MemoryPlanOptions planOptions(const QString& planner,
 }
 
 // The layout of `plan`, with the bounds under `allowances` (allowancesOf)
-// and with patches.
+// and with patches: the stage `applied` runs in strips (then `graph` is the
+// rewritten one), else the one patches would run.
 MemoryPlanLayout layoutWithBounds(const ir::Graph& graph, const memory::MemoryPlan& plan,
                                   const std::vector<codegen::MemoryUse>& memories,
-                                  const std::vector<memory::OverlapAllowance>& allowances) {
+                                  const std::vector<memory::OverlapAllowance>& allowances,
+                                  const std::optional<codegen::PatchExecution>& applied) {
   MemoryPlanLayout layout = memoryPlanLayout(graph, plan, memories);
   if (plan.overlaps.empty()) {
     layout.overlapBound = memory::overlapLowerBound(plan.analysis.buffers, allowances);
   }
-  const memory::PatchBound patches = memory::patchLowerBound(graph, plan.analysis, allowances);
+  memory::PatchBound patches;
+  std::vector<int> stageOperators;  // in `graph`
+  if (applied) {
+    patches = {true, applied->stage, applied->modelMacs};
+    stageOperators = applied->operators;
+    // Per strip: a slice, the stage's operators; the concatenation last.
+    const std::size_t perStrip = applied->stage.operators.size() + 1;
+    const auto& order = plan.analysis.order;
+    for (std::size_t first = 0; first + perStrip <= applied->operators.size(); first += perStrip) {
+      int from = std::numeric_limits<int>::max(), to = -1;
+      for (std::size_t i = first; i < first + perStrip; ++i) {
+        const auto at = std::find(order.begin(), order.end(), applied->operators[i]);
+        const int step = static_cast<int>(at - order.begin());
+        from = std::min(from, step);
+        to = std::max(to, step);
+      }
+      layout.patchStripSteps.append({from, to});
+    }
+  } else {
+    patches = memory::patchLowerBound(graph, plan.analysis, allowances);
+    stageOperators = patches.best.operators;
+  }
   if (patches.found) {
     layout.patchBound = patches.best.bound;
     layout.patchStrips = patches.best.strips;
-    for (int op : patches.best.operators) {
+    for (int op : stageOperators) {
       for (int m : graph.operators.at(static_cast<std::size_t>(op)).modelOperators()) {
-        layout.patchOperators.append(m);
+        if (!layout.patchOperators.contains(m)) layout.patchOperators.append(m);
       }
     }
+    std::sort(layout.patchOperators.begin(), layout.patchOperators.end());
     layout.patchExtraMacsPercent =
         100.0 * static_cast<double>(patches.best.extraMacs) /
         static_cast<double>(std::max<std::int64_t>(patches.modelMacs, 1));
@@ -260,8 +292,9 @@ void ModelCompilation::startCompilation() {
   ir::Graph imported = document_->graph();
   const QString planner = planner_;
   const bool overlapOutputs = overlapOutputs_;
+  const bool patches = patches_;
   compileWatcher_.setFuture(
-      QtConcurrent::run([imported = std::move(imported), planner, overlapOutputs,
+      QtConcurrent::run([imported = std::move(imported), planner, overlapOutputs, patches,
                          targets = targets_, cpu = boardCpu_.toStdString(), platform = platform_,
                          pools = pools_, schedules = schedules_, &registry = registry_, progress,
                          stop = stop_.get_token(), generation]() -> std::shared_ptr<const Result> {
@@ -273,6 +306,7 @@ void ModelCompilation::startCompilation() {
           driver::CompileRequest request{std::move(imported), targets, {}, {}};
           request.options.memory.planner = planner.toStdString();
           request.options.memory.overlapOutputs = overlapOutputs;
+          request.options.memory.patches = patches;
           if (!pools.empty()) request.options.memory.pools = pools;
           request.options.progress = progress;
           request.options.stop = stop;
@@ -294,9 +328,21 @@ void ModelCompilation::startCompilation() {
           result->scratchBytes = model.memoryPlan.scratchBytes;
           result->pools = model.memoryPlan.pools;
           result->memories = model.memories;
+          // Each function once, in the order of its first call, with the
+          // operators of every call (the strips of patches share functions).
+          std::vector<std::size_t> functionOrder;
+          std::map<std::size_t, QList<int>> operatorsOfFunction;
           for (const codegen::OperatorCall& call : model.calls) {
-            const tir::PrimFunc& f = model.functions[call.function];
-            const QList<int> modelOps = modelOperatorsOf(result->graph, call);
+            if (!operatorsOfFunction.contains(call.function))
+              functionOrder.push_back(call.function);
+            QList<int>& modelOps = operatorsOfFunction[call.function];
+            for (int m : modelOperatorsOf(result->graph, call)) {
+              if (!modelOps.contains(m)) modelOps.append(m);
+            }
+          }
+          for (std::size_t function : functionOrder) {
+            const tir::PrimFunc& f = model.functions[function];
+            const QList<int>& modelOps = operatorsOfFunction[function];
             const QString name = QString::fromStdString(f.name);
             result->tir.append(name, modelOps, QString::fromStdString(tir::printPrimFunc(f)));
             result->c.append(name, modelOps, QString::fromStdString(codegen::printCSource(f)));
@@ -317,8 +363,9 @@ void ModelCompilation::startCompilation() {
           }
           result->overlaps = model.memoryPlan.overlaps;
           result->traced = allowancesOf(model.graph, model.memoryPlan, model.isa);
-          result->plan =
-              layoutWithBounds(model.graph, model.memoryPlan, model.memories, result->traced);
+          result->patches = model.patches;
+          result->plan = layoutWithBounds(model.graph, model.memoryPlan, model.memories,
+                                          result->traced, result->patches);
         } catch (const std::exception& error) {
           result->error = QString::fromUtf8(error.what());
         }
@@ -370,6 +417,13 @@ void ModelCompilation::setOverlapOutputs(bool on) {
   if (document_->isLoaded()) startCompilation();
 }
 
+void ModelCompilation::setPatches(bool on) {
+  if (on == patches_) return;
+  patches_ = on;
+  emit patchesChanged(on);
+  if (document_->isLoaded()) startCompilation();
+}
+
 void ModelCompilation::setComparisonPlanner(const QString& name) {
   if (!name.isEmpty() && memory::findPlanner(name.toStdString()) == nullptr) return;
   if (name == comparisonPlanner_) return;
@@ -389,28 +443,30 @@ void ModelCompilation::startReplan() {
   const QString planner = planner_;
   const QString comparison = comparisonPlanner_;
   const int generation = generation_;
-  replanWatcher_.setFuture(QtConcurrent::run([compiledResult, planner, comparison,
-                                              generation]() -> std::shared_ptr<const Replan> {
-    auto replan = std::make_shared<Replan>();
-    replan->generation = generation;
-    try {
-      if (!comparison.isEmpty()) {
-        const memory::MemoryPlan other = memory::planMemoryUnchecked(
-            compiledResult->graph, planOptions(comparison, compiledResult->scratchBytes,
-                                               compiledResult->pools, compiledResult->overlaps));
-        replan->comparison =
-            memoryPlanLayout(compiledResult->graph, other, compiledResult->memories);
-      }
-      const memory::MemoryPlan plan = memory::planMemoryUnchecked(
-          compiledResult->graph, planOptions(planner, compiledResult->scratchBytes,
-                                             compiledResult->pools, compiledResult->overlaps));
-      replan->plan = layoutWithBounds(compiledResult->graph, plan, compiledResult->memories,
-                                      compiledResult->traced);
-    } catch (const std::exception& error) {
-      replan->error = QString::fromUtf8(error.what());
-    }
-    return replan;
-  }));
+  replanWatcher_.setFuture(QtConcurrent::run(
+      [compiledResult, planner, comparison, generation]() -> std::shared_ptr<const Replan> {
+        auto replan = std::make_shared<Replan>();
+        replan->generation = generation;
+        try {
+          if (!comparison.isEmpty()) {
+            const memory::MemoryPlan other = memory::planMemoryUnchecked(
+                compiledResult->graph,
+                planOptions(comparison, compiledResult->scratchBytes, compiledResult->pools,
+                            compiledResult->overlaps, compiledResult->patches));
+            replan->comparison =
+                memoryPlanLayout(compiledResult->graph, other, compiledResult->memories);
+          }
+          const memory::MemoryPlan plan = memory::planMemoryUnchecked(
+              compiledResult->graph,
+              planOptions(planner, compiledResult->scratchBytes, compiledResult->pools,
+                          compiledResult->overlaps, compiledResult->patches));
+          replan->plan = layoutWithBounds(compiledResult->graph, plan, compiledResult->memories,
+                                          compiledResult->traced, compiledResult->patches);
+        } catch (const std::exception& error) {
+          replan->error = QString::fromUtf8(error.what());
+        }
+        return replan;
+      }));
 }
 
 void ModelCompilation::onReplanDone() {

@@ -108,6 +108,12 @@ class ModelCompilation : public QObject {
   bool overlapOutputs() const { return overlapOutputs_; }
   void setOverlapOutputs(bool on);
 
+  // Whether the first high-resolution operators run strip by strip when that
+  // lowers the bound (loupec --patches). Recompiles: the graph, functions
+  // and plan are the rewritten ones.
+  bool patches() const { return patches_; }
+  void setPatches(bool on);
+
   // A second algorithm to show beside the first (empty: none). Planned with
   // the first, on the same buffers; memoryPlanChanged() covers both.
   QString comparisonPlanner() const { return comparisonPlanner_; }
@@ -125,6 +131,7 @@ class ModelCompilation : public QObject {
   void compilationFailed(const QString& message);
   void memoryPlanChanged();
   void overlapOutputsChanged(bool on);
+  void patchesChanged(bool on);
   void busyChanged(bool busy);
   // The stage the running compilation is in ("lowering operator 12 of 65
   // (CONV_2D)"), for the status bar.
@@ -143,6 +150,7 @@ class ModelCompilation : public QObject {
   QString planner_;
   QString comparisonPlanner_;
   bool overlapOutputs_ = false;
+  bool patches_ = false;
   target::TargetList targets_;
   QString boardCpu_;
   std::shared_ptr<const deploy::Platform> platform_;

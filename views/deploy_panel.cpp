@@ -211,6 +211,7 @@ void DeployPanel::runOnBoard() {
   request.targets = targetList_;
   request.schedules = scheduleTable_;
   request.overlapOutputs = overlapOutputs_;
+  request.patches = patches_;
   emit aboutToRun(platform_->currentData(Qt::UserRole + 2).toBool() ? request.port : QString());
   run_->start(request);
 }

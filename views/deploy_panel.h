@@ -51,6 +51,9 @@ class DeployPanel : public QWidget {
   // were compiled (the Memory Plan view's Overlap outputs).
   void setOverlapOutputs(bool on) { overlapOutputs_ = on; }
   bool overlapOutputs() const { return overlapOutputs_; }
+  // And whether it runs the first operators in patches (the view's Patches).
+  void setPatches(bool on) { patches_ = on; }
+  bool patches() const { return patches_; }
 
   // Selects `name` when it is listed and available; returns whether it did.
   bool selectPlatform(const QString& name);
@@ -96,6 +99,7 @@ class DeployPanel : public QWidget {
   QLabel* schedules_;
   lowering::ScheduleTable scheduleTable_;
   bool overlapOutputs_ = false;
+  bool patches_ = false;
   QString schedulesSource_;
   QLabel* inputs_;
   QComboBox* goldenSet_;

@@ -26,6 +26,7 @@ MemoryPlanView::MemoryPlanView(models::ModelDocument* document,
       comparison_(new QComboBox(this)),
       pools_(new QLineEdit(this)),
       overlap_(new QCheckBox(tr("Overlap outputs"), this)),
+      patches_(new QCheckBox(tr("Patches"), this)),
       flash_(new QLabel(this)),
       summary_(new QLabel(this)),
       memoryBars_(new BoardMemoryBars(this)),
@@ -61,6 +62,13 @@ MemoryPlanView::MemoryPlanView(models::ModelDocument* document,
          "the operator's loops allow (loupec --overlap-outputs). Recompiles: those functions "
          "drop restrict, and Run on board deploys the same plan."));
   bar->addWidget(overlap_);
+  patches_->setChecked(compilation_->patches());
+  patches_->setToolTip(
+      tr("Run the model's first high-resolution operators strip by strip, where that lowers the "
+         "bound (loupec --patches): only one strip of the tensors between them is alive at once, "
+         "and the rows two strips share are computed twice. Recompiles; Run on board deploys "
+         "the same code."));
+  bar->addWidget(patches_);
   summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   summary_->setWordWrap(true);  // a narrow window wraps it instead of growing
   // Its own row under the controls: the plan's figures and both bounds.
@@ -87,6 +95,9 @@ MemoryPlanView::MemoryPlanView(models::ModelDocument* document,
   connect(overlap_, &QCheckBox::toggled, compilation_,
           &models::ModelCompilation::setOverlapOutputs);
   connect(compilation_, &models::ModelCompilation::overlapOutputsChanged, overlap_,
+          &QCheckBox::setChecked);
+  connect(patches_, &QCheckBox::toggled, compilation_, &models::ModelCompilation::setPatches);
+  connect(compilation_, &models::ModelCompilation::patchesChanged, patches_,
           &QCheckBox::setChecked);
   connect(pools_, &QLineEdit::editingFinished, this, [this] {
     const QString error = compilation_->setPools(pools_->text());
@@ -195,9 +206,17 @@ void MemoryPlanView::showState() {
                   .arg(locale.toString(plan.overlapBound))
                   .arg(ratio, 0, 'f', 2);
     }
-    if (plan.patchBound > 0 && !plan.patchOperators.isEmpty()) {
-      text += tr(" \u00b7 running operators %1\u2013%2 in %3 strips (patches, not generated yet) "
-                 "the bound would be %4 (%5\u00d7), recomputing %6% of the MACs")
+    if (plan.patchesApplied()) {
+      text += tr(" \u00b7 operators %1\u2013%2 run in %3 strips (patches; the shaded bands), "
+                 "bound %4, recomputing %5% of the MACs")
+                  .arg(plan.patchOperators.front())
+                  .arg(plan.patchOperators.back())
+                  .arg(plan.patchStrips)
+                  .arg(locale.toString(plan.patchBound))
+                  .arg(plan.patchExtraMacsPercent, 0, 'f', 1);
+    } else if (plan.patchBound > 0 && !plan.patchOperators.isEmpty()) {
+      text += tr(" \u00b7 running operators %1\u2013%2 in %3 strips (Patches) the bound would be "
+                 "%4 (%5\u00d7), recomputing %6% of the MACs")
                   .arg(plan.patchOperators.front())
                   .arg(plan.patchOperators.back())
                   .arg(plan.patchStrips)

@@ -38,6 +38,9 @@ class MemoryPlanView : public QWidget {
   QLineEdit* poolsEditor() const { return pools_; }
   // Lets outputs start inside their dying inputs (recompiles).
   QCheckBox* overlapSwitch() const { return overlap_; }
+  // Runs the first operators strip by strip where that lowers the bound
+  // (recompiles).
+  QCheckBox* patchSwitch() const { return patches_; }
   MemoryTimelineChart* chart() const { return chart_; }
   // The board's memories and their fill (hidden when compiled for no board).
   BoardMemoryBars* memoryBars() const { return memoryBars_; }
@@ -60,6 +63,7 @@ class MemoryPlanView : public QWidget {
   QComboBox* comparison_;
   QLineEdit* pools_;
   QCheckBox* overlap_;
+  QCheckBox* patches_;
   QLabel* flash_;
   QLabel* summary_;
   BoardMemoryBars* memoryBars_;

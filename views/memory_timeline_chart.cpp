@@ -120,6 +120,10 @@ const QList<MemoryTimelineChart::LegendKey>& MemoryTimelineChart::legendKeys() c
                tr("selected operator's buffers"),
                {}});
   keys.append({QColor(0xff, 0xf2, 0xb3), QPen(QColor(0xe0, 0xd0, 0x90)), tr("its step"), {}});
+  if (layout_.patchesApplied()) {
+    keys.append(
+        {stripColor(0), QPen(stripColor(0).darker(130)), tr("a strip's steps (patches)"), {}});
+  }
   if (!layout_.overlaps.isEmpty()) {
     keys.append({QBrush(overlapColor(), Qt::BDiagPattern),
                  QPen(overlapColor()),
@@ -148,6 +152,10 @@ qreal MemoryTimelineChart::topMargin() const {
   const qreal lastRow =
       title_.isEmpty() && !layout_.isEmpty() ? legendKeys().back().at.y() : kLegendTop;
   return lastRow + kLegendRow + 9;
+}
+
+QColor MemoryTimelineChart::stripColor(int strip) {
+  return strip % 2 == 0 ? QColor(0xe3, 0xf1, 0xe6) : QColor(0xcf, 0xe6, 0xd5);
 }
 
 QColor MemoryTimelineChart::overlapColor() {
@@ -216,13 +224,32 @@ void MemoryTimelineChart::paintChart(QPainter& painter) {
   const int steps = std::max(layout_.stepCount(), 1);
   const qreal stepWidth = area.width() / steps;
 
-  // The selected operator's steps, shaded behind everything.
+  // Patches: each strip's steps in a band, alternately shaded, numbered at
+  // the top of the plot (over the selection's shading).
+  auto stripBand = [&](int strip) {
+    const auto [first, last] = layout_.patchStripSteps[strip];
+    return QRectF(area.left() + first * stepWidth, area.top(), (last - first + 1) * stepWidth,
+                  area.height());
+  };
+  for (int s = 0; s < layout_.patchStripSteps.size(); ++s) {
+    painter.fillRect(stripBand(s), stripColor(s));
+  }
+
+  // The selected operator's steps, shaded behind everything else.
   if (selectedOperator_ >= 0) {
     for (int s = 0; s < layout_.stepCount(); ++s) {
       if (!layout_.stepOperators[s].contains(selectedOperator_)) continue;
       painter.fillRect(QRectF(area.left() + s * stepWidth, area.top(), stepWidth, area.height()),
                        QColor(0xff, 0xf2, 0xb3));
     }
+  }
+  painter.setPen(stripColor(0).darker(170));
+  for (int s = 0; s < layout_.patchStripSteps.size(); ++s) {
+    const QRectF band = stripBand(s);
+    const QString label = tr("strip %1").arg(s);
+    painter.drawText(
+        band.adjusted(0, 2, 0, 0), Qt::AlignHCenter | Qt::AlignTop,
+        band.width() >= metrics.horizontalAdvance(label) + 4 ? label : QString::number(s));
   }
 
   // Axes, horizontal grid and byte labels.

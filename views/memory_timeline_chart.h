@@ -67,6 +67,8 @@ class MemoryTimelineChart : public QWidget {
   // plan changes: every buffer's rectangle needs the plot's top.
   const QList<LegendKey>& legendKeys() const;
   static QColor overlapColor();
+  // The band behind strip `strip`'s steps (patch-based execution).
+  static QColor stripColor(int strip);
   void paintChart(QPainter& painter);
   qreal topMargin() const;
   QRectF plotArea() const;

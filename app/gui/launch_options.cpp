@@ -31,6 +31,9 @@ QString launchUsage() {
       "  --overlap-outputs       let outputs start inside the inputs that die with them,\n"
       "                          as loupec --overlap-outputs (the Memory Plan view's\n"
       "                          Overlap outputs)\n"
+      "  --patches               run the first high-resolution operators strip by strip\n"
+      "                          where that lowers the memory bound, as loupec --patches\n"
+      "                          (the Memory Plan view's Patches)\n"
       "  --compare-target TARGETS, --compare-planner NAME, --compare-model FILE\n"
       "                          compare (the Compare tab) with the model compiled for\n"
       "                          other targets, with another planner, or with another\n"
@@ -74,8 +77,10 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments, const QStringList
   const QCommandLineOption compareTab(QStringLiteral("compare-tab"), {}, QStringLiteral("TAB"));
   const QCommandLineOption exportTo(QStringLiteral("export"), {}, QStringLiteral("KIND=FILE"));
   const QCommandLineOption overlapOutputs(QStringLiteral("overlap-outputs"));
+  const QCommandLineOption patches(QStringLiteral("patches"));
   parser.addOptions({screenshot, view, size, op, runOn, target, compareTarget, comparePlanner,
-                     compareModel, detail, compareMeasure, compareTab, exportTo, overlapOutputs});
+                     compareModel, detail, compareMeasure, compareTab, exportTo, overlapOutputs,
+                     patches});
   if (!parser.parse(arguments)) {
     options.error = parser.errorText();
     return options;
@@ -124,6 +129,7 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments, const QStringList
     options.fullDetail = level == QLatin1String("full");
   }
   options.overlapOutputs = parser.isSet(overlapOutputs);
+  options.patches = parser.isSet(patches);
   options.compareTarget = parser.value(compareTarget);
   options.comparePlanner = parser.value(comparePlanner);
   options.compareModel = parser.value(compareModel);

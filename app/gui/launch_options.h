@@ -24,6 +24,7 @@ struct LaunchOptions {
   target::TargetList targets;   // `target` parsed; empty when not given
   bool fullDetail = false;      // --detail full: full-detail graph nodes
   bool overlapOutputs = false;  // --overlap-outputs: outputs may start inside dying inputs
+  bool patches = false;         // --patches: the first operators run strip by strip
   // Compare (the Compare tab's B): with these targets, planner or model
   // file; any of them set compares once the model is open.
   QString compareTarget;

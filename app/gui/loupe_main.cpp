@@ -105,6 +105,7 @@ int takeScreenshot(const loupe::gui::LaunchOptions& options,
   if (!options.targets.empty()) window.setTargets(options.targets);
   window.graphView()->detailButton()->setChecked(options.fullDetail);
   window.memoryPlanView()->overlapSwitch()->setChecked(options.overlapOutputs);
+  window.memoryPlanView()->patchSwitch()->setChecked(options.patches);
   const QString model =
       options.modelPath.isEmpty() ? loupe::gui::bundledModelPath() : options.modelPath;
   if (!window.openModel(model)) {
@@ -215,6 +216,7 @@ int main(int argc, char** argv) {
   if (!options.targets.empty()) window.setTargets(options.targets);
   window.graphView()->detailButton()->setChecked(options.fullDetail);
   window.memoryPlanView()->overlapSwitch()->setChecked(options.overlapOutputs);
+  window.memoryPlanView()->patchSwitch()->setChecked(options.patches);
   window.show();
   // Open once the window is up, so a failure's message box has a parent to
   // sit on.

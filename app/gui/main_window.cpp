@@ -600,6 +600,8 @@ void MainWindow::createTargetChoice() {
                          [this] { showView(QStringLiteral("devices")); });
   connect(compilation_, &models::ModelCompilation::overlapOutputsChanged, deployPanel_,
           &views::DeployPanel::setOverlapOutputs);
+  connect(compilation_, &models::ModelCompilation::patchesChanged, deployPanel_,
+          &views::DeployPanel::setPatches);
   connect(compilation_, &models::ModelCompilation::targetStringChanged, this,
           &MainWindow::showTargets);
 

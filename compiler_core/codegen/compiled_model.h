@@ -51,6 +51,7 @@ struct OperatorCall {
 struct PatchExecution {
   memory::PatchStage stage;
   std::vector<int> operators;
+  std::int64_t modelMacs = 0;  // of the model as a whole, before the rewrite
 };
 
 struct CompiledModel {

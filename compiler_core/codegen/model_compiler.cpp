@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <set>
 #include <stdexcept>
 
 #include "analysis/operator_cost.h"
@@ -397,7 +398,8 @@ CompiledModel compileToC(const ir::Graph& graph, const CompileOptions& options) 
         }
       }
       CompiledModel result = compileToC(patched.graph, rewritten);
-      result.patches = PatchExecution{std::move(patches.best), std::move(patched.stageOperators)};
+      result.patches = PatchExecution{std::move(patches.best), std::move(patched.stageOperators),
+                                      patches.modelMacs};
       return result;
     }
   }
@@ -502,6 +504,15 @@ CompiledModel compileToC(const ir::Graph& graph, const CompileOptions& options) 
   model.memoryPlan = memory::planMemory(graph, memoryOptions);
   // An output placed over its input: the function's pointers may alias, so
   // its C prototype drops `restrict` (as for in-place operators).
+  // A function several calls share (the strips of patches) runs backwards
+  // when those of them placed over their input are all placed above it (the
+  // others' pixels may run in any order); when some run forwards, the
+  // backward ones share a reversed copy.
+  struct Placed {
+    bool backwards = false;
+    std::string note;
+  };
+  std::map<std::size_t, Placed> placed;  // by position in model.calls
   for (const memory::OverlapAllowance& used : model.memoryPlan.usedOverlaps()) {
     const int op = model.memoryPlan.analysis.order.at(static_cast<std::size_t>(used.step));
     const auto& buffers = model.memoryPlan.analysis.buffers;
@@ -509,34 +520,57 @@ CompiledModel compileToC(const ir::Graph& graph, const CompileOptions& options) 
         model.memoryPlan.result.offset.at(static_cast<std::size_t>(used.inputBuffer));
     const std::int64_t outputOffset =
         model.memoryPlan.result.offset.at(static_cast<std::size_t>(used.outputBuffer));
-    const std::string input =
-        memory::bufferName(graph, buffers.at(static_cast<std::size_t>(used.inputBuffer)));
-    for (OperatorCall& call : model.calls) {
+    for (std::size_t c = 0; c < model.calls.size(); ++c) {
+      const OperatorCall& call = model.calls[c];
       if (call.operatorIndex != op || call.operators.size() != 1) continue;
-      // A function other calls share stays as it is for them: this call
-      // gets its own copy to place over its input.
-      const auto sharing =
-          std::count_if(model.calls.begin(), model.calls.end(),
-                        [&](const OperatorCall& other) { return other.function == call.function; });
-      if (sharing > 1) {
-        tir::PrimFunc own = model.functions[call.function];
-        own.name = prefix + lowerCase(graph.operators.at(static_cast<std::size_t>(op)).typeName()) +
-                   "_" + std::to_string(model.functions.size());
-        own.paramTensors = call.paramTensors;
-        call.function = model.functions.size();
-        model.functions.push_back(std::move(own));
-      }
-      tir::PrimFunc& f = model.functions[call.function];
-      if (used.runsBackwards(inputOffset, outputOffset, buffers)) {
-        // Placed above its input: its pixels run last to first, as traced.
-        f = tir::reverseOuterLoops(f);
-        f.attrs["overlaps"] = "output starts " + std::to_string(used.leadBytes) +
-                              " or more bytes after " + input + ", its loops run backwards";
-      } else {
-        f.attrs["overlaps"] =
-            "output starts " + std::to_string(used.lagBytes) + " or more bytes before " + input;
+      const bool shared =
+          std::count_if(model.calls.begin(), model.calls.end(), [&](const OperatorCall& other) {
+            return other.function == call.function;
+          }) > 1;
+      const std::string input =
+          shared
+              ? std::string("its input")
+              : memory::bufferName(graph, buffers.at(static_cast<std::size_t>(used.inputBuffer)));
+      // Placed above its input: its pixels run last to first, as traced.
+      placed[c] =
+          used.runsBackwards(inputOffset, outputOffset, buffers)
+              ? Placed{true, "output starts " + std::to_string(used.leadBytes) +
+                                 " or more bytes after " + input + ", its loops run backwards"}
+              : Placed{false, "output starts " + std::to_string(used.lagBytes) +
+                                  " or more bytes before " + input};
+    }
+  }
+  std::map<std::size_t, std::size_t> reversedCopyOf;  // function -> its reversed copy
+  std::set<std::size_t> reversed;
+  for (const auto& [c, how] : placed) {
+    OperatorCall& call = model.calls[c];
+    if (how.backwards) {
+      const bool othersForwards = std::any_of(
+          model.calls.begin(), model.calls.end(), [&, c = c](const OperatorCall& other) {
+            const auto position = static_cast<std::size_t>(&other - model.calls.data());
+            const auto it = placed.find(position);
+            return position != c && other.function == call.function && it != placed.end() &&
+                   !it->second.backwards;
+          });
+      if (othersForwards) {
+        auto copy = reversedCopyOf.find(call.function);
+        if (copy == reversedCopyOf.end()) {
+          tir::PrimFunc own = tir::reverseOuterLoops(model.functions[call.function]);
+          own.name =
+              prefix +
+              lowerCase(
+                  graph.operators.at(static_cast<std::size_t>(call.operatorIndex)).typeName()) +
+              "_" + std::to_string(model.functions.size());
+          copy = reversedCopyOf.emplace(call.function, model.functions.size()).first;
+          reversed.insert(model.functions.size());
+          model.functions.push_back(std::move(own));
+        }
+        call.function = copy->second;
+      } else if (reversed.insert(call.function).second) {
+        model.functions[call.function] = tir::reverseOuterLoops(model.functions[call.function]);
       }
     }
+    model.functions[call.function].attrs["overlaps"] = how.note;
   }
   if (noWorkspaceRoom && model.workspaceBytes() > 0) {
     std::string memories;

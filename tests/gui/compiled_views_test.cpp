@@ -401,8 +401,58 @@ class CompiledViewsTest : public QObject {
     QVERIFY(plan.patchBound <= plan.overlapBound);
     QVERIFY(window.showView("memory"));
     const QString summary = window.memoryPlanView()->summaryText();
-    QVERIFY2(summary.contains("running operators 0\u20133 in 8 strips"), qPrintable(summary));
+    QVERIFY2(summary.contains("running operators 0\u20133 in 8 strips (Patches)"),
+             qPrintable(summary));
     QVERIFY2(summary.contains(QLocale::system().toString(plan.patchBound)), qPrintable(summary));
+  }
+
+  // Patches recompiles vww with its first four operators strip by strip: the
+  // plan is the patch bound, each strip's steps are a band of the chart,
+  // selecting an operator of the stage selects its step in every strip, and
+  // the middle strips' shared functions are listed once. Run on board
+  // deploys the same code.
+  void patchesRunTheFirstOperatorsInStrips() {
+    MainWindow window(quietOptions());
+    window.show();
+    QVERIFY(window.openModel(modelPath("vww_96_int8")));
+    QVERIFY(window.waitUntilIdle());
+    const qint64 predicted = window.compilation()->memoryPlan().patchBound;
+    const int wholeFunctions =
+        static_cast<int>(window.compilation()->tirListing().functions.size());
+    QVERIFY(window.showView("memory"));
+    window.memoryPlanView()->overlapSwitch()->setChecked(true);
+    window.memoryPlanView()->patchSwitch()->setChecked(true);
+    QVERIFY(window.compilation()->patches());
+    QVERIFY(window.waitUntilIdle());
+    const auto& plan = window.compilation()->memoryPlan();
+    QVERIFY(plan.patchesApplied());
+    QCOMPARE(plan.patchStripSteps.size(), 8);
+    QCOMPARE(plan.patchOperators, (QList<int>{0, 1, 2, 3}));
+    QCOMPARE(plan.totalBytes, predicted);
+    QCOMPARE(plan.patchBound, predicted);
+    // The strips run one after another: consecutive bands of five steps (a
+    // slice and the four operators).
+    for (int s = 0; s < plan.patchStripSteps.size(); ++s) {
+      QCOMPARE(plan.patchStripSteps[s].second - plan.patchStripSteps[s].first, 4);
+      if (s > 0) QVERIFY(plan.patchStripSteps[s].first > plan.patchStripSteps[s - 1].second);
+    }
+    // Imported operator 2 runs once per strip.
+    int stepsOfOperator2 = 0;
+    for (const auto& operators : plan.stepOperators) stepsOfOperator2 += operators.contains(2);
+    QCOMPARE(stepsOfOperator2, 8);
+    QVERIFY(!plan.buffersOfOperator(2).isEmpty());
+    // Top, middle and bottom strips: three functions each for four operators.
+    const auto& tir = window.compilation()->tirListing();
+    QVERIFY(tir.functions.size() > wholeFunctions);
+    QVERIFY(tir.functions.size() <= wholeFunctions + 2 * 4 + 4);
+    QVERIFY(tir.functionOfOperator(2) >= 0);
+    const QString summary = window.memoryPlanView()->summaryText();
+    QVERIFY2(summary.contains("operators 0\u20133 run in 8 strips"), qPrintable(summary));
+    QVERIFY(window.deployPanel()->patches());
+    window.memoryPlanView()->patchSwitch()->setChecked(false);
+    QVERIFY(window.waitUntilIdle());
+    QVERIFY(!window.compilation()->memoryPlan().patchesApplied());
+    QVERIFY(!window.deployPanel()->patches());
   }
 
   // Overlap outputs recompiles with outputs over their dying inputs: the
