@@ -34,7 +34,7 @@ MemoryPlanView::MemoryPlanView(models::ModelDocument* document,
       comparisonChart_(new MemoryTimelineChart(this)) {
   auto* bar = new QHBoxLayout;
   bar->setContentsMargins(8, 4, 8, 4);
-  bar->addWidget(new QLabel(tr("Algorithm:"), this));
+  bar->addWidget(new QLabel(tr("Planner:"), this));
   for (const QString& name : models::ModelCompilation::plannerNames()) {
     planner_->addItem(name);
     planner_->setItemData(planner_->count() - 1, models::ModelCompilation::plannerSummary(name),
@@ -42,7 +42,7 @@ MemoryPlanView::MemoryPlanView(models::ModelDocument* document,
   }
   planner_->setCurrentText(compilation_->planner());
   bar->addWidget(planner_);
-  bar->addWidget(new QLabel(tr("Compare with:"), this));
+  bar->addWidget(new QLabel(tr("Compare:"), this));
   comparison_->addItem(tr("nothing"), QString());
   for (const QString& name : models::ModelCompilation::plannerNames()) {
     comparison_->addItem(name, name);

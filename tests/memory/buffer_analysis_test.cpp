@@ -5,6 +5,7 @@
 #include <QtTest>
 
 #include "graph_builder.h"
+#include "ir/storage_view.h"
 #include "memory/buffer_analysis.h"
 #include "memory/lower_bound.h"
 #include "memory/plan_checker.h"
@@ -74,6 +75,64 @@ class BufferAnalysisTest : public QObject {
     QCOMPARE(ba->lastStep, 3);  // read through the view at step 3
     QCOMPARE(analysis.lifetimes.at(v).firstStep, 1);
     QVERIFY(memory::checkAliases(analysis).empty());
+  }
+
+  // Patch-based execution's views: a SLICE of contiguous rows and a
+  // CONCATENATION of row blocks, both marked isView, share storage at byte
+  // offsets - the slices the model input's, the concatenation's inputs its
+  // buffer, which lives from the first of them on. Unmarked, or cutting
+  // columns, they are ordinary operators with buffers of their own.
+  void slicesAndConcatenationsMarkedAsViewsShareStorageAtOffsets() {
+    GraphBuilder g;
+    const int in = g.tensor("in", ir::DType::Int8, {1, 6, 4, 2});
+    const int top = g.tensor("top", ir::DType::Int8, {1, 3, 4, 2});
+    const int bottom = g.tensor("bottom", ir::DType::Int8, {1, 3, 4, 2});
+    const int a = g.tensor("a", ir::DType::Int8, {1, 3, 4, 2});
+    const int b = g.tensor("b", ir::DType::Int8, {1, 3, 4, 2});
+    const int whole = g.tensor("whole", ir::DType::Int8, {1, 6, 4, 2});
+    const int out = g.tensor("out", ir::DType::Int8, {1, 6, 4, 2});
+    const int size = g.constant<std::int32_t>("size", ir::DType::Int32, {4}, {1, 3, 4, 2});
+    const int beginTop = g.constant<std::int32_t>("b0", ir::DType::Int32, {4}, {0, 1, 0, 0});
+    const int beginBottom = g.constant<std::int32_t>("b1", ir::DType::Int32, {4}, {0, 3, 0, 0});
+    g.op(ir::OpType::Slice, {in, beginTop, size}, {top});
+    g.op(ir::OpType::Relu, {top}, {a});
+    g.op(ir::OpType::Slice, {in, beginBottom, size}, {bottom});
+    g.op(ir::OpType::Relu, {bottom}, {b});
+    g.op(ir::OpType::Concatenation, {a, b}, {whole}, ir::ConcatenationAttrs{1});
+    g.op(ir::OpType::Relu, {whole}, {out});
+    ir::Graph graph = g.inputs({in}).outputs({out}).build();
+    const auto separate = memory::analyzeWorkspace(graph, memory::graphOrder(graph));
+    // top (a in place over it), bottom (b over it), whole
+    QCOMPARE(separate.buffers.size(), std::size_t{3});
+    QVERIFY(separate.offsetOf.empty());
+
+    for (int op : {0, 2, 4}) graph.operators[static_cast<std::size_t>(op)].isView = true;
+    QCOMPARE(ir::sliceViewOffset(graph, graph.operators[0]), std::optional<std::int64_t>{8});
+    QCOMPARE(ir::concatViewOffsets(graph, graph.operators[4]),
+             (std::optional<std::vector<std::int64_t>>{{0, 24}}));
+    const auto analysis = memory::analyzeWorkspace(graph, memory::graphOrder(graph));
+    QCOMPARE(analysis.buffers.size(), std::size_t{1});
+    const auto* buffer = bufferOf(analysis, whole);
+    QVERIFY(buffer != nullptr);
+    QCOMPARE(buffer->aliases, (std::vector<int>{a, b}));
+    QCOMPARE(buffer->firstStep, 1);  // written from the first block on
+    QCOMPARE(buffer->lastStep, 5);
+    QCOMPARE(analysis.storageOf.at(top), in);
+    QCOMPARE(memory::storageOffset(analysis, top), std::int64_t{8});
+    QCOMPARE(memory::storageOffset(analysis, bottom), std::int64_t{24});
+    QCOMPARE(analysis.storageOf.at(b), whole);
+    QCOMPARE(memory::storageOffset(analysis, a), std::int64_t{0});
+    QCOMPARE(memory::storageOffset(analysis, b), std::int64_t{24});
+    QVERIFY(memory::checkAliases(analysis).empty());
+
+    // Cutting columns leaves rows apart: not one run of bytes.
+    const int columns = g.tensor("columns", ir::DType::Int8, {1, 6, 2, 2});
+    const int columnSize = g.constant<std::int32_t>("cs", ir::DType::Int32, {4}, {1, 6, 2, 2});
+    const int origin = g.constant<std::int32_t>("o", ir::DType::Int32, {4}, {0, 0, 0, 0});
+    const int cut = g.op(ir::OpType::Slice, {in, origin, columnSize}, {columns});
+    ir::Graph cutGraph = g.build();
+    cutGraph.operators[static_cast<std::size_t>(cut)].isView = true;
+    QVERIFY(!ir::sliceViewOffset(cutGraph, cutGraph.operators[static_cast<std::size_t>(cut)]));
   }
 
   void elementWiseWritesOverADyingInput() {
