@@ -8,13 +8,13 @@
 // the lower bound if outputs may start inside their dying inputs (each
 // operator's loops traced, codegen::operatorOverlaps), with its ratio to the
 // tensor-level bound, and the bound if the first operators also ran strip by
-// strip (memory/patch_bound.h; patch-based code is not generated yet).
+// strip (memory/patch_bound.h).
 //
 // A second table compiles the models that have golden sets for the host with
-// the default planner, without and with --overlap-outputs, builds each
-// natively, counts one inference's instructions under callgrind and checks
-// the outputs byte for byte against the golden set: the RAM overlaps save and
-// what they cost.
+// the default planner, without, with --overlap-outputs and with --patches too,
+// builds each natively, counts one inference's instructions under callgrind
+// and checks the outputs byte for byte against the golden set: the RAM
+// overlaps and patches save and what they cost.
 //
 //   loupe_memplan_bench [MODELS_DIR]   (default: the project's tests/data/models)
 #include <algorithm>

@@ -503,11 +503,11 @@ CompiledModel compileToC(const ir::Graph& graph, const CompileOptions& options) 
   reportStage(options, "planning memory (" + memoryOptions.planner + ")");
   model.memoryPlan = memory::planMemory(graph, memoryOptions);
   // An output placed over its input: the function's pointers may alias, so
-  // its C prototype drops `restrict` (as for in-place operators).
-  // A function several calls share (the strips of patches) runs backwards
-  // when those of them placed over their input are all placed above it (the
-  // others' pixels may run in any order); when some run forwards, the
-  // backward ones share a reversed copy.
+  // its C prototype drops `restrict` (as for in-place operators). A function
+  // several calls share (the strips of patches) runs backwards when those of
+  // them placed over their input are all placed above it (the others'
+  // pixels may run in any order); when some run forwards, the backward ones
+  // share a reversed copy.
   struct Placed {
     bool backwards = false;
     std::string note;
