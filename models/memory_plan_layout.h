@@ -94,6 +94,7 @@ struct MemoryPlanLayout {
   QList<int> patchOperators;  // the imported model's operators of the stage
   int patchStrips = 0;
   double patchExtraMacsPercent = 0;
+  qint64 patchWholeBound = 0;  // the bound without patches, with the same overlaps
   // Compiled with patches: per strip, its first and last step; empty when
   // the model runs whole.
   QList<QPair<int, int>> patchStripSteps;

@@ -112,10 +112,10 @@ MemoryPlanLayout layoutWithBounds(const ir::Graph& graph, const memory::MemoryPl
   memory::PatchBound patches;
   std::vector<int> stageOperators;  // in `graph`
   if (applied) {
-    patches = {true, applied->stage, applied->modelMacs};
+    patches = applied->analysis;
     stageOperators = applied->operators;
     // Per strip: a slice, the stage's operators; the concatenation last.
-    const std::size_t perStrip = applied->stage.operators.size() + 1;
+    const std::size_t perStrip = applied->stage().operators.size() + 1;
     const auto& order = plan.analysis.order;
     for (std::size_t first = 0; first + perStrip <= applied->operators.size(); first += perStrip) {
       int from = std::numeric_limits<int>::max(), to = -1;
@@ -140,9 +140,8 @@ MemoryPlanLayout layoutWithBounds(const ir::Graph& graph, const memory::MemoryPl
       }
     }
     std::sort(layout.patchOperators.begin(), layout.patchOperators.end());
-    layout.patchExtraMacsPercent =
-        100.0 * static_cast<double>(patches.best.extraMacs) /
-        static_cast<double>(std::max<std::int64_t>(patches.modelMacs, 1));
+    layout.patchExtraMacsPercent = patches.extraMacsPercent();
+    layout.patchWholeBound = patches.wholeBound;
   }
   return layout;
 }

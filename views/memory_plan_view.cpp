@@ -207,12 +207,16 @@ void MemoryPlanView::showState() {
                   .arg(ratio, 0, 'f', 2);
     }
     if (plan.patchesApplied()) {
-      text += tr(" \u00b7 operators %1\u2013%2 run in %3 strips (patches; the shaded bands), "
-                 "bound %4, recomputing %5% of the MACs")
+      text += tr(" \u00b7 operators %1\u2013%2 run in %3 strips (patches; the shaded bands): "
+                 "bound %4, %5\u00d7 the %6 without them, recomputing %7% of the MACs")
                   .arg(plan.patchOperators.front())
                   .arg(plan.patchOperators.back())
                   .arg(plan.patchStrips)
                   .arg(locale.toString(plan.patchBound))
+                  .arg(static_cast<double>(plan.patchBound) /
+                           static_cast<double>(std::max<qint64>(plan.patchWholeBound, 1)),
+                       0, 'f', 2)
+                  .arg(locale.toString(plan.patchWholeBound))
                   .arg(plan.patchExtraMacsPercent, 0, 'f', 1);
     } else if (plan.patchBound > 0 && !plan.patchOperators.isEmpty()) {
       text += tr(" \u00b7 running operators %1\u2013%2 in %3 strips (Patches) the bound would be "

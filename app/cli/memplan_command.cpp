@@ -136,17 +136,17 @@ void printPatchBound(const ir::Graph& graph, const memory::MemoryPlan& plan,
   std::cout << (applied ? "patches (planned above): lower bound "
                         : "with patches (--patches): lower bound ")
             << ir::groupDigits(stage.bound) << " bytes";
-  if (!applied) {
-    std::cout << " (" << std::fixed << std::setprecision(2)
-              << static_cast<double>(stage.bound) / static_cast<double>(plan.tensorLevelBound)
-              << "x the tensor-level bound)";
-  }
+  // Applied, the plans above are of the rewritten graph: the bound is
+  // measured against the model's without patches.
+  std::cout << " (" << std::fixed << std::setprecision(2)
+            << static_cast<double>(stage.bound) /
+                   static_cast<double>(applied ? patches.wholeBound : plan.tensorLevelBound)
+            << (applied ? "x the " + ir::groupDigits(patches.wholeBound) + " bytes without them)"
+                        : std::string("x the tensor-level bound)"));
   std::cout << " running " << operators << " in " << stage.strips
             << " strips: " << ir::groupDigits(stage.stageBytes) << " bytes while they run, "
             << ir::groupDigits(stage.restBytes) << " after; recomputes "
-            << ir::groupDigits(stage.extraMacs) << " MACs ("
-            << 100.0 * static_cast<double>(stage.extraMacs) /
-                   static_cast<double>(std::max<std::int64_t>(patches.modelMacs, 1))
+            << ir::groupDigits(stage.extraMacs) << " MACs (" << patches.extraMacsPercent()
             << "% of the model's)\n";
 }
 

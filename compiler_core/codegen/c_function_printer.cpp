@@ -321,6 +321,9 @@ void printCSource(std::ostringstream& out, const PrimFunc& func, const CTextSink
   // A function of a whole region (an NPU region) names its operators.
   if (auto it = func.attrs.find("operators"); it != func.attrs.end())
     out << " (" << it->second << ")";
+  // A function of patch-based execution says which strips it computes.
+  if (auto it = func.attrs.find("patch"); it != func.attrs.end())
+    out << ", patch-based execution: " << it->second;
   out << ". */\n";
   out << "#include <math.h>\n#include <stdint.h>\n";
   for (const std::string& h : headers) out << "#include \"" << h << "\"\n";

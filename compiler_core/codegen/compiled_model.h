@@ -45,13 +45,16 @@ struct OperatorCall {
   std::vector<int> paramTensors;
 };
 
-// Patch-based execution (memory::MemoryPlanOptions::patches): the stage run
-// in strips, its operator indices those of the graph before the rewrite, and
-// the operators of CompiledModel::graph that run it (passes/patch_execution.h).
+// Patch-based execution (memory::MemoryPlanOptions::patches): the analysis
+// that chose the stage (its operator indices those of the graph before the
+// rewrite) and the operators of CompiledModel::graph that run it, per strip
+// a slice and the stage's operators, then the concatenation
+// (passes/patch_execution.h).
 struct PatchExecution {
-  memory::PatchStage stage;
+  memory::PatchBound analysis;
   std::vector<int> operators;
-  std::int64_t modelMacs = 0;  // of the model as a whole, before the rewrite
+
+  const memory::PatchStage& stage() const { return analysis.best; }
 };
 
 struct CompiledModel {

@@ -326,6 +326,34 @@ std::vector<memory::OverlapAllowance> operatorOverlaps(const ir::Graph& graph,
       notes);
 }
 
+namespace {
+
+// Says in the TIR and C of each function of a patch stage which of its
+// strips it runs (the middle ones share one), reprinting its C.
+void markStrips(CompiledModel& model, const PatchExecution& patches) {
+  const std::size_t perStrip = patches.stage().operators.size() + 1;  // and a slice
+  std::map<std::size_t, std::vector<std::size_t>> stripsOf;
+  for (const OperatorCall& call : model.calls) {
+    const auto at =
+        std::find(patches.operators.begin(), patches.operators.end(), call.operatorIndex);
+    if (at == patches.operators.end()) continue;
+    stripsOf[call.function].push_back(static_cast<std::size_t>(at - patches.operators.begin()) /
+                                      perStrip);
+  }
+  for (const auto& [f, strips] : stripsOf) {
+    std::string list;
+    for (std::size_t s : strips) list += (list.empty() ? "" : ", ") + std::to_string(s);
+    tir::PrimFunc& func = model.functions[f];
+    func.attrs["patch"] = (strips.size() == 1 ? "strip " : "strips ") + list + " of " +
+                          std::to_string(patches.stage().strips);
+    for (GeneratedFile& file : model.sources) {
+      if (file.name == operatorSourceName(func)) file.text = printCSource(func);
+    }
+  }
+}
+
+}  // namespace
+
 memory::PatchBound choosePatchStage(const ir::Graph& graph, memory::MemoryPlanOptions memoryOptions,
                                     target::CpuIsa isa) {
   memoryOptions.scratchBytes = operatorScratch(graph, nullptr, isa);
@@ -398,8 +426,8 @@ CompiledModel compileToC(const ir::Graph& graph, const CompileOptions& options) 
         }
       }
       CompiledModel result = compileToC(patched.graph, rewritten);
-      result.patches = PatchExecution{std::move(patches.best), std::move(patched.stageOperators),
-                                      patches.modelMacs};
+      result.patches = PatchExecution{std::move(patches), std::move(patched.stageOperators)};
+      markStrips(result, *result.patches);
       return result;
     }
   }

@@ -98,6 +98,7 @@ PatchBound patchLowerBound(const ir::Graph& graph, const WorkspaceAnalysis& anal
   // The bytes each step needs with the allowances.
   const std::vector<std::int64_t> live = overlapBytesPerStep(analysis.buffers, allowances);
   const std::int64_t whole = live.empty() ? 0 : *std::max_element(live.begin(), live.end());
+  result.wholeBound = whole;
   auto scratchOf = [&](int op) {
     std::int64_t bytes = 0;
     for (const WorkspaceBuffer& b : analysis.buffers) {

@@ -60,6 +60,15 @@ struct PatchBound {
   bool found = false;  // a chain of at least two operators that lowers the bound
   PatchStage best;
   std::int64_t modelMacs = 0;
+  // The bound without patches, with the same allowances: what the stage
+  // is measured against.
+  std::int64_t wholeBound = 0;
+
+  // best.extraMacs in percent of the model's MACs.
+  double extraMacsPercent() const {
+    return 100.0 * static_cast<double>(best.extraMacs) /
+           static_cast<double>(modelMacs > 0 ? modelMacs : 1);
+  }
 };
 
 // The best stage at the start of `analysis.order` whose recomputation is at

@@ -210,7 +210,7 @@ class GeneratedCMatchesGolden : public QObject {
       const memory::MemoryPlan& plan = built.model.memoryPlan;
       if (golden.name.starts_with("vww_96_int8/")) {
         QVERIFY(built.model.patches.has_value());
-        const memory::PatchStage& stage = built.model.patches->stage;
+        const memory::PatchStage& stage = built.model.patches->stage();
         QCOMPARE(plan.result.totalBytes, stage.bound);
         const Built& whole = builtModel(golden.model, {}, "default");
         QVERIFY(2 * plan.result.totalBytes <= whole.model.memoryPlan.tensorLevelBound);

@@ -227,7 +227,8 @@ class DeployGoldenOnBoards : public QObject {
       if (targets.endsWith(QString::fromUtf8(kPatchSuffix.data()))) {
         // Run in strips, at the bound the patch analysis predicted.
         QVERIFY(deployed.model.patches.has_value());
-        QCOMPARE(deployed.model.memoryPlan.result.totalBytes, deployed.model.patches->stage.bound);
+        QCOMPARE(deployed.model.memoryPlan.result.totalBytes,
+                 deployed.model.patches->stage().bound);
       }
       if (targets.endsWith(QString::fromUtf8(kOverlapSuffix.data()))) {
         // The larger models' plans do use overlaps (kws, vww, ResNet-8):
