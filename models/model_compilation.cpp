@@ -114,18 +114,15 @@ MemoryPlanLayout layoutWithBounds(const ir::Graph& graph, const memory::MemoryPl
   if (applied) {
     patches = applied->analysis;
     stageOperators = applied->operators;
-    // Per strip: a slice, the stage's operators; the concatenation last.
-    const std::size_t perStrip = applied->stage().operators.size() + 1;
+    // Each strip's steps: from the first of its operators to the last.
+    layout.patchStripSteps.fill({std::numeric_limits<int>::max(), -1}, applied->stage().strips);
     const auto& order = plan.analysis.order;
-    for (std::size_t first = 0; first + perStrip <= applied->operators.size(); first += perStrip) {
-      int from = std::numeric_limits<int>::max(), to = -1;
-      for (std::size_t i = first; i < first + perStrip; ++i) {
-        const auto at = std::find(order.begin(), order.end(), applied->operators[i]);
-        const int step = static_cast<int>(at - order.begin());
-        from = std::min(from, step);
-        to = std::max(to, step);
-      }
-      layout.patchStripSteps.append({from, to});
+    for (std::size_t step = 0; step < order.size(); ++step) {
+      const int strip = applied->stripOf(order[step]);
+      if (strip < 0) continue;
+      auto& [from, to] = layout.patchStripSteps[strip];
+      from = std::min(from, static_cast<int>(step));
+      to = std::max(to, static_cast<int>(step));
     }
   } else {
     patches = memory::patchLowerBound(graph, plan.analysis, allowances);

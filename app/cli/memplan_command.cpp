@@ -203,6 +203,9 @@ int runMemplanCommand(const std::vector<std::string>& args) {
   }
 
   const std::vector<memory::OverlapAllowance> allowances = allowancesFor(plans.front().analysis);
+  // The stage the plans run in strips, or the one patches would run.
+  const memory::PatchBound patches =
+      applied ? *applied : memory::patchLowerBound(graph, plans.front().analysis, allowances);
   bool allFit = true;
   for (const auto& plan : plans) allFit = allFit && plan.result.fits;
   if (parsed.has("--json")) {
@@ -219,8 +222,6 @@ int runMemplanCommand(const std::vector<std::string>& args) {
            {"lead_bytes", a.leadBytes >= 0 ? nlohmann::json(a.leadBytes) : nlohmann::json()},
            {"shared_bytes", a.sharedBytes(first.analysis.buffers)}});
     }
-    const memory::PatchBound patches =
-        applied ? *applied : memory::patchLowerBound(graph, first.analysis, allowances);
     json["patches_applied"] = applied.has_value();
     if (patches.found) {
       json["patch_lower_bound"] = {
@@ -234,12 +235,7 @@ int runMemplanCommand(const std::vector<std::string>& args) {
   } else {
     printTable(graph, plans);
     printOverlapBound(graph, plans.front(), allowances, notes, parsed.has("--overlaps"));
-    if (applied) {
-      printPatchBound(imported, plans.front(), *applied, true);
-    } else {
-      printPatchBound(graph, plans.front(),
-                      memory::patchLowerBound(graph, plans.front().analysis, allowances), false);
-    }
+    printPatchBound(applied ? imported : graph, plans.front(), patches, applied.has_value());
   }
   if (!allFit) {
     for (const auto& plan : plans) {

@@ -3,6 +3,8 @@
 // generated files. MLF export, the host runner and the views read this.
 #pragma once
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -55,6 +57,16 @@ struct PatchExecution {
   std::vector<int> operators;
 
   const memory::PatchStage& stage() const { return analysis.best; }
+  // The strip operator `op` of CompiledModel::graph computes part of (its
+  // slice included), or -1 (the concatenation, an operator outside the stage).
+  int stripOf(int op) const {
+    const auto at = std::find(operators.begin(), operators.end(), op);
+    const auto perStrip = static_cast<std::ptrdiff_t>(stage().operators.size() + 1);
+    const auto position = at - operators.begin();
+    return at == operators.end() || position / perStrip >= stage().strips
+               ? -1
+               : static_cast<int>(position / perStrip);
+  }
 };
 
 struct CompiledModel {

@@ -331,18 +331,14 @@ namespace {
 // Says in the TIR and C of each function of a patch stage which of its
 // strips it runs (the middle ones share one), reprinting its C.
 void markStrips(CompiledModel& model, const PatchExecution& patches) {
-  const std::size_t perStrip = patches.stage().operators.size() + 1;  // and a slice
-  std::map<std::size_t, std::vector<std::size_t>> stripsOf;
+  std::map<std::size_t, std::vector<int>> stripsOf;
   for (const OperatorCall& call : model.calls) {
-    const auto at =
-        std::find(patches.operators.begin(), patches.operators.end(), call.operatorIndex);
-    if (at == patches.operators.end()) continue;
-    stripsOf[call.function].push_back(static_cast<std::size_t>(at - patches.operators.begin()) /
-                                      perStrip);
+    const int strip = patches.stripOf(call.operatorIndex);
+    if (strip >= 0) stripsOf[call.function].push_back(strip);
   }
   for (const auto& [f, strips] : stripsOf) {
     std::string list;
-    for (std::size_t s : strips) list += (list.empty() ? "" : ", ") + std::to_string(s);
+    for (int s : strips) list += (list.empty() ? "" : ", ") + std::to_string(s);
     tir::PrimFunc& func = model.functions[f];
     func.attrs["patch"] = (strips.size() == 1 ? "strip " : "strips ") + list + " of " +
                           std::to_string(patches.stage().strips);
