@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
   qt6-base-dev qt6-serialport-dev qt6-charts-dev qt6-svg-dev libqscintilla2-qt6-dev
   libgraphviz-dev graphviz libflatbuffers-dev flatbuffers-compiler nlohmann-json3-dev
-  libarchive-dev cmake ninja-build make g++ clang xvfb xauth
+  libarchive-dev cmake ninja-build make g++ clang xvfb xauth ccache mold
   gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm valgrind python3
   openocd stlink-tools dfu-util
   libgl-dev libqt6opengl6-dev fonts-dejavu-core pkg-config

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds Loupe (release) and starts the desktop app on the bundled model.
+# Builds Loupe (release: the two programs and what they link, not the tests)
+# and starts the desktop app on the bundled model.
 # Without a display it says so and shows the headless equivalent instead:
 # `loupec info` on the bundled model and an offscreen screenshot of the window.
 set -euo pipefail
@@ -10,9 +11,9 @@ cd "$root"
 echo "==> installing build dependencies (scripts/setup.sh)"
 scripts/setup.sh
 
-echo "==> configuring and building the release preset"
+echo "==> configuring and building loupe and loupec (release preset)"
 cmake --preset release
-cmake --build --preset release -j2
+cmake --build --preset release -j2 --target loupe loupec
 
 build="$root/build/release"
 loupe="$build/app/gui/loupe"

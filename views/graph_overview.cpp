@@ -15,7 +15,7 @@ namespace {
 // thin model gets a tall, thin overview instead of a box of white.
 constexpr QSize kMaximumSize(220, 200);
 constexpr QSize kMinimumSize(60, 60);
-constexpr int kMargin = 12;
+constexpr int kOverviewMargin = 12;
 
 }  // namespace
 
@@ -63,7 +63,7 @@ void GraphOverview::refresh() {
 
 void GraphOverview::placeInCorner() {
   const QRect area = canvas_->viewport()->geometry();
-  move(area.right() - width() - kMargin, area.bottom() - height() - kMargin);
+  move(area.right() - width() - kOverviewMargin, area.bottom() - height() - kOverviewMargin);
 }
 
 void GraphOverview::drawForeground(QPainter* painter, const QRectF& rect) {

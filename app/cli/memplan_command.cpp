@@ -80,7 +80,7 @@ void printTable(const ir::Graph& graph, const std::vector<memory::MemoryPlan>& p
 }
 
 // Converters join every folded layer's name into one tensor name: its ends.
-std::string shortName(const std::string& name) {
+std::string shortBufferName(const std::string& name) {
   return name.size() <= 48 ? name : name.substr(0, 20) + "..." + name.substr(name.size() - 25);
 }
 
@@ -107,7 +107,7 @@ void printOverlapBound(const ir::Graph& graph, const memory::MemoryPlan& plan,
         static_cast<std::size_t>(plan.analysis.order.at(static_cast<std::size_t>(a.step))));
     std::cout << "  #" << op.index << " " << op.typeName() << ": output starts "
               << ir::groupDigits(a.lagBytes) << " bytes before its input '"
-              << shortName(memory::bufferName(graph, plan.analysis.buffers.at(a.inputBuffer)))
+              << shortBufferName(memory::bufferName(graph, plan.analysis.buffers.at(a.inputBuffer)))
               << "'"
               << (a.leadBytes >= 0 ? " or, its loops run backwards, " +
                                          ir::groupDigits(a.leadBytes) + " after it"

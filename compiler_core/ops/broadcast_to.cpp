@@ -21,7 +21,7 @@ namespace loupe::ops {
 namespace {
 
 // TFLM's kMaxDims for this kernel (TFLite allows 8).
-constexpr std::size_t kMaxRank = 5;
+constexpr std::size_t kBroadcastMaxRank = 5;
 
 struct BroadcastPlan {
   ir::Shape outputShape;
@@ -44,8 +44,8 @@ BroadcastPlan planBroadcast(const ir::Graph& graph, const ir::Operator& op) {
   }
   const std::size_t rank = target->size();
   const std::size_t inRank = input->shape.size();
-  if (rank > kMaxRank) {
-    return plan.problem = "a shape of at most " + std::to_string(kMaxRank) +
+  if (rank > kBroadcastMaxRank) {
+    return plan.problem = "a shape of at most " + std::to_string(kBroadcastMaxRank) +
                           " dimensions, as TFLite Micro (found " + std::to_string(rank) + ")",
            plan;
   }

@@ -27,8 +27,8 @@ using namespace tir;
 namespace {
 
 constexpr std::size_t kFilterSlot = 1;
-constexpr std::size_t kInputSlot = 2;
-constexpr std::size_t kBiasSlot = 3;
+constexpr std::size_t kTransposeConvInputSlot = 2;
+constexpr std::size_t kTransposeConvBiasSlot = 3;
 
 struct TransposeConvDims {
   int batches = 0, inHeight = 0, inWidth = 0, inDepth = 0;
@@ -94,8 +94,8 @@ PrimFunc lowerTransposeConv(const ir::Graph& graph, const ir::Operator& op,
                             const std::string& functionName) {
   const auto& attrs = std::get<ir::TransposeConvAttrs>(op.attributes);
   const ir::Tensor& filter = *graph.input(op, kFilterSlot);
-  const ir::Tensor& input = *graph.input(op, kInputSlot);
-  const ir::Tensor* bias = graph.input(op, kBiasSlot);
+  const ir::Tensor& input = *graph.input(op, kTransposeConvInputSlot);
+  const ir::Tensor* bias = graph.input(op, kTransposeConvBiasSlot);
   const ir::Tensor& output = graph.output(op, 0);
   if (!filter.isConstant) fail(op, "the weights must be constant to compile to C");
   if (bias != nullptr && !bias->isConstant) fail(op, "the bias must be constant to compile to C");
@@ -117,7 +117,7 @@ PrimFunc lowerTransposeConv(const ir::Graph& graph, const ir::Operator& op,
   d.padW = plan.padWidth;
 
   FunctionBuilder fb(graph, op, functionName);
-  const Buffer in = fb.input(op.inputs[kInputSlot], "input");
+  const Buffer in = fb.input(op.inputs[kTransposeConvInputSlot], "input");
   const Buffer out = fb.param(op.outputs[0], "output", true);
   const Buffer weights = fb.constant(filter, "weights");
 

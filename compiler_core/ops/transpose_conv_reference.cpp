@@ -20,8 +20,8 @@ namespace {
 
 constexpr std::size_t kOutputShapeSlot = 0;
 constexpr std::size_t kFilterSlot = 1;
-constexpr std::size_t kInputSlot = 2;
-constexpr std::size_t kBiasSlot = 3;
+constexpr std::size_t kTransposeConvInputSlot = 2;
+constexpr std::size_t kTransposeConvBiasSlot = 3;
 
 // TFLite's ComputeOutSize for dilation 1.
 int convolutionOutSize(ir::Padding padding, int imageSize, int filterSize, int stride) {
@@ -86,8 +86,8 @@ std::optional<std::string> checkTransposeConv(const ir::Graph& graph, const ir::
   const auto* attrs = std::get_if<ir::TransposeConvAttrs>(&op.attributes);
   if (attrs == nullptr) return "TRANSPOSE_CONV has no transpose-convolution attributes";
   const ir::Tensor& filter = *graph.input(op, kFilterSlot);
-  const ir::Tensor& input = *graph.input(op, kInputSlot);
-  const ir::Tensor* bias = graph.input(op, kBiasSlot);
+  const ir::Tensor& input = *graph.input(op, kTransposeConvInputSlot);
+  const ir::Tensor* bias = graph.input(op, kTransposeConvBiasSlot);
   const ir::Tensor& output = graph.output(op, 0);
 
   const bool isFloat = input.dtype == ir::DType::Float32 && filter.dtype == ir::DType::Float32 &&
@@ -218,14 +218,14 @@ void scatter(const ConvGeometry& g, const In* input, const std::int8_t* filter, 
 void evalTransposeConv(const ir::Graph& graph, const ir::Operator& op, TensorStore& store) {
   const auto& attrs = std::get<ir::TransposeConvAttrs>(op.attributes);
   const ir::Tensor& filter = graph.tensor(op.inputs[kFilterSlot]);
-  const ir::Tensor& input = graph.tensor(op.inputs[kInputSlot]);
-  const ir::Tensor* bias = graph.input(op, kBiasSlot);
+  const ir::Tensor& input = graph.tensor(op.inputs[kTransposeConvInputSlot]);
+  const ir::Tensor* bias = graph.input(op, kTransposeConvBiasSlot);
   const ir::Tensor& output = graph.output(op, 0);
   const TransposeConvPlan plan = planTransposeConv(input, filter, output, attrs);
   const ConvGeometry g = geometry(input, filter, output, attrs, plan);
   const auto count = static_cast<std::size_t>(output.elementCount());
   const int filterTensor = op.inputs[kFilterSlot];
-  const int inputTensor = op.inputs[kInputSlot];
+  const int inputTensor = op.inputs[kTransposeConvInputSlot];
   const int outputTensor = op.outputs[0];
 
   if (input.dtype == ir::DType::Float32) {

@@ -25,6 +25,10 @@ struct FdReadResult {
 FdReadResult readWithPoll(int fd, std::span<std::uint8_t> buffer,
                           std::chrono::milliseconds timeout);
 
+// How long the transports wait for a stalled peer to take one more byte
+// before their write fails.
+inline constexpr std::chrono::milliseconds kWriteStallTimeout{10'000};
+
 // Writes all bytes, polling while a non-blocking fd is full; gives up when no
 // byte could be written for stallTimeout. Returns 0 or the errno (ETIMEDOUT
 // for a stall, EPIPE when the reader is gone).

@@ -23,7 +23,6 @@ namespace loupe::host {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-constexpr std::chrono::milliseconds kWriteStallTimeout{10'000};
 constexpr std::chrono::milliseconds kExitGrace{1'000};
 constexpr std::size_t kStderrTailLines = 10;
 

@@ -14,8 +14,6 @@
 namespace loupe::host {
 namespace {
 
-constexpr std::chrono::milliseconds kWriteStallTimeout{10'000};
-
 // The rates termios names, from the common UART ones up.
 constexpr std::pair<unsigned, speed_t> kBaudRates[] = {
     {1200, B1200},       {2400, B2400},       {4800, B4800},       {9600, B9600},

@@ -17,7 +17,6 @@ namespace loupe::host {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-constexpr std::chrono::milliseconds kWriteStallTimeout{10'000};
 
 }  // namespace
 

@@ -10,8 +10,6 @@ namespace loupe::npu {
 
 namespace {
 
-constexpr std::size_t kConstantsAlignment = 16;
-
 class Legalizer {
  public:
   Legalizer(const ir::Graph& graph, const ir::Operator& op, const NpuConfig& config)

@@ -13,6 +13,7 @@
 // naming the operator and the reason.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <stdexcept>
 #include <vector>
@@ -28,6 +29,10 @@ class NpuLegalizeError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
+
+// Each stream in an operator's constants, and each operator's constants in
+// the region's, starts at a multiple of this.
+inline constexpr std::size_t kConstantsAlignment = 16;
 
 struct NpuLegalizedOperator {
   NpuOperation operation;

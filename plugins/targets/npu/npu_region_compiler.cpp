@@ -12,8 +12,6 @@ namespace {
 
 // Each operation's constants start on this boundary in region 0, so the
 // weight and scale streams keep the alignment legalisation gave them.
-constexpr std::size_t kConstantsAlignment = 16;
-
 void alignTo(std::vector<std::uint8_t>& bytes, std::size_t alignment) {
   bytes.resize((bytes.size() + alignment - 1) / alignment * alignment);
 }
