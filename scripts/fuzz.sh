@@ -2,7 +2,8 @@
 # Builds the libFuzzer targets with clang (preset `fuzz`) and runs one.
 # Usage: scripts/fuzz.sh [SECONDS] [TARGET]
 #   TARGET: tflite_importer (default), reference_interpreter, framing_decoder,
-#           session_rpc (the host session reading replies) or rpc_server (the board side)
+#           session_rpc (the host session reading replies), rpc_server (the board side)
+#           or ethosu_payload (the Ethos-U functional model: payload, decoder, executor)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-600}
@@ -20,6 +21,11 @@ if [ "$target" = framing_decoder ]; then
   printf '\x10\x7e\x10\x00\x70\x71\x72\x73\x74\x75\x76\x77\x78\x79\x7a\x7b\x7c\x7d\x5d\x7d\x5e\x7f\xff\x2c\x7e\x00\x00\x0f\x1d' \
     >"$corpus/sixteen_then_empty"
   max_len=4096
+elif [ "$target" = ethosu_payload ]; then
+  # Seeds: each Vela file's driver payload with and without its flash data,
+  # extracted now (no binary corpus is committed).
+  cmake --build --preset fuzz -j2 --target ethosu_fuzz_seeds
+  build/fuzz/fuzz/ethosu_fuzz_seeds "$corpus" $(find tests/data/models/vela -name '*.tflite' | sort)
 else
   # Seed with every model the project ships (copied, so the fuzzer may add to it).
   find tests/data/models -name '*.tflite' -exec cp -n {} "$corpus/" \;
