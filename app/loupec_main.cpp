@@ -24,6 +24,7 @@ void printHelp() {
             << loupe::cli::kRunUsage << "\n"
             << loupe::cli::kValidateUsage << "\n"
             << loupe::cli::kMemplanUsage << "\n"
+            << loupe::cli::kNpuStreamUsage << "\n"
             << loupe::cli::kDiffUsage << "\n"
             << loupe::cli::kGenerateUsage << "\n"
             << loupe::cli::kTuneUsage << "\n"
@@ -55,6 +56,7 @@ int main(int argc, char** argv) {
   args.erase(args.begin());
   try {
     if (verb == "memplan") return loupe::cli::runMemplanCommand(args);
+    if (verb == "npu-stream") return loupe::cli::runNpuStreamCommand(args);
     if (verb == "operators") return loupe::cli::runOperatorsCommand(args);
     const loupe::deploy::Registries registries = loupe::plugins::builtinRegistries();
     if (verb == "info") return loupe::cli::runInfoCommand(args, registries);

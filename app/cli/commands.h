@@ -14,6 +14,7 @@ int runInfoCommand(const std::vector<std::string>& args, const deploy::Registrie
 int runRunCommand(const std::vector<std::string>& args, const deploy::Registries& registries);
 int runCompileCommand(const std::vector<std::string>& args, const deploy::Registries& registries);
 int runMemplanCommand(const std::vector<std::string>& args);
+int runNpuStreamCommand(const std::vector<std::string>& args);
 int runGenerateCommand(const std::vector<std::string>& args, const deploy::Registries& registries);
 int runPlatformsCommand(const std::vector<std::string>& args, const deploy::Registries& registries);
 int runTuneCommand(const std::vector<std::string>& args, const deploy::Registries& registries);
@@ -25,6 +26,7 @@ extern const char* const kInfoUsage;
 extern const char* const kRunUsage;
 extern const char* const kCompileUsage;
 extern const char* const kMemplanUsage;
+extern const char* const kNpuStreamUsage;
 extern const char* const kGenerateUsage;
 extern const char* const kPlatformsUsage;
 extern const char* const kTuneUsage;

@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "analysis/device_mapping.h"
+#include "analysis/ethosu_command_listing.h"
 #include "analysis/model_report.h"
 #include "analysis/operator_cost.h"
 #include "cli/command_line.h"
@@ -109,8 +110,9 @@ void printText(const ir::Graph& graph, const std::vector<analysis::SupportProble
         std::cout << "      not on " << rejection.target << ": " << reason << "\n";
       }
     }
-    if (const auto vela = frontend::velaOperator(graph, op)) {
-      std::cout << "      " << frontend::describeVelaOperator(*vela) << "\n";
+    if (op.type == ir::OpType::EthosU) {
+      std::cout << "      " << frontend::describeEthosUOperator(graph, op) << "\n"
+                << analysis::npuOperationsText(analysis::ethosuPayloadOf(graph, op), "      ");
     }
   }
   const auto totals = analysis::graphCost(graph);

@@ -3,6 +3,7 @@
 #include <charconv>
 #include <string>
 
+#include "analysis/ethosu_command_listing.h"
 #include "analysis/operator_cost.h"
 #include "frontend/vela_operator.h"
 #include "ir/graph_printer.h"
@@ -36,6 +37,25 @@ nlohmann::json quantizationJson(const ir::Quantization& q) {
 nlohmann::json operandJson(const ir::Graph& graph, int index) {
   if (index == ir::kNoTensor) return nullptr;
   return tensorJson(graph.tensor(index));
+}
+
+nlohmann::json ethosuOperatorJson(const ir::Graph& graph, const ir::Operator& op,
+                                  const ir::EthosUAttrs& attrs) {
+  const ir::Tensor* payload = graph.input(op, 0);
+  const ir::Tensor* flash = graph.input(op, 1);
+  return {
+      {"accelerator", std::string(ir::ethosuAcceleratorName(attrs.accelerator))},
+      {"payload_bytes", payload ? payload->byteSize() : 0},
+      {"flash_bytes", flash ? flash->byteSize() : 0},
+      {"scratch_bytes", attrs.scratchBytes},
+      {"fast_scratch_bytes", attrs.fastScratchBytes},
+      {"fast_scratch_offset", attrs.fastScratchOffset >= 0 ? nlohmann::json(attrs.fastScratchOffset)
+                                                           : nlohmann::json(nullptr)},
+      {"input_offsets", attrs.inputOffsets},
+      {"output_offsets", attrs.outputOffsets},
+      {"workspace_values", attrs.workspaceValues},
+      {"description", frontend::describeEthosUOperator(graph, op)},
+      {"npu_operations", npuOperationsJson(ethosuPayloadOf(graph, op))}};
 }
 
 }  // namespace
@@ -88,13 +108,8 @@ nlohmann::json modelReportJson(const ir::Graph& graph,
                                                : nlohmann::json(op.placement.target)},
         {"region", region.empty() ? nlohmann::json(nullptr) : nlohmann::json(region)},
         {"reasons", targetReasons}};
-    if (const auto vela = frontend::velaOperator(graph, op)) {
-      entry["vela"] = {{"command_stream_bytes", vela->commandStreamBytes},
-                       {"flash_bytes", vela->flashBytes},
-                       {"scratch_bytes", vela->scratchBytes},
-                       {"fast_scratch_bytes", vela->fastScratchBytes},
-                       {"description", frontend::describeVelaOperator(*vela)},
-                       {"refusal", frontend::velaRefusal(*vela)}};
+    if (const auto* ethosu = std::get_if<ir::EthosUAttrs>(&op.attributes)) {
+      entry["ethos_u"] = ethosuOperatorJson(graph, op, *ethosu);
     }
     operators.push_back(std::move(entry));
   }

@@ -27,8 +27,9 @@ nlohmann::json tensorJson(const ir::Tensor& tensor);
 // Every operator has "supported" and "support_problems" (what the reference
 // interpreter says), "target" and "region" (null until annotated and
 // partitioned) and "reasons": every target's refusal, prefixed by the target
-// ("npu: stride height 4 exceeds 3"); a Vela operator also has "vela" (its
-// command stream and buffer sizes, and why Loupe cannot run it).
+// ("npu: stride height 4 exceeds 3"); a Vela operator also has "ethos_u":
+// the NPU it was compiled for, its payload, flash and scratch sizes, the
+// feature maps' arena offsets and its NPU operations (npuOperationsJson).
 nlohmann::json modelReportJson(const ir::Graph& graph, const std::vector<SupportProblem>& problems);
 
 }  // namespace loupe::analysis

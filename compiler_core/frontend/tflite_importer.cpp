@@ -384,25 +384,34 @@ class ModelReader {
     return result;
   }
 
-  // An operator Loupe cannot compile, refused when importing for compilation;
-  // a Vela operator is named as the precompiled command stream it is.
-  [[noreturn]] void refuseOpaque(const ir::Graph& graph, const tflite::Operator& source,
-                                 const Opcode& code, const std::string& where,
-                                 const std::string& what) const {
-    if (code.customCode == kVelaCustomCode) {
-      ir::Operator op;
-      op.type = ir::OpType::Opaque;
-      op.attributes = ir::OpaqueAttrs{code.customCode, code.builtinCode, {}};
-      op.inputs = readOperands(source.inputs(), where, "input", graph, true);
-      if (const auto vela = velaOperator(graph, op)) fail(where + ": " + velaRefusal(*vela));
-    }
+  // An operator Loupe cannot compile, refused when importing for compilation.
+  [[noreturn]] static void refuseOpaque(const Opcode& code, const std::string& where,
+                                        const std::string& what) {
     fail(where + " is " + what + ", which Loupe " +
          (code.builtinCode == kCustomBuiltinCode
               ? "cannot compile or run (custom operators are opaque to it)"
               : "does not support"));
   }
 
-  void readOperators(ir::Graph& graph) const {
+  // The arena offsets of the subgraph's tensors from the model's metadata
+  // "OfflineMemoryAllocation" (empty when it has none), read once.
+  const std::vector<std::int32_t>& offlineArenaOffsets(const ir::Graph& graph) {
+    if (offlineOffsetsRead_) return offlineOffsets_;
+    offlineOffsetsRead_ = true;
+    if (const auto* metadata = model_->metadata()) {
+      for (const auto* entry : *metadata) {
+        if (entry == nullptr || entry->name() == nullptr ||
+            entry->name()->str() != "OfflineMemoryAllocation") {
+          continue;
+        }
+        const auto bytes = bufferBytes(entry->buffer(), "metadata OfflineMemoryAllocation");
+        offlineOffsets_ = parseOfflineMemoryAllocation(bytes, graph.tensors.size());
+      }
+    }
+    return offlineOffsets_;
+  }
+
+  void readOperators(ir::Graph& graph) {
     const auto* operators = subgraph_->operators();
     if (operators == nullptr) return;
     for (flatbuffers::uoffset_t i = 0; i < operators->size(); ++i) {
@@ -415,6 +424,15 @@ class ModelReader {
       std::string where = subgraphPrefix(subgraphIndex_) + "operator " + std::to_string(opIndex);
 
       const auto type = ir::opTypeFromBuiltinCode(code.builtinCode);
+      if (code.builtinCode == kCustomBuiltinCode && code.customCode == kVelaCustomCode) {
+        where += " (" + std::string(ir::opTypeName(ir::OpType::EthosU)) + ")";
+        if (subgraphIndex_ != 0) fail(where + ": Vela operators run in the main subgraph only");
+        op.inputs = readOperands(source->inputs(), where, "input", graph, true);
+        op.outputs = readOperands(source->outputs(), where, "output", graph, false);
+        graph.operators.push_back(
+            velaOperatorToEthosU(graph, std::move(op), offlineArenaOffsets(graph), where));
+        continue;
+      }
       if (code.builtinCode == kCustomBuiltinCode || !type) {
         const bool custom = code.builtinCode == kCustomBuiltinCode;
         const std::string what = custom ? "the custom operator '" + code.customCode + "'"
@@ -422,7 +440,7 @@ class ModelReader {
                                               ir::tfliteBuiltinName(code.builtinCode) + " (code " +
                                               std::to_string(code.builtinCode) + ")";
         if (!options_.keepUnsupportedOperators) {
-          refuseOpaque(graph, *source, code, where, what);
+          refuseOpaque(code, where, what);
         }
         op.type = ir::OpType::Opaque;
         ir::OpaqueAttrs attrs;
@@ -516,6 +534,8 @@ class ModelReader {
   // The bytes of each buffer read so far, by buffer index (for every subgraph).
   std::map<std::uint32_t, ir::ConstantBytes> constants_;
   int subgraphIndex_ = 0;  // the subgraph being read, for messages
+  bool offlineOffsetsRead_ = false;
+  std::vector<std::int32_t> offlineOffsets_;
 };
 
 }  // namespace

@@ -1,16 +1,20 @@
 // The custom operator "ethos-u" that Arm's Vela compiler leaves in a .tflite:
-// a precompiled Ethos-U command stream with its weights. Its inputs are, in
-// order, the command stream (constant uint8), the weights and biases Vela
-// encoded ("flash", constant), the scratch and fast scratch areas, then the
-// model's feature maps. Loupe shows what it holds but cannot run it: the
-// stream drives real Ethos-U registers, and Loupe's NPU (Ethos-U55-like) is a
-// model that compiles from the original operators instead.
+// a precompiled Ethos-U command stream with its weights. Its inputs in the
+// file are, in order, the driver payload (constant uint8: "COP1", the NPU it
+// was compiled for, the command stream), the weights and biases Vela encoded
+// ("flash", constant), the scratch and fast-scratch areas, then the model's
+// feature maps; its outputs are feature maps. TFLite Micro places the
+// feature maps inside the scratch area at the offsets of the model's
+// metadata "OfflineMemoryAllocation", where the command stream addresses
+// them. The importer turns it into an ir::OpType::EthosU operator, run by the
+// Ethos-U functional model (runtime_core/crt, loupe/ethosu/).
 #pragma once
 
 #include <cstdint>
-#include <optional>
+#include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "ir/graph.h"
 
@@ -18,26 +22,24 @@ namespace loupe::frontend {
 
 inline constexpr std::string_view kVelaCustomCode = "ethos-u";
 
-struct VelaOperator {
-  std::int64_t commandStreamBytes = 0;
-  std::int64_t flashBytes = 0;        // 0 when the input is absent
-  std::int64_t scratchBytes = 0;      // 0 when the input is absent
-  std::int64_t fastScratchBytes = 0;  // 0 when the input is absent
-  // The first four bytes of the stream when they are printable: the Ethos-U
-  // driver's payload header ("COP1").
-  std::string magic;
-};
+// `op` (inputs and outputs as the file has them) as an EthosU operator:
+// operands checked, payload decoded and validated, the feature maps' offsets
+// in the scratch arena taken from `arenaOffsets` (OfflineMemoryAllocation:
+// one per tensor of the subgraph, -1 for none; empty when the model has
+// none). The scratch tensors leave the operands (see ir::EthosUAttrs).
+// Throws ImportError starting with `where`.
+ir::Operator velaOperatorToEthosU(const ir::Graph& graph, ir::Operator op,
+                                  const std::vector<std::int32_t>& arenaOffsets,
+                                  const std::string& where);
 
-// What a Vela operator holds, or nullopt when `op` is not one (not the custom
-// code "ethos-u", or its input 0 is not a constant command stream).
-std::optional<VelaOperator> velaOperator(const ir::Graph& graph, const ir::Operator& op);
+// The offsets of the metadata "OfflineMemoryAllocation" ([version,
+// subgraph, count, offsets...], int32 little-endian) of a model with
+// `tensorCount` tensors in subgraph 0, checked. Throws ImportError.
+std::vector<std::int32_t> parseOfflineMemoryAllocation(std::span<const std::uint8_t> bytes,
+                                                       std::size_t tensorCount);
 
-// "Ethos-U command stream of 8,168 bytes (COP1), 260,480 bytes of encoded
-// weights, 74,464 + 74,464 bytes of scratch".
-std::string describeVelaOperator(const VelaOperator& vela);
-
-// Why Loupe cannot compile or run it, starting with "precompiled Ethos-U
-// command streams (from Vela) cannot run in Loupe: ".
-std::string velaRefusal(const VelaOperator& vela);
+// "Ethos-U command stream for ethos-u55-256: 8,168 bytes, 31 NPU operations,
+// 260,480 bytes of encoded weights, 74,464 bytes of scratch".
+std::string describeEthosUOperator(const ir::Graph& graph, const ir::Operator& op);
 
 }  // namespace loupe::frontend

@@ -1,5 +1,7 @@
 #include "ir/attributes.h"
 
+#include "loupe/ethosu/ethosu_payload.h"
+
 namespace loupe::ir {
 
 std::string_view paddingName(Padding padding) {
@@ -27,6 +29,25 @@ std::string_view activationName(Activation activation) {
       return "SIGN_BIT";
   }
   return "NONE";
+}
+
+std::string_view ethosuAcceleratorName(int accelerator) {
+  switch (accelerator) {
+    case LOUPE_ETHOSU_U55_32:
+      return "ethos-u55-32";
+    case LOUPE_ETHOSU_U55_64:
+      return "ethos-u55-64";
+    case LOUPE_ETHOSU_U55_128:
+      return "ethos-u55-128";
+    case LOUPE_ETHOSU_U55_256:
+      return "ethos-u55-256";
+    case LOUPE_ETHOSU_U65_256:
+      return "ethos-u65-256";
+    case LOUPE_ETHOSU_U65_512:
+      return "ethos-u65-512";
+    default:
+      return "unknown";
+  }
 }
 
 }  // namespace loupe::ir

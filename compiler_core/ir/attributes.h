@@ -159,10 +159,38 @@ struct OpaqueAttrs {
   std::vector<std::uint8_t> customOptions;
 };
 
-using Attributes =
-    std::variant<std::monostate, Conv2DAttrs, DepthwiseConv2DAttrs, Pool2DAttrs,
-                 FullyConnectedAttrs, SoftmaxAttrs, ConcatenationAttrs, ElementwiseAttrs,
-                 ReshapeAttrs, SqueezeAttrs, LeakyReluAttrs, ReducerAttrs, StridedSliceAttrs,
-                 TransposeConvAttrs, SvdfAttrs, SequenceLstmAttrs, OptionAttrs, OpaqueAttrs>;
+// The Vela operator "ethos-u" (OpType::EthosU), as the importer checked it.
+// Its inputs are the driver payload (constant), the flash (constant, or
+// kNoTensor when Vela left it empty), then the model's feature maps; Vela's
+// scratch and fast-scratch tensors are not operands but the operator's own
+// scratch, one arena holding the feature maps at the offsets Vela planned
+// (metadata OfflineMemoryAllocation), so they are sizes and offsets here.
+struct EthosUAttrs {
+  int accelerator = 0;  // enum loupe_ethosu_accelerator, from the payload's OPTIMIZER_CONFIG
+  std::int64_t scratchBytes = 0;
+  // The fast scratch: its own area of fastScratchBytes, or, when Vela
+  // planned it inside the scratch (the U55's shared SRAM), at
+  // fastScratchOffset there.
+  std::int64_t fastScratchBytes = 0;
+  std::int64_t fastScratchOffset = -1;
+  // Per feature-map input (operand 2 onwards) and per output: its offset in
+  // the scratch arena.
+  std::vector<std::int64_t> inputOffsets;
+  std::vector<std::int64_t> outputOffsets;
+  // int16 values of weight-decoding workspace the functional model needs
+  // (the largest OFM block of weights of any operation).
+  std::uint32_t workspaceValues = 0;
+  std::uint32_t npuOperations = 0;  // operations of the command stream, STOP excluded
+  std::int64_t macs = 0;            // of those operations (frontend::ethosuOperationMacs)
+};
+
+// "ethos-u55-128", as Vela's --accelerator-config spells it; "unknown" else.
+std::string_view ethosuAcceleratorName(int accelerator);
+
+using Attributes = std::variant<std::monostate, Conv2DAttrs, DepthwiseConv2DAttrs, Pool2DAttrs,
+                                FullyConnectedAttrs, SoftmaxAttrs, ConcatenationAttrs,
+                                ElementwiseAttrs, ReshapeAttrs, SqueezeAttrs, LeakyReluAttrs,
+                                ReducerAttrs, StridedSliceAttrs, TransposeConvAttrs, SvdfAttrs,
+                                SequenceLstmAttrs, OptionAttrs, OpaqueAttrs, EthosUAttrs>;
 
 }  // namespace loupe::ir

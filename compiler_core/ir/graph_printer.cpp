@@ -104,6 +104,15 @@ struct AttributePrinter {
                : "custom_code=\"" + a.customCode +
                      "\" custom_options=" + std::to_string(a.customOptions.size()) + "B";
   }
+  std::string operator()(const EthosUAttrs& a) const {
+    std::string text = "accelerator=" + std::string(ethosuAcceleratorName(a.accelerator)) +
+                       " npu_operations=" + std::to_string(a.npuOperations) +
+                       " scratch=" + std::to_string(a.scratchBytes) +
+                       " fast_scratch=" + std::to_string(a.fastScratchBytes);
+    if (a.fastScratchOffset >= 0) text += "@" + std::to_string(a.fastScratchOffset);
+    return text + " input_offsets=" + listText(a.inputOffsets) +
+           " output_offsets=" + listText(a.outputOffsets);
+  }
 };
 
 // " fused from #3,#4" when the operator stands for other model operators than

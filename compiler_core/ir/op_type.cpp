@@ -9,6 +9,8 @@ std::string_view opTypeName(OpType type) {
     return tflite;
     LOUPE_OP_TYPES(LOUPE_OP_NAME)
 #undef LOUPE_OP_NAME
+    case OpType::EthosU:
+      return "CUSTOM(ethos-u)";
     case OpType::Opaque:
       return "OPAQUE";
   }

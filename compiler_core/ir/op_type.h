@@ -115,13 +115,18 @@ enum class OpType {
 #define LOUPE_OP_ENUM(name, tflite, code) name,
   LOUPE_OP_TYPES(LOUPE_OP_ENUM)
 #undef LOUPE_OP_ENUM
+  // The CUSTOM operator "ethos-u" that Arm's Vela leaves in a model: a
+  // precompiled Ethos-U command stream, run by the Ethos-U functional model
+  // (runtime_core/crt, loupe/ethosu/). Not a builtin, so outside the table.
+  EthosU,
   // An operator Loupe can show but not compile or run: a TFLite CUSTOM
   // operator or a builtin outside the table above (kept when importing for
   // inspection only; see TfliteImporter).
   Opaque,
 };
 
-// TFLite spelling ("CONV_2D"); for Opaque, "OPAQUE".
+// TFLite spelling ("CONV_2D"); for EthosU, "CUSTOM(ethos-u)" as TFLite's tools
+// name it; for Opaque, "OPAQUE".
 std::string_view opTypeName(OpType type);
 
 std::optional<OpType> opTypeFromBuiltinCode(int builtinCode);

@@ -108,7 +108,7 @@ tir::Expr compareExpr(Comparison c, const tir::Expr& a, const tir::Expr& b) {
 
 // TFLM's fixed left shift: room below the 8 significant bits of an int8
 // difference for the multiplier's rounding.
-constexpr int kLeftShift = 8;
+constexpr int kComparisonLeftShift = 8;
 
 // What TFLM's Prepare derives for one input: its offset (minus the zero
 // point) and its scale as a multiplier with a non-positive shift.
@@ -126,12 +126,12 @@ InputRescale rescaleOf(const ir::Tensor& input) {
 
 std::int32_t rescaled(std::int32_t value, const InputRescale& r) {
   return loupe_multiply_by_quantized_multiplier_smaller_than_one(
-      (value + r.offset) * (1 << kLeftShift), r.multiplier, r.shift);
+      (value + r.offset) * (1 << kComparisonLeftShift), r.multiplier, r.shift);
 }
 
 tir::Expr rescaledExpr(const tir::Expr& value, const InputRescale& r) {
   const tir::Expr shifted = (tir::cast(tir::ScalarType::Int32, value) + tir::intImm(r.offset)) *
-                            tir::intImm(1 << kLeftShift);
+                            tir::intImm(1 << kComparisonLeftShift);
   return tir::callIntrinsic("loupe.multiply_by_quantized_multiplier_smaller_than_one",
                             tir::ScalarType::Int32,
                             {shifted, tir::intImm(r.multiplier), tir::intImm(r.shift)});

@@ -9,6 +9,7 @@ namespace loupe::ops {
   extern const OperatorDefinition k##name##Definition;
 LOUPE_OP_TYPES(LOUPE_DECLARE_DEFINITION)
 #undef LOUPE_DECLARE_DEFINITION
+extern const OperatorDefinition kEthosUDefinition;
 
 namespace {
 
@@ -24,6 +25,7 @@ const OperatorDefinition kOpaqueDefinition{
 }  // namespace
 
 const OperatorDefinition& definitionOf(ir::OpType type) {
+  if (type == ir::OpType::EthosU) return kEthosUDefinition;
   const auto index = static_cast<std::size_t>(type);
   return index < std::size(kDefinitions) ? *kDefinitions[index] : kOpaqueDefinition;
 }

@@ -11,7 +11,8 @@ namespace loupe::ops {
 // operator can be shown, not compiled or run.
 const OperatorDefinition& definitionOf(ir::OpType type);
 
-// Every definition, in ir/op_type.h's order (Opaque excluded).
+// Every builtin's definition, in ir/op_type.h's order (EthosU, a custom
+// operator, and Opaque excluded).
 std::span<const OperatorDefinition* const> allDefinitions();
 
 }  // namespace loupe::ops

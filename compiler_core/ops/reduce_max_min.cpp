@@ -28,7 +28,7 @@ namespace loupe::ops {
 namespace {
 
 // Reductions over at most this many elements per output are unrolled.
-constexpr std::int64_t kUnrolledReduction = 8;
+constexpr std::int64_t kUnrolledMaxMinReduction = 8;
 
 std::optional<std::string> checkReduceMaxMin(const ir::Graph& graph, const ir::Operator& op) {
   const ReductionPlan plan = planReduction(graph, op);
@@ -140,7 +140,7 @@ tir::PrimFunc lowerReduceMaxMin(const ir::Graph& graph, const ir::Operator& op,
       tir::store(best, 0, tir::select(kMax ? value > current : value < current, value, current));
   return fb.finish(nest.build(best, tir::store(best, 0, start), scan,
                               tir::store(out, nest.outputIndex(), current), plan.reducedCount,
-                              kUnrolledReduction));
+                              kUnrolledMaxMinReduction));
 }
 
 const reference::Kernel kReduceMaxKernel{ir::OpType::ReduceMax, checkReduceMaxMin,

@@ -87,12 +87,21 @@ class Loupec : public QObject {
   }
 
   void infoShowsACustomOperatorAsUnsupported() {
-    const auto path = QString::fromStdString(
-        (loupe::test::modelsDir() / "vela" / "person_detect_vela.tflite").string());
+    // The Vela model with its custom code renamed (same length, so the
+    // flatbuffer stays valid): a custom operator Loupe knows nothing of.
+    QFile vela(QString::fromStdString(
+        (loupe::test::modelsDir() / "vela" / "person_detect_vela.tflite").string()));
+    QVERIFY(vela.open(QIODevice::ReadOnly));
+    const QByteArray bytes = vela.readAll().replace("ethos-u", "ethos-x");
+    QTemporaryDir dir;
+    const QString path = dir.filePath("custom.tflite");
+    QFile custom(path);
+    QVERIFY(custom.open(QIODevice::WriteOnly) && custom.write(bytes) == bytes.size());
+    custom.close();
     const auto result = loupec({"info", path, "--json"});
     QCOMPARE(result.exitCode, 0);
     const auto report = nlohmann::json::parse(result.out.toStdString());
-    QCOMPARE(report["operators"][0]["type"].get<std::string>(), std::string("CUSTOM(ethos-u)"));
+    QCOMPARE(report["operators"][0]["type"].get<std::string>(), std::string("CUSTOM(ethos-x)"));
     QCOMPARE(report["operators"][0]["supported"].get<bool>(), false);
     QVERIFY(!report["operators"][0]["reasons"].empty());
   }
@@ -210,24 +219,94 @@ class Loupec : public QObject {
     }
   }
 
-  void velaOperatorShowsItsCommandStreamAndIsRefused() {
+  void velaOperatorShowsItsNpuOperations() {
     const auto path = QString::fromStdString(
         (loupe::test::modelsDir() / "vela" / "person_detect_vela.tflite").string());
     const auto info = loupec({"info", path});
     QCOMPARE(info.exitCode, 0);
-    QVERIFY2(info.out.contains("Ethos-U command stream of 8,168 bytes (COP1), 260,480 bytes of "
-                               "encoded weights"),
+    QVERIFY2(info.out.contains("Ethos-U command stream for ethos-u55-256: 8,168 bytes, "),
              info.out.constData());
+    QVERIFY2(info.out.contains("support: every operator can run on the reference interpreter"),
+             info.out.constData());
+    // One line per NPU operation: kind, IFM -> OFM, kernel, weights, block.
+    const QRegularExpression conv(
+        "\\n +npu +2  CONV  96x48x2 -> 48x48x8  kernel 3x2 stride 2x1  weights [\\d,]+ B  "
+        "block \\d+x\\d+x\\d+\\n");
+    QVERIFY2(QString::fromUtf8(info.out).contains(conv), info.out.constData());
+
     const auto json = nlohmann::json::parse(loupec({"info", path, "--json"}).out.toStdString());
-    QCOMPARE(json["operators"][0]["vela"]["command_stream_bytes"].get<int>(), 8168);
-    QVERIFY(json["operators"][0]["target"].is_null());
+    const auto& ethosu = json["operators"][0]["ethos_u"];
+    QCOMPARE(ethosu["accelerator"].get<std::string>(), std::string("ethos-u55-256"));
+    QCOMPARE(ethosu["payload_bytes"].get<int>(), 8168);
+    QVERIFY(json["operators"][0]["supported"].get<bool>());
+    const auto& operations = ethosu["npu_operations"];
+    QVERIFY(operations.size() > 10);
+    QCOMPARE(operations[0]["kind"].get<std::string>(), std::string("DMA"));
+    QCOMPARE(operations[2]["kind"].get<std::string>(), std::string("CONV"));
+    QCOMPARE(operations[2]["ofm"], (nlohmann::json{48, 48, 8}));
+    QCOMPARE(operations[2]["kernel"], (nlohmann::json{3, 2}));
+    QVERIFY(operations[2]["weight_bytes"].get<int>() > 0);
+    QVERIFY(json["operators"][0]["macs"].get<std::int64_t>() > 0);
+  }
+
+  void velaModelRunsOnTheReferenceInterpreter() {
     QTemporaryDir dir;
-    const auto compile = loupec({"compile", path, "-o", dir.filePath("vela.tar")});
-    QCOMPARE(compile.exitCode, 1);
-    QVERIFY2(compile.err.contains("operator 0: precompiled Ethos-U command streams (from Vela) "
-                                  "cannot run in Loupe: this operator is an Ethos-U command "
-                                  "stream of 8,168 bytes"),
-             qPrintable(compile.err));
+    const auto path = QString::fromStdString(
+        (loupe::test::modelsDir() / "vela" / "ethos-u55-128" / "kws_ref_model_vela.tflite")
+            .string());
+    const auto result = loupec({"run", path, "--platform", "reference", "--inputs",
+                                golden("kws_ref_model", "real2", "input0.bin"), "--output-dir",
+                                dir.filePath("out"), "--dump-tensors", dir.filePath("tensors")});
+    QVERIFY2(result.exitCode == 0, qPrintable(result.err));
+    const QByteArray expected = readAll(golden("kws_ref_model", "real2", "output0.bin"));
+    QCOMPARE(readAll(dir.filePath("out/output0.bin")), expected);
+    // The ethos-u operator's output among the dumped tensors.
+    const auto index = nlohmann::json::parse(readAll(dir.filePath("tensors/index.json")));
+    bool dumped = false;
+    for (const auto& entry : index) {
+      const QString file = dir.filePath("tensors/" + QString::fromStdString(entry["file"]));
+      dumped = dumped || readAll(file) == expected;
+    }
+    QVERIFY(dumped);
+  }
+
+  void npuStreamListsEveryCommandWord() {
+    const auto path = QString::fromStdString(
+        (loupe::test::modelsDir() / "vela" / "ethos-u55-128" / "kws_ref_model_vela.tflite")
+            .string());
+    const auto text = loupec({"npu-stream", path});
+    QVERIFY2(text.exitCode == 0, qPrintable(text.err));
+    QVERIFY2(text.out.contains("OPTIMIZER_CONFIG ethos-u55-128"), text.out.constData());
+    QVERIFY2(text.out.contains("\noperation 2: CONV  "), text.out.constData());
+    // A cmd0 with its enumerated fields named, a cmd1 with its payload word.
+    const QRegularExpression precision(
+        "\\n +\\d+  0x[0-9a-f]{8} {13}NPU_SET_IFM_PRECISION  activation_type=SIGNED "
+        "activation_precision=B8 activation_format=NHWC scale_mode=OPA_OPB_16 "
+        "round_mode=(TFL|TRUNCATE|NATURAL)\\n");
+    QVERIFY2(QString::fromUtf8(text.out).contains(precision), text.out.constData());
+    const QRegularExpression base(
+        "\\n +\\d+  0x[0-9a-f]{8} 0x[0-9a-f]{8}  NPU_SET_WEIGHT_BASE  addr_hi=0x0 addr=0x");
+    QVERIFY2(QString::fromUtf8(text.out).contains(base), text.out.constData());
+    QVERIFY2(text.out.contains("NPU_OP_STOP"), text.out.constData());
+
+    // Every word of the stream is listed once, in order, in its operation.
+    const auto json =
+        nlohmann::json::parse(loupec({"npu-stream", path, "--json"}).out.toStdString());
+    const auto& stream = json["operators"][0]["streams"][0];
+    std::size_t next = 0;
+    for (const auto& op : stream["operations"]) {
+      QCOMPARE(op["words"][0].get<std::size_t>(), next);
+      for (const auto& command : op["commands"]) {
+        QCOMPARE(command["offset"].get<std::size_t>(), next);
+        next += command["words"].size();
+      }
+      QCOMPARE(op["words"][1].get<std::size_t>(), next);
+    }
+    QCOMPARE(next, stream["words"].get<std::size_t>());
+
+    const auto none = loupec({"npu-stream", model("kws_ref_model")});
+    QCOMPARE(none.exitCode, 1);
+    QVERIFY2(none.err.contains("has no Vela operator"), qPrintable(none.err));
   }
 
   void corruptModelFailsWithItsReason() {
@@ -632,7 +711,7 @@ class Loupec : public QObject {
       QVERIFY2(man.contains(entry), qPrintable(entry));
       ++commands;
     }
-    QCOMPARE(commands, 10);
+    QCOMPARE(commands, 11);
   }
 
   // A model with control flow (a WHILE whose body holds an IF): info shows

@@ -127,14 +127,13 @@ class ImporterReadsModels : public QObject {
     QCOMPARE(count, 17 + 22 + 19);
   }
 
-  void velaModelIsShownButRefusedForRunning() {
+  void velaModelImportsAsAnEthosUOperator() {
+    // frontend_vela_import checks every Vela file and what it holds.
     const auto path = loupe::test::modelsDir() / "vela" / "person_detect_vela.tflite";
-    loupe::frontend::ImportOptions inspect;
-    inspect.keepUnsupportedOperators = true;
-    const auto graph = importTfliteFile(path, inspect);
+    const auto graph = importTfliteFile(path);
     QCOMPARE(graph.operators.size(), std::size_t{1});
     QCOMPARE(graph.operators[0].typeName(), std::string("CUSTOM(ethos-u)"));
-    QVERIFY_THROWS_EXCEPTION(loupe::frontend::ImportError, importTfliteFile(path));
+    QVERIFY(graph.operators[0].type == loupe::ir::OpType::EthosU);
   }
 
   void perTensorBiasQuantizedAlongADimensionPastItsRankImports() {

@@ -37,6 +37,17 @@ QStringList kwsOperatorTypes() {
           "SOFTMAX"};
 }
 
+QString writeUnknownCustomOperatorModel(const QTemporaryDir& dir) {
+  QFile vela(velaModelPath());
+  if (!vela.open(QIODevice::ReadOnly)) return {};
+  // The same length, so every offset of the flatbuffer stays valid.
+  QByteArray bytes = vela.readAll().replace("ethos-u", "ethos-x");
+  const QString path = dir.filePath(QStringLiteral("unknown_custom.tflite"));
+  QFile file(path);
+  if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size()) return {};
+  return path;
+}
+
 QString writeCorruptModel(const QTemporaryDir& dir, int size) {
   QRandomGenerator random(20240611);
   QByteArray bytes(size, Qt::Uninitialized);

@@ -14,7 +14,7 @@ namespace loupe::test {
 QString kwsModelPath();   // tests/data/models/kws_ref_model/model.tflite
 QString vwwModelPath();   // tests/data/models/vww_96_int8/model.tflite
 QString ad01ModelPath();  // tests/data/models/ad01_int8/model.tflite: small, quick to tune
-QString velaModelPath();  // one CUSTOM(ethos-u) operator: never runnable
+QString velaModelPath();  // one CUSTOM(ethos-u) operator: runs on the Ethos-U model
 
 // The operator types of kws_ref_model in execution order (checked against
 // `loupec info`).
@@ -23,6 +23,10 @@ QStringList kwsOperatorTypes();
 // The built-in targets and platforms, built once for the whole test, as an
 // app builds them at start-up.
 std::shared_ptr<const deploy::Registries> registries();
+
+// The Vela model with its custom code renamed "ethos-x", written into `dir`:
+// one custom operator Loupe knows nothing of, so never runnable.
+QString writeUnknownCustomOperatorModel(const QTemporaryDir& dir);
 
 // Writes `size` pseudo-random bytes (fixed seed) into `dir` and returns the path.
 QString writeCorruptModel(const QTemporaryDir& dir, int size = 4096);

@@ -225,10 +225,11 @@ class MainWindowTest : public QObject {
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     // kws has unsupported operators today; as kernels land it may have none,
-    // so fall back to the vela model, whose ethos-u operator never runs here.
+    // so fall back to a model whose one custom operator never runs.
     QVERIFY(window.openModel(loupe::test::kwsModelPath()));
+    QTemporaryDir dir;
     if (window.document()->supportProblems().empty()) {
-      QVERIFY(window.openModel(loupe::test::velaModelPath()));
+      QVERIFY(window.openModel(loupe::test::writeUnknownCustomOperatorModel(dir)));
     }
     const int target = window.document()->supportProblems().back().operatorIndex;
     window.document()->setCurrentOperator(target == 0 ? -1 : 0);

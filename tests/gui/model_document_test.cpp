@@ -110,9 +110,10 @@ class ModelDocumentTest : public QObject {
     ModelDocument document;
     OperatorTableModel table(&document);
     ProblemListModel problems(&document);
-    QVERIFY(document.open(loupe::test::velaModelPath()));
+    QTemporaryDir dir;
+    QVERIFY(document.open(loupe::test::writeUnknownCustomOperatorModel(dir)));
     QCOMPARE(table.rowCount(), 1);
-    QVERIFY(table.index(0, OperatorTableModel::TypeColumn).data().toString().contains("ethos-u"));
+    QVERIFY(table.index(0, OperatorTableModel::TypeColumn).data().toString().contains("ethos-x"));
     QCOMPARE(table.index(0, OperatorTableModel::SupportedColumn).data().toString(), "no");
     QCOMPARE(problems.rowCount(), 1);
     QCOMPARE(problems.index(0, 0).data(ProblemListModel::OperatorIndexRole).toInt(), 0);

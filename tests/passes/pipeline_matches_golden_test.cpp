@@ -5,7 +5,7 @@
 // models byte for byte, float32 within the golden suite's few ulp), and every
 // tensor the pipelined graph still computes equals the imported graph's, byte
 // for byte. The SEANet per-layer cases go through the pipeline too. The vela
-// model (one CUSTOM ethos-u operator, no golden data) only passes through.
+// model (one CUSTOM ethos-u operator) only passes through.
 #include <QtTest>
 
 #include <map>
@@ -176,11 +176,11 @@ class PipelineMatchesGolden : public QObject {
     const auto imported = frontend::importTfliteFile(path, options);
     const auto after = pipelined(imported);
     QCOMPARE(after.operators.size(), std::size_t{1});
-    QCOMPARE(after.operators[0].type, ir::OpType::Opaque);
+    QCOMPARE(after.operators[0].type, ir::OpType::EthosU);
     QCOMPARE(ir::printGraph(after), ir::printGraph(imported));
     qInfo(
-        "vela/person_detect_vela.tflite: skipped for bit-exactness: its only operator is %s "
-        "(a precompiled Ethos-U command stream) and it has no golden data",
+        "vela/person_detect_vela.tflite: its only operator is %s (a precompiled Ethos-U command "
+        "stream), checked against the golden data by golden_vela_reference",
         after.operators[0].typeName().c_str());
   }
 };
