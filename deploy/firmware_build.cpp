@@ -1,6 +1,7 @@
 #include "deploy/firmware_build.h"
 
 #include "deploy/build_cache.h"
+#include "deploy/compiler_cache.h"
 #include "deploy/deploy_error.h"
 #include "deploy/interrupt_cleanup.h"
 #include "deploy/platform_registry.h"
@@ -89,7 +90,8 @@ FirmwareBuild buildFirmware(const Platform& platform, const codegen::CompiledMod
   }
   writeProject(files, work);
   build.generateSeconds = lap();
-  const std::vector<std::string> argv = {"make", "-j" + std::to_string(std::max(1, options.jobs))};
+  std::vector<std::string> argv = {"make", "-j" + std::to_string(std::max(1, options.jobs))};
+  if (const auto cache = compilerCache()) argv.push_back("CCACHE=" + *cache);
   build.log = commandLineForDisplay(argv) + "\n";
   const ProcessResult result = runProcess(argv, work, options.timeLimit, options.stop);
   build.log += result.output;

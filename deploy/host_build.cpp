@@ -4,10 +4,12 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 #include "codegen/runtime_files.h"
 #include "deploy/build_cache.h"
+#include "deploy/compiler_cache.h"
 #include "deploy/interrupt_cleanup.h"
 #include "deploy/process_runner.h"
 #include "deploy/software_npu_binding.h"
@@ -181,30 +183,56 @@ HostBuild buildHostExecutable(const codegen::CompiledModel& model,
     }
   }
   writeFile(work / "main.c", main);
-  std::vector<std::string> argv = {options.compiler};
-  argv.insert(argv.end(), options.flags.begin(), options.flags.end());
+  std::vector<std::string> compileFlags = options.flags;
   for (const char* flag : {"-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic", "-Iinclude",
                            "-Iruntime/include", "-Iruntime/config"}) {
-    argv.emplace_back(flag);
+    compileFlags.emplace_back(flag);
   }
-  for (const auto& f : model.sources) argv.push_back("src/" + f.name);
-  for (const auto& f : options.extraSources) argv.push_back("extra/" + f.name);
-  argv.insert(argv.end(), runtimeSources.begin(), runtimeSources.end());
+  std::vector<std::string> sources;
+  for (const auto& f : model.sources) sources.push_back("src/" + f.name);
+  for (const auto& f : options.extraSources) sources.push_back("extra/" + f.name);
+  sources.insert(sources.end(), runtimeSources.begin(), runtimeSources.end());
+  sources.push_back("main.c");
+  // With ccache installed, each file on its own through it: the runtime and
+  // most operator functions are the same from one build to the next (another
+  // plan, other options), so only what changed is compiled. Without it, one
+  // command compiles and links everything.
+  const std::optional<std::string> cache = compilerCache();
+  std::vector<std::vector<std::string>> commands;
+  const std::vector<std::string>& linkFlags = cache ? options.flags : compileFlags;
+  std::vector<std::string> link = {options.compiler};
+  link.insert(link.end(), linkFlags.begin(), linkFlags.end());
+  for (std::size_t i = 0; i < sources.size(); ++i) {
+    if (!cache) {
+      link.push_back(sources[i]);
+      continue;
+    }
+    const std::string object = "obj/" + std::to_string(i) + ".o";
+    std::vector<std::string> compile = {*cache, options.compiler};
+    compile.insert(compile.end(), compileFlags.begin(), compileFlags.end());
+    compile.insert(compile.end(), {"-c", sources[i], "-o", object});
+    commands.push_back(std::move(compile));
+    link.push_back(object);
+  }
   // libm last: float kernels call expf (loupe_expf) and friends.
-  argv.insert(argv.end(), {"main.c", "-o", "model_host", "-lm"});
-  build.log = commandLineForDisplay(argv) + "\n";
-  ProcessResult result;
-  try {
-    result = runProcess(argv, work);
-  } catch (const std::exception& e) {
-    fs::remove_all(work);
-    throw HostBuildError(std::string(e.what()) +
-                         " (the host platform needs a C compiler: install gcc)");
-  }
-  build.log += result.output;
-  if (result.exitCode != 0) {
-    fs::remove_all(work);
-    throw HostBuildError("the host build failed:\n" + build.log);
+  link.insert(link.end(), {"-o", "model_host", "-lm"});
+  commands.push_back(std::move(link));
+  fs::create_directories(work / "obj");
+  for (const auto& argv : commands) {
+    build.log += commandLineForDisplay(argv) + "\n";
+    ProcessResult result;
+    try {
+      result = runProcess(argv, work);
+    } catch (const std::exception& e) {
+      fs::remove_all(work);
+      throw HostBuildError(std::string(e.what()) +
+                           " (the host platform needs a C compiler: install gcc)");
+    }
+    build.log += result.output;
+    if (result.exitCode != 0) {
+      fs::remove_all(work);
+      throw HostBuildError("the host build failed:\n" + build.log);
+    }
   }
   try {
     moveIntoCache(work, build.directory, build.executable);
