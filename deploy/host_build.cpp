@@ -172,12 +172,15 @@ HostBuild buildHostExecutable(const codegen::CompiledModel& model,
   // through the bare-metal device API, so both are linked; a main of the
   // caller's own brings its own device platform.
   const bool linkNpu = options.mainSource.empty() && !model.devices.empty();
+  // A Vela operator's function calls the Ethos-U driver (functional model).
+  const bool linkEthosU = codegen::runsEthosU(model);
   std::vector<std::string> runtimeSources;
   for (const EmbeddedFile& f : codegen::runtimeFiles()) {
     if (f.path.starts_with("include/") || f.path.starts_with("config/")) {
       writeFile(work / "runtime" / f.path, f.bytes);
-    } else if (linkNpu &&
-               (f.path.starts_with("src/npu/") || f.path == "src/platform/bare_metal_device.c")) {
+    } else if ((linkNpu &&
+                (f.path.starts_with("src/npu/") || f.path == "src/platform/bare_metal_device.c")) ||
+               (linkEthosU && f.path.starts_with("src/ethosu/"))) {
       writeFile(work / "runtime" / f.path, f.bytes);
       runtimeSources.push_back("runtime/" + std::string(f.path));
     }

@@ -13,6 +13,7 @@ std::vector<ProjectFile> modelProjectFiles(const codegen::CompiledModel& model) 
   for (const auto& f : model.headers) files.push_back({"model/include/" + f.name, f.text});
   for (const auto& f : model.sources) files.push_back({"model/src/" + f.name, f.text});
   for (const EmbeddedFile& f : codegen::runtimeFiles()) {
+    if (!codegen::needsRuntimeFile(model, f.path)) continue;
     files.push_back({"runtime/" + std::string(f.path), std::string(f.bytes)});
   }
   return files;

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "codegen/operator_state.h"
@@ -107,6 +108,14 @@ struct CompiledModel {
 // the firmware's data goes anyway (no memory named, or the board's default
 // data memory).
 std::string poolSection(const CompiledModel& model, std::size_t pool);
+
+// Whether the model runs a Vela command stream (an Ethos-U operator), whose
+// function calls the Ethos-U driver of the runtime (src/ethosu/).
+bool runsEthosU(const CompiledModel& model);
+// Whether embedded runtime file `path` (as codegen::runtimeFiles() names it)
+// goes into the model's builds: the Ethos-U sources only when it runs one,
+// so other firmware does not compile them.
+bool needsRuntimeFile(const CompiledModel& model, std::string_view path);
 
 // The file an operator function's C goes into: "<function name>.c".
 inline std::string operatorSourceName(const tir::PrimFunc& func) {

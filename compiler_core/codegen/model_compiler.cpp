@@ -25,9 +25,19 @@ namespace loupe::codegen {
 
 namespace {
 
+// The type name as it goes into a C symbol: "conv_2d"; "CUSTOM(ethos-u)"
+// becomes "custom_ethos_u".
 std::string lowerCase(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  std::string out;
+  for (char c : s) {
+    const auto u = static_cast<unsigned char>(c);
+    if (std::isalnum(u) != 0 || c == '_') {
+      out += static_cast<char>(std::tolower(u));
+    } else if (!out.empty() && out.back() != '_') {
+      out += '_';
+    }
+  }
+  while (!out.empty() && out.back() == '_') out.pop_back();
   return out;
 }
 

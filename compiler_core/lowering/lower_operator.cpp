@@ -11,10 +11,6 @@ std::optional<std::string> loweringProblem(const ir::Graph& graph, const ir::Ope
   if (const reference::Kernel* kernel = reference::findKernel(op.type)) {
     if (auto problem = kernel->check(graph, op)) return problem;
   }
-  if (op.type == ir::OpType::EthosU) {
-    return "no C lowering: a Vela command stream runs on the reference interpreter (the Ethos-U "
-           "functional model) only, not yet in generated code";
-  }
   if (ops::definitionOf(op.type).lower == nullptr) {
     return op.type == ir::OpType::Opaque ? "no C lowering: the operator is opaque to the compiler"
                                          : "no C lowering for this operator type yet";

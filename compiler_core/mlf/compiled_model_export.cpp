@@ -114,6 +114,7 @@ MlfContents contentsWithoutSources(const codegen::CompiledModel& model,
   c.deviceMapping = analysis::deviceMappingJson(model.graph);
   for (const auto& [name, text] : stages) c.irStages.push_back(entry(name, text));
   for (const EmbeddedFile& f : codegen::runtimeFiles()) {
+    if (!codegen::needsRuntimeFile(model, f.path)) continue;
     std::string path(f.path);
     // The default configuration goes beside the headers: runtime/include is
     // then the only runtime include folder; a board puts its own first.

@@ -1,5 +1,6 @@
 // The Vela operator "ethos-u" (ir::OpType::EthosU): its command stream runs
-// on the Ethos-U functional model through Arm's driver call,
+// (on the reference interpreter and in generated C) on the Ethos-U
+// functional model through Arm's driver call,
 // ethosu_invoke_v3, with the base addresses TFLite Micro's ethos-u kernel
 // passes: region 0 the flash, 1 the scratch arena, 2 the fast scratch, then
 // every feature-map input and output where it lies in the arena. The
@@ -10,6 +11,7 @@
 #include <stdexcept>
 
 #include "loupe/ethosu/ethosu_driver.h"
+#include "lowering/lowering_support.h"
 #include "ops/operator_definition.h"
 
 namespace loupe::ops {
@@ -90,6 +92,68 @@ void evalEthosU(const ir::Graph& graph, const ir::Operator& op, reference::Tenso
   }
 }
 
+// The generated C: the feature maps copied into the arena (operator scratch
+// the memory planner places) at Vela's offsets, the runtime's driver call
+// with the payload and flash as constant arrays, the outputs copied out.
+tir::PrimFunc lowerEthosUOperator(const ir::Graph& graph, const ir::Operator& op,
+                                  const std::string& functionName) {
+  using namespace tir;
+  const auto& attrs = std::get<ir::EthosUAttrs>(op.attributes);
+  lowering::FunctionBuilder fb(graph, op, functionName);
+  const ir::Tensor& payloadTensor = *graph.input(op, 0);
+  const Buffer payload = fb.constant(payloadTensor, "payload");
+  const ir::Tensor* flashTensor = graph.input(op, 1);
+  const Buffer flash = flashTensor ? fb.constant(*flashTensor, "flash") : nullptr;
+  std::vector<Buffer> inputs;
+  for (std::size_t i = 0; i < attrs.inputOffsets.size(); ++i) {
+    inputs.push_back(
+        fb.param(op.inputs[kEthosUFeatureMapSlot + i], "input" + std::to_string(i), false));
+  }
+  std::vector<Buffer> outputs;
+  for (std::size_t i = 0; i < attrs.outputOffsets.size(); ++i) {
+    outputs.push_back(fb.param(op.outputs[i], "output" + std::to_string(i), true));
+  }
+  const Buffer arena =
+      fb.local("arena", ScalarType::UInt8, std::max<std::int64_t>(attrs.scratchBytes, 1));
+  const std::int64_t workspaceValues = std::max<std::int64_t>(attrs.workspaceValues, 1);
+  const Buffer workspace = fb.local("workspace", ScalarType::Int16, workspaceValues);
+  const bool fastInArena = attrs.fastScratchOffset >= 0 || attrs.fastScratchBytes == 0;
+  const Buffer fast =
+      fastInArena ? nullptr : fb.local("fast_scratch", ScalarType::UInt8, attrs.fastScratchBytes);
+
+  const auto copy = [](Expr dst, Expr src, std::int64_t bytes) {
+    return evaluate(callExtern("loupe_ethosu_copy", ScalarType::Void,
+                               {std::move(dst), std::move(src), intImm(bytes)}));
+  };
+  std::vector<Stmt> body;
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    const ir::Tensor& t = graph.tensor(op.inputs[kEthosUFeatureMapSlot + i]);
+    body.push_back(
+        copy(addressOf(arena, intImm(attrs.inputOffsets[i])), addressOf(inputs[i]), t.byteSize()));
+  }
+  body.push_back(evaluateChecked(callExtern(
+      "loupe_ethosu_run_operator", ScalarType::Int32,
+      {intImm(attrs.accelerator), addressOf(workspace), intImm(workspaceValues), addressOf(payload),
+       intImm(static_cast<std::int64_t>(payloadTensor.data.size())),
+       flash ? addressOf(flash) : intImm(0),
+       intImm(flashTensor ? static_cast<std::int64_t>(flashTensor->data.size()) : 0),
+       addressOf(arena), intImm(attrs.scratchBytes),
+       fast ? addressOf(fast)
+            : addressOf(arena, intImm(std::max<std::int64_t>(attrs.fastScratchOffset, 0))),
+       intImm(attrs.fastScratchBytes)})));
+  for (std::size_t i = 0; i < outputs.size(); ++i) {
+    const ir::Tensor& t = graph.tensor(op.outputs[i]);
+    body.push_back(copy(addressOf(outputs[i]), addressOf(arena, intImm(attrs.outputOffsets[i])),
+                        t.byteSize()));
+  }
+  Stmt stmt = seq(std::move(body));
+  if (fast) stmt = allocate(fast, stmt);
+  stmt = allocate(workspace, allocate(arena, stmt));
+  tir::PrimFunc func = fb.finish(std::move(stmt));
+  func.externHeaders.push_back("loupe/ethosu/ethosu_driver.h");
+  return func;
+}
+
 std::int64_t ethosUMacs(const ir::Graph&, const ir::Operator& op) {
   const auto* attrs = std::get_if<ir::EthosUAttrs>(&op.attributes);
   return attrs ? attrs->macs : 0;
@@ -106,6 +170,7 @@ extern const OperatorDefinition kEthosUDefinition{
     .dtypes = "int8, int16 (as compiled by Vela)",
     .import = {.minInputs = 2, .maxInputs = -1, .outputs = -1},
     .kernel = &kEthosUKernel,
+    .lower = lowerEthosUOperator,
     .macs = ethosUMacs,
 };
 

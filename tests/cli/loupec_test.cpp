@@ -270,6 +270,20 @@ class Loupec : public QObject {
     QVERIFY(dumped);
   }
 
+  void velaModelRunsOnHostInGeneratedC() {
+    QTemporaryDir dir;
+    const auto path = QString::fromStdString(
+        (loupe::test::modelsDir() / "vela" / "ethos-u55-128" / "kws_ref_model_vela.tflite")
+            .string());
+    const auto result = loupec({"run", path, "--platform", "host", "--inputs",
+                                golden("kws_ref_model", "real2", "input0.bin"), "--output-dir",
+                                dir.filePath("out")});
+    QVERIFY2(result.exitCode == 0, qPrintable(result.err));
+    QCOMPARE(readAll(dir.filePath("out/output0.bin")),
+             readAll(golden("kws_ref_model", "real2", "output0.bin")));
+    QVERIFY2(result.out.contains("bit-exact"), result.out.constData());
+  }
+
   void npuStreamListsEveryCommandWord() {
     const auto path = QString::fromStdString(
         (loupe::test::modelsDir() / "vela" / "ethos-u55-128" / "kws_ref_model_vela.tflite")

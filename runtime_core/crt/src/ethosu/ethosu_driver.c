@@ -109,3 +109,33 @@ int ethosu_invoke_v3(struct ethosu_driver* drv, const void* custom_data_ptr,
   loupe_ethosu_clear_error(&drv->error);
   return LOUPE_ETHOSU_OK;
 }
+
+int loupe_ethosu_run_operator(int accelerator, int16_t* workspace, int32_t workspace_values,
+                              const void* payload, int32_t payload_size, const void* flash,
+                              int32_t flash_size, void* arena, int32_t arena_size, void* fast,
+                              int32_t fast_size) {
+  /* A few KiB of decoder and machine state: static, never on the stack. */
+  static struct ethosu_driver driver;
+  static int driver_accelerator = -1;
+  static int16_t* driver_workspace = NULL;
+  uint64_t base[3];
+  size_t sizes[3];
+  if (!driver.initialised || driver_accelerator != accelerator || driver_workspace != workspace) {
+    int status = loupe_ethosu_driver_init(&driver, accelerator, workspace,
+                                          (uint32_t)(workspace_values > 0 ? workspace_values : 0));
+    if (status != 0) return status;
+    driver_accelerator = accelerator;
+    driver_workspace = workspace;
+  }
+  base[0] = (uint64_t)(uintptr_t)flash;
+  base[1] = (uint64_t)(uintptr_t)arena;
+  base[2] = (uint64_t)(uintptr_t)fast;
+  sizes[0] = flash_size > 0 ? (size_t)flash_size : 0u;
+  sizes[1] = arena_size > 0 ? (size_t)arena_size : 0u;
+  sizes[2] = fast_size > 0 ? (size_t)fast_size : 0u;
+  return ethosu_invoke_v3(&driver, payload, (int)payload_size, base, sizes, 3, NULL);
+}
+
+void loupe_ethosu_copy(void* dst, const void* src, int32_t bytes) {
+  if (bytes > 0) memcpy(dst, src, (size_t)bytes);
+}

@@ -60,6 +60,17 @@ int ethosu_invoke_v3(struct ethosu_driver* drv, const void* custom_data_ptr,
                      const int custom_data_size, uint64_t* const base_addr,
                      const size_t* base_addr_size, const int num_base_addr, void* user_arg);
 
+/* For generated code: runs one Vela operator with a driver kept from one
+ * call to the next (initialised on the first call, again when the NPU or the
+ * workspace changes), so an operator function needs no driver of its own.
+ * Regions 0-2 as TFLite Micro's kernel passes them: the flash, the scratch
+ * arena (the feature maps lie in it) and the fast scratch. */
+int loupe_ethosu_run_operator(int accelerator, int16_t* workspace, int32_t workspace_values,
+                              const void* payload, int32_t payload_size, const void* flash,
+                              int32_t flash_size, void* arena, int32_t arena_size, void* fast,
+                              int32_t fast_size);
+/* Copies `bytes` bytes (a feature map into or out of the arena). */
+void loupe_ethosu_copy(void* dst, const void* src, int32_t bytes);
 /* What went wrong in the last call ("" after a success). */
 const char* ethosu_last_error_message(const struct ethosu_driver* drv);
 int ethosu_last_error_code(const struct ethosu_driver* drv);
