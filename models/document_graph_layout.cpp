@@ -11,7 +11,11 @@ namespace loupe::models {
 
 DocumentGraphLayout::DocumentGraphLayout(ModelDocument* document, QObject* parent)
     : QObject(parent), document_(document) {
-  connect(document_, &ModelDocument::modelLoaded, this, &DocumentGraphLayout::start);
+  connect(document_, &ModelDocument::modelLoaded, this, [this] {
+    expanded_.clear();  // operator indices of the previous model
+    emit expansionChanged();
+    start();
+  });
   connect(&watcher_, &QFutureWatcherBase::finished, this, &DocumentGraphLayout::onDone);
   // Made for a model already open (a second view of it): lay it out once
   // the view that made it has set the text metrics.
@@ -30,6 +34,37 @@ void DocumentGraphLayout::setFullDetail(bool full) {
   if (document_->isLoaded()) start();
 }
 
+QList<int> DocumentGraphLayout::ethosuOperators() const {
+  QList<int> found;
+  if (!document_->isLoaded()) return found;
+  for (const ir::Operator& op : document_->graph().operators) {
+    if (op.type == ir::OpType::EthosU) found.append(op.index);
+  }
+  return found;
+}
+
+void DocumentGraphLayout::setExpanded(int operatorIndex, bool expanded) {
+  if (expanded == expanded_.contains(operatorIndex) ||
+      (expanded && !ethosuOperators().contains(operatorIndex))) {
+    return;
+  }
+  if (expanded) {
+    expanded_.append(operatorIndex);
+  } else {
+    expanded_.removeAll(operatorIndex);
+  }
+  emit expansionChanged();
+  start();
+}
+
+void DocumentGraphLayout::setAllExpanded(bool expanded) {
+  const QList<int> next = expanded ? ethosuOperators() : QList<int>();
+  if (next == expanded_) return;
+  expanded_ = next;
+  emit expansionChanged();
+  if (document_->isLoaded()) start();
+}
+
 void DocumentGraphLayout::start() {
   if (running_) {
     pending_ = true;
@@ -42,9 +77,9 @@ void DocumentGraphLayout::start() {
     unsupported.append(problem.operatorIndex);
   running_ = true;
   emit layoutStarted();
-  watcher_.setFuture(
-      QtConcurrent::run([graph = document_->graph(), metrics = metrics_, unsupported] {
-        return layoutGraph(graph, metrics, unsupported);
+  watcher_.setFuture(QtConcurrent::run(
+      [graph = document_->graph(), metrics = metrics_, unsupported, expanded = expanded_] {
+        return layoutGraph(graph, metrics, unsupported, expanded);
       }));
 }
 
@@ -74,7 +109,9 @@ QList<int> DocumentGraphLayout::findNodes(const QString& text) const {
   for (int i = 0; i < layout_.nodes.size(); ++i) {
     const LaidOutNode& node = layout_.nodes[i];
     bool match = false;
-    if (node.operatorIndex >= 0) {
+    if (node.npuOperation >= 0) {
+      match = node.title.contains(needle, Qt::CaseInsensitive);  // "npu 12", "CONV"
+    } else if (node.operatorIndex >= 0) {
       const ir::Operator& op = graph.operators.at(static_cast<std::size_t>(node.operatorIndex));
       match = (isNumber && index == node.operatorIndex) ||
               node.title.contains(needle, Qt::CaseInsensitive);

@@ -25,6 +25,16 @@ class DocumentGraphLayout : public QObject {
   // open model out again when it changes.
   void setFullDetail(bool full);
   bool fullDetail() const { return metrics_.fullDetail; }
+  // The open model's Vela operators (ethos-u), which can be expanded.
+  QList<int> ethosuOperators() const;
+  // Draws ethos-u operator `operatorIndex` as its NPU operations (or one
+  // node again); lays the model out again when that changes. Every model
+  // opens with all of them collapsed.
+  void setExpanded(int operatorIndex, bool expanded);
+  // All ethos-u operators at once (the Graph view's toolbar toggle).
+  void setAllExpanded(bool expanded);
+  bool isExpanded(int operatorIndex) const { return expanded_.contains(operatorIndex); }
+  const QList<int>& expandedOperators() const { return expanded_; }
 
   const GraphLayout& layout() const { return layout_; }
   // Nodes matching `text` (case-insensitive), in node order: an operator by
@@ -39,6 +49,7 @@ class DocumentGraphLayout : public QObject {
 
  signals:
   void layoutStarted();
+  void expansionChanged();
   void layoutReady();
 
  private:
@@ -47,6 +58,7 @@ class DocumentGraphLayout : public QObject {
 
   ModelDocument* document_;
   GraphTextMetrics metrics_;
+  QList<int> expanded_;  // ethos-u operators drawn as their NPU operations
   GraphLayout layout_;
   bool pending_ = false;  // a newer model arrived while a layout ran
   // From start to the result taken (the watcher's isRunning() turns false

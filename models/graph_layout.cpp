@@ -10,6 +10,7 @@
 #include "analysis/operator_cost.h"
 #include "ir/graph.h"
 #include "models/display_text.h"
+#include "models/npu_stream_listing.h"
 #include "models/operator_attribute_fields.h"
 
 namespace loupe::models {
@@ -80,24 +81,88 @@ void addFacts(const ir::Graph& graph, const ir::Operator& op, LaidOutNode& node)
   node.runLine = true;
 }
 
+// An expanded ethos-u operator before Graphviz: its NPU operations' nodes
+// [first, last] and the cluster's label.
+struct NpuCluster {
+  int operatorIndex = -1;
+  int first = -1, last = -1;
+  QString label;
+};
+
+// Appends the nodes of ethos-u operator `op`'s NPU operations (STOP left
+// out) and the edges chaining them in command order; false, appending
+// nothing, when its stream cannot be listed (it stays one node then).
+bool addNpuOperationNodes(const ir::Graph& graph, const ir::Operator& op, GraphLayout& layout,
+                          NpuCluster& cluster) {
+  const NpuStreamListing listing = npuStreamListing(graph, op.index, false);
+  if (!listing.error.isEmpty() || listing.npuOperationCount() == 0) return false;
+  cluster.operatorIndex = op.index;
+  cluster.label = QStringLiteral("op %1 %2 \u00b7 %3 \u00b7 %4 NPU operations")
+                      .arg(op.index)
+                      .arg(QString::fromStdString(op.typeName()), listing.accelerator)
+                      .arg(listing.npuOperationCount());
+  if (listing.npuCycles >= 0) {
+    cluster.label +=
+        QStringLiteral(" \u00b7 \u2248 %1 cycles").arg(groupedNumber(listing.npuCycles));
+  }
+  for (const NpuOperationEntry& entry : listing.operations) {
+    if (entry.isStop) continue;
+    LaidOutNode node;
+    node.operatorIndex = op.index;
+    node.npuOperation = entry.ordinal;
+    node.title = entry.title();
+    node.detail = entry.shapes;
+    node.facts = entry.facts();
+    node.target = QStringLiteral("npu");
+    const int index = static_cast<int>(layout.nodes.size());
+    if (cluster.first < 0) {
+      cluster.first = index;
+    } else {
+      layout.edges.append({-1, index - 1, index, {}, {}, {}, {}});
+    }
+    cluster.last = index;
+    layout.nodes.append(node);
+  }
+  return true;
+}
+
 }  // namespace
 
 int GraphLayout::nodeOfOperator(int operatorIndex) const {
   for (int i = 0; i < nodes.size(); ++i) {
-    if (nodes[i].operatorIndex == operatorIndex) return i;
+    if (nodes[i].operatorIndex == operatorIndex && nodes[i].npuOperation < 0) return i;
+  }
+  return -1;
+}
+
+int GraphLayout::nodeOfNpuOperation(int operatorIndex, int ordinal) const {
+  for (int i = 0; i < nodes.size(); ++i) {
+    if (nodes[i].operatorIndex == operatorIndex && nodes[i].npuOperation == ordinal) return i;
   }
   return -1;
 }
 
 GraphLayout layoutGraph(const ir::Graph& graph, const GraphTextMetrics& metrics,
-                        const QList<int>& unsupportedOperators) {
+                        const QList<int>& unsupportedOperators,
+                        const QList<int>& expandedOperators) {
   QElapsedTimer timer;
   timer.start();
   GraphLayout layout;
 
   // The nodes, before Graphviz: operators, then model inputs and outputs.
   std::map<int, int> producerNode;  // tensor -> node that writes it
+  std::map<int, int> consumerNode;  // operator -> node its inputs go to
+  std::vector<NpuCluster> clusters;
   for (const ir::Operator& op : graph.operators) {
+    if (op.type == ir::OpType::EthosU && expandedOperators.contains(op.index)) {
+      NpuCluster cluster;
+      if (addNpuOperationNodes(graph, op, layout, cluster)) {
+        consumerNode[op.index] = cluster.first;
+        for (int t : op.outputs) producerNode[t] = cluster.last;
+        clusters.push_back(cluster);
+        continue;
+      }
+    }
     LaidOutNode node;
     node.operatorIndex = op.index;
     node.title = QString::fromStdString(op.typeName());
@@ -107,7 +172,10 @@ GraphLayout layoutGraph(const ir::Graph& graph, const GraphTextMetrics& metrics,
     }
     node.target = QStringLiteral("c");
     node.supported = !unsupportedOperators.contains(op.index);
+    // A collapsed ethos-u operator says what its command stream holds.
+    node.facts = ethosuOperatorFacts(graph, op.index);
     if (metrics.fullDetail) addFacts(graph, op, node);
+    consumerNode[op.index] = static_cast<int>(layout.nodes.size());
     for (int t : op.outputs) producerNode[t] = static_cast<int>(layout.nodes.size());
     layout.nodes.append(node);
   }
@@ -121,7 +189,7 @@ GraphLayout layoutGraph(const ir::Graph& graph, const GraphTextMetrics& metrics,
   };
   for (int t : graph.inputs) producerNode[t] = tensorNode(t);
   for (const ir::Operator& op : graph.operators) {
-    const int to = layout.nodeOfOperator(op.index);
+    const int to = consumerNode.at(op.index);
     for (int t : op.inputs) {
       if (t < 0) continue;
       auto from = producerNode.find(t);
@@ -183,11 +251,25 @@ GraphLayout layoutGraph(const ir::Graph& graph, const GraphTextMetrics& metrics,
     setAttribute(n, "label", "");
     gvNodes.push_back(n);
   }
+  std::vector<Agraph_t*> gvClusters;
+  for (const NpuCluster& cluster : clusters) {
+    const std::string name = "cluster_op" + std::to_string(cluster.operatorIndex);
+    Agraph_t* sub = agsubg(g, cstr(name.c_str()), 1);
+    // Graphviz sizes the label band; the view draws the label in it.
+    setAttribute(sub, "label", cluster.label.toStdString());
+    setAttribute(sub, "labeljust", "l");
+    setAttribute(sub, "fontsize", std::to_string(metrics.lineHeight));
+    setAttribute(sub, "margin", "10");
+    for (int i = cluster.first; i <= cluster.last; ++i) {
+      agsubnode(sub, gvNodes[static_cast<std::size_t>(i)], 1);
+    }
+    gvClusters.push_back(sub);
+  }
   std::vector<Agedge_t*> gvEdges;
   for (const LaidOutEdge& edge : layout.edges) {
     Agedge_t* e = agedge(g, gvNodes[static_cast<std::size_t>(edge.from)],
                          gvNodes[static_cast<std::size_t>(edge.to)], nullptr, 1);
-    if (!large) {
+    if (!large && !edge.label.isEmpty()) {
       setAttribute(e, "label", edge.label.toStdString());
       setAttribute(e, "fontsize", std::to_string(metrics.labelFontSize));
     }
@@ -207,6 +289,17 @@ GraphLayout layoutGraph(const ir::Graph& graph, const GraphTextMetrics& metrics,
       const double w = ND_width(gvNodes[i]) * 72;
       const double h = ND_height(gvNodes[i]) * 72;
       layout.nodes[static_cast<int>(i)].rect = QRectF(centre.x() - w / 2, centre.y() - h / 2, w, h);
+    }
+    for (std::size_t i = 0; i < gvClusters.size(); ++i) {
+      const boxf box = GD_bb(gvClusters[i]);
+      const QPointF topLeft = toScene({box.LL.x, box.UR.y});
+      LaidOutCluster cluster;
+      cluster.operatorIndex = clusters[i].operatorIndex;
+      cluster.label = clusters[i].label;
+      cluster.rect = QRectF(topLeft, QSizeF(box.UR.x - box.LL.x, box.UR.y - box.LL.y));
+      const textlabel_t* label = GD_label(gvClusters[i]);
+      cluster.labelHeight = label != nullptr ? label->dimen.y : metrics.lineHeight;
+      layout.clusters.append(cluster);
     }
     for (std::size_t i = 0; i < gvEdges.size(); ++i) {
       LaidOutEdge& edge = layout.edges[static_cast<int>(i)];

@@ -1,7 +1,9 @@
 // The imported graph laid out by Graphviz `dot`, as plain geometry for the
 // Graph view: one box per operator, one ellipse per model input and output,
 // edges as cubic Bézier splines with their tensor's shape as label. Scene
-// units are Graphviz points with y pointing down.
+// units are Graphviz points with y pointing down. A Vela operator (ethos-u)
+// is one node summarising its command stream, or, expanded, its NPU
+// operations chained in command order inside a cluster named after it.
 //
 // Graphviz is not thread-safe: every call into it in Loupe goes through
 // layoutGraph(), which holds one process-wide lock, so layouts may run on
@@ -35,7 +37,19 @@ struct LaidOutNode {
   // Full detail: a line kept free for what the compilation and a board run
   // add (the bytes alive at the operator's step, its measured time).
   bool runLine = false;
+  // An expanded ethos-u operator's NPU operation: its ordinal in the
+  // operator's NpuStreamListing (operatorIndex is the ethos-u operator's);
+  // -1 for every other node.
+  int npuOperation = -1;
   QRectF rect;
+};
+
+// The box around an expanded ethos-u operator's NPU operations.
+struct LaidOutCluster {
+  int operatorIndex = -1;
+  QString label;  // "op 0 CUSTOM(ethos-u) · ethos-u55-256 · 235 NPU operations"
+  QRectF rect;
+  double labelHeight = 0;  // the band at the top Graphviz kept for the label
 };
 
 struct LaidOutEdge {
@@ -51,12 +65,17 @@ struct LaidOutEdge {
 struct GraphLayout {
   QList<LaidOutNode> nodes;
   QList<LaidOutEdge> edges;
+  QList<LaidOutCluster> clusters;
   QRectF bounds;
   QString error;  // non-empty: Graphviz failed and the layout is empty
   double milliseconds = 0;
 
-  // The node of operator `operatorIndex`, or -1.
+  // The node of operator `operatorIndex`, or -1 (also for an expanded
+  // ethos-u operator, which has a node per NPU operation instead).
   int nodeOfOperator(int operatorIndex) const;
+  // The node of NPU operation `ordinal` of expanded ethos-u operator
+  // `operatorIndex`, or -1.
+  int nodeOfNpuOperation(int operatorIndex, int ordinal) const;
 };
 
 // Text metrics of the view's fonts in scene units, so Graphviz makes boxes
@@ -71,8 +90,11 @@ struct GraphTextMetrics {
   bool fullDetail = false;
 };
 
-// `unsupportedOperators` are flagged (their nodes say so). Thread-safe.
+// `unsupportedOperators` are flagged (their nodes say so); the ethos-u
+// operators in `expandedOperators` are drawn as their NPU operations.
+// Thread-safe.
 GraphLayout layoutGraph(const ir::Graph& graph, const GraphTextMetrics& metrics,
-                        const QList<int>& unsupportedOperators = {});
+                        const QList<int>& unsupportedOperators = {},
+                        const QList<int>& expandedOperators = {});
 
 }  // namespace loupe::models

@@ -51,6 +51,13 @@ void GraphNodeItem::updateToolTip() {
     setToolTip(QStringLiteral("%1\n%2").arg(node_.title, node_.detail));
     return;
   }
+  if (node_.npuOperation >= 0) {
+    QStringList lines{
+        QStringLiteral("%1 of op %2 (ethos-u)").arg(node_.title).arg(node_.operatorIndex),
+        node_.detail};
+    setToolTip((lines + node_.facts).join(QLatin1Char('\n')));
+    return;
+  }
   QString text =
       QStringLiteral("op %1 %2\noutput %3\ntarget %4")
           .arg(node_.operatorIndex)

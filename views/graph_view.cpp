@@ -3,6 +3,7 @@
 #include <QBuffer>
 
 #include <QComboBox>
+#include <QContextMenuEvent>
 #include <QGraphicsPathItem>
 #include <QGraphicsScene>
 #include <QGraphicsSimpleTextItem>
@@ -10,6 +11,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMap>
+#include <QMenu>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QPainterPath>
@@ -23,6 +25,7 @@
 #include "models/display_text.h"
 #include "models/document_graph_layout.h"
 #include "models/model_document.h"
+#include "models/npu_operation_selection.h"
 #include "views/graph_node_item.h"
 #include "views/graph_overview.h"
 
@@ -64,6 +67,15 @@ void addLegendEntry(QHBoxLayout* layout, const QColor& fill, const QPen& border,
   layout->addWidget(new QLabel(text));
   layout->addSpacing(12);
 }
+
+// The box around an expanded ethos-u operator's NPU operations, and its
+// outline while the operator is the selected one.
+QPen npuClusterPen(bool current) {
+  return current ? QPen(QColor(0xb0, 0x60, 0x00), 2.5) : QPen(QColor(0x2e, 0x7d, 0x32), 1.5);
+}
+
+// QGraphicsItem::data key: the ethos-u operator an outline or its label belongs to.
+constexpr int kNpuClusterOperatorKey = 0;
 
 // The zoom the graph opens at: everything when it fits legibly, otherwise
 // legible text around the selection (Fit still shows it all).
@@ -109,13 +121,47 @@ void GraphCanvas::mousePressEvent(QMouseEvent* event) {
   if (event->button() == Qt::LeftButton) {
     for (QGraphicsItem* item : items(event->pos())) {
       if (auto* node = dynamic_cast<GraphNodeItem*>(item)) {
-        if (node->node().operatorIndex >= 0) emit operatorClicked(node->node().operatorIndex);
+        const models::LaidOutNode& laidOut = node->node();
+        if (laidOut.npuOperation >= 0) {
+          emit npuOperationClicked(laidOut.operatorIndex, laidOut.npuOperation);
+        } else if (laidOut.operatorIndex >= 0) {
+          emit operatorClicked(laidOut.operatorIndex);
+        }
         event->accept();
         return;
       }
     }
   }
   QGraphicsView::mousePressEvent(event);
+}
+
+int GraphCanvas::operatorAt(const QPoint& pos) const {
+  for (QGraphicsItem* item : items(pos)) {
+    if (auto* node = dynamic_cast<GraphNodeItem*>(item)) return node->node().operatorIndex;
+    const QVariant cluster = item->data(kNpuClusterOperatorKey);
+    if (cluster.isValid()) return cluster.toInt();
+  }
+  return -1;
+}
+
+void GraphCanvas::mouseDoubleClickEvent(QMouseEvent* event) {
+  const int op = event->button() == Qt::LeftButton ? operatorAt(event->pos()) : -1;
+  if (op < 0) {
+    QGraphicsView::mouseDoubleClickEvent(event);
+    return;
+  }
+  emit operatorDoubleClicked(op);
+  event->accept();
+}
+
+void GraphCanvas::contextMenuEvent(QContextMenuEvent* event) {
+  const int op = operatorAt(event->pos());
+  if (op < 0) {
+    QGraphicsView::contextMenuEvent(event);
+    return;
+  }
+  emit operatorContextMenuRequested(op, event->globalPos());
+  event->accept();
 }
 
 GraphView::GraphView(models::ModelDocument* document, models::DocumentGraphLayout* layout,
@@ -172,6 +218,21 @@ GraphView::GraphView(models::ModelDocument* document, models::DocumentGraphLayou
   connect(detailButton_, &QToolButton::toggled, layout_,
           &models::DocumentGraphLayout::setFullDetail);
   bar->addWidget(detailButton_);
+  npuButton_ = new QToolButton(this);
+  npuButton_->setObjectName(QStringLiteral("npuOperationsButton"));
+  npuButton_->setText(tr("NPU operations"));
+  npuButton_->setCheckable(true);
+  npuButton_->setToolTip(
+      tr("Draw each ethos-u operator (a model compiled by Vela) as the NPU operations of its "
+         "command stream; double-click one to expand or collapse it alone"));
+  npuButton_->hide();
+  connect(npuButton_, &QToolButton::clicked, layout_, &models::DocumentGraphLayout::setAllExpanded);
+  connect(layout_, &models::DocumentGraphLayout::expansionChanged, this, [this] {
+    const QList<int> all = layout_->ethosuOperators();
+    npuButton_->setVisible(!all.isEmpty());
+    npuButton_->setChecked(!all.isEmpty() && layout_->expandedOperators().size() == all.size());
+  });
+  bar->addWidget(npuButton_);
   bar->addWidget(status_, 1);
   // The legend on a line of its own, so the toolbar never forces the window wide.
   auto* legend = new QHBoxLayout(targetLegend_);
@@ -248,6 +309,17 @@ GraphView::GraphView(models::ModelDocument* document, models::DocumentGraphLayou
           &GraphView::showOperator);
   connect(canvas_, &GraphCanvas::operatorClicked, document_,
           &models::ModelDocument::setCurrentOperator);
+  connect(canvas_, &GraphCanvas::npuOperationClicked, this, [this](int op, int operation) {
+    // The ethos-u operator first: its stream is what the Command Stream view lists.
+    document_->setCurrentOperator(op);
+    if (npuSelection_) npuSelection_->select(op, operation);
+  });
+  connect(canvas_, &GraphCanvas::operatorDoubleClicked, this, [this](int op) {
+    if (layout_->ethosuOperators().contains(op)) {
+      layout_->setExpanded(op, !layout_->isExpanded(op));
+    }
+  });
+  connect(canvas_, &GraphCanvas::operatorContextMenuRequested, this, &GraphView::showOperatorMenu);
   connect(search_, &QLineEdit::returnPressed, this, &GraphView::findNext);
   connect(search_, &QLineEdit::textEdited, this, [this] { lastFound_ = -1; });
   if (!layout_->layout().nodes.isEmpty()) buildScene();
@@ -281,13 +353,15 @@ void GraphView::setLiveBytes(const QList<qint64>& bytes) {
 
 void GraphView::setMarks(const QHash<int, QString>& marks) {
   marks_ = marks;
-  for (GraphNodeItem* item : nodes_) item->setMark(marks_.value(item->node().operatorIndex));
+  for (GraphNodeItem* item : nodes_) {
+    if (item->node().npuOperation < 0) item->setMark(marks_.value(item->node().operatorIndex));
+  }
 }
 
 void GraphView::applyRunFacts() {
   for (GraphNodeItem* item : nodes_) {
     const int op = item->node().operatorIndex;
-    if (op < 0) continue;
+    if (op < 0 || item->node().npuOperation >= 0) continue;
     QStringList parts;
     if (op < liveBytes_.size() && liveBytes_[op] >= 0) {
       parts << tr("live %1 B").arg(models::groupedNumber(liveBytes_[op]));
@@ -322,7 +396,8 @@ void GraphView::applyPlacements() {
   bool anyNpu = false;
   for (GraphNodeItem* item : nodes_) {
     const int op = item->node().operatorIndex;
-    if (op < 0) continue;
+    // An NPU operation runs on the Ethos-U its operator was compiled for.
+    if (op < 0 || item->node().npuOperation >= 0) continue;
     const models::DeviceOperatorRow* row = mapping_.rowFor(op);
     if (!row) {
       // Not compiled (yet), or folded away: the CPU runs what is left of it.
@@ -373,17 +448,63 @@ void GraphView::applyColours() {
   for (double t : operatorTimes_) maximum = std::max(maximum, t);
   for (GraphNodeItem* item : nodes_) {
     const int op = item->node().operatorIndex;
-    const bool timed = colourBy_ == ColourBy::Time && op >= 0 && maximum > 0 &&
-                       static_cast<std::size_t>(op) < operatorTimes_.size();
+    const bool timed = colourBy_ == ColourBy::Time && op >= 0 && item->node().npuOperation < 0 &&
+                       maximum > 0 && static_cast<std::size_t>(op) < operatorTimes_.size();
     item->setHeat(timed ? operatorTimes_[static_cast<std::size_t>(op)] / maximum : -1);
   }
 }
 
 GraphNodeItem* GraphView::nodeOfOperator(int operatorIndex) const {
   for (GraphNodeItem* item : nodes_) {
-    if (item->node().operatorIndex == operatorIndex) return item;
+    if (item->node().operatorIndex == operatorIndex && item->node().npuOperation < 0) return item;
   }
   return nullptr;
+}
+
+GraphNodeItem* GraphView::nodeOfNpuOperation(int operatorIndex, int operation) const {
+  for (GraphNodeItem* item : nodes_) {
+    if (item->node().operatorIndex == operatorIndex && item->node().npuOperation == operation &&
+        operation >= 0) {
+      return item;
+    }
+  }
+  return nullptr;
+}
+
+int GraphView::npuOperationNodeCount(int operatorIndex) const {
+  int count = 0;
+  for (GraphNodeItem* item : nodes_) {
+    count += item->node().operatorIndex == operatorIndex && item->node().npuOperation >= 0;
+  }
+  return count;
+}
+
+void GraphView::setNpuOperationSelection(models::NpuOperationSelection* selection) {
+  npuSelection_ = selection;
+  connect(npuSelection_, &models::NpuOperationSelection::changed, this,
+          &GraphView::showNpuOperation);
+  showNpuOperation();
+}
+
+void GraphView::showNpuOperation() {
+  const int op = npuSelection_ ? npuSelection_->operatorIndex() : -1;
+  const int operation = npuSelection_ ? npuSelection_->operation() : -1;
+  for (GraphNodeItem* item : nodes_) {
+    if (item->node().npuOperation < 0) continue;
+    const bool current = item->node().operatorIndex == op && item->node().npuOperation == operation;
+    if (item->isCurrent() != current) item->setCurrent(current);
+    if (current) canvas_->centerOn(item);
+  }
+}
+
+void GraphView::showOperatorMenu(int operatorIndex, const QPoint& globalPos) {
+  if (!layout_->ethosuOperators().contains(operatorIndex)) return;
+  QMenu menu(this);
+  const bool expanded = layout_->isExpanded(operatorIndex);
+  menu.addAction(
+      expanded ? tr("Collapse NPU Operations") : tr("Expand into NPU Operations"), this,
+      [this, operatorIndex, expanded] { layout_->setExpanded(operatorIndex, !expanded); });
+  menu.exec(globalPos);
 }
 
 void GraphView::buildScene() {
@@ -391,6 +512,7 @@ void GraphView::buildScene() {
   scene->clear();
   nodes_.clear();
   regionItems_.clear();  // scene->clear() deleted them
+  clusterItems_.clear();
   const models::GraphLayout& layout = layout_->layout();
   if (!layout.error.isEmpty()) {
     status_->setText(layout.error);
@@ -426,19 +548,51 @@ void GraphView::buildScene() {
       label->setPos(edge.labelCentre - QPointF(box.width() / 2 - 4, box.height() / 2));
     }
   }
+  // Expanded ethos-u operators: a tinted box under their NPU operations,
+  // named in the band Graphviz kept at its top.
+  QFont clusterFont = GraphNodeItem::titleFont();
+  for (const models::LaidOutCluster& cluster : layout.clusters) {
+    QPainterPath path;
+    path.addRoundedRect(cluster.rect, 8, 8);
+    auto* box = scene->addPath(path, npuClusterPen(false), QColor(0xf1, 0xf8, 0xf0));
+    box->setZValue(-2);
+    box->setData(kNpuClusterOperatorKey, cluster.operatorIndex);
+    box->setToolTip(tr("%1\nDouble-click to collapse it into one node").arg(cluster.label));
+    auto* label = scene->addSimpleText(cluster.label, clusterFont);
+    label->setBrush(QColor(0x1b, 0x5e, 0x20));
+    label->setData(kNpuClusterOperatorKey, cluster.operatorIndex);
+    const double band = std::max(cluster.labelHeight, label->boundingRect().height() + 4);
+    label->setPos(cluster.rect.left() + 8,
+                  cluster.rect.top() + (band - label->boundingRect().height()) / 2 + 2);
+    // Graphviz sized the cluster for its own estimate of the label's width.
+    if (label->boundingRect().width() + 16 > cluster.rect.width()) {
+      QPainterPath wider;
+      wider.addRoundedRect(QRectF(cluster.rect.topLeft(), QSizeF(label->boundingRect().width() + 16,
+                                                                 cluster.rect.height())),
+                           8, 8);
+      box->setPath(wider);
+    }
+    clusterItems_ << box;
+  }
   for (const models::LaidOutNode& node : layout.nodes) {
     auto* item = new GraphNodeItem(node);
     scene->addItem(item);
     nodes_.append(item);
-    item->setMark(marks_.value(node.operatorIndex));
+    if (node.npuOperation < 0) item->setMark(marks_.value(node.operatorIndex));
   }
   applyColours();
   applyRunFacts();
   scene->setSceneRect(layout.bounds.adjusted(-20, -20, 20, 20));
   applyPlacements();
-  status_->setText(tr("%1 operators \u00b7 laid out in %2 ms")
-                       .arg(document_->operatorCount())
-                       .arg(layout.milliseconds, 0, 'f', 0));
+  int npuNodes = 0;
+  for (const models::LaidOutNode& node : layout.nodes) npuNodes += node.npuOperation >= 0;
+  status_->setText(
+      (npuNodes > 0 ? tr("%1 operators (%2 NPU operations shown) \u00b7 laid out "
+                         "in %3 ms")
+                          .arg(document_->operatorCount())
+                          .arg(npuNodes)
+                    : tr("%1 operators \u00b7 laid out in %3 ms").arg(document_->operatorCount()))
+          .arg(layout.milliseconds, 0, 'f', 0));
   fitPending_ = !isVisible();
   showInitialView();
 }
@@ -493,6 +647,7 @@ void GraphView::showInitialView() {
   }
   showOperator(document_->currentOperator());
   if (GraphNodeItem* item = nodeOfOperator(document_->currentOperator())) canvas_->centerOn(item);
+  showNpuOperation();
   overview_->refresh();
 }
 
@@ -505,7 +660,14 @@ void GraphView::showEvent(QShowEvent* event) {
 }
 
 void GraphView::showOperator(int operatorIndex) {
+  // An expanded ethos-u operator: its outline shows it selected (its NPU
+  // operations follow the NPU operation selection).
+  for (QGraphicsItem* item : clusterItems_) {
+    auto* box = static_cast<QGraphicsPathItem*>(item);
+    box->setPen(npuClusterPen(box->data(kNpuClusterOperatorKey).toInt() == operatorIndex));
+  }
   for (GraphNodeItem* item : nodes_) {
+    if (item->node().npuOperation >= 0) continue;
     const bool current =
         item->node().operatorIndex >= 0 && item->node().operatorIndex == operatorIndex;
     if (item->isCurrent() != current) item->setCurrent(current);
@@ -532,6 +694,9 @@ bool GraphView::findNext() {
   if (!item) return false;
   status_->setText(tr("match %1 of %2").arg(found.indexOf(next) + 1).arg(found.size()));
   if (item->node().operatorIndex >= 0) document_->setCurrentOperator(item->node().operatorIndex);
+  if (item->node().npuOperation >= 0 && npuSelection_) {
+    npuSelection_->select(item->node().operatorIndex, item->node().npuOperation);
+  }
   canvas_->centerOn(item);
   return true;
 }

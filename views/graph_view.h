@@ -6,7 +6,9 @@
 // map; edges carry their tensor's shape. Wheel zooms, dragging
 // pans, Fit shows everything, the overview in the corner jumps; clicking a
 // node selects the operator in every view, and the search box finds an
-// operator or tensor by name.
+// operator or tensor by name. A Vela operator (ethos-u) expands into its NPU
+// operations (double-click, its context menu or the NPU operations toggle),
+// drawn in a cluster; picking one selects it in the Command Stream view.
 #pragma once
 
 #include <QGraphicsView>
@@ -27,6 +29,7 @@ class QLineEdit;
 namespace loupe::models {
 class DocumentGraphLayout;
 class ModelDocument;
+class NpuOperationSelection;
 }  // namespace loupe::models
 
 namespace loupe::views {
@@ -46,6 +49,11 @@ class GraphCanvas : public QGraphicsView {
 
  signals:
   void operatorClicked(int operatorIndex);
+  // An expanded ethos-u operator's NPU operation (its listing ordinal).
+  void npuOperationClicked(int operatorIndex, int operation);
+  // On an operator's node, or on an expanded ethos-u operator's cluster.
+  void operatorDoubleClicked(int operatorIndex);
+  void operatorContextMenuRequested(int operatorIndex, const QPoint& globalPos);
   // Scrolled or zoomed: what it shows of the scene changed.
   void visibleAreaChanged();
 
@@ -53,6 +61,12 @@ class GraphCanvas : public QGraphicsView {
   void scrollContentsBy(int dx, int dy) override;
   void wheelEvent(QWheelEvent* event) override;
   void mousePressEvent(QMouseEvent* event) override;
+  void mouseDoubleClickEvent(QMouseEvent* event) override;
+  void contextMenuEvent(QContextMenuEvent* event) override;
+
+ private:
+  // The operator under `pos`: a node's, or an expanded ethos-u cluster's; -1.
+  int operatorAt(const QPoint& pos) const;
 };
 
 class GraphView : public QWidget {
@@ -81,6 +95,17 @@ class GraphView : public QWidget {
   QComboBox* colourByBox() const { return colourBox_; }
   // Checked: full-detail nodes (weights, attributes, MACs, fused activation).
   QToolButton* detailButton() const { return detailButton_; }
+  // Checked: every ethos-u operator drawn as its NPU operations; shown only
+  // for models that have one.
+  QToolButton* npuOperationsButton() const { return npuButton_; }
+  // The NPU operation picked here and in the Command Stream view; the
+  // graph highlights it and sets it when one of its nodes is clicked.
+  void setNpuOperationSelection(models::NpuOperationSelection* selection);
+  // The node drawn for NPU operation `operation` of expanded ethos-u
+  // operator `operatorIndex`, or nullptr.
+  GraphNodeItem* nodeOfNpuOperation(int operatorIndex, int operation) const;
+  // The nodes of expanded ethos-u operator `operatorIndex`'s NPU operations.
+  int npuOperationNodeCount(int operatorIndex) const;
 
   // Bytes of the workspace alive at each operator's step (index = operator,
   // -1: none), from the memory plan; full-detail nodes show them beside
@@ -114,6 +139,8 @@ class GraphView : public QWidget {
   void applyColours();
   void applyPlacements();
   void applyRunFacts();
+  void showNpuOperation();
+  void showOperatorMenu(int operatorIndex, const QPoint& globalPos);
 
   models::ModelDocument* document_;
   models::DocumentGraphLayout* layout_;
@@ -123,6 +150,9 @@ class GraphView : public QWidget {
   QLabel* status_;
   QComboBox* colourBox_;
   QToolButton* detailButton_ = nullptr;
+  QToolButton* npuButton_ = nullptr;
+  models::NpuOperationSelection* npuSelection_ = nullptr;
+  QList<QGraphicsItem*> clusterItems_;  // the outline of each expanded ethos-u operator
   QWidget* targetLegend_;
   QWidget* npuLegend_;  // the NPU's colour and the region outline, when it runs anything
   models::DeviceMapping mapping_;

@@ -20,7 +20,8 @@ QString launchUsage() {
       "  --view VIEW             the tab to show: graph, operators, ir, devices, passes,\n"
       "                          tir, c, memory or compare,\n"
       "                          or deploy / profile (the Deploy panel with the build log\n"
-      "                          or the Profile dock; default: graph)\n"
+      "                          or the Profile dock), or npu-stream (the graph with the\n"
+      "                          Command Stream dock of a Vela model; default: graph)\n"
       "  --run-on PLATFORM       run the model on PLATFORM (host, qemu-mps2-an385,\n"
       "                          qemu-mps3-an547) before showing it, as Run on board does;\n"
       "                          a failed run is listed in Problems\n"
@@ -50,6 +51,10 @@ QString launchUsage() {
       "                          default) or also weights, attributes, MACs, activation\n"
       "  --size WxH              window size for the screenshot (default: 1400x900)\n"
       "  --select N, --operator N  select operator N (default: the first)\n"
+      "  --expand-npu            draw each ethos-u operator (a model compiled by Vela) as\n"
+      "                          the NPU operations of its command stream\n"
+      "  --npu-operation N       select NPU operation N (as loupec npu-stream numbers\n"
+      "                          them) of the selected ethos-u operator (else the first)\n"
       "  --version               print the version and exit\n"
       "  -h, --help              print this text and exit\n");
 }
@@ -78,9 +83,11 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments, const QStringList
   const QCommandLineOption exportTo(QStringLiteral("export"), {}, QStringLiteral("KIND=FILE"));
   const QCommandLineOption overlapOutputs(QStringLiteral("overlap-outputs"));
   const QCommandLineOption patches(QStringLiteral("patches"));
+  const QCommandLineOption expandNpu(QStringLiteral("expand-npu"));
+  const QCommandLineOption npuOperation(QStringLiteral("npu-operation"), {}, QStringLiteral("N"));
   parser.addOptions({screenshot, view, size, op, runOn, target, compareTarget, comparePlanner,
                      compareModel, detail, compareMeasure, compareTab, exportTo, overlapOutputs,
-                     patches});
+                     patches, expandNpu, npuOperation});
   if (!parser.parse(arguments)) {
     options.error = parser.errorText();
     return options;
@@ -130,6 +137,16 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments, const QStringList
   }
   options.overlapOutputs = parser.isSet(overlapOutputs);
   options.patches = parser.isSet(patches);
+  options.expandNpu = parser.isSet(expandNpu);
+  if (parser.isSet(npuOperation)) {
+    bool ok = false;
+    options.npuOperation = parser.value(npuOperation).toInt(&ok);
+    if (!ok || options.npuOperation < 0) {
+      options.error = QStringLiteral("--npu-operation wants an NPU operation index, not '%1'")
+                          .arg(parser.value(npuOperation));
+      return options;
+    }
+  }
   options.compareTarget = parser.value(compareTarget);
   options.comparePlanner = parser.value(comparePlanner);
   options.compareModel = parser.value(compareModel);

@@ -25,6 +25,8 @@ struct LaunchOptions {
   bool fullDetail = false;      // --detail full: full-detail graph nodes
   bool overlapOutputs = false;  // --overlap-outputs: outputs may start inside dying inputs
   bool patches = false;         // --patches: the first operators run strip by strip
+  bool expandNpu = false;       // --expand-npu: ethos-u operators drawn as their NPU operations
+  int npuOperation = -1;        // --npu-operation N: the ethos-u operator's NPU operation to select
   // Compare (the Compare tab's B): with these targets, planner or model
   // file; any of them set compares once the model is open.
   QString compareTarget;

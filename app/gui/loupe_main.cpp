@@ -20,8 +20,10 @@
 #include "gui/window_screenshot.h"
 #include "loupe_version.h"
 #include "models/board_run.h"
+#include "models/document_graph_layout.h"
 #include "models/model_compilation.h"
 #include "models/model_document.h"
+#include "models/npu_operation_selection.h"
 #include "views/compare_view.h"
 #include "views/deploy_panel.h"
 #include "views/graph_view.h"
@@ -93,6 +95,26 @@ QString startComparison(loupe::gui::MainWindow& window, const loupe::gui::Launch
   return {};
 }
 
+// --expand-npu and --npu-operation: a Vela model's NPU operations in the
+// graph, one of them selected there and in the Command Stream dock. Returns
+// why it cannot, or an empty string.
+QString showNpuOperations(loupe::gui::MainWindow& window,
+                          const loupe::gui::LaunchOptions& options) {
+  if (options.expandNpu) window.graphLayout()->setAllExpanded(true);
+  if (options.npuOperation < 0) return {};
+  const QList<int> ethosu = window.graphLayout()->ethosuOperators();
+  if (ethosu.isEmpty()) {
+    return QStringLiteral("--npu-operation: the model has no ethos-u operator (compiled by Vela)");
+  }
+  int op = window.document()->currentOperator();
+  if (!ethosu.contains(op)) {
+    op = ethosu.front();
+    window.document()->setCurrentOperator(op);
+  }
+  window.npuOperationSelection()->select(op, options.npuOperation);
+  return {};
+}
+
 int takeScreenshot(const loupe::gui::LaunchOptions& options,
                    std::shared_ptr<const loupe::deploy::Registries> registries) {
   using loupe::gui::MainWindow;
@@ -120,6 +142,10 @@ int takeScreenshot(const loupe::gui::LaunchOptions& options,
       return 2;
     }
     window.document()->setCurrentOperator(options.operatorIndex);
+  }
+  if (const QString error = showNpuOperations(window, options); !error.isEmpty()) {
+    printError(error);
+    return 2;
   }
   if (!options.runOn.isEmpty()) {
     if (!window.deployPanel()->selectPlatform(options.runOn)) {
@@ -224,6 +250,9 @@ int main(int argc, char** argv) {
     window.openModel(options.modelPath.isEmpty() ? loupe::gui::bundledModelPath()
                                                  : options.modelPath);
     if (options.operatorIndex >= 0) window.document()->setCurrentOperator(options.operatorIndex);
+    if (const QString error = showNpuOperations(window, options); !error.isEmpty()) {
+      printError(error);
+    }
     if (!options.runOn.isEmpty() && window.deployPanel()->selectPlatform(options.runOn)) {
       window.deployPanel()->runOnBoard();
     }

@@ -43,6 +43,8 @@
 #include "models/document_graph_layout.h"
 #include "models/model_compilation.h"
 #include "models/model_document.h"
+#include "models/npu_command_stream_model.h"
+#include "models/npu_operation_selection.h"
 #include "models/operator_properties_model.h"
 #include "models/operator_table_model.h"
 #include "models/problem_list_model.h"
@@ -51,6 +53,7 @@
 #include "models/stage_tree_model.h"
 #include "models/target_choice.h"
 #include "models/view_exports.h"
+#include "views/command_stream_view.h"
 #include "views/compare_view.h"
 #include "views/deploy_panel.h"
 #include "views/device_mapping_view.h"
@@ -111,7 +114,9 @@ MainWindow::MainWindow(Options options, QWidget* parent)
       boardRun_(new models::BoardRun(document_, *registries_, this)),
       profileTableModel_(new models::ProfileTableModel(boardRun_, this)),
       boardTuning_(new models::BoardTuning(document_, *registries_, this)),
-      serialConsole_(new models::SerialConsole(this)) {
+      serialConsole_(new models::SerialConsole(this)),
+      npuSelection_(new models::NpuOperationSelection(document_, this)),
+      npuCommandStreamModel_(new models::NpuCommandStreamModel(document_, this)) {
   setWindowTitle(QStringLiteral("Loupe"));
   setAcceptDrops(true);
   // IDE layout: the side docks run the full height, Problems sits under the
@@ -206,6 +211,7 @@ void MainWindow::createViews() {
 
   graphView_ = new views::GraphView(document_, graphLayout_, this);
   graphView_->setObjectName(QStringLiteral("graphView"));
+  graphView_->setNpuOperationSelection(npuSelection_);
   addStageTab(CompilationStage::Imported, QStringLiteral("graph"), graphView_, tr("Graph"));
 
   operatorTable_ = new views::OperatorTableView(document_, operatorTableModel_, this);
@@ -339,6 +345,14 @@ void MainWindow::createDocks() {
   profileDock_->setWidget(profileView_);
   addDockWidget(Qt::BottomDockWidgetArea, profileDock_);
   tabifyDockWidget(problemsDock_, profileDock_);
+
+  commandStreamView_ = new views::CommandStreamView(npuCommandStreamModel_, npuSelection_, this);
+  commandStreamView_->setObjectName(QStringLiteral("commandStreamView"));
+  commandStreamDock_ = new QDockWidget(tr("Command Stream"), this);
+  commandStreamDock_->setObjectName(QStringLiteral("commandStreamDock"));
+  commandStreamDock_->setWidget(commandStreamView_);
+  addDockWidget(Qt::BottomDockWidgetArea, commandStreamDock_);
+  tabifyDockWidget(problemsDock_, commandStreamDock_);
   problemsDock_->raise();
 }
 
@@ -540,8 +554,8 @@ void MainWindow::createActions() {
     runOnBoardAction_->setEnabled(!running);
     cancelRunAction_->setEnabled(running);
   });
-  for (QDockWidget* dock :
-       {deployDock_, tuneDock_, profileDock_, buildLogDock_, serialConsoleDock_}) {
+  for (QDockWidget* dock : {deployDock_, tuneDock_, profileDock_, buildLogDock_, serialConsoleDock_,
+                            commandStreamDock_}) {
     viewMenu->addAction(dock->toggleViewAction());
   }
 
@@ -552,10 +566,11 @@ void MainWindow::createActions() {
 }
 
 QStringList MainWindow::viewNames() {
-  return {QStringLiteral("graph"),   QStringLiteral("operators"), QStringLiteral("ir"),
-          QStringLiteral("devices"), QStringLiteral("passes"),    QStringLiteral("tir"),
-          QStringLiteral("c"),       QStringLiteral("memory"),    QStringLiteral("compare"),
-          QStringLiteral("deploy"),  QStringLiteral("tune"),      QStringLiteral("profile")};
+  return {QStringLiteral("graph"),     QStringLiteral("operators"), QStringLiteral("ir"),
+          QStringLiteral("devices"),   QStringLiteral("passes"),    QStringLiteral("tir"),
+          QStringLiteral("c"),         QStringLiteral("memory"),    QStringLiteral("compare"),
+          QStringLiteral("deploy"),    QStringLiteral("tune"),      QStringLiteral("profile"),
+          QStringLiteral("npu-stream")};
 }
 
 // The target choice, in a toolbar and the Compile menu: the CPU alone or the
@@ -741,6 +756,16 @@ bool MainWindow::showView(const QString& name) {
     resizeDocks({tuneDock_}, {std::max(420, width() / 3)}, Qt::Horizontal);
     return true;
   }
+  if (name == QStringLiteral("npu-stream")) {
+    // The listing under the graph whose NPU operations it sets up.
+    showView(QStringLiteral("graph"));
+    commandStreamDock_->show();
+    commandStreamDock_->raise();
+    bottomDocksRoomy_ = true;
+    tallCommandStream_ = true;
+    if (isVisible()) fitTallCommandStream();  // else showEvent() does, after sizing the docks
+    return true;
+  }
   if (name == QStringLiteral("deploy") || name == QStringLiteral("profile") ||
       name == QStringLiteral("console")) {
     // The Deploy panel and the Profile or the Serial Console beside the
@@ -859,6 +884,12 @@ void MainWindow::onModelLoaded() {
   fileLabel_->setText(bundled ? tr("bundled example: %1").arg(QFileInfo(path).fileName())
                               : QDir::toNativeSeparators(path));
   setWindowTitle(tr("%1 \u2014 Loupe").arg(document_->modelName()));
+  // A Vela model: its command stream is what there is to read.
+  if (!graphLayout_->ethosuOperators().isEmpty()) {
+    commandStreamDock_->show();
+    commandStreamDock_->raise();
+    if (!bottomDocksRoomy_) fitBottomDocks(true);
+  }
 }
 
 void MainWindow::onBoardRunStarted(const QString& platform) {
@@ -926,6 +957,13 @@ void MainWindow::showEvent(QShowEvent* event) {
   if (!event->spontaneous() && !settingsRestored_) {
     fitBottomDocks(bottomDocksRoomy_ || problemListModel_->rowCount() > 0);
   }
+  if (!event->spontaneous() && tallCommandStream_) fitTallCommandStream();
+}
+
+void MainWindow::fitTallCommandStream() {
+  tallCommandStream_ = false;
+  layout()->activate();  // resizeDocks() needs the dock areas laid out
+  resizeDocks({commandStreamDock_}, {height() * 2 / 5}, Qt::Vertical);
 }
 
 void MainWindow::fitBottomDocks(bool roomy) {

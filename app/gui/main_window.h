@@ -31,6 +31,8 @@ class BoardTuning;
 class DocumentGraphLayout;
 class ModelCompilation;
 class ModelDocument;
+class NpuCommandStreamModel;
+class NpuOperationSelection;
 class OperatorPropertiesModel;
 class OperatorTableModel;
 class ProfileTableModel;
@@ -40,6 +42,7 @@ class StageTreeModel;
 }  // namespace loupe::models
 
 namespace loupe::views {
+class CommandStreamView;
 class DeployPanel;
 class DeviceMappingView;
 class FunctionListingView;
@@ -92,6 +95,8 @@ class MainWindow : public QMainWindow {
   views::DeviceMappingView* deviceMappingView() const { return deviceMappingView_; }
   views::PassStageView* passStageView() const { return passStageView_; }
   views::StageNavigator* stageNavigator() const { return stageNavigator_; }
+  views::CommandStreamView* commandStreamView() const { return commandStreamView_; }
+  models::NpuOperationSelection* npuOperationSelection() const { return npuSelection_; }
   models::OperatorPropertiesModel* propertiesModel() const { return propertiesModel_; }
   QComboBox* targetBox() const { return targetBox_; }
 
@@ -142,7 +147,8 @@ class MainWindow : public QMainWindow {
   bool waitUntilIdle(int timeoutMs = 120000);
 
   // The views by name, for --view: the central "graph", "operators", "ir",
-  // "devices", "passes", "tir", "c", "memory", and the docks "deploy", "tune" and "profile".
+  // "devices", "passes", "tir", "c", "memory", and the docks "deploy", "tune", "profile"
+  // and "npu-stream" (the Command Stream of a Vela model's ethos-u operator).
   static QStringList viewNames();
   bool showView(const QString& name);
   QString currentViewName() const;
@@ -158,6 +164,10 @@ class MainWindow : public QMainWindow {
   // while there is nothing to read in them, roomy once there is.
   void fitBottomDocks(bool roomy);
   bool bottomDocksRoomy_ = false;
+  // --view npu-stream before the window is shown: the Command Stream dock
+  // gets two fifths of the height once it is.
+  void fitTallCommandStream();
+  bool tallCommandStream_ = false;
   bool settingsRestored_ = false;
 
   struct StageTab {
@@ -204,6 +214,8 @@ class MainWindow : public QMainWindow {
   models::ProfileTableModel* profileTableModel_;
   models::BoardTuning* boardTuning_;
   models::SerialConsole* serialConsole_;
+  models::NpuOperationSelection* npuSelection_;
+  models::NpuCommandStreamModel* npuCommandStreamModel_;
 
   QTabWidget* tabs_ = nullptr;
   QList<StageTab> stageTabs_;
@@ -234,6 +246,8 @@ class MainWindow : public QMainWindow {
   QDockWidget* buildLogDock_ = nullptr;
   views::SerialConsolePanel* serialConsolePanel_ = nullptr;
   QDockWidget* serialConsoleDock_ = nullptr;
+  views::CommandStreamView* commandStreamView_ = nullptr;
+  QDockWidget* commandStreamDock_ = nullptr;
   QAction* runOnBoardAction_ = nullptr;
   QAction* cancelRunAction_ = nullptr;
   QLabel* totalsLabel_ = nullptr;

@@ -173,19 +173,11 @@ class CompiledViewsTest : public QObject {
                  static_cast<int>(document->graph().outputs.size()));
     for (const auto& node : layout.nodes) QVERIFY(node.rect.width() > 0);
 
+    // Every shared model compiles, the Vela model (its ethos-u operator a
+    // call of the Ethos-U driver) too.
     auto* compilation = window.compilation();
-    if (compilation->state() == ModelCompilation::State::Failed) {
-      // A model Loupe cannot compile says why in Problems and leaves the views empty.
-      bool listed = false;
-      for (const auto& problem : window.findChild<loupe::models::ProblemListModel*>()->problems()) {
-        listed = listed || problem.description.contains(compilation->errorMessage());
-      }
-      QVERIFY2(listed, qPrintable(compilation->errorMessage()));
-      QVERIFY(compilation->tirListing().functions.isEmpty());
-      QCOMPARE(window.memoryPlanView()->shownTotalBytes(), -1);
-      QVERIFY(path.contains("vela"));  // every other shared model compiles
-      return;
-    }
+    QVERIFY2(compilation->state() != ModelCompilation::State::Failed,
+             qPrintable(compilation->errorMessage()));
     QCOMPARE(compilation->state(), ModelCompilation::State::Compiled);
     QVERIFY(!compilation->tirListing().functions.isEmpty());
     QCOMPARE(compilation->cListing().functions.size(), compilation->tirListing().functions.size());
