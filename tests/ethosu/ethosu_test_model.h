@@ -6,6 +6,8 @@
 // flatbuffers' generic table access.
 #pragma once
 
+#include <QtTest>
+
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
@@ -50,6 +52,20 @@ inline std::vector<std::filesystem::path> goldenSets(const std::string& model) {
   }
   std::sort(sets.begin(), sets.end());
   return sets;
+}
+
+// The data rows of a test over every Vela file and every golden set of its
+// original model: columns "file" (the .tflite) and "set" (the set's folder).
+inline void addVelaGoldenRows() {
+  QTest::addColumn<QString>("file");
+  QTest::addColumn<QString>("set");
+  for (const auto& f : velaFiles()) {
+    for (const auto& set : goldenSets(f.model)) {
+      const std::string tag = f.name + " " + set.filename().string();
+      QTest::newRow(tag.c_str()) << QString::fromStdString(f.path.string())
+                                 << QString::fromStdString(set.string());
+    }
+  }
 }
 
 struct EthosuOperator {

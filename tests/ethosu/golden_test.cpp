@@ -14,15 +14,7 @@ class EthosuGoldenTest : public QObject {
 
  private slots:
   void everyVelaFileGivesTheGoldenBytes_data() {
-    QTest::addColumn<QString>("file");
-    QTest::addColumn<QString>("set");
-    for (const auto& f : velaFiles()) {
-      for (const auto& set : goldenSets(f.model)) {
-        const std::string tag = f.name + " " + set.filename().string();
-        QTest::newRow(tag.c_str())
-            << QString::fromStdString(f.path.string()) << QString::fromStdString(set.string());
-      }
-    }
+    addVelaGoldenRows();
   }
 
   void everyVelaFileGivesTheGoldenBytes() {
