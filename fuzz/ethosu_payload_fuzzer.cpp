@@ -62,7 +62,7 @@ int acceleratorOf(const std::uint8_t* payload, std::size_t size) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size < 4) return 0;
-  std::size_t payloadSize = loupe_ethosu_load_u32(data);
+  std::size_t payloadSize = loupe_le_u32(data);
   if (payloadSize > size - 4) payloadSize = size - 4;
   // Exact-size copies: reading past either shows as a heap overflow.
   std::vector<std::uint8_t> payload(data + 4, data + 4 + payloadSize);

@@ -1,5 +1,6 @@
 #include "analysis/ethosu_command_listing.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <vector>
@@ -149,14 +150,14 @@ std::vector<ListedCommand> listCommands(const frontend::EthosUCommandStream& str
   for (std::uint32_t position = begin; position < end && position < stream.wordCount;) {
     ListedCommand command;
     command.offset = position;
-    const std::uint32_t word0 = loupe_ethosu_load_u32(stream.words + 4u * position);
+    const std::uint32_t word0 = loupe_le_u32(stream.words + 4u * position);
     const auto* info =
         loupe_ethosu_find_command(word0 & (LOUPE_ETHOSU_OPCODE_MASK | LOUPE_ETHOSU_CONTROL_MASK));
     const std::uint32_t count = info != nullptr ? info->words : 1u;
     std::uint32_t word1 = 0;
     command.words.push_back(word0);
     if (count == 2 && position + 1 < stream.wordCount) {
-      word1 = loupe_ethosu_load_u32(stream.words + 4u * (position + 1));
+      word1 = loupe_le_u32(stream.words + 4u * (position + 1));
       command.words.push_back(word1);
     }
     command.name = info != nullptr ? info->name : "UNKNOWN";
@@ -166,9 +167,13 @@ std::vector<ListedCommand> listCommands(const frontend::EthosUCommandStream& str
         for (const loupe_ethosu_field_info* field : found->second) {
           ListedCommand::Field listed;
           listed.name = field->name;
-          listed.value = field->is_signed
-                             ? loupe_ethosu_field_get_signed(word0, word1, field->lsb, field->width)
-                             : loupe_ethosu_field_get(word0, word1, field->lsb, field->width);
+          // Each branch widened on its own: a ?: of int32_t and uint32_t is
+          // uint32_t, which would show a zero point of -128 as 4294967168.
+          listed.value =
+              field->is_signed
+                  ? std::int64_t{loupe_ethosu_field_get_signed(word0, word1, field->lsb,
+                                                               field->width)}
+                  : std::int64_t{loupe_ethosu_field_get(word0, word1, field->lsb, field->width)};
           if (field->enum_name != nullptr) {
             const char* name =
                 loupe_ethosu_enum_name(field->enum_name, static_cast<std::uint32_t>(listed.value));
@@ -193,6 +198,23 @@ std::string fieldValueText(const ListedCommand::Field& field) {
     return text;
   }
   return std::to_string(field.value);
+}
+
+// The operation each control operation's word is listed with: the next one
+// that does work (loupe_ethosu_operation_is_control), by position in the stream.
+std::map<std::size_t, std::size_t> controlOperationsListedWith(
+    const std::vector<Operation>& operations) {
+  std::map<std::size_t, std::size_t> listedWith;
+  std::vector<std::size_t> pending;
+  for (std::size_t i = 0; i < operations.size(); ++i) {
+    if (loupe_ethosu_operation_is_control(&operations[i])) {
+      pending.push_back(i);
+      continue;
+    }
+    for (std::size_t control : pending) listedWith[control] = i;
+    pending.clear();
+  }
+  return listedWith;
 }
 
 std::string commandLineText(const ListedCommand& command) {
@@ -261,13 +283,25 @@ std::string commandListingText(const frontend::EthosUPayload& payload) {
     const auto& stream = payload.streams[s];
     text += "\ncommand stream " + std::to_string(s) + " (" + std::to_string(stream.wordCount) +
             " words, offsets in words from its start):\n";
+    // A wait is listed among the words of the operation it precedes, marked
+    // with its own operation number, under no heading of its own.
+    std::map<std::uint32_t, std::uint32_t> controlIndexAt;
+    for (const Operation& op : stream.operations) {
+      if (loupe_ethosu_operation_is_control(&op)) controlIndexAt[op.first_word] = op.index;
+    }
     std::uint32_t listedTo = 0;
     for (const Operation& op : stream.operations) {
+      listedTo = std::max(listedTo, op.end_word);
+      if (loupe_ethosu_operation_is_control(&op)) continue;
       text += "\noperation " + std::to_string(op.index) + ": " + operationSummary(op) + "\n";
       for (const auto& command : listCommands(stream, op.first_word, op.end_word)) {
-        text += commandLineText(command);
+        std::string line = commandLineText(command);
+        if (const auto control = controlIndexAt.find(command.offset);
+            control != controlIndexAt.end()) {
+          line.insert(line.size() - 1, "  (operation " + std::to_string(control->second) + ")");
+        }
+        text += line;
       }
-      listedTo = op.end_word;
     }
     // Words after the last operation (after STOP): listed, not dropped.
     if (listedTo < stream.wordCount) {
@@ -284,9 +318,20 @@ nlohmann::json commandListingJson(const frontend::EthosUPayload& payload) {
   nlohmann::json streams = nlohmann::json::array();
   for (const auto& stream : payload.streams) {
     nlohmann::json operations = nlohmann::json::array();
-    for (const Operation& op : stream.operations) {
+    const auto listedWith = controlOperationsListedWith(stream.operations);
+    for (std::size_t i = 0; i < stream.operations.size(); ++i) {
+      const Operation& op = stream.operations[i];
       nlohmann::json entry = operationJson(op);
       nlohmann::json commands = nlohmann::json::array();
+      // One entry per operation, so the entries line up with the decoder's
+      // operations; a control operation's word is among the commands of
+      // the operation it is listed with.
+      if (const auto with = listedWith.find(i); with != listedWith.end()) {
+        entry["listed_with"] = stream.operations[with->second].index;
+        entry["commands"] = std::move(commands);
+        operations.push_back(std::move(entry));
+        continue;
+      }
       for (const auto& command : listCommands(stream, op.first_word, op.end_word)) {
         nlohmann::json words = nlohmann::json::array();
         for (std::uint32_t word : command.words) words.push_back(ethosuHexWord(word));

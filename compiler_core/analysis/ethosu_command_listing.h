@@ -32,13 +32,20 @@ std::string npuOperationsText(const frontend::EthosUPayload& payload, const std:
 nlohmann::json npuOperationsJson(const frontend::EthosUPayload& payload);
 
 // The whole listing: the payload's driver actions, then per command stream
-// its words grouped by operation under the operation's summary line.
+// its words grouped by the operation they set up, under the operation's
+// summary line: from the word after the previous operation's NPU_OP_* word
+// to its own. Waits (and IRQ, PMU masks) set nothing up and head no group:
+// their words are listed where they stand, in the group of the operation
+// they precede, marked "(operation N)". Field values are signed where the
+// register table says so (zero points, clip boundaries, the IFM2 scalar).
 std::string commandListingText(const frontend::EthosUPayload& payload);
 
 // {"accelerator", "config_word", "id_word", "payload_words", "streams": [{
 //   "payload_word_offset", "words", "operations": [{...npuOperationsJson,
 //   "commands": [{"offset", "words": ["0x..."], "command", "fields": [
-//   {"name", "value", "enum"?}]}]}]}]}.
+//   {"name", "value", "enum"?}]}]}]}]}: one entry per operation, STOP
+// included, grouped as in the text; a wait's entry has no commands and
+// "listed_with": the index of the operation whose commands hold its word.
 nlohmann::json commandListingJson(const frontend::EthosUPayload& payload);
 
 }  // namespace loupe::analysis

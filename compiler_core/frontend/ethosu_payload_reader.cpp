@@ -120,8 +120,18 @@ EthosUPayload readEthosUPayload(std::span<const std::uint8_t> payload) {
     loupe_ethosu_command_decoder_init(decoder.get(), stream.words, stream.wordCount);
     loupe_ethosu_operation op;
     while ((status = loupe_ethosu_command_decoder_next(decoder.get(), &op, &error)) == 1) {
-      result.workspaceValues =
-          std::max(result.workspaceValues, loupe_ethosu_workspace_needed(machine.get(), &op));
+      const std::uint32_t needed = loupe_ethosu_workspace_needed(machine.get(), &op);
+      // Refused here, before a host allocates the workspace: a corrupt
+      // kernel or IFM depth can ask for gigabytes.
+      if (needed > LOUPE_ETHOSU_MAX_WORKSPACE_VALUES) {
+        throw EthosUPayloadError("command stream: operation " + std::to_string(op.index) + " (" +
+                                 loupe_ethosu_operation_name(&op) + ") needs " +
+                                 std::to_string(needed) +
+                                 " workspace values for one OFM block of weights, more than the "
+                                 "functional model's " +
+                                 std::to_string(LOUPE_ETHOSU_MAX_WORKSPACE_VALUES));
+      }
+      result.workspaceValues = std::max(result.workspaceValues, needed);
       stream.operations.push_back(op);
     }
     if (status < 0) failWithDecoderError(error);

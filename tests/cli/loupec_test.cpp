@@ -5,6 +5,8 @@
 
 #include "control_flow_models.h"
 #include "ir/graph_printer.h"
+#include "loupe/ethosu/ethosu_execute.h"
+#include "loupe/ethosu/ethosu_payload.h"
 #include "loupe_version.h"
 #include "test_data.h"
 
@@ -302,25 +304,153 @@ class Loupec : public QObject {
         "\\n +\\d+  0x[0-9a-f]{8} 0x[0-9a-f]{8}  NPU_SET_WEIGHT_BASE  addr_hi=0x0 addr=0x");
     QVERIFY2(QString::fromUtf8(text.out).contains(base), text.out.constData());
     QVERIFY2(text.out.contains("NPU_OP_STOP"), text.out.constData());
+    // The DMA wait before the first CONV is listed among the CONV's register
+    // writes, marked with its own operation number, under no heading.
+    QVERIFY2(text.out.contains("NPU_OP_DMA_WAIT  k=0  (operation 1)\n"), text.out.constData());
+    QVERIFY2(!text.out.contains("\noperation 1:"), text.out.constData());
 
-    // Every word of the stream is listed once, in order, in its operation.
+    // Every word of the stream is listed once, in order, grouped under the
+    // operation it sets up: a group starts right after the previous group's
+    // NPU_OP_* command and ends with its operation's, any waits inside it.
     const auto json =
         nlohmann::json::parse(loupec({"npu-stream", path, "--json"}).out.toStdString());
     const auto& stream = json["operators"][0]["streams"][0];
     std::size_t next = 0;
+    int groups = 0, waits = 0;
     for (const auto& op : stream["operations"]) {
+      if (op.contains("listed_with")) {
+        // A wait: its one word, inside the group of the operation it precedes.
+        QVERIFY(op["commands"].empty());
+        QCOMPARE(op["words"][1].get<std::size_t>(), op["words"][0].get<std::size_t>() + 1);
+        QVERIFY(op["listed_with"].get<int>() > op["index"].get<int>());
+        ++waits;
+        continue;
+      }
       QCOMPARE(op["words"][0].get<std::size_t>(), next);
-      for (const auto& command : op["commands"]) {
-        QCOMPARE(command["offset"].get<std::size_t>(), next);
-        next += command["words"].size();
+      const auto& commands = op["commands"];
+      QVERIFY(!commands.empty());
+      for (std::size_t c = 0; c < commands.size(); ++c) {
+        const auto name = commands[c]["command"].get<std::string>();
+        QCOMPARE(commands[c]["offset"].get<std::size_t>(), next);
+        next += commands[c]["words"].size();
+        if (c + 1 < commands.size()) {
+          // Before the last, only waits among the NPU_OP_* commands.
+          QVERIFY2(!name.starts_with("NPU_OP_") || name.ends_with("_WAIT"), name.c_str());
+        } else {
+          QVERIFY2(name.starts_with("NPU_OP_") && !name.ends_with("_WAIT"), name.c_str());
+        }
       }
       QCOMPARE(op["words"][1].get<std::size_t>(), next);
+      ++groups;
     }
     QCOMPARE(next, stream["words"].get<std::size_t>());
+    QVERIFY(groups > 10);
+    QVERIFY(waits > 0);
 
     const auto none = loupec({"npu-stream", model("kws_ref_model")});
     QCOMPARE(none.exitCode, 1);
     QVERIFY2(none.err.contains("has no Vela operator"), qPrintable(none.err));
+  }
+
+  void npuStreamRegionsSayWhatLiesWhere() {
+    const auto path = QString::fromStdString(
+        (loupe::test::modelsDir() / "vela" / "ethos-u55-128" / "kws_ref_model_vela.tflite")
+            .string());
+    const auto regions = loupec({"npu-stream", path, "--regions"});
+    QVERIFY2(regions.exitCode == 0, qPrintable(regions.err));
+    // The flash's streams, each with the operation that reads it, and the
+    // scratch's feature maps with their lifetimes.
+    QVERIFY2(regions.out.contains("region 0 (flash): 36,832 bytes"), regions.out.constData());
+    const QRegularExpression weights(
+        "\\n  \\[0x[0-9a-f]{6}, 0x[0-9a-f]{6}\\) +[0-9,]+ B  weights  npu 2 CONV\\n");
+    QVERIFY2(QString::fromUtf8(regions.out).contains(weights), regions.out.constData());
+    QVERIFY2(regions.out.contains("lookup table  npu 39 DMA"), regions.out.constData());
+    QVERIFY2(regions.out.contains("region 1 (scratch)"), regions.out.constData());
+    const auto both = loupec({"npu-stream", path, "--regions", "--json"});
+    QCOMPARE(both.exitCode, 2);
+    QVERIFY2(both.err.contains("--regions prints text only"), qPrintable(both.err));
+  }
+
+  void npuStreamShowsSignedFieldsSigned() {
+    // kws's int8 feature maps have zero points of -128, its clip boundaries
+    // are int8's range: the listing shows them as numbers, not as the 16
+    // bits they are written in.
+    const auto path = QString::fromStdString(
+        (loupe::test::modelsDir() / "vela" / "ethos-u55-128" / "kws_ref_model_vela.tflite")
+            .string());
+    const auto text = loupec({"npu-stream", path});
+    QVERIFY2(text.exitCode == 0, qPrintable(text.err));
+    QVERIFY2(text.out.contains("NPU_SET_OFM_ZERO_POINT  zero_point=-128\n"), text.out.constData());
+    QVERIFY2(text.out.contains("NPU_SET_IFM_ZERO_POINT  zero_point=-128\n"), text.out.constData());
+    QVERIFY2(text.out.contains("NPU_SET_ACTIVATION_MIN  clip_boundary=-128\n"),
+             text.out.constData());
+    QVERIFY2(text.out.contains("NPU_SET_IFM_ZERO_POINT  zero_point=83\n"), text.out.constData());
+
+    // In JSON too: every zero point within int8, every clip boundary within
+    // int16 (an operation with a wider OFM clips wider), one negative zero
+    // point at least (the model's -128).
+    const auto json =
+        nlohmann::json::parse(loupec({"npu-stream", path, "--json"}).out.toStdString());
+    int negativeZeroPoints = 0, signedValues = 0;
+    for (const auto& op : json["operators"][0]["streams"][0]["operations"]) {
+      for (const auto& command : op["commands"]) {
+        for (const auto& field : command["fields"]) {
+          const auto name = field["name"].get<std::string>();
+          if (name != "zero_point" && name != "clip_boundary") continue;
+          const auto value = field["value"].get<std::int64_t>();
+          const std::int64_t limit = name == "zero_point" ? 128 : 32768;
+          QVERIFY2(value >= -limit && value < limit, command.dump().c_str());
+          negativeZeroPoints += name == "zero_point" && value < 0 ? 1 : 0;
+          ++signedValues;
+        }
+      }
+    }
+    QVERIFY(signedValues > 10);
+    QVERIFY(negativeZeroPoints > 0);
+  }
+
+  void velaKernelTooWideForAnyWorkspaceIsRefusedAtImport() {
+    // Found by cli_loupec_mutants: ad01's first CONV with a kernel 32,768
+    // wide asks for 2.7 G workspace values (one OFM block of 128 channels
+    // of 32,768 x 640 weights); run allocated 5 GB before its weights ran
+    // out. The importer refuses it instead, saying why.
+    QFile vela(QString::fromStdString(
+        (loupe::test::modelsDir() / "vela" / "ethos-u55-128" / "ad01_int8_vela.tflite").string()));
+    QVERIFY(vela.open(QIODevice::ReadOnly));
+    QByteArray bytes = vela.readAll();
+    const qsizetype payload = bytes.indexOf("COP1");
+    QVERIFY(payload > 4);
+    std::uint32_t payloadSize = 0;
+    std::memcpy(&payloadSize, bytes.constData() + payload - 4, 4);
+    const std::uint8_t* stream = nullptr;
+    std::uint32_t words = 0;
+    const auto* data = reinterpret_cast<const std::uint8_t*>(bytes.constData());
+    QCOMPARE(
+        loupe_ethosu_payload_parse(data + payload, payloadSize, nullptr, &stream, &words, nullptr),
+        0);
+    bool widened = false;
+    for (std::uint32_t w = 0; w < words && !widened;) {
+      const std::uint32_t word = loupe_le_u32(stream + 4 * w);
+      const auto* info = loupe_ethosu_find_command(word);
+      QVERIFY(info != nullptr);
+      if (info->code == LOUPE_ETHOSU_NPU_SET_KERNEL_WIDTH_M1) {
+        const std::uint32_t wide = (word & 0xFFFFu) | (32767u << 16);
+        std::memcpy(bytes.data() + (stream - data) + 4 * w, &wide, 4);
+        widened = true;
+      }
+      w += info->words;
+    }
+    QVERIFY(widened);
+    QTemporaryDir dir;
+    const QString path = dir.filePath("wide.tflite");
+    QFile wide(path);
+    QVERIFY(wide.open(QIODevice::WriteOnly) && wide.write(bytes) == bytes.size());
+    wide.close();
+    const auto result = loupec({"info", path});
+    QCOMPARE(result.exitCode, 1);
+    QVERIFY2(result.err.contains("operation 0 (CONV) needs 2684354560 workspace values") &&
+                 result.err.contains(QString::number(LOUPE_ETHOSU_MAX_WORKSPACE_VALUES)),
+             qPrintable(result.err));
   }
 
   void corruptModelFailsWithItsReason() {

@@ -209,6 +209,60 @@ class EthosuPayloadTest : public QObject {
             std::string::npos);
   }
 
+  void aWaitKeepsItsOwnWordInsideTheGroupOfTheOperationAfterIt() {
+    // DMA; registers, a DMA wait, registers, CONV; a kernel wait; STOP.
+    const std::vector<std::uint32_t> stream = {LOUPE_ETHOSU_NPU_OP_DMA_START,                 // 0
+                                               LOUPE_ETHOSU_NPU_SET_IFM_REGION | (1u << 16),  // 1
+                                               LOUPE_ETHOSU_NPU_OP_DMA_WAIT,                  // 2
+                                               LOUPE_ETHOSU_NPU_SET_OFM_BASE0,
+                                               0x100u,                           // 3, 4
+                                               LOUPE_ETHOSU_NPU_OP_CONV,         // 5
+                                               LOUPE_ETHOSU_NPU_OP_KERNEL_WAIT,  // 6
+                                               kStop};                           // 7
+    const auto bytes = bytesOf(stream);
+    static loupe_ethosu_command_decoder decoder;
+    loupe_ethosu_command_decoder_init(&decoder, bytes.data(),
+                                      static_cast<std::uint32_t>(stream.size()));
+    loupe_ethosu_operation op;
+    loupe_ethosu_error err{};
+    struct Expected {
+      int kind;
+      std::uint32_t first, end;
+    };
+    const Expected expected[] = {{LOUPE_ETHOSU_OPERATION_DMA, 0, 1},
+                                 {LOUPE_ETHOSU_OPERATION_DMA_WAIT, 2, 3},
+                                 {LOUPE_ETHOSU_OPERATION_CONV, 1, 6},
+                                 {LOUPE_ETHOSU_OPERATION_KERNEL_WAIT, 6, 7},
+                                 {LOUPE_ETHOSU_OPERATION_STOP, 6, 8}};
+    for (const Expected& e : expected) {
+      QCOMPARE(loupe_ethosu_command_decoder_next(&decoder, &op, &err), 1);
+      QCOMPARE(int(op.kind), e.kind);
+      QCOMPARE(op.first_word, e.first);
+      QCOMPARE(op.end_word, e.end);
+    }
+    QCOMPARE(loupe_ethosu_command_decoder_next(&decoder, &op, &err), 0);
+  }
+
+  void aKernelTooLargeForAnyWorkspaceSaturatesTheWorkspaceNeeded() {
+    // A corrupt kernel must not wrap to a small workspace: 128 channels of
+    // 65,536 x 65,536 x 16 weights is 2^43 values.
+    static loupe_ethosu_machine machine;
+    loupe_ethosu_npu_config config;
+    loupe_ethosu_npu_config_init(&config, LOUPE_ETHOSU_U55_128);
+    loupe_ethosu_machine_init(&machine, &config, nullptr, 0);
+    loupe_ethosu_operation op{};
+    op.kind = LOUPE_ETHOSU_OPERATION_CONV;
+    op.ofm.depth = 128;
+    op.block_depth = 128;
+    op.ifm.depth = 16;
+    op.kernel_width = op.kernel_height = 65536;
+    op.dilation_x = op.dilation_y = 1;
+    QCOMPARE(loupe_ethosu_workspace_needed(&machine, &op), 0xFFFFFFFFu);
+    QVERIFY(loupe_ethosu_workspace_needed(&machine, &op) > LOUPE_ETHOSU_MAX_WORKSPACE_VALUES);
+    op.kernel_width = op.kernel_height = 3;
+    QCOMPARE(loupe_ethosu_workspace_needed(&machine, &op), 128u * 9u * 16u);
+  }
+
   void theRegisterTableNamesEveryCommandOnce() {
     for (std::uint32_t i = 0; i < loupe_ethosu_command_count; ++i) {
       const auto& c = loupe_ethosu_commands[i];

@@ -3,7 +3,7 @@
  * Every field is read through the register table of ethosu_registers.h.
  */
 #include <loupe/ethosu/ethosu_command_stream.h>
-#include <loupe/ethosu/ethosu_payload.h>
+#include <loupe/little_endian.h>
 #include <string.h>
 
 void loupe_ethosu_command_decoder_init(loupe_ethosu_command_decoder* d, const void* words,
@@ -22,68 +22,103 @@ void loupe_ethosu_command_decoder_init(loupe_ethosu_command_decoder* d, const vo
 #define F0(d, name, field) LOUPE_ETHOSU_GET(name, field, CMD0_WORD(d, name), 0u)
 #define F0S(d, name, field) LOUPE_ETHOSU_GET_SIGNED(name, field, CMD0_WORD(d, name), 0u)
 #define F1(d, name, field) LOUPE_ETHOSU_GET(name, field, CMD1_WORD0(d, name), CMD1_WORD1(d, name))
-#define ADDRESS(d, name) (((uint64_t)F1(d, name, addr_hi) << 32) | (uint64_t)F1(d, name, addr))
+#define ADDRESS(d, name) address_of(d, LOUPE_ETHOSU_##name & 0x3FF)
+
+/* A cmd1 address (base or stride): the payload word, and on the U65 the 8
+ * high bits in the parameter. Every address command has the fields of
+ * LOUPE_ETHOSU_ADDRESS_FIELDS, so IFM_BASE0's positions stand for all. */
+static uint64_t address_of(const loupe_ethosu_command_decoder* d, uint32_t opcode) {
+  uint32_t word0 = (uint32_t)d->cmd1_param[opcode] << 16;
+  uint32_t word1 = d->cmd1[opcode];
+  return ((uint64_t)LOUPE_ETHOSU_GET(NPU_SET_IFM_BASE0, addr_hi, word0, word1) << 32) |
+         (uint64_t)LOUPE_ETHOSU_GET(NPU_SET_IFM_BASE0, addr, word0, word1);
+}
 
 static uint8_t precision_bits(uint32_t precision) {
   return (uint8_t)(8u << precision);
 }
 
-static void decode_ifm(const loupe_ethosu_command_decoder* d, loupe_ethosu_feature_map* f) {
-  f->region = (uint8_t)F0(d, NPU_SET_IFM_REGION, region);
-  f->precision_bits = precision_bits(F0(d, NPU_SET_IFM_PRECISION, activation_precision));
-  f->is_signed = (uint8_t)F0(d, NPU_SET_IFM_PRECISION, activation_type);
-  f->layout = (uint8_t)F0(d, NPU_SET_IFM_PRECISION, activation_format);
-  f->zero_point = F0S(d, NPU_SET_IFM_ZERO_POINT, zero_point);
-  f->depth = F0(d, NPU_SET_IFM_DEPTH_M1, depth_m1) + 1u;
-  f->height0 = F0(d, NPU_SET_IFM_HEIGHT0_M1, height_m1) + 1u;
-  f->height1 = F0(d, NPU_SET_IFM_HEIGHT1_M1, height_m1) + 1u;
-  f->width0 = F0(d, NPU_SET_IFM_WIDTH0_M1, width_m1) + 1u;
-  f->base[0] = ADDRESS(d, NPU_SET_IFM_BASE0);
-  f->base[1] = ADDRESS(d, NPU_SET_IFM_BASE1);
-  f->base[2] = ADDRESS(d, NPU_SET_IFM_BASE2);
-  f->base[3] = ADDRESS(d, NPU_SET_IFM_BASE3);
-  f->stride_x = ADDRESS(d, NPU_SET_IFM_STRIDE_X);
-  f->stride_y = ADDRESS(d, NPU_SET_IFM_STRIDE_Y);
-  f->stride_c = ADDRESS(d, NPU_SET_IFM_STRIDE_C);
+/* One cmd0 field of the register table, as data: which register, where. A
+ * width of 0 stands for a register the feature map does not have. */
+typedef struct register_field {
+  uint16_t opcode;
+  uint8_t lsb, width;
+} register_field;
+
+#define FIELD_OF(cmd, field)                                                              \
+  {                                                                                       \
+    (uint16_t)(LOUPE_ETHOSU_##cmd & 0x3FF), (uint8_t)LOUPE_ETHOSU_##cmd##__##field##_LSB, \
+        (uint8_t)LOUPE_ETHOSU_##cmd##__##field##_WIDTH                                    \
+  }
+#define NO_FIELD \
+  { 0, 0, 0 }
+
+/* The registers that describe one feature map. IFM, IFM2 and OFM have the
+ * same set at other opcodes (and IFM2's precision at other bits), less the
+ * extents the NPU derives: the IFM has only its depth, IFM2 none. */
+typedef struct feature_map_registers {
+  register_field region, type, precision, format, zero_point;
+  register_field height0_m1, height1_m1, width0_m1;
+  register_field height_m1, width_m1, depth_m1;
+  uint16_t base[4], stride_x, stride_y, stride_c; /* cmd1 opcodes */
+} feature_map_registers;
+
+#define FEATURE_MAP_REGISTERS(FM, height, width, depth)                                           \
+  {                                                                                               \
+    FIELD_OF(NPU_SET_##FM##_REGION, region), FIELD_OF(NPU_SET_##FM##_PRECISION, activation_type), \
+        FIELD_OF(NPU_SET_##FM##_PRECISION, activation_precision),                                 \
+        FIELD_OF(NPU_SET_##FM##_PRECISION, activation_format),                                    \
+        FIELD_OF(NPU_SET_##FM##_ZERO_POINT, zero_point),                                          \
+        FIELD_OF(NPU_SET_##FM##_HEIGHT0_M1, height_m1),                                           \
+        FIELD_OF(NPU_SET_##FM##_HEIGHT1_M1, height_m1),                                           \
+        FIELD_OF(NPU_SET_##FM##_WIDTH0_M1, width_m1), height, width, depth,                       \
+        {(uint16_t)(LOUPE_ETHOSU_NPU_SET_##FM##_BASE0 & 0x3FF),                                   \
+         (uint16_t)(LOUPE_ETHOSU_NPU_SET_##FM##_BASE1 & 0x3FF),                                   \
+         (uint16_t)(LOUPE_ETHOSU_NPU_SET_##FM##_BASE2 & 0x3FF),                                   \
+         (uint16_t)(LOUPE_ETHOSU_NPU_SET_##FM##_BASE3 & 0x3FF)},                                  \
+        (uint16_t)(LOUPE_ETHOSU_NPU_SET_##FM##_STRIDE_X & 0x3FF),                                 \
+        (uint16_t)(LOUPE_ETHOSU_NPU_SET_##FM##_STRIDE_Y & 0x3FF),                                 \
+        (uint16_t)(LOUPE_ETHOSU_NPU_SET_##FM##_STRIDE_C & 0x3FF)                                  \
+  }
+
+static const feature_map_registers ifm_registers =
+    FEATURE_MAP_REGISTERS(IFM, NO_FIELD, NO_FIELD, FIELD_OF(NPU_SET_IFM_DEPTH_M1, depth_m1));
+static const feature_map_registers ifm2_registers =
+    FEATURE_MAP_REGISTERS(IFM2, NO_FIELD, NO_FIELD, NO_FIELD);
+static const feature_map_registers ofm_registers = FEATURE_MAP_REGISTERS(
+    OFM, FIELD_OF(NPU_SET_OFM_HEIGHT_M1, height_m1), FIELD_OF(NPU_SET_OFM_WIDTH_M1, width_m1),
+    FIELD_OF(NPU_SET_OFM_DEPTH_M1, depth_m1));
+
+static uint32_t field_of(const loupe_ethosu_command_decoder* d, const register_field* f) {
+  return loupe_ethosu_field_get((uint32_t)d->cmd0[f->opcode] << 16, 0u, f->lsb, f->width);
 }
 
-static void decode_ifm2(const loupe_ethosu_command_decoder* d, loupe_ethosu_feature_map* f) {
-  f->region = (uint8_t)F0(d, NPU_SET_IFM2_REGION, region);
-  f->precision_bits = precision_bits(F0(d, NPU_SET_IFM2_PRECISION, activation_precision));
-  f->is_signed = (uint8_t)F0(d, NPU_SET_IFM2_PRECISION, activation_type);
-  f->layout = (uint8_t)F0(d, NPU_SET_IFM2_PRECISION, activation_format);
-  f->zero_point = F0S(d, NPU_SET_IFM2_ZERO_POINT, zero_point);
-  f->height0 = F0(d, NPU_SET_IFM2_HEIGHT0_M1, height_m1) + 1u;
-  f->height1 = F0(d, NPU_SET_IFM2_HEIGHT1_M1, height_m1) + 1u;
-  f->width0 = F0(d, NPU_SET_IFM2_WIDTH0_M1, width_m1) + 1u;
-  f->base[0] = ADDRESS(d, NPU_SET_IFM2_BASE0);
-  f->base[1] = ADDRESS(d, NPU_SET_IFM2_BASE1);
-  f->base[2] = ADDRESS(d, NPU_SET_IFM2_BASE2);
-  f->base[3] = ADDRESS(d, NPU_SET_IFM2_BASE3);
-  f->stride_x = ADDRESS(d, NPU_SET_IFM2_STRIDE_X);
-  f->stride_y = ADDRESS(d, NPU_SET_IFM2_STRIDE_Y);
-  f->stride_c = ADDRESS(d, NPU_SET_IFM2_STRIDE_C);
+/* An extent register holds the extent less one; one the map lacks is left
+ * as it is (0), for the caller to derive. */
+static void set_extent(const loupe_ethosu_command_decoder* d, const register_field* f,
+                       uint32_t* extent) {
+  if (f->width != 0u) *extent = field_of(d, f) + 1u;
 }
 
-static void decode_ofm(const loupe_ethosu_command_decoder* d, loupe_ethosu_feature_map* f) {
-  f->region = (uint8_t)F0(d, NPU_SET_OFM_REGION, region);
-  f->precision_bits = precision_bits(F0(d, NPU_SET_OFM_PRECISION, activation_precision));
-  f->is_signed = (uint8_t)F0(d, NPU_SET_OFM_PRECISION, activation_type);
-  f->layout = (uint8_t)F0(d, NPU_SET_OFM_PRECISION, activation_format);
-  f->zero_point = F0S(d, NPU_SET_OFM_ZERO_POINT, zero_point);
-  f->height = F0(d, NPU_SET_OFM_HEIGHT_M1, height_m1) + 1u;
-  f->width = F0(d, NPU_SET_OFM_WIDTH_M1, width_m1) + 1u;
-  f->depth = F0(d, NPU_SET_OFM_DEPTH_M1, depth_m1) + 1u;
-  f->height0 = F0(d, NPU_SET_OFM_HEIGHT0_M1, height_m1) + 1u;
-  f->height1 = F0(d, NPU_SET_OFM_HEIGHT1_M1, height_m1) + 1u;
-  f->width0 = F0(d, NPU_SET_OFM_WIDTH0_M1, width_m1) + 1u;
-  f->base[0] = ADDRESS(d, NPU_SET_OFM_BASE0);
-  f->base[1] = ADDRESS(d, NPU_SET_OFM_BASE1);
-  f->base[2] = ADDRESS(d, NPU_SET_OFM_BASE2);
-  f->base[3] = ADDRESS(d, NPU_SET_OFM_BASE3);
-  f->stride_x = ADDRESS(d, NPU_SET_OFM_STRIDE_X);
-  f->stride_y = ADDRESS(d, NPU_SET_OFM_STRIDE_Y);
-  f->stride_c = ADDRESS(d, NPU_SET_OFM_STRIDE_C);
+static void decode_feature_map(const loupe_ethosu_command_decoder* d,
+                               const feature_map_registers* r, loupe_ethosu_feature_map* f) {
+  uint32_t i;
+  f->region = (uint8_t)field_of(d, &r->region);
+  f->precision_bits = precision_bits(field_of(d, &r->precision));
+  f->is_signed = (uint8_t)field_of(d, &r->type);
+  f->layout = (uint8_t)field_of(d, &r->format);
+  f->zero_point = loupe_ethosu_field_get_signed((uint32_t)d->cmd0[r->zero_point.opcode] << 16, 0u,
+                                                r->zero_point.lsb, r->zero_point.width);
+  set_extent(d, &r->height_m1, &f->height);
+  set_extent(d, &r->width_m1, &f->width);
+  set_extent(d, &r->depth_m1, &f->depth);
+  set_extent(d, &r->height0_m1, &f->height0);
+  set_extent(d, &r->height1_m1, &f->height1);
+  set_extent(d, &r->width0_m1, &f->width0);
+  for (i = 0; i < 4u; ++i) f->base[i] = address_of(d, r->base[i]);
+  f->stride_x = address_of(d, r->stride_x);
+  f->stride_y = address_of(d, r->stride_y);
+  f->stride_c = address_of(d, r->stride_c);
 }
 
 /* The IFM extent a kernel operation reads: what the OFM, kernel, stride and
@@ -97,8 +132,8 @@ static uint32_t implied_extent(uint32_t ofm, uint32_t stride, uint32_t kernel, u
 static void decode_block_operation(const loupe_ethosu_command_decoder* d,
                                    loupe_ethosu_operation* op) {
   uint32_t stride;
-  decode_ifm(d, &op->ifm);
-  decode_ofm(d, &op->ofm);
+  decode_feature_map(d, &ifm_registers, &op->ifm);
+  decode_feature_map(d, &ofm_registers, &op->ofm);
   op->ifm_scale_mode = (uint8_t)F0(d, NPU_SET_IFM_PRECISION, scale_mode);
   op->ifm_round_mode = (uint8_t)F0(d, NPU_SET_IFM_PRECISION, round_mode);
   op->ofm_scale_mode = (uint8_t)F0(d, NPU_SET_OFM_PRECISION, scale_mode);
@@ -138,7 +173,7 @@ static void decode_block_operation(const loupe_ethosu_command_decoder* d,
     op->ifm2_reversed = (uint8_t)F0(d, NPU_SET_IFM2_BROADCAST, operand_order);
     op->ifm2_is_scalar = (uint8_t)F0(d, NPU_SET_IFM2_BROADCAST, broadcast_constant);
     op->ifm2_scalar = F0S(d, NPU_SET_IFM2_SCALAR, scalar);
-    decode_ifm2(d, &op->ifm2);
+    decode_feature_map(d, &ifm2_registers, &op->ifm2);
     op->ifm2.height = op->ifm2_broadcast_h ? 1u : op->ofm.height;
     op->ifm2.width = op->ifm2_broadcast_w ? 1u : op->ofm.width;
     op->ifm2.depth = op->ifm2_broadcast_c ? 1u : op->ofm.depth;
@@ -208,15 +243,15 @@ static void decode_dma(const loupe_ethosu_command_decoder* d, loupe_ethosu_opera
 
 int loupe_ethosu_command_decoder_next(loupe_ethosu_command_decoder* d, loupe_ethosu_operation* op,
                                       loupe_ethosu_error* err) {
-  uint32_t first;
+  uint32_t entry;
   if (d == NULL || op == NULL) {
     return loupe_ethosu_fail(err, LOUPE_ETHOSU_ERR_ARGUMENT, "command stream: null pointer");
   }
   if (d->stopped) return 0;
-  first = d->position;
+  entry = d->position;
   while (d->position < d->word_count) {
     uint32_t at = d->position;
-    uint32_t word = loupe_ethosu_load_u32(d->words + 4u * at);
+    uint32_t word = loupe_le_u32(d->words + 4u * at);
     uint32_t code = word & (LOUPE_ETHOSU_CONTROL_MASK | LOUPE_ETHOSU_OPCODE_MASK);
     uint32_t opcode = word & LOUPE_ETHOSU_OPCODE_MASK;
     uint16_t param = (uint16_t)(word >> 16);
@@ -234,7 +269,7 @@ int loupe_ethosu_command_decoder_next(loupe_ethosu_command_decoder* d, loupe_eth
         loupe_ethosu_append_u(err, at);
         return LOUPE_ETHOSU_ERR_STREAM_TRUNCATED;
       }
-      d->cmd1[opcode] = loupe_ethosu_load_u32(d->words + 4u * (at + 1u));
+      d->cmd1[opcode] = loupe_le_u32(d->words + 4u * (at + 1u));
       d->cmd1_param[opcode] = param;
       d->position += 2;
       continue;
@@ -247,7 +282,6 @@ int loupe_ethosu_command_decoder_next(loupe_ethosu_command_decoder* d, loupe_eth
     /* An NPU_OP_* word: one operation with the registers as they are. */
     memset(op, 0, sizeof(*op));
     op->index = d->operations++;
-    op->first_word = first;
     op->end_word = d->position;
     switch (code) {
       case LOUPE_ETHOSU_NPU_OP_STOP:
@@ -293,12 +327,22 @@ int loupe_ethosu_command_decoder_next(loupe_ethosu_command_decoder* d, loupe_eth
         op->sub_kind = (uint8_t)LOUPE_ETHOSU_GET(NPU_OP_PMU_MASK, enable, word, 0u);
         break;
     }
+    /* The words since the last operation that does work set up the next
+     * such one: a wait (or IRQ, PMU mask) among them keeps only its own word
+     * and leaves the group open, since Vela puts a wait just before the
+     * operation that needs it, among that operation's register writes. */
+    if (loupe_ethosu_operation_is_control(op)) {
+      op->first_word = at;
+    } else {
+      op->first_word = d->group_start;
+      d->group_start = d->position;
+    }
     return 1;
   }
-  if (first != d->word_count) {
+  if (entry != d->word_count) {
     loupe_ethosu_fail(err, LOUPE_ETHOSU_ERR_STREAM_TRUNCATED,
                       "command stream: ends without NPU_OP_STOP after word ");
-    loupe_ethosu_append_u(err, first);
+    loupe_ethosu_append_u(err, entry);
     return LOUPE_ETHOSU_ERR_STREAM_TRUNCATED;
   }
   return 0;
@@ -319,6 +363,13 @@ int loupe_ethosu_command_stream_walk(const void* words, uint32_t word_count,
     if (r != 0) return r;
   }
   return status;
+}
+
+int loupe_ethosu_operation_is_control(const loupe_ethosu_operation* op) {
+  return op != NULL &&
+         (op->kind == LOUPE_ETHOSU_OPERATION_DMA_WAIT ||
+          op->kind == LOUPE_ETHOSU_OPERATION_KERNEL_WAIT ||
+          op->kind == LOUPE_ETHOSU_OPERATION_IRQ || op->kind == LOUPE_ETHOSU_OPERATION_PMU_MASK);
 }
 
 const char* loupe_ethosu_operation_name(const loupe_ethosu_operation* op) {

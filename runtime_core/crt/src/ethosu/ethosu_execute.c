@@ -242,11 +242,11 @@ static int64_t load_element(const fm_view* v, uint64_t offset) {
     case 1:
       return v->fm->is_signed ? (int64_t)(int8_t)p[0] : (int64_t)p[0];
     case 2: {
-      uint16_t u = (uint16_t)(p[0] | (p[1] << 8));
+      uint16_t u = loupe_le_u16(p);
       return v->fm->is_signed ? (int64_t)(int16_t)u : (int64_t)u;
     }
     default: {
-      uint32_t u = loupe_ethosu_load_u32(p);
+      uint32_t u = loupe_le_u32(p);
       return v->fm->is_signed ? (int64_t)(int32_t)u : (int64_t)u;
     }
   }
@@ -339,7 +339,7 @@ static int output_stage(const loupe_ethosu_machine* m, const loupe_ethosu_operat
               err, LOUPE_ETHOSU_ERR_INVALID_OPERATION,
               "activation: 32-bit lookup table runs past the SHRAM table area");
         }
-        *out = (int64_t)(int32_t)loupe_ethosu_load_u32(m->lut + at);
+        *out = (int64_t)(int32_t)loupe_le_u32(m->lut + at);
       } else {
         uint8_t byte = m->lut[slot * 256u + index];
         *out = f->is_signed ? (int64_t)(int8_t)byte : (int64_t)byte;
@@ -352,7 +352,7 @@ static int output_stage(const loupe_ethosu_machine* m, const loupe_ethosu_operat
       uint32_t u = (uint32_t)(v - lo);
       uint32_t index = u >> 7;
       uint32_t fraction = u & 0x7Fu;
-      uint32_t entry = loupe_ethosu_load_u32(m->lut + 4u * index);
+      uint32_t entry = loupe_le_u32(m->lut + 4u * index);
       int32_t base = (int16_t)(entry & 0xFFFFu);
       int32_t slope = (int16_t)(entry >> 16);
       int64_t r = base + ((slope * (int32_t)fraction + 64) >> 7);
@@ -453,6 +453,7 @@ static void weight_layout(const loupe_ethosu_machine* m, const loupe_ethosu_oper
 uint32_t loupe_ethosu_workspace_needed(const loupe_ethosu_machine* m,
                                        const loupe_ethosu_operation* op) {
   loupe_ethosu_weight_layout l;
+  uint64_t needed;
   if (m == NULL || op == NULL) return 0;
   if (op->kind != LOUPE_ETHOSU_OPERATION_CONV && op->kind != LOUPE_ETHOSU_OPERATION_DEPTHWISE) {
     return 0;
@@ -462,7 +463,10 @@ uint32_t loupe_ethosu_workspace_needed(const loupe_ethosu_machine* m,
     return 0;
   }
   weight_layout(m, op, 0, op->weight_streams > 1 ? op->weight_streams : 1u, &l);
-  return l.ofm_block_depth * l.kernel_height * l.kernel_width * l.ifm_depth;
+  /* Saturated, not wrapped: a corrupt kernel must not look small. */
+  needed = mul_saturated((uint64_t)l.ofm_block_depth * l.kernel_height, l.kernel_width);
+  needed = mul_saturated(needed, l.ifm_depth);
+  return needed > 0xFFFFFFFFu ? 0xFFFFFFFFu : (uint32_t)needed;
 }
 
 static int run_convolution(loupe_ethosu_machine* m, const loupe_ethosu_operation* op,
@@ -510,11 +514,11 @@ static int run_convolution(loupe_ethosu_machine* m, const loupe_ethosu_operation
                           op->scales[core].length, "scale stream", err);
     if (scales == NULL) return err != NULL ? err->code : LOUPE_ETHOSU_ERR_ADDRESS;
     per_channel = l.kernel_height * l.kernel_width * l.ifm_depth;
-    if ((uint64_t)l.ofm_block_depth * per_channel > m->workspace_values) {
+    if (loupe_ethosu_workspace_needed(m, op) > m->workspace_values) {
       loupe_ethosu_fail(err, LOUPE_ETHOSU_ERR_WORKSPACE, "operation ");
       loupe_ethosu_append_u(err, op->index);
       loupe_ethosu_append(err, ": one OFM block of weights needs ");
-      loupe_ethosu_append_u(err, (uint64_t)l.ofm_block_depth * per_channel);
+      loupe_ethosu_append_u(err, loupe_ethosu_workspace_needed(m, op));
       loupe_ethosu_append(err, " workspace values, there are ");
       loupe_ethosu_append_u(err, m->workspace_values);
       return LOUPE_ETHOSU_ERR_WORKSPACE;

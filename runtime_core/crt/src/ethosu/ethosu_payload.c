@@ -87,9 +87,9 @@ int loupe_ethosu_payload_begin(loupe_ethosu_payload_cursor* cursor, const void* 
     loupe_ethosu_append(err, " bytes, too short for the fourcc COP1");
     return LOUPE_ETHOSU_ERR_FOURCC;
   }
-  if (loupe_ethosu_load_u32(bytes) != LOUPE_ETHOSU_FOURCC) {
+  if (loupe_le_u32(bytes) != LOUPE_ETHOSU_FOURCC) {
     loupe_ethosu_fail(err, LOUPE_ETHOSU_ERR_FOURCC, "payload: fourcc ");
-    loupe_ethosu_append_hex(err, loupe_ethosu_load_u32(bytes));
+    loupe_ethosu_append_hex(err, loupe_le_u32(bytes));
     loupe_ethosu_append(err, ", expected COP1 (0x31504f43)");
     return LOUPE_ETHOSU_ERR_FOURCC;
   }
@@ -130,7 +130,7 @@ int loupe_ethosu_payload_next(loupe_ethosu_payload_cursor* cursor, loupe_ethosu_
   at = cursor->next;
   if (at >= cursor->words) return 0;
   memset(action, 0, sizeof(*action));
-  tag = loupe_ethosu_load_u32(cursor->data + 4u * at);
+  tag = loupe_le_u32(cursor->data + 4u * at);
   left = cursor->words - at;
   action->kind = (uint8_t)(tag & 0xFFu);
   action->word_offset = at;
@@ -140,8 +140,8 @@ int loupe_ethosu_payload_next(loupe_ethosu_payload_cursor* cursor, loupe_ethosu_
       action->word_count = 3;
       action->release = (uint8_t)((tag >> 16) & 0xFu);
       action->patch = (uint8_t)((tag >> 20) & 0xFu);
-      action->config_word = loupe_ethosu_load_u32(cursor->data + 4u * (at + 1u));
-      action->id_word = loupe_ethosu_load_u32(cursor->data + 4u * (at + 2u));
+      action->config_word = loupe_le_u32(cursor->data + 4u * (at + 1u));
+      action->id_word = loupe_le_u32(cursor->data + 4u * (at + 2u));
       break;
     case LOUPE_ETHOSU_DA_COMMAND_STREAM: {
       uint32_t length = (((tag >> 8) & 0xFFu) << 16) | (tag >> 16);

@@ -2,26 +2,19 @@
  * Decoder of the NPU command stream (loupe/npu_command_stream.h): a register
  * file loaded by SET_* commands and copied out at each OP_* command.
  */
+#include <loupe/little_endian.h>
 #include <loupe/npu_command_stream.h>
 #include <string.h>
 #include <tvm/runtime/crt/error_codes.h>
 
-static uint16_t ReadU16(const uint8_t* p) {
-  return (uint16_t)(p[0] | (p[1] << 8));
-}
-
-static uint32_t ReadU32(const uint8_t* p) {
-  return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
-}
-
 /* Two's complement without relying on implementation-defined conversions. */
 static int32_t ReadI32(const uint8_t* p) {
-  const uint32_t u = ReadU32(p);
+  const uint32_t u = loupe_le_u32(p);
   return u <= 0x7FFFFFFFu ? (int32_t)u : -(int32_t)(~u) - 1;
 }
 
 static int16_t ReadI16(const uint8_t* p) {
-  const uint16_t u = ReadU16(p);
+  const uint16_t u = loupe_le_u16(p);
   return u <= 0x7FFFu ? (int16_t)u : (int16_t)(-(int32_t)(uint16_t)~u - 1);
 }
 
@@ -31,13 +24,13 @@ static int8_t ReadI8(const uint8_t* p) {
 
 static void ReadTensor(const uint8_t* p, loupe_npu_tensor* t) {
   t->region = p[0];
-  t->height = ReadU16(p + 1);
-  t->width = ReadU16(p + 3);
-  t->depth = ReadU16(p + 5);
-  t->offset = ReadU32(p + 7);
-  t->stride_y = ReadU32(p + 11);
-  t->stride_x = ReadU32(p + 15);
-  t->stride_c = ReadU32(p + 19);
+  t->height = loupe_le_u16(p + 1);
+  t->width = loupe_le_u16(p + 3);
+  t->depth = loupe_le_u16(p + 5);
+  t->offset = loupe_le_u32(p + 7);
+  t->stride_y = loupe_le_u32(p + 11);
+  t->stride_x = loupe_le_u32(p + 15);
+  t->stride_c = loupe_le_u32(p + 19);
   t->zero_point = ReadI32(p + 23);
   t->multiplier = ReadI32(p + 27);
   t->shift = ReadI8(p + 31);
@@ -45,8 +38,8 @@ static void ReadTensor(const uint8_t* p, loupe_npu_tensor* t) {
 
 static void ReadStreamRef(const uint8_t* p, loupe_npu_stream_ref* ref) {
   ref->region = p[0];
-  ref->offset = ReadU32(p + 1);
-  ref->length = ReadU32(p + 5);
+  ref->offset = loupe_le_u32(p + 1);
+  ref->length = loupe_le_u32(p + 5);
 }
 
 int32_t LoupeNpuStreamBegin(loupe_npu_stream_decoder* decoder, const uint8_t* data, size_t length) {
@@ -55,13 +48,13 @@ int32_t LoupeNpuStreamBegin(loupe_npu_stream_decoder* decoder, const uint8_t* da
       data[2] != LOUPE_NPU_STREAM_MAGIC2 || data[3] != LOUPE_NPU_STREAM_MAGIC3) {
     return kTvmErrorNpuBadHeader;
   }
-  if (ReadU16(data + 4) == LOUPE_NPU_STREAM_VERSION) {
-    decoder->region_count = ReadU16(data + 6);
+  if (loupe_le_u16(data + 4) == LOUPE_NPU_STREAM_VERSION) {
+    decoder->region_count = loupe_le_u16(data + 6);
     if (decoder->region_count == 0 || decoder->region_count > LOUPE_NPU_MAX_REGIONS) {
       return kTvmErrorNpuBadHeader;
     }
-  } else if (ReadU16(data + 4) == LOUPE_NPU_STREAM_VERSION_1) {
-    if (ReadU16(data + 6) != 0) return kTvmErrorNpuBadHeader;
+  } else if (loupe_le_u16(data + 4) == LOUPE_NPU_STREAM_VERSION_1) {
+    if (loupe_le_u16(data + 6) != 0) return kTvmErrorNpuBadHeader;
     decoder->region_count = LOUPE_NPU_REGION_COUNT;
   } else {
     return kTvmErrorNpuUnsupportedVersion;
@@ -69,7 +62,7 @@ int32_t LoupeNpuStreamBegin(loupe_npu_stream_decoder* decoder, const uint8_t* da
   decoder->data = data;
   decoder->length = length;
   decoder->position = LOUPE_NPU_STREAM_HEADER_BYTES;
-  decoder->commands_left = ReadU32(data + 8);
+  decoder->commands_left = loupe_le_u32(data + 8);
   memset(&decoder->registers, 0, sizeof(decoder->registers));
   return kTvmErrorNoError;
 }
@@ -123,9 +116,9 @@ static int32_t Apply(loupe_npu_operation* r, uint8_t opcode, const uint8_t* p,
   }
   switch (opcode) {
     case LOUPE_NPU_CMD_SET_BLOCK_CONFIG:
-      r->block.height = ReadU16(p);
-      r->block.width = ReadU16(p + 2);
-      r->block.depth = ReadU16(p + 4);
+      r->block.height = loupe_le_u16(p);
+      r->block.width = loupe_le_u16(p + 2);
+      r->block.depth = loupe_le_u16(p + 4);
       break;
     case LOUPE_NPU_CMD_SET_IFM:
       ReadTensor(p, &r->ifm);
@@ -205,7 +198,7 @@ int32_t LoupeNpuStreamNext(loupe_npu_stream_decoder* decoder, loupe_npu_operatio
     if (decoder->length - decoder->position < LOUPE_NPU_COMMAND_HEADER_BYTES) {
       return kTvmErrorNpuTruncatedStream;
     }
-    payload = ReadU16(command + 2);
+    payload = loupe_le_u16(command + 2);
     if (PayloadBytes(command[0]) == (size_t)-1) return kTvmErrorNpuUnknownCommand;
     if (command[1] != 0 || payload != PayloadBytes(command[0])) return kTvmErrorNpuBadCommandLength;
     if (decoder->length - decoder->position - LOUPE_NPU_COMMAND_HEADER_BYTES < payload) {

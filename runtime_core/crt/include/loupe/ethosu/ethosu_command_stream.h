@@ -4,9 +4,12 @@
  * writes of values already set (register_command_stream_generator.py), so
  * the decoder carries the register state across operations and, at every
  * NPU_OP_* word, hands out one loupe_ethosu_operation holding all that the
- * operation reads. Each operation records the words it was decoded from
- * (from the word after the previous operation to its NPU_OP_* word), so a
- * listing can group the words by operation.
+ * operation reads. Each operation records the words that set it up, so a
+ * listing can group the words by operation: from the word after the
+ * previous operation that does work (a kernel operation, a DMA) to its own
+ * NPU_OP_* word. Waits, IRQ and PMU masks set nothing up: each keeps just
+ * its own word, which lies inside the group of the operation after it
+ * (Vela writes a wait right before the operation that needs it).
  *
  * No allocation: the caller owns the decoder (about 1.5 KiB) and the
  * operation, and pulls operations one at a time.
@@ -61,7 +64,7 @@ typedef struct loupe_ethosu_operation {
   uint8_t kind;                  /* enum loupe_ethosu_operation_kind */
   uint8_t sub_kind;              /* pooling_mode or elementwise_mode; DMA: mode; waits: count */
   uint32_t index;                /* operations before this one in the stream */
-  uint32_t first_word, end_word; /* its words: [first_word, end_word) */
+  uint32_t first_word, end_word; /* its words: [first_word, end_word), see above */
 
   loupe_ethosu_feature_map ifm, ifm2, ofm;
   uint8_t ifm_scale_mode; /* ifm_scale_mode: OPA_OPB_16, OPA_32, OPB_32 */
@@ -111,8 +114,9 @@ typedef struct loupe_ethosu_operation {
 typedef struct loupe_ethosu_command_decoder {
   const uint8_t* words; /* little-endian command words */
   uint32_t word_count;
-  uint32_t position;   /* next word */
-  uint32_t operations; /* handed out so far */
+  uint32_t position;    /* next word */
+  uint32_t operations;  /* handed out so far */
+  uint32_t group_start; /* first word after the last operation that does work */
   int stopped;
   uint16_t cmd0[0x190]; /* cmd0 parameters by opcode */
   uint32_t cmd1[0x94];  /* cmd1 payloads by opcode */
@@ -136,6 +140,10 @@ int loupe_ethosu_command_stream_walk(const void* words, uint32_t word_count,
                                      loupe_ethosu_operation* scratch_op,
                                      loupe_ethosu_operation_visitor visit, void* user,
                                      loupe_ethosu_error* err);
+
+/* 1 for an operation that only controls the NPU (DMA_WAIT, KERNEL_WAIT,
+ * IRQ, PMU_MASK): its words are its NPU_OP_* word alone. */
+int loupe_ethosu_operation_is_control(const loupe_ethosu_operation* op);
 
 /* "CONV", "POOL AVERAGE", "ELEMENTWISE ADD", "DMA", ... */
 const char* loupe_ethosu_operation_name(const loupe_ethosu_operation* op);

@@ -43,6 +43,12 @@ extern "C" {
 /* Multiply-accumulates (or reads) one operation may ask for before it is
  * refused: bounds the time a corrupt stream can take. */
 #define LOUPE_ETHOSU_DEFAULT_MAX_WORK ((uint64_t)1 << 36)
+/* The most workspace values (one OFM block of decoded weights) a host should
+ * hand the model for one operation: 128 MiB. Vela's largest blocks are far
+ * smaller (128 channels of 3x3x1024 weights are 1.2 M values); a corrupt
+ * stream can ask for billions, which a host would otherwise allocate before
+ * the operation fails on its weights. */
+#define LOUPE_ETHOSU_MAX_WORKSPACE_VALUES ((uint32_t)1 << 26)
 
 typedef struct loupe_ethosu_region {
   uint8_t* data; /* NULL: not given */
@@ -68,7 +74,8 @@ int loupe_ethosu_machine_init(loupe_ethosu_machine* machine, const loupe_ethosu_
 int loupe_ethosu_execute(loupe_ethosu_machine* machine, const loupe_ethosu_operation* op,
                          loupe_ethosu_error* err);
 
-/* The workspace values an operation needs (0 if none). */
+/* The workspace values an operation needs (0 if none; UINT32_MAX when
+ * more than 32 bits count). */
 uint32_t loupe_ethosu_workspace_needed(const loupe_ethosu_machine* machine,
                                        const loupe_ethosu_operation* op);
 

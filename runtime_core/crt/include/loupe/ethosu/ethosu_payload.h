@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "loupe/ethosu/ethosu_error.h"
+#include "loupe/little_endian.h" /* payload words: loupe_le_u32 */
 
 #ifdef __cplusplus
 extern "C" {
@@ -105,11 +106,6 @@ int loupe_ethosu_check_config(const loupe_ethosu_npu_config* npu, uint32_t confi
 int loupe_ethosu_payload_parse(const void* data, size_t size, const loupe_ethosu_npu_config* npu,
                                const uint8_t** stream, uint32_t* stream_words,
                                loupe_ethosu_error* err);
-
-/* A little-endian word of a byte buffer (payloads need not be aligned). */
-static inline uint32_t loupe_ethosu_load_u32(const uint8_t* p) {
-  return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
-}
 
 #ifdef __cplusplus
 }

@@ -129,6 +129,13 @@ extern "C" {
 
 /* F(COMMAND, FIELD, LSB, WIDTH, SIGNED, ENUM): ENUM names the value table
  * below (NONE for a plain number); SIGNED is 1 for two's-complement fields.
+ * Arm's headers declare every field an unsigned bitfield; the signed ones
+ * are those whose values are signed quantities that Vela writes masked to
+ * 16 bits (register_command_stream_generator.py: cmd0_with_param's
+ * `param & 0xFFFF`): the IFM, IFM2 and OFM zero points, the activation
+ * clip boundaries (clamped to int16) and the IFM2 scalar ("int16 or uint16
+ * depending on ifm2_precision.type", ethosu55_interface.h; Vela's scalars
+ * fit int16). Decoder and listing both read them through this column.
  * Addresses of cmd1 are the payload plus, on the U65, 8 high bits in the
  * parameter (addr_hi); the U55 leaves them 0. */
 #define LOUPE_ETHOSU_ADDRESS_FIELDS(F, CMD) \

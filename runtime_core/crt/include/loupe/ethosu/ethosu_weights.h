@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "loupe/ethosu/ethosu_error.h"
+#include "loupe/little_endian.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -103,12 +104,10 @@ typedef struct loupe_ethosu_bias_record {
 
 static inline loupe_ethosu_bias_record loupe_ethosu_bias_record_decode(const uint8_t* p) {
   loupe_ethosu_bias_record r;
-  uint64_t raw = (uint64_t)p[0] | ((uint64_t)p[1] << 8) | ((uint64_t)p[2] << 16) |
-                 ((uint64_t)p[3] << 24) | ((uint64_t)p[4] << 32);
+  uint64_t raw = (uint64_t)loupe_le_u32(p) | ((uint64_t)p[4] << 32);
   /* sign-extend 40 bits */
   r.bias = (int64_t)(raw ^ ((uint64_t)1 << 39)) - ((int64_t)1 << 39);
-  r.scale =
-      (uint32_t)p[5] | ((uint32_t)p[6] << 8) | ((uint32_t)p[7] << 16) | ((uint32_t)p[8] << 24);
+  r.scale = loupe_le_u32(p + 5);
   r.shift = (uint8_t)(p[9] & 0x3Fu);
   return r;
 }
