@@ -45,6 +45,8 @@
 #include "models/model_document.h"
 #include "models/npu_command_stream_model.h"
 #include "models/npu_operation_selection.h"
+#include "models/npu_region_model.h"
+#include "models/npu_weights_model.h"
 #include "models/operator_properties_model.h"
 #include "models/operator_table_model.h"
 #include "models/problem_list_model.h"
@@ -62,6 +64,8 @@
 #include "views/graph_view.h"
 #include "views/memory_plan_view.h"
 #include "views/memory_timeline_chart.h"
+#include "views/npu_regions_view.h"
+#include "views/npu_weights_view.h"
 #include "views/operator_table_view.h"
 #include "views/pass_stage_view.h"
 #include "views/problems_view.h"
@@ -116,7 +120,9 @@ MainWindow::MainWindow(Options options, QWidget* parent)
       boardTuning_(new models::BoardTuning(document_, *registries_, this)),
       serialConsole_(new models::SerialConsole(this)),
       npuSelection_(new models::NpuOperationSelection(document_, this)),
-      npuCommandStreamModel_(new models::NpuCommandStreamModel(document_, this)) {
+      npuCommandStreamModel_(new models::NpuCommandStreamModel(document_, this)),
+      npuRegionModel_(new models::NpuRegionModel(document_, npuSelection_, this)),
+      npuWeightsModel_(new models::NpuWeightsModel(document_, npuSelection_, this)) {
   setWindowTitle(QStringLiteral("Loupe"));
   setAcceptDrops(true);
   // IDE layout: the side docks run the full height, Problems sits under the
@@ -353,6 +359,23 @@ void MainWindow::createDocks() {
   commandStreamDock_->setWidget(commandStreamView_);
   addDockWidget(Qt::BottomDockWidgetArea, commandStreamDock_);
   tabifyDockWidget(problemsDock_, commandStreamDock_);
+
+  // Beside the listing: where the stream keeps things, and the selected
+  // convolution's weights.
+  npuRegionsView_ = new views::NpuRegionsView(npuRegionModel_, npuSelection_, this);
+  npuRegionsView_->setObjectName(QStringLiteral("npuRegionsView"));
+  npuRegionsDock_ = new QDockWidget(tr("NPU Regions"), this);
+  npuRegionsDock_->setObjectName(QStringLiteral("npuRegionsDock"));
+  npuRegionsDock_->setWidget(npuRegionsView_);
+  addDockWidget(Qt::BottomDockWidgetArea, npuRegionsDock_);
+  tabifyDockWidget(commandStreamDock_, npuRegionsDock_);
+  npuWeightsView_ = new views::NpuWeightsView(npuWeightsModel_, this);
+  npuWeightsView_->setObjectName(QStringLiteral("npuWeightsView"));
+  npuWeightsDock_ = new QDockWidget(tr("NPU Weights"), this);
+  npuWeightsDock_->setObjectName(QStringLiteral("npuWeightsDock"));
+  npuWeightsDock_->setWidget(npuWeightsView_);
+  addDockWidget(Qt::BottomDockWidgetArea, npuWeightsDock_);
+  tabifyDockWidget(npuRegionsDock_, npuWeightsDock_);
   problemsDock_->raise();
 }
 
@@ -555,7 +578,7 @@ void MainWindow::createActions() {
     cancelRunAction_->setEnabled(running);
   });
   for (QDockWidget* dock : {deployDock_, tuneDock_, profileDock_, buildLogDock_, serialConsoleDock_,
-                            commandStreamDock_}) {
+                            commandStreamDock_, npuRegionsDock_, npuWeightsDock_}) {
     viewMenu->addAction(dock->toggleViewAction());
   }
 
@@ -566,11 +589,12 @@ void MainWindow::createActions() {
 }
 
 QStringList MainWindow::viewNames() {
-  return {QStringLiteral("graph"),     QStringLiteral("operators"), QStringLiteral("ir"),
-          QStringLiteral("devices"),   QStringLiteral("passes"),    QStringLiteral("tir"),
-          QStringLiteral("c"),         QStringLiteral("memory"),    QStringLiteral("compare"),
-          QStringLiteral("deploy"),    QStringLiteral("tune"),      QStringLiteral("profile"),
-          QStringLiteral("npu-stream")};
+  return {
+      QStringLiteral("graph"),      QStringLiteral("operators"),   QStringLiteral("ir"),
+      QStringLiteral("devices"),    QStringLiteral("passes"),      QStringLiteral("tir"),
+      QStringLiteral("c"),          QStringLiteral("memory"),      QStringLiteral("compare"),
+      QStringLiteral("deploy"),     QStringLiteral("tune"),        QStringLiteral("profile"),
+      QStringLiteral("npu-stream"), QStringLiteral("npu-regions"), QStringLiteral("npu-weights")};
 }
 
 // The target choice, in a toolbar and the Compile menu: the CPU alone or the
@@ -756,11 +780,17 @@ bool MainWindow::showView(const QString& name) {
     resizeDocks({tuneDock_}, {std::max(420, width() / 3)}, Qt::Horizontal);
     return true;
   }
-  if (name == QStringLiteral("npu-stream")) {
-    // The listing under the graph whose NPU operations it sets up.
+  if (name == QStringLiteral("npu-stream") || name == QStringLiteral("npu-regions") ||
+      name == QStringLiteral("npu-weights")) {
+    // The listing (or the regions, or the weights) under the graph whose
+    // NPU operations it sets up.
     showView(QStringLiteral("graph"));
-    commandStreamDock_->show();
-    commandStreamDock_->raise();
+    QDockWidget* dock = name == QStringLiteral("npu-regions")   ? npuRegionsDock_
+                        : name == QStringLiteral("npu-weights") ? npuWeightsDock_
+                                                                : commandStreamDock_;
+    dock->show();
+    dock->raise();
+    tallNpuDock_ = dock;
     bottomDocksRoomy_ = true;
     tallCommandStream_ = true;
     if (isVisible()) fitTallCommandStream();  // else showEvent() does, after sizing the docks
@@ -963,7 +993,9 @@ void MainWindow::showEvent(QShowEvent* event) {
 void MainWindow::fitTallCommandStream() {
   tallCommandStream_ = false;
   layout()->activate();  // resizeDocks() needs the dock areas laid out
-  resizeDocks({commandStreamDock_}, {height() * 2 / 5}, Qt::Vertical);
+  // The regions' chart and the weights' heat map want height more than the listing.
+  QDockWidget* dock = tallNpuDock_ != nullptr ? tallNpuDock_ : commandStreamDock_;
+  resizeDocks({dock}, {dock == commandStreamDock_ ? height() * 2 / 5 : height() / 2}, Qt::Vertical);
 }
 
 void MainWindow::fitBottomDocks(bool roomy) {

@@ -33,6 +33,8 @@ class ModelCompilation;
 class ModelDocument;
 class NpuCommandStreamModel;
 class NpuOperationSelection;
+class NpuRegionModel;
+class NpuWeightsModel;
 class OperatorPropertiesModel;
 class OperatorTableModel;
 class ProfileTableModel;
@@ -43,6 +45,8 @@ class StageTreeModel;
 
 namespace loupe::views {
 class CommandStreamView;
+class NpuRegionsView;
+class NpuWeightsView;
 class DeployPanel;
 class DeviceMappingView;
 class FunctionListingView;
@@ -97,6 +101,9 @@ class MainWindow : public QMainWindow {
   views::StageNavigator* stageNavigator() const { return stageNavigator_; }
   views::CommandStreamView* commandStreamView() const { return commandStreamView_; }
   models::NpuOperationSelection* npuOperationSelection() const { return npuSelection_; }
+  // The NPU Regions and NPU Weights docks, tabbed with the Command Stream.
+  views::NpuRegionsView* npuRegionsView() const { return npuRegionsView_; }
+  views::NpuWeightsView* npuWeightsView() const { return npuWeightsView_; }
   models::OperatorPropertiesModel* propertiesModel() const { return propertiesModel_; }
   QComboBox* targetBox() const { return targetBox_; }
 
@@ -148,7 +155,8 @@ class MainWindow : public QMainWindow {
 
   // The views by name, for --view: the central "graph", "operators", "ir",
   // "devices", "passes", "tir", "c", "memory", and the docks "deploy", "tune", "profile"
-  // and "npu-stream" (the Command Stream of a Vela model's ethos-u operator).
+  // and "npu-stream", "npu-regions", "npu-weights" (the Command Stream, NPU
+  // Regions and NPU Weights docks of a Vela model's ethos-u operator).
   static QStringList viewNames();
   bool showView(const QString& name);
   QString currentViewName() const;
@@ -168,6 +176,7 @@ class MainWindow : public QMainWindow {
   // gets two fifths of the height once it is.
   void fitTallCommandStream();
   bool tallCommandStream_ = false;
+  QDockWidget* tallNpuDock_ = nullptr;  // the NPU dock --view raised
   bool settingsRestored_ = false;
 
   struct StageTab {
@@ -216,6 +225,8 @@ class MainWindow : public QMainWindow {
   models::SerialConsole* serialConsole_;
   models::NpuOperationSelection* npuSelection_;
   models::NpuCommandStreamModel* npuCommandStreamModel_;
+  models::NpuRegionModel* npuRegionModel_;
+  models::NpuWeightsModel* npuWeightsModel_;
 
   QTabWidget* tabs_ = nullptr;
   QList<StageTab> stageTabs_;
@@ -248,6 +259,10 @@ class MainWindow : public QMainWindow {
   QDockWidget* serialConsoleDock_ = nullptr;
   views::CommandStreamView* commandStreamView_ = nullptr;
   QDockWidget* commandStreamDock_ = nullptr;
+  views::NpuRegionsView* npuRegionsView_ = nullptr;
+  QDockWidget* npuRegionsDock_ = nullptr;
+  views::NpuWeightsView* npuWeightsView_ = nullptr;
+  QDockWidget* npuWeightsDock_ = nullptr;
   QAction* runOnBoardAction_ = nullptr;
   QAction* cancelRunAction_ = nullptr;
   QLabel* totalsLabel_ = nullptr;

@@ -3,7 +3,14 @@
 // node per NPU operation (as many as `loupec info --json` lists), the
 // Command Stream dock lists every word of the stream under the register
 // table's names, and picking an NPU operation in either selects it in the
-// other.
+// other. The NPU Regions dock maps the flash and the scratch (every weight
+// stream, every feature map over its lifetime) and highlights the selected
+// operation's ranges; the NPU Weights dock decodes the selected
+// convolution's weights.
+#include <QApplication>
+#include <QDockWidget>
+#include <QTabBar>
+#include <QTableView>
 #include <QToolButton>
 #include <QTreeView>
 #include <QtTest>
@@ -17,13 +24,21 @@
 #include "models/model_document.h"
 #include "models/npu_command_stream_model.h"
 #include "models/npu_operation_selection.h"
+#include "models/npu_region_model.h"
+#include "models/npu_weights_model.h"
 #include "quiet_main_window.h"
 #include "views/command_stream_view.h"
 #include "views/graph_node_item.h"
 #include "views/graph_view.h"
+#include "views/npu_region_chart.h"
+#include "views/npu_regions_view.h"
+#include "views/npu_weight_heat_map.h"
+#include "views/npu_weights_view.h"
 
 using loupe::gui::MainWindow;
 using loupe::models::NpuCommandStreamModel;
+using loupe::models::NpuRegionBoxKind;
+using loupe::models::NpuRegionModel;
 
 namespace {
 
@@ -50,6 +65,17 @@ std::unique_ptr<MainWindow> velaWindow() {
   window->show();
   if (!window->openModel(loupe::test::velaModelPath()) || !window->waitUntilIdle()) return nullptr;
   return window;
+}
+
+// The ordinal of the first NPU operation of `kind` ("CONV", "DMA") from
+// `from` on; one command stream, so ordinals are indices.
+int firstOperationOf(const ExpectedStream& expected, const std::string& kind, int from = 0) {
+  for (const auto& op : expected.operations) {
+    if (op.at("index").get<int>() >= from && op.at("kind").get<std::string>() == kind) {
+      return op.at("index").get<int>();
+    }
+  }
+  return -1;
 }
 
 bool expandAll(MainWindow& window) {
@@ -219,6 +245,181 @@ class EthosUViewsTest : public QObject {
                 .intersects(node->sceneBoundingRect()));
   }
 
+  void theRegionsDockMapsTheFlashAndTheScratch() {
+    const ExpectedStream expected = expectedStream();
+    auto window = velaWindow();
+    QVERIFY(window);
+    QVERIFY(window->findChild<QDockWidget*>(QStringLiteral("npuRegionsDock")));
+    QVERIFY(window->showView(QStringLiteral("npu-regions")));
+    auto* view = window->npuRegionsView();
+    QVERIFY(view->isVisible());
+    QVERIFY(view->placeholderText().isEmpty());
+    const NpuRegionModel* model = view->model();
+    const auto& layout = model->layout();
+    QCOMPARE(model->operatorIndex(), 0);
+    QCOMPARE(layout.operationCount, static_cast<int>(expected.operations.size()) + 1);  // STOP
+    const int flash = layout.laneOf(0), scratch = layout.laneOf(1);
+    QVERIFY(flash >= 0 && scratch >= 0);
+    QCOMPARE(layout.lanes[scratch].size, qint64{74464});
+    QVERIFY2(view->headerText().contains(QStringLiteral("scratch 74,464 B")),
+             qPrintable(view->headerText()));
+
+    // One weight box per convolution's weight stream (person_detect's 32
+    // CONV and 23 DEPTHWISE, one core each), each as long as the stream.
+    int weightBoxes = 0;
+    qint64 weightBytes = 0;
+    for (const auto& box : layout.lanes[flash].boxes) {
+      if (box.kind != NpuRegionBoxKind::Weights) continue;
+      ++weightBoxes;
+      weightBytes += box.size();
+    }
+    qint64 expectedWeightBytes = 0;
+    for (const auto& op : expected.operations) {
+      expectedWeightBytes += op.value("weight_bytes", std::int64_t{0});
+    }
+    QCOMPARE(weightBoxes, 55);
+    QCOMPARE(weightBytes, expectedWeightBytes);
+    // The flash from its first byte to its last, gaps named unused.
+    qint64 reach = 0;
+    for (const auto& box : layout.lanes[flash].boxes) {
+      QVERIFY(box.begin <= reach);
+      reach = std::max(reach, box.end);
+    }
+    QCOMPARE(reach, layout.lanes[flash].size);
+
+    // The scratch: the operator's input read first, its output left at the end.
+    const auto& boxes = layout.lanes[scratch].boxes;
+    const auto input = std::find_if(boxes.begin(), boxes.end(), [](const auto& b) {
+      return b.kind == NpuRegionBoxKind::Input;
+    });
+    QVERIFY(input != boxes.end());
+    QVERIFY(!input->tensor.isEmpty());
+    QCOMPARE(input->firstOperation, firstOperationOf(expected, "CONV"));
+    const auto output = std::find_if(boxes.begin(), boxes.end(), [](const auto& b) {
+      return b.kind == NpuRegionBoxKind::Output;
+    });
+    QVERIFY(output != boxes.end());
+    QCOMPARE(output->lastOperation, layout.operationCount - 1);
+    QVERIFY(std::count_if(boxes.begin(), boxes.end(), [](const auto& b) {
+              return b.kind == NpuRegionBoxKind::FeatureMap;
+            }) > 50);
+
+    // The table: a row per box of every region, the shown region's in the view.
+    int rows = 0;
+    for (const auto& lane : layout.lanes) rows += static_cast<int>(lane.boxes.size());
+    QCOMPARE(model->rowCount(), rows);
+    QCOMPARE(view->regionTabs()->count(), static_cast<int>(layout.lanes.size()));
+    QCOMPARE(view->chart()->lane(), scratch);
+    QCOMPARE(view->table()->model()->rowCount(), static_cast<int>(boxes.size()));
+    QVERIFY(view->showRegion(0));
+    QCOMPARE(view->chart()->lane(), flash);
+    QCOMPARE(view->table()->model()->rowCount(),
+             static_cast<int>(layout.lanes[flash].boxes.size()));
+  }
+
+  void theRegionsFollowTheSelectedNpuOperation() {
+    const ExpectedStream expected = expectedStream();
+    auto window = velaWindow();
+    QVERIFY(window);
+    QVERIFY(window->showView(QStringLiteral("npu-regions")));
+    auto* view = window->npuRegionsView();
+    auto* chart = view->chart();
+    auto* selection = window->npuOperationSelection();
+    QVERIFY(chart->highlightedBoxes().isEmpty());
+
+    // Elsewhere (the Command Stream) a convolution: its IFM, OFM and its
+    // weights' DMA copy light up in the scratch, its row is current.
+    const int conv = firstOperationOf(expected, "CONV", 20);
+    QVERIFY(conv > 0);
+    selection->select(0, conv);
+    const auto& layout = view->model()->layout();
+    QVERIFY(chart->highlightedBoxes().size() >= 2);
+    for (int box : chart->highlightedBoxes()) {
+      QVERIFY(layout.lanes[chart->lane()].boxes[box].operations.contains(conv));
+    }
+    QVERIFY(view->table()->currentIndex().data(NpuRegionModel::SelectedRole).toBool());
+    QCOMPARE(window->commandStreamView()
+                 ->tree()
+                 ->currentIndex()
+                 .data(NpuCommandStreamModel::OperationRole)
+                 .toInt(),
+             conv);
+
+    // Its weights in the flash.
+    QVERIFY(view->showRegion(0));
+    bool weights = false;
+    for (int box : chart->highlightedBoxes()) {
+      weights = weights || layout.lanes[chart->lane()].boxes[box].kind == NpuRegionBoxKind::Weights;
+    }
+    QVERIFY(weights);
+
+    // Clicking another box in the chart selects the operation under the click.
+    QVERIFY(view->showRegion(1));
+    QApplication::processEvents();
+    const auto& boxes = layout.lanes[chart->lane()].boxes;
+    int other = -1;
+    for (int i = 0; i < boxes.size() && other < 0; ++i) {
+      if (!boxes[i].operations.contains(conv) && boxes[i].kind == NpuRegionBoxKind::FeatureMap &&
+          chart->boxRect(i).height() > 4 && chart->boxAt(chart->boxRect(i).center()) == i) {
+        other = i;
+      }
+    }
+    QVERIFY(other >= 0);
+    const QRectF r = chart->boxRect(other);
+    QTest::mouseClick(chart, Qt::LeftButton, {}, r.center().toPoint());
+    QVERIFY(selection->operation() != conv);
+    QVERIFY(boxes[other].operations.contains(selection->operation()));
+    QVERIFY(chart->highlightedBoxes().contains(other));
+  }
+
+  void theWeightsDockDecodesTheSelectedConvolution() {
+    const ExpectedStream expected = expectedStream();
+    auto window = velaWindow();
+    QVERIFY(window);
+    QVERIFY(window->findChild<QDockWidget*>(QStringLiteral("npuWeightsDock")));
+    QVERIFY(window->showView(QStringLiteral("npu-weights")));
+    auto* view = window->npuWeightsView();
+    QVERIFY(view->isVisible());
+    QVERIFY(view->placeholderText().contains(QStringLiteral("CONV")));
+
+    const int conv = firstOperationOf(expected, "CONV");
+    window->npuOperationSelection()->select(0, conv);
+    const auto& op = expected.operations.at(static_cast<std::size_t>(conv));
+    const auto& w = view->model()->weights();
+    QVERIFY2(w.error.isEmpty(), qPrintable(w.error));
+    QCOMPARE(w.ofmDepth, op.at("ofm")[2].get<int>());
+    QCOMPARE(w.kernelHeight, op.at("kernel")[0].get<int>());
+    QCOMPARE(w.kernelWidth, op.at("kernel")[1].get<int>());
+    QCOMPARE(w.ifmDepth, op.at("ifm")[2].get<int>());
+    QCOMPARE(w.encodedBytes, op.at("weight_bytes").get<qint64>());
+    QCOMPARE(view->model()->rowCount(), w.ofmDepth);
+    QCOMPARE(w.ohwi.size(), qsizetype(w.ofmDepth) * w.valuesPerChannel());
+    const QString header = view->headerText();
+    QVERIFY2(header.startsWith(QStringLiteral("npu %1 CONV").arg(conv)), qPrintable(header));
+    QVERIFY2(header.contains(QStringLiteral("bits a weight")), qPrintable(header));
+    // Every channel has its record: a scale, a shift, a multiplier below 1.
+    for (int row = 0; row < view->model()->rowCount(); ++row) {
+      QVERIFY(w.channels[row].scale > 0);
+      QVERIFY(w.channels[row].multiplier > 0 && w.channels[row].multiplier < 1);
+    }
+    // Picking a channel in the heat map picks its row.
+    emit view->heatMap()->channelClicked(3);
+    QCOMPARE(view->table()->currentIndex().row(), 3);
+    QCOMPARE(view->heatMap()->selectedChannel(), 3);
+
+    // A depthwise convolution: one input channel a weight.
+    const int depthwise = firstOperationOf(expected, "DEPTHWISE");
+    window->npuOperationSelection()->select(0, depthwise);
+    QVERIFY(view->model()->weights().depthwise);
+    QCOMPARE(view->model()->weights().ifmDepth, 1);
+
+    // A DMA has none.
+    window->npuOperationSelection()->select(0, firstOperationOf(expected, "DMA"));
+    QVERIFY2(view->placeholderText().contains(QStringLiteral("has no weights")),
+             qPrintable(view->placeholderText()));
+    QCOMPARE(view->model()->rowCount(), 0);
+  }
+
   void otherModelsListNoStream() {
     auto window = std::make_unique<MainWindow>(quietOptions());
     window->show();
@@ -227,6 +428,9 @@ class EthosUViewsTest : public QObject {
     QVERIFY(!window->graphView()->npuOperationsButton()->isVisibleTo(window->graphView()));
     QVERIFY(window->commandStreamView()->placeholderText().contains(QStringLiteral("ethos-u")));
     QCOMPARE(window->commandStreamView()->model()->rowCount(), 0);
+    QVERIFY(window->npuRegionsView()->placeholderText().contains(QStringLiteral("ethos-u")));
+    QCOMPARE(window->npuRegionsView()->model()->rowCount(), 0);
+    QVERIFY(!window->npuWeightsView()->placeholderText().isEmpty());
   }
 };
 
