@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <deque>
+#include <optional>
 
 namespace loupe::ethosu {
 
@@ -578,13 +579,7 @@ class EngineTimeline {
         e.start = e.end = front_;
         break;
     }
-    if (op.kind == LOUPE_ETHOSU_OPERATION_DMA) {
-      e.npuCycles = 0;  // shows where a kernel operation waits for it
-    } else {
-      e.npuCycles = e.computeCycles + e.stallCycles;
-    }
   }
-  std::uint64_t kernelFree() const { return kernelFree_; }
   std::uint64_t finish() const { return std::max(kernelFree_, dmaFree_); }
 
  private:
@@ -604,52 +599,245 @@ class EngineTimeline {
   std::deque<std::uint64_t> kernelEnds_, dmaEnds_;
 };
 
-struct StreamAccumulator {
-  const loupe_ethosu_npu_config* npu;
-  const SystemConfig* system;
-  EngineTimeline timeline;
-  StreamEstimate* result;
+bool isKernelOperation(const loupe_ethosu_operation& op) {
+  return blockKindOf(op) != BlockKind::Other;
+}
+
+// Where channel `channel` of a feature map starts, from its base: a depth
+// slice's feature map is the whole tensor's, moved on by that much.
+std::uint64_t channelOffsetOf(const loupe_ethosu_feature_map& f, std::uint64_t channel) {
+  if (f.layout == LOUPE_ETHOSU_activation_format_NHCWB16) {
+    return (channel / 16) * f.stride_c +
+           (channel % 16) * static_cast<std::uint64_t>(elementBytes(f));
+  }
+  return channel * f.stride_c;
+}
+
+bool dmaWritesInto(const loupe_ethosu_operation& dma, const loupe_ethosu_stream_range& r) {
+  if (dma.dma_dst_internal || r.length == 0 || dma.dma_dst_region != r.region) return false;
+  return dma.dma_dst < r.base + r.length && r.base < dma.dma_dst + dma.dma_length;
+}
+
+// A DMA that fills the weights or scales the kernel operation reads.
+bool dmaLoadsWeightsOf(const loupe_ethosu_operation& dma, const loupe_ethosu_operation& k) {
+  const int streams = std::clamp<int>(k.weight_streams, 0, 2);
+  for (int s = 0; s < streams; ++s) {
+    if (dmaWritesInto(dma, k.weights[s]) || dmaWritesInto(dma, k.scales[s])) return true;
+  }
+  return false;
+}
+
+// One network operator as Vela's scheduler costed it: one kernel operation,
+// or the depth slices Vela cut a convolution into when its weights could not
+// be buffered at once (scheduler.py, propose_weight_buffering): each slice
+// writes the next channels of the same OFM (a depthwise slice also reads the
+// next channels of its IFM), with its own weight DMA.
+struct VelaScheduledOperator {
+  std::vector<std::size_t> slices;      // kernel operations, in stream order
+  std::vector<std::size_t> weightDmas;  // the DMAs that buffer its weights
+  std::vector<std::size_t> lutDmas;     // lookup tables into SHRAM
+  std::uint64_t depth = 0;              // OFM channels of the slices so far
 };
 
-int visitOperation(void* user, const loupe_ethosu_operation* op) {
-  auto& a = *static_cast<StreamAccumulator*>(user);
-  OperationEstimate e = estimateOperation(*op, *a.npu, *a.system);
-  a.timeline.place(e, *op);
-  e.cycles =
-      op->kind == LOUPE_ETHOSU_OPERATION_DMA ? e.npuCycles : std::max(e.npuCycles, e.memoryCycles);
-  a.result->operations.push_back(std::move(e));
+bool continuesDepthSlices(const VelaScheduledOperator& g,
+                          const std::vector<loupe_ethosu_operation>& ops,
+                          const loupe_ethosu_operation& k) {
+  const auto& first = ops[g.slices.front()];
+  if (k.kind != first.kind || k.sub_kind != first.sub_kind) return false;
+  if (k.kind != LOUPE_ETHOSU_OPERATION_CONV && k.kind != LOUPE_ETHOSU_OPERATION_DEPTHWISE) {
+    return false;
+  }
+  const bool sameGeometry = k.ofm.region == first.ofm.region && k.ofm.layout == first.ofm.layout &&
+                            k.ofm.height == first.ofm.height && k.ofm.width == first.ofm.width &&
+                            k.ifm.region == first.ifm.region && k.ifm.height == first.ifm.height &&
+                            k.ifm.width == first.ifm.width &&
+                            k.kernel_height == first.kernel_height &&
+                            k.kernel_width == first.kernel_width && k.stride_x == first.stride_x &&
+                            k.stride_y == first.stride_y && k.block_height == first.block_height &&
+                            k.block_width == first.block_width;
+  if (!sameGeometry) return false;
+  if (k.ofm.base[0] != first.ofm.base[0] + channelOffsetOf(first.ofm, g.depth)) return false;
+  if (k.kind == LOUPE_ETHOSU_OPERATION_DEPTHWISE) {
+    return k.ifm.base[0] == first.ifm.base[0] + channelOffsetOf(first.ifm, g.depth);
+  }
+  return k.ifm.base[0] == first.ifm.base[0] && k.ifm.depth == first.ifm.depth;
+}
+
+// Vela's NPU cycles, operator by operator (npu_performance.py,
+// estimate_full_op_performance, with the slack that scheduler.py's
+// propose_operator_buffering hands on):
+//  - compute: the operator's cycles, its depth slices costed as one;
+//  - weights buffered in one buffer: the whole transfer, less what the
+//    previous operator's cycles (its "slack") hide of the first slice's;
+//  - weights double-buffered (slices into two buffers): the larger of the
+//    whole transfer (less the previous slack, plus this operator's own
+//    slack, the cycles of its last slice) and the compute plus what the
+//    previous slack does not hide of the first slice's transfer;
+//  - a lookup-table DMA: added whole to an operator with buffered weights,
+//    else what the previous slack does not hide;
+//  - any other DMA (a feature map copied between memories): its own
+//    operator, with no compute and no slack to hand on.
+// Weights the kernel reads straight from the constants' memory (fully
+// connected layers, or what no SRAM was left to buffer) add nothing here:
+// their reads count in the memory cycles, their latency in the bias fetch.
+class VelaNpuCycleAccount {
+ public:
+  VelaNpuCycleAccount(const std::vector<loupe_ethosu_operation>& ops,
+                      std::vector<OperationEstimate>& estimates, const loupe_ethosu_npu_config& npu,
+                      const SystemConfig& system)
+      : ops_(ops), estimates_(estimates), npu_(npu), system_(system) {}
+
+  // Returns the network operators counted.
+  std::uint32_t run() {
+    std::vector<std::size_t> pending;  // DMAs since the last kernel operation
+    for (std::size_t i = 0; i < ops_.size(); ++i) {
+      const auto& op = ops_[i];
+      if (op.kind == LOUPE_ETHOSU_OPERATION_DMA) {
+        pending.push_back(i);
+        continue;
+      }
+      if (!isKernelOperation(op)) continue;
+      std::vector<std::size_t> weights, luts, copies;
+      for (const std::size_t d : pending) {
+        if (ops_[d].dma_dst_internal) {
+          luts.push_back(d);
+        } else if (dmaLoadsWeightsOf(ops_[d], op)) {
+          weights.push_back(d);
+        } else {
+          copies.push_back(d);
+        }
+      }
+      pending.clear();
+      const bool slice = current_.has_value() && !weights.empty() && luts.empty() &&
+                         copies.empty() && continuesDepthSlices(*current_, ops_, op);
+      if (!slice) {
+        close();
+        for (const std::size_t d : copies) chargeCopy(d);
+        current_ = VelaScheduledOperator{};
+      }
+      current_->slices.push_back(i);
+      current_->depth += op.ofm.depth;
+      current_->weightDmas.insert(current_->weightDmas.end(), weights.begin(), weights.end());
+      current_->lutDmas.insert(current_->lutDmas.end(), luts.begin(), luts.end());
+    }
+    close();
+    for (const std::size_t d : pending) chargeCopy(d);
+    return operators_;
+  }
+
+ private:
+  double computeOf(const loupe_ethosu_operation& op) const {
+    return static_cast<double>(estimateOperation(op, npu_, system_).computeCycles);
+  }
+
+  // measure_mem2mem_cycles for `bytes` between the memories of DMA `d`.
+  double transferCycles(std::size_t d, std::uint64_t bytes) const {
+    loupe_ethosu_operation dma = ops_[d];
+    dma.dma_length = bytes;
+    std::vector<MemoryTraffic> ignored(system_.memories.size());
+    return static_cast<double>(dmaTransferCycles(dma, system_, ignored));
+  }
+
+  void chargeCopy(std::size_t d) {
+    const auto& dma = ops_[d];
+    // Vela moves nothing, and charges nothing, between places in one memory.
+    const bool sameMemory = !dma.dma_src_internal && !dma.dma_dst_internal &&
+                            memoryIndexOfRegion(system_, dma.dma_src_region) ==
+                                memoryIndexOfRegion(system_, dma.dma_dst_region);
+    const double cycles = sameMemory ? 0.0 : static_cast<double>(estimates_[d].dmaCycles);
+    estimates_[d].npuCycles = toCycles(std::max(cycles - slack_, 0.0));
+    slack_ = 0.0;
+    ++operators_;
+  }
+
+  void close() {
+    if (!current_.has_value()) return;
+    const VelaScheduledOperator g = std::move(*current_);
+    current_.reset();
+    ++operators_;
+    const auto& first = ops_[g.slices.front()];
+    double compute = 0.0;
+    double lastSlice = 0.0;
+    if (g.slices.size() == 1) {
+      compute = static_cast<double>(estimates_[g.slices.front()].computeCycles);
+    } else {
+      loupe_ethosu_operation whole = first;
+      whole.ofm.depth = static_cast<std::uint32_t>(g.depth);
+      if (first.kind == LOUPE_ETHOSU_OPERATION_DEPTHWISE) whole.ifm.depth = whole.ofm.depth;
+      compute = computeOf(whole);
+      lastSlice = static_cast<double>(estimates_[g.slices.back()].computeCycles);
+    }
+    double luts = 0.0;
+    for (const std::size_t d : g.lutDmas) luts += static_cast<double>(estimates_[d].dmaCycles);
+    double npuCycles = compute;
+    if (!g.weightDmas.empty()) {
+      std::uint64_t bytes = 0;
+      bool oneBuffer = true;
+      for (const std::size_t d : g.weightDmas) {
+        bytes += ops_[d].dma_length;
+        oneBuffer = oneBuffer && ops_[d].dma_dst == ops_[g.weightDmas.front()].dma_dst;
+      }
+      const double whole = transferCycles(g.weightDmas.front(), bytes);
+      const double firstSlice = static_cast<double>(estimates_[g.weightDmas.front()].dmaCycles);
+      if (g.weightDmas.size() > 1 && !oneBuffer) {
+        npuCycles =
+            std::max(whole - slack_ + lastSlice, compute + std::max(firstSlice - slack_, 0.0));
+      } else {
+        npuCycles = compute + whole - std::min(firstSlice, slack_);
+      }
+      npuCycles += luts;
+    } else {
+      npuCycles += std::max(luts - slack_, 0.0);
+    }
+    // The next operator's DMAs hide under this one: under its last slice
+    // when it was cut into slices.
+    slack_ = g.slices.size() > 1 ? lastSlice : compute;
+    share(g, std::max(npuCycles, 0.0));
+  }
+
+  // The operator's cycles over its slices, in proportion to their compute.
+  void share(const VelaScheduledOperator& g, double cycles) {
+    const std::uint64_t total = toCycles(cycles);
+    double weight = 0.0;
+    for (const std::size_t i : g.slices) weight += static_cast<double>(estimates_[i].computeCycles);
+    std::uint64_t given = 0;
+    for (std::size_t n = 0; n < g.slices.size(); ++n) {
+      auto& e = estimates_[g.slices[n]];
+      e.operatorStart = ops_[g.slices.front()].index;
+      if (n + 1 == g.slices.size()) {
+        e.npuCycles = total - std::min(given, total);
+      } else {
+        const double part = weight > 0.0 ? static_cast<double>(e.computeCycles) / weight
+                                         : 1.0 / static_cast<double>(g.slices.size());
+        e.npuCycles = std::min(total - given, toCycles(cycles * part));
+        given += e.npuCycles;
+      }
+    }
+  }
+
+  const std::vector<loupe_ethosu_operation>& ops_;
+  std::vector<OperationEstimate>& estimates_;
+  const loupe_ethosu_npu_config& npu_;
+  const SystemConfig& system_;
+  std::optional<VelaScheduledOperator> current_;
+  double slack_ = 0.0;  // the previous operator's cycles, that hide the next DMAs
+  std::uint32_t operators_ = 0;
+};
+
+int collectEthosuOperation(void* user, const loupe_ethosu_operation* op) {
+  static_cast<std::vector<loupe_ethosu_operation>*>(user)->push_back(*op);
   return 0;
 }
 
-void walkStream(const void* words, std::uint32_t wordCount, StreamAccumulator& a) {
+void decodeEthosuStream(const void* words, std::uint32_t wordCount,
+                        std::vector<loupe_ethosu_operation>& ops) {
   loupe_ethosu_command_decoder decoder;
   loupe_ethosu_operation scratch;
   loupe_ethosu_error err;
   loupe_ethosu_clear_error(&err);
   const int status = loupe_ethosu_command_stream_walk(words, wordCount, &decoder, &scratch,
-                                                      visitOperation, &a, &err);
+                                                      collectEthosuOperation, &ops, &err);
   if (status < 0) throw EstimateError(std::string("command stream: ") + err.message);
-}
-
-void summarise(StreamEstimate& s, const EngineTimeline& timeline, std::size_t memories) {
-  s.memory.assign(memories, MemoryTraffic{});
-  for (const auto& e : s.operations) {
-    s.computeCycles += e.computeCycles;
-    s.dmaCycles += e.dmaCycles;
-    s.totalCycles += e.cycles;
-    s.macs += e.macs;
-    if (e.kind == LOUPE_ETHOSU_OPERATION_DMA) ++s.dmaOperations;
-    if (e.computeCycles > 0 || e.macs > 0) ++s.kernelOperations;
-    for (std::size_t m = 0; m < memories && m < e.memory.size(); ++m) {
-      s.memory[m].bytesRead += e.memory[m].bytesRead;
-      s.memory[m].bytesWritten += e.memory[m].bytesWritten;
-      s.memory[m].accessCycles += e.memory[m].accessCycles;
-    }
-  }
-  // A DMA after the last kernel operation still has to finish.
-  const std::uint64_t tail = timeline.finish() - timeline.kernelFree();
-  s.npuCycles = timeline.finish();
-  s.totalCycles += tail;
 }
 
 }  // namespace
@@ -669,6 +857,26 @@ SystemConfig velaDefaultSystem(const loupe_ethosu_npu_config& npu) {
     s.name = "internal-default (Ethos-U55 High-End Embedded, shared SRAM)";
     s.coreClockHz = 500e6;
     s.memories = {{"SRAM", 8.0, 32, 32, 32}, {"Off-chip flash", 1.0, 128, 64, 64}};
+    s.regionMemory.fill(0);
+    s.regionMemory[0] = 1;  // Vela's constants: weights, scales, lookup tables
+  }
+  return s;
+}
+
+SystemConfig nxpVelaDefaultSystem(const loupe_ethosu_npu_config& npu) {
+  SystemConfig s;
+  s.shram = {"SHRAM", 8.0, 1, 0, 0};
+  s.coreClockHz = 1e9;
+  // SRAM at the full AXI width per cycle, DRAM at 0.234375 of it (3.75 GB/s
+  // on a 128-bit U65 port, 1.875 bytes/cycle on a 64-bit U55 port).
+  const double axiBytes = npu.product == 1 ? 16.0 : 8.0;
+  s.memories = {{"SRAM", axiBytes, 32, 32, 32}, {"DRAM", axiBytes * 0.234375, 128, 500, 250}};
+  if (npu.product == 1) {
+    s.name = "NXP default (i.MX93: SRAM and DRAM at 1 GHz, dedicated SRAM)";
+    s.regionMemory.fill(1);
+    s.regionMemory[2] = 0;  // fast scratch: the SRAM cache
+  } else {
+    s.name = "NXP default (i.MX93: SRAM and DRAM at 1 GHz, shared SRAM)";
     s.regionMemory.fill(0);
     s.regionMemory[0] = 1;  // Vela's constants: weights, scales, lookup tables
   }
@@ -709,14 +917,50 @@ OperationEstimate estimateOperation(const loupe_ethosu_operation& op,
   return e;
 }
 
+StreamEstimate estimateOperations(std::span<const loupe_ethosu_operation> operations,
+                                  const loupe_ethosu_npu_config& npu, const SystemConfig& system) {
+  if (system.memories.empty()) throw EstimateError("system configuration without memories");
+  const std::vector<loupe_ethosu_operation> ops(operations.begin(), operations.end());
+  StreamEstimate s;
+  EngineTimeline timeline;
+  s.operations.reserve(ops.size());
+  for (const auto& op : ops) {
+    OperationEstimate e = estimateOperation(op, npu, system);
+    e.npuCycles = 0;  // set per operator below
+    e.operatorStart = op.index;
+    timeline.place(e, op);
+    s.operations.push_back(std::move(e));
+  }
+  s.networkOperators = VelaNpuCycleAccount(ops, s.operations, npu, system).run();
+  s.memory.assign(system.memories.size(), MemoryTraffic{});
+  for (auto& e : s.operations) {
+    // Vela leaves DMAs' traffic out of the access cycles an operator is
+    // bounded by; a kernel operation is bounded by its own.
+    e.cycles =
+        e.kind == LOUPE_ETHOSU_OPERATION_DMA ? e.npuCycles : std::max(e.npuCycles, e.memoryCycles);
+    s.npuCycles += e.npuCycles;
+    s.computeCycles += e.computeCycles;
+    s.dmaCycles += e.dmaCycles;
+    s.totalCycles += e.cycles;
+    s.macs += e.macs;
+    if (e.kind == LOUPE_ETHOSU_OPERATION_DMA) ++s.dmaOperations;
+    if (e.computeCycles > 0 || e.macs > 0) ++s.kernelOperations;
+    for (std::size_t m = 0; m < s.memory.size() && m < e.memory.size(); ++m) {
+      s.memory[m].bytesRead += e.memory[m].bytesRead;
+      s.memory[m].bytesWritten += e.memory[m].bytesWritten;
+      s.memory[m].accessCycles += e.memory[m].accessCycles;
+    }
+  }
+  s.timelineCycles = timeline.finish();
+  return s;
+}
+
 StreamEstimate estimateCommandStream(const void* words, std::uint32_t wordCount,
                                      const loupe_ethosu_npu_config& npu,
                                      const SystemConfig& system) {
-  StreamEstimate s;
-  StreamAccumulator a{&npu, &system, {}, &s};
-  walkStream(words, wordCount, a);
-  summarise(s, a.timeline, system.memories.size());
-  return s;
+  std::vector<loupe_ethosu_operation> ops;
+  decodeEthosuStream(words, wordCount, ops);
+  return estimateOperations(ops, npu, system);
 }
 
 StreamEstimate estimatePayload(const void* payload, std::size_t size,
@@ -728,17 +972,33 @@ StreamEstimate estimatePayload(const void* payload, std::size_t size,
   if (loupe_ethosu_payload_begin(&cursor, payload, size, &err) != LOUPE_ETHOSU_OK) {
     throw EstimateError(err.message);
   }
-  StreamEstimate s;
-  StreamAccumulator a{&npu, &system, {}, &s};
+  std::vector<loupe_ethosu_operation> ops;
   int status;
   while ((status = loupe_ethosu_payload_next(&cursor, &action, &err)) == 1) {
     if (action.kind == LOUPE_ETHOSU_DA_COMMAND_STREAM) {
-      walkStream(action.command_stream, action.command_stream_words, a);
+      decodeEthosuStream(action.command_stream, action.command_stream_words, ops);
     }
   }
   if (status < 0) throw EstimateError(err.message);
-  summarise(s, a.timeline, system.memories.size());
-  return s;
+  return estimateOperations(ops, npu, system);
+}
+
+loupe_ethosu_npu_config npuConfigOf(const frontend::EthosUPayload& payload) {
+  loupe_ethosu_npu_config config;
+  if (payload.accelerator < 0 ||
+      loupe_ethosu_npu_config_init(&config, payload.accelerator) != LOUPE_ETHOSU_OK) {
+    throw EstimateError("payload: compiled for an NPU Loupe does not model");
+  }
+  return config;
+}
+
+StreamEstimate estimatePayload(const frontend::EthosUPayload& payload, const SystemConfig& system) {
+  const loupe_ethosu_npu_config npu = npuConfigOf(payload);
+  std::vector<loupe_ethosu_operation> ops;
+  for (const auto& stream : payload.streams) {
+    ops.insert(ops.end(), stream.operations.begin(), stream.operations.end());
+  }
+  return estimateOperations(ops, npu, system);
 }
 
 loupe_ethosu_npu_config payloadNpuConfig(const void* payload, std::size_t size) {
