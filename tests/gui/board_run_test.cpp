@@ -20,6 +20,7 @@
 #include "models/target_choice.h"
 #include "passes/pass_manager.h"
 #include "quiet_main_window.h"
+#include "test_data.h"
 #include "views/deploy_panel.h"
 #include "views/graph_node_item.h"
 #include "views/graph_view.h"
@@ -145,6 +146,34 @@ class BoardRunTest : public QObject {
     // target never reaches the board, and the parser says why.
     QVERIFY(loupe::models::parseTargets("gpu", loupe::test::registries()->targets, &error).empty());
     QVERIFY2(error.contains("unknown target 'gpu'"), qPrintable(error));
+  }
+
+  void velaModelRunsOnHostWithItsNpuOperatorInTheProfile() {
+    // person_detect compiled by Vela: one ethos-u operator, run by the
+    // firmware's Ethos-U functional model, on the original's golden inputs.
+    ModelDocument document;
+    QVERIFY(document.open(loupe::test::velaModelPath()));
+    BoardRun run(&document, *loupe::test::registries());
+    const auto golden = loupe::test::modelsDir() / "person_detect" / "golden" / "real1";
+    run.setInputFiles({QString::fromStdString((golden / "input0.bin").string())});
+    QVERIFY(run.start({}));
+    QVERIFY(run.waitUntilIdle(kRunTimeoutMs));
+    QVERIFY2(run.state() == BoardRun::State::Succeeded, qPrintable(run.errorMessage()));
+    // The reference interpreter gives TFLite's bytes for these inputs
+    // (golden_vela_reference); the board gives the reference's.
+    QVERIFY(run.outputsAgree());
+    QVERIFY(run.outputChecks().front().message.contains("reference interpreter (bit-exact)"));
+
+    // The NPU operator is a row of the profile with its share of the time.
+    int npuRows = 0;
+    for (const auto& row : run.profileRows()) {
+      if (row.time.type != "CUSTOM(ethos-u)") continue;
+      ++npuRows;
+      QVERIFY(row.time.time > 0);
+      QVERIFY(row.time.time <= run.profileTotal());
+      QCOMPARE(row.modelOperators.size(), 1);
+    }
+    QCOMPARE(npuRows, 1);
   }
 
   void wrongInputFilesFailWithAMessage() {
