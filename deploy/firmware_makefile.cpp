@@ -51,8 +51,11 @@ std::string firmwareMakefile(const FirmwareMakefileSpec& spec) {
       << "\t$(AR) rcs $@ $^\n\n"
       << "build/%.o: %.c\n"
       << "\t@mkdir -p $(dir $@)\n"
-      << "\t$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@\n\n"
-      << "clean:\n"
+      << "\t$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@\n\n";
+  for (const auto& object : spec.objectFlags) {
+    out << object.object << ": CFLAGS += " << joined(object.flags) << "\n\n";
+  }
+  out << "clean:\n"
       << "\trm -rf build\n\n"
       << ".PHONY: " << (spec.images.empty() ? "" : "all ") << "clean\n";
   return out.str();

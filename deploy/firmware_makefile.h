@@ -15,9 +15,18 @@ struct FirmwareMakefileSpec {
   std::string compiler;                   // CC
   std::string archiver;                   // AR
   std::vector<std::string> compileFlags;  // CFLAGS besides the strict C99 warnings
-  std::vector<std::string> linkFlags;     // LDFLAGS
-  std::vector<std::string> libraries;     // LDLIBS, after everything else
-  std::string output;                     // the program: "build/firmware.elf"
+  // Flags for one object only ("build/runtime/src/profiler.o"): what differs
+  // from model to model stays off the other files' command lines, so that
+  // ccache finds the runtime and platform objects of any earlier model built
+  // for the same board.
+  struct ObjectFlags {
+    std::string object;
+    std::vector<std::string> flags;
+  };
+  std::vector<ObjectFlags> objectFlags;
+  std::vector<std::string> linkFlags;  // LDFLAGS
+  std::vector<std::string> libraries;  // LDLIBS, after everything else
+  std::string output;                  // the program: "build/firmware.elf"
   // Images made from the program for a programmer, by extension:
   // "build/firmware.bin" (raw), "build/firmware.hex" (Intel HEX); built by
   // the default goal with `objcopy`.

@@ -200,8 +200,12 @@ std::vector<deploy::ProjectFile> boardFirmwareProject(
       {// The start-up code's copy loops must stay loops, not memcpy calls.
        "-ffreestanding", "-fno-tree-loop-distribute-patterns", "-ffunction-sections",
        "-fdata-sections", "-DTVM_CRT_PROFILING=1",
-       "-DLOUPE_RPC_ARENA_BYTES=" + std::to_string(board.rpcArenaBytes) + "u",
-       "-DTVM_CRT_MAX_PROFILED_OPERATORS=" + std::to_string(profiledOperators(model))});
+       "-DLOUPE_RPC_ARENA_BYTES=" + std::to_string(board.rpcArenaBytes) + "u"});
+  // The profiler's table is sized for this model: its file alone gets the
+  // size, every other object is the same for each model on this board.
+  make.objectFlags.push_back(
+      {"build/runtime/src/profiler.o",
+       {"-DTVM_CRT_MAX_PROFILED_OPERATORS=" + std::to_string(profiledOperators(model))}});
   // Our own start-up code instead of crt0; newlib (nano) only for memcpy and
   // the float maths the kernels call. -Lplatform: linker scripts INCLUDE
   // the shared cortex_m_sections.ld.

@@ -78,6 +78,43 @@ class BoardFoldersTest : public QObject {
     QVERIFY(startup);  // the embedded start-up code, shared by every board
   }
 
+  void twoModelsOnOneBoardShareEveryCompileFlagButTheProfilers() {
+    // ccache finds an object again only under the same command line: what
+    // differs from model to model (the profiler's table size) is on
+    // profiler.o's line alone, so the runtime and platform objects of one
+    // model are found again for the next on the same board.
+    const auto registry = platforms::builtinPlatformRegistry();
+    const auto& board = *registry.find("qemu-mps2-an385");
+    const auto makefileOf = [&board](const char* name) {
+      passes::StageTimeline timeline;
+      const auto model = codegen::compileToC(
+          passes::runGraphPipeline(
+              frontend::importTfliteFile(test::modelsDir() / name / "model.tflite"), timeline),
+          {});
+      for (const auto& file : board.projectFiles(model)) {
+        if (file.path == "Makefile") return file.text;
+      }
+      return std::string();
+    };
+    const auto lineStarting = [](const std::string& text, const std::string& start) {
+      const auto at = text.find("\n" + start);
+      if (at == std::string::npos) return std::string();
+      return text.substr(at + 1, text.find('\n', at + 1) - at - 1);
+    };
+    const std::string hello = makefileOf("hello_world_int8");
+    const std::string kws = makefileOf("kws_ref_model");
+    QVERIFY(!lineStarting(hello, "CFLAGS :=").empty());
+    QCOMPARE(lineStarting(hello, "CFLAGS :="), lineStarting(kws, "CFLAGS :="));
+    QVERIFY(lineStarting(hello, "CFLAGS :=").find("PROFILED") == std::string::npos);
+    // hello_world's 3 operators, kws's 13.
+    QCOMPARE(
+        lineStarting(hello, "build/runtime/src/profiler.o:"),
+        std::string("build/runtime/src/profiler.o: CFLAGS += -DTVM_CRT_MAX_PROFILED_OPERATORS=3"));
+    QCOMPARE(
+        lineStarting(kws, "build/runtime/src/profiler.o:"),
+        std::string("build/runtime/src/profiler.o: CFLAGS += -DTVM_CRT_MAX_PROFILED_OPERATORS=13"));
+  }
+
   void brokenFoldersAreSkippedWithTheReason() {
     QTemporaryDir dir;
     const fs::path boards = dir.path().toStdString();
