@@ -14,7 +14,8 @@ skip_tests=0
 [ "${1:-}" = "--skip-tests" ] && skip_tests=1
 
 work="$(mktemp -d /tmp/loupe-quick-start.XXXXXX)"
-trap 'rm -rf "$work"' EXIT
+# The logs stay in $TMPDIR/loupe-quick-start-logs for a look at what took long.
+trap 'mkdir -p "${TMPDIR:-/tmp}/loupe-quick-start-logs"; cp "$work"/*.log "${TMPDIR:-/tmp}/loupe-quick-start-logs/" 2>/dev/null; rm -rf "$work"' EXIT
 # An empty cache of its own, so nothing built before counts.
 export CCACHE_DIR="$work/ccache"
 
