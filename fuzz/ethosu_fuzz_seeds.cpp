@@ -7,7 +7,6 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
-#include <vector>
 
 #include "frontend/tflite_importer.h"
 #include "ir/graph.h"
@@ -29,10 +28,10 @@ int main(int argc, char** argv) {
       int n = 0;
       for (const loupe::ir::Operator& op : graph.operators) {
         if (op.type != loupe::ir::OpType::EthosU) continue;
-        const std::vector<std::uint8_t>& payload = graph.input(op, 0)->data;
+        const loupe::ir::ConstantBytes& payload = graph.input(op, 0)->data;
         const loupe::ir::Tensor* flashTensor = graph.input(op, 1);
-        const std::vector<std::uint8_t> noFlash;
-        const std::vector<std::uint8_t>& flash = flashTensor ? flashTensor->data : noFlash;
+        const loupe::ir::ConstantBytes flash =
+            flashTensor ? flashTensor->data : loupe::ir::ConstantBytes();
         const std::string stem = file.parent_path().filename().string() + "_" +
                                  file.stem().string() + "_" + std::to_string(n++);
         for (const bool withFlash : {true, false}) {
