@@ -3,40 +3,13 @@
 #include <algorithm>
 #include <cmath>
 
+#include "loupe/ethosu/ethosu_execute.h"
 #include "loupe/ethosu/ethosu_payload.h"
 #include "loupe/ethosu/ethosu_weights.h"
 
 namespace loupe::analysis {
 
 namespace {
-
-// Output channels of core `core` of `cores` (the functional model's
-// core_channels: channel o goes to core o % cores).
-std::uint32_t weightsViewCoreChannels(std::uint32_t depth, std::uint32_t core,
-                                      std::uint32_t cores) {
-  return depth > core ? (depth - core + cores - 1u) / cores : 0u;
-}
-
-// One stream's layout as the functional model's weight_layout() sets it
-// (a static function of ethosu_execute.c, so worked out again here).
-loupe_ethosu_weight_layout weightsViewLayout(const loupe_ethosu_operation& op,
-                                             const loupe_ethosu_npu_config& config,
-                                             std::uint32_t core, std::uint32_t cores) {
-  loupe_ethosu_weight_layout l{};
-  l.ofm_depth = weightsViewCoreChannels(op.ofm.depth, core, cores);
-  l.dilation_x = op.dilation_x;
-  l.dilation_y = op.dilation_y;
-  l.kernel_height = (op.kernel_height - 1u) / op.dilation_y + 1u;
-  l.kernel_width = (op.kernel_width - 1u) / op.dilation_x + 1u;
-  l.is_depthwise = op.kind == LOUPE_ETHOSU_OPERATION_DEPTHWISE;
-  l.ifm_depth = l.is_depthwise ? 1u : op.ifm.depth;
-  l.ofm_block_depth = weightsViewCoreChannels(op.block_depth, core, cores);
-  l.is_part_kernel_first = op.part_kernel_first;
-  l.ifm_bits = op.ifm.precision_bits;
-  l.ifm_ublock_depth = config.ifm_ublock_depth;
-  l.ofm_ublock_depth = config.ofm_ublock_depth;
-  return l;
-}
 
 // The flash bytes of `range`: in place, or where the latest DMA before
 // operation `index` that put bytes there copied them from.
@@ -112,7 +85,8 @@ EthosUOperationWeights ethosuOperationWeights(const frontend::EthosUPayload& pay
     return w;
   }
   const std::uint32_t cores = op.weight_streams > 1 ? op.weight_streams : 1u;
-  const loupe_ethosu_weight_layout first = weightsViewLayout(op, config, 0, cores);
+  loupe_ethosu_weight_layout first{};
+  loupe_ethosu_operation_weight_layout(&config, &op, 0, cores, &first);
   w.ofmDepth = static_cast<int>(op.ofm.depth);
   w.kernelHeight = static_cast<int>(first.kernel_height);
   w.kernelWidth = static_cast<int>(first.kernel_width);
@@ -129,7 +103,8 @@ EthosUOperationWeights ethosuOperationWeights(const frontend::EthosUPayload& pay
   std::vector<std::int16_t> coreValues;
   loupe_ethosu_mlw_decoder decoder;
   for (std::uint32_t core = 0; core < cores; ++core) {
-    const loupe_ethosu_weight_layout l = weightsViewLayout(op, config, core, cores);
+    loupe_ethosu_weight_layout l{};
+    loupe_ethosu_operation_weight_layout(&config, &op, core, cores, &l);
     if (l.ofm_depth == 0) continue;
     std::string error;
     const auto weights = weightsViewBytes(commands, static_cast<std::size_t>(index),

@@ -433,8 +433,9 @@ static uint32_t core_channels(uint32_t depth, uint32_t core, uint32_t cores) {
   return depth > core ? (depth - core + cores - 1u) / cores : 0u;
 }
 
-static void weight_layout(const loupe_ethosu_machine* m, const loupe_ethosu_operation* op,
-                          uint32_t core, uint32_t cores, loupe_ethosu_weight_layout* l) {
+void loupe_ethosu_operation_weight_layout(const loupe_ethosu_npu_config* config,
+                                          const loupe_ethosu_operation* op, uint32_t core,
+                                          uint32_t cores, loupe_ethosu_weight_layout* l) {
   memset(l, 0, sizeof(*l));
   l->ofm_depth = core_channels(op->ofm.depth, core, cores);
   l->dilation_x = op->dilation_x;
@@ -446,8 +447,8 @@ static void weight_layout(const loupe_ethosu_machine* m, const loupe_ethosu_oper
   l->ofm_block_depth = core_channels(op->block_depth, core, cores);
   l->is_part_kernel_first = op->part_kernel_first;
   l->ifm_bits = op->ifm.precision_bits;
-  l->ifm_ublock_depth = m->config.ifm_ublock_depth;
-  l->ofm_ublock_depth = m->config.ofm_ublock_depth;
+  l->ifm_ublock_depth = config->ifm_ublock_depth;
+  l->ofm_ublock_depth = config->ofm_ublock_depth;
 }
 
 uint32_t loupe_ethosu_workspace_needed(const loupe_ethosu_machine* m,
@@ -462,7 +463,8 @@ uint32_t loupe_ethosu_workspace_needed(const loupe_ethosu_machine* m,
       op->kernel_width == 0) {
     return 0;
   }
-  weight_layout(m, op, 0, op->weight_streams > 1 ? op->weight_streams : 1u, &l);
+  loupe_ethosu_operation_weight_layout(&m->config, op, 0,
+                                       op->weight_streams > 1 ? op->weight_streams : 1u, &l);
   /* Saturated, not wrapped: a corrupt kernel must not look small. */
   needed = mul_saturated((uint64_t)l.ofm_block_depth * l.kernel_height, l.kernel_width);
   needed = mul_saturated(needed, l.ifm_depth);
@@ -496,7 +498,7 @@ static int run_convolution(loupe_ethosu_machine* m, const loupe_ethosu_operation
     const uint8_t* weights;
     const uint8_t* scales;
     uint32_t start, per_channel;
-    weight_layout(m, op, core, cores, &l);
+    loupe_ethosu_operation_weight_layout(&m->config, op, core, cores, &l);
     if (l.ofm_depth == 0) continue;
     if (l.ofm_block_depth == 0) return invalid(err, op, "OFM block shallower than the cores");
     weights = region_bytes(m, op->weights[core].region, op->weights[core].base,

@@ -74,6 +74,13 @@ int loupe_ethosu_machine_init(loupe_ethosu_machine* machine, const loupe_ethosu_
 int loupe_ethosu_execute(loupe_ethosu_machine* machine, const loupe_ethosu_operation* op,
                          loupe_ethosu_error* err);
 
+/* How core `core` of `cores` holds a CONV or DEPTHWISE operation's weight
+ * stream (output channel o goes to core o % cores): what
+ * loupe_ethosu_weights_decode_ohwi needs to decode it. */
+void loupe_ethosu_operation_weight_layout(const loupe_ethosu_npu_config* config,
+                                          const loupe_ethosu_operation* op, uint32_t core,
+                                          uint32_t cores, loupe_ethosu_weight_layout* layout);
+
 /* The workspace values an operation needs (0 if none; UINT32_MAX when
  * more than 32 bits count). */
 uint32_t loupe_ethosu_workspace_needed(const loupe_ethosu_machine* machine,
