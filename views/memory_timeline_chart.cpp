@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "views/chart_ticks.h"
+
 namespace loupe::views {
 
 namespace {
@@ -20,16 +22,6 @@ constexpr qreal kBottomMargin = 40;  // step numbers and axis title
 
 QString bytesText(qint64 bytes) {
   return QLocale::system().toString(bytes) + QStringLiteral(" B");
-}
-
-// A round tick spacing (1, 2 or 5 times a power of ten) giving about `ticks` ticks.
-qint64 tickStep(qint64 range, int ticks) {
-  const double raw = static_cast<double>(range) / std::max(ticks, 1);
-  const double power = std::pow(10.0, std::floor(std::log10(std::max(raw, 1.0))));
-  for (double m : {1.0, 2.0, 5.0, 10.0}) {
-    if (m * power >= raw) return std::max<qint64>(1, static_cast<qint64>(m * power));
-  }
-  return static_cast<qint64>(10 * power);
 }
 
 }  // namespace
@@ -254,7 +246,7 @@ void MemoryTimelineChart::paintChart(QPainter& painter) {
 
   // Axes, horizontal grid and byte labels.
   painter.setPen(QColor(0xe4, 0xe4, 0xe4));
-  const qint64 step = tickStep(maxBytes, std::max(2, static_cast<int>(area.height() / 60)));
+  const qint64 step = roundTickStep(maxBytes, std::max(2, static_cast<int>(area.height() / 60)));
   for (qint64 bytes = 0; bytes <= maxBytes; bytes += step) {
     const qreal y = area.bottom() - bytes * scale;
     painter.setPen(QColor(0xe4, 0xe4, 0xe4));

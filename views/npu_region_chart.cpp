@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "views/chart_ticks.h"
+
 namespace loupe::views {
 
 namespace {
@@ -16,16 +18,6 @@ constexpr qreal kRegionChartLeft = 78;
 constexpr qreal kRegionChartRight = 12;
 constexpr qreal kRegionChartTop = 28;  // one row of legend
 constexpr qreal kRegionChartBottom = 36;
-
-// A round address step (1, 2 or 5 times a power of ten) for about `ticks` ticks.
-qint64 regionChartTickStep(qint64 range, int ticks) {
-  const double raw = static_cast<double>(range) / std::max(ticks, 1);
-  const double power = std::pow(10.0, std::floor(std::log10(std::max(raw, 1.0))));
-  for (double m : {1.0, 2.0, 5.0, 10.0}) {
-    if (m * power >= raw) return std::max<qint64>(1, static_cast<qint64>(m * power));
-  }
-  return static_cast<qint64>(10 * power);
-}
 
 }  // namespace
 
@@ -158,8 +150,7 @@ void NpuRegionChart::paintChart(QPainter& painter) {
                      QColor(0xff, 0xf2, 0xb3));
   }
   // Addresses, in hex as the command stream gives them.
-  const qint64 step =
-      regionChartTickStep(maxBytes, std::max(2, static_cast<int>(area.height() / 40)));
+  const qint64 step = roundTickStep(maxBytes, std::max(2, static_cast<int>(area.height() / 40)));
   for (qint64 bytes = 0; bytes <= maxBytes; bytes += step) {
     const qreal y = area.bottom() - static_cast<qreal>(bytes) * scale;
     painter.setPen(QColor(0xe4, 0xe4, 0xe4));
