@@ -211,9 +211,12 @@ HostBuild buildHostExecutable(const codegen::CompiledModel& model,
       continue;
     }
     const std::string object = "obj/" + std::to_string(i) + ".o";
-    std::vector<std::string> compile = {*cache, options.compiler};
+    // ccache's depend mode takes the headers from -MMD instead of running
+    // the preprocessor before each compile it has not seen (as the firmware
+    // Makefile does); env sets it for ccache alone.
+    std::vector<std::string> compile = {"env", "CCACHE_DEPEND=1", *cache, options.compiler};
     compile.insert(compile.end(), compileFlags.begin(), compileFlags.end());
-    compile.insert(compile.end(), {"-c", sources[i], "-o", object});
+    compile.insert(compile.end(), {"-MMD", "-c", sources[i], "-o", object});
     commands.push_back(std::move(compile));
     link.push_back(object);
   }

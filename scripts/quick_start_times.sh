@@ -18,6 +18,9 @@ work="$(mktemp -d /tmp/loupe-quick-start.XXXXXX)"
 trap 'mkdir -p "${TMPDIR:-/tmp}/loupe-quick-start-logs"; cp "$work"/*.log "${TMPDIR:-/tmp}/loupe-quick-start-logs/" 2>/dev/null; rm -rf "$work"' EXIT
 # An empty cache of its own, so nothing built before counts.
 export CCACHE_DIR="$work/ccache"
+# ... and an empty firmware cache: what loupec and the package check build
+# by default goes to $XDG_CACHE_HOME/loupe, not a warm ~/.cache/loupe.
+export XDG_CACHE_HOME="$work/xdg-cache"
 
 seconds() { date +%s; }
 elapsed() { echo $(($2 - $1)); }
@@ -44,7 +47,7 @@ test_s=""
 if [ "$skip_tests" -eq 0 ]; then
   git clone -q "$root" "$work/test"
   cd "$work/test"
-  rm -rf "$CCACHE_DIR"
+  rm -rf "$CCACHE_DIR" "$XDG_CACHE_HOME"
   t0=$(seconds)
   ./scripts/test.sh > "$work/test.log" 2>&1 || { tail -40 "$work/test.log"; exit 1; }
   t1=$(seconds)

@@ -31,6 +31,9 @@ function(loupe_add_test)
   set_source_files_properties(${CMAKE_CURRENT_BINARY_DIR}/${T_NAME}_autogen/mocs_compilation.cpp
                               PROPERTIES SKIP_PRECOMPILE_HEADERS ON)
   add_test(NAME ${T_NAME} COMMAND ${T_NAME})
+  # Firmware and host builds a test leaves in the default cache go to the
+  # build tree, not the user's ~/.cache/loupe (tests that need a cache of
+  # their own set XDG_CACHE_HOME themselves).
   set_tests_properties(${T_NAME} PROPERTIES LABELS "${T_LABELS}"
-    ENVIRONMENT "QT_QPA_PLATFORM=offscreen")
+    ENVIRONMENT "QT_QPA_PLATFORM=offscreen;XDG_CACHE_HOME=${CMAKE_BINARY_DIR}/tests/cache")
 endfunction()

@@ -8,6 +8,8 @@
 #include <fstream>
 
 #include "codegen/model_compiler.h"
+#include "deploy/firmware_build.h"
+#include "deploy/process_runner.h"
 #include "frontend/tflite_importer.h"
 #include "passes/pass_manager.h"
 #include "platforms/board_folders.h"
@@ -113,6 +115,33 @@ class BoardFoldersTest : public QObject {
     QCOMPARE(
         lineStarting(kws, "build/runtime/src/profiler.o:"),
         std::string("build/runtime/src/profiler.o: CFLAGS += -DTVM_CRT_MAX_PROFILED_OPERATORS=13"));
+  }
+
+  void aChangedRuntimeHeaderRebuildsTheObjectsThatIncludeIt() {
+    // A user who edits the generated project's runtime headers gets the
+    // objects that include them rebuilt: the compile rule writes -MMD
+    // dependency files and the Makefile includes them (ccache's depend mode
+    // reads the same files).
+    const auto registry = platforms::builtinPlatformRegistry();
+    const auto& board = *registry.find("qemu-mps2-an385");
+    passes::StageTimeline timeline;
+    const auto model = codegen::compileToC(
+        passes::runGraphPipeline(
+            frontend::importTfliteFile(test::modelsDir() / "hello_world_int8" / "model.tflite"),
+            timeline),
+        {});
+    QTemporaryDir dir;
+    const fs::path project = dir.path().toStdString();
+    deploy::writeProject(board.projectFiles(model), project);
+    const std::string object = "build/runtime/src/profiler.o";
+    const auto made = deploy::runProcess({"make", object}, project);
+    QVERIFY2(made.exitCode == 0, made.output.c_str());
+    QVERIFY(fs::is_regular_file(project / "build/runtime/src/profiler.d"));
+    // make -q: exit 0 when the object is up to date, 1 when it must be rebuilt.
+    QCOMPARE(deploy::runProcess({"make", "-q", object}, project).exitCode, 0);
+    const fs::path header = project / "runtime/include/tvm/runtime/crt/profiler.h";
+    fs::last_write_time(header, fs::last_write_time(project / object) + std::chrono::seconds(2));
+    QCOMPARE(deploy::runProcess({"make", "-q", object}, project).exitCode, 1);
   }
 
   void brokenFoldersAreSkippedWithTheReason() {
