@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "deploy/board_fit.h"
 #include "deploy/deploy_error.h"
 #include "target/target_lowering.h"
 #include "target/target_string.h"
@@ -65,14 +66,29 @@ BoardRunResult runOnBoard(BoardRunRequest request) {
                         target::targetListString(request.compile.targets) + " (" +
                         std::string(target::cpuIsaName(isa)) + " kernels)");
   const bool inBoardMemories = !request.compile.options.boardMemories.empty();
+  // Kept for the search of a board it fits, should this one refuse it.
+  std::optional<driver::CompileRequest> forOtherBoards;
+  if (request.knownBoards != nullptr && inBoardMemories) forOtherBoards = request.compile;
   BoardRunResult result;
   try {
     result.compilation = driver::compileModel(std::move(request.compile));
   } catch (const memory::MemoryPlanError& error) {
     // Planned in the board's memories: too large for them is a board's refusal.
     if (!inBoardMemories) throw;
-    throw DeployError(DeployError::Kind::DoesNotFit,
-                      "the model does not fit " + request.platform->name() + ": " + error.what());
+    std::string message =
+        "the model does not fit " + request.platform->name() + ": " + error.what();
+    if (forOtherBoards) {
+      report("compile", "looking for a board the model fits");
+      const auto board =
+          smallestBoardThatFits(*request.knownBoards, *forOtherBoards, request.platform->name());
+      message += board ? "\nThe smallest known board it fits: " + *board
+                       : "\nNo known board has the memory for it.";
+    }
+    throw DeployError(DeployError::Kind::DoesNotFit, message);
+  }
+  if (const std::string fit = result.compilation.fit.summary(result.compilation.model);
+      !fit.empty()) {
+    report("plan", fit);
   }
   if (request.deployment.stop.stop_requested()) {
     throw DeployError(DeployError::Kind::Cancelled, "cancelled after compiling");

@@ -15,6 +15,7 @@
 
 #include "deploy/deployment.h"
 #include "deploy/firmware_footprint.h"
+#include "deploy/platform_registry.h"
 #include "deploy/reference_check.h"
 #include "driver/compilation_diff.h"
 #include "driver/compile_driver.h"
@@ -28,9 +29,13 @@ struct BoardRunRequest {
   // TFLite's outputs for these inputs (a golden set's), or empty.
   std::vector<std::vector<std::uint8_t>> goldenOutputs;
   DeploymentOptions deployment;
-  // "compile", then Deployment's stages, "size" (the firmware's footprint
-  // per memory, board builds only), then "reference".
+  // "compile", "plan" (the plan fit-first chose, when the plain one did not
+  // fit), then Deployment's stages, "size" (the firmware's footprint per
+  // memory, board builds only), then "reference".
   Deployment::Progress progress;
+  // When set, a model that fits no plan on `platform` is refused naming the
+  // smallest of these boards it fits (board_fit.h).
+  const PlatformRegistry* knownBoards = nullptr;
 };
 
 struct BoardRunResult {

@@ -30,6 +30,7 @@ struct BoardRun::Result {
   deploy::RunProfile profile;
   QList<QList<int>> modelOperators;  // per profile row
   QStringList flash;                 // the firmware's footprint, per memory
+  QString plan;                      // the plan fit-first chose, or empty
 };
 
 namespace {
@@ -226,6 +227,11 @@ bool BoardRun::start(Request request) {
           run.compile.options.schedules = request.schedules;
           run.compile.options.memory.overlapOutputs = request.overlapOutputs;
           run.compile.options.memory.patches = request.patches;
+          // Fit first, as loupec run: with neither switch on, a board the
+          // plain plan does not fit gets the first plan that fits ("[plan]"
+          // line), and a refusal names a board the model fits.
+          run.compile.fitToMemories = true;
+          run.knownBoards = &platforms;
           run.inputs = std::move(inputs);
           for (std::size_t i = 0; i < goldenOutputs.size(); ++i) {
             run.goldenOutputs.push_back(
@@ -243,6 +249,8 @@ bool BoardRun::start(Request request) {
           };
           const deploy::BoardRunResult done = deploy::runOnBoard(std::move(run));
           result->boardName = QString::fromStdString(done.boardName);
+          result->plan =
+              QString::fromStdString(done.compilation.fit.summary(done.compilation.model));
           result->times = done.times;
           if (done.footprint) {
             for (const std::string& line : deploy::footprintLines(*done.footprint)) {
@@ -311,6 +319,7 @@ void BoardRun::onDone() {
   state_ = State::Succeeded;
   boardName_ = result->boardName;
   flash_ = result->flash;
+  plan_ = result->plan;
   outputs_ = result->outputs;
   times_ = result->times;
   unit_ = QString::fromStdString(result->profile.unit);

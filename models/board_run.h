@@ -119,6 +119,10 @@ class BoardRun : public QObject {
   QString errorMessage() const { return error_; }
   QString platform() const { return platform_; }
   QString boardName() const { return boardName_; }
+  // The memory plan the last run needed when the plain plan did not fit the
+  // board ("fits with overlapped outputs: 8,640 of 10,912 workspace bytes
+  // ..."); empty when the plain plan fitted or the user chose the plan.
+  QString planNote() const { return plan_; }
   const QList<OutputCheck>& outputChecks() const { return outputs_; }
   bool outputsAgree() const;
   const deploy::DeploymentTimes& times() const { return times_; }
@@ -167,6 +171,7 @@ class BoardRun : public QObject {
   QString platform_;
   QString boardName_;
   QStringList flash_;
+  QString plan_;
   QList<OutputCheck> outputs_;
   deploy::DeploymentTimes times_;
   QString unit_;

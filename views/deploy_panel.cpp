@@ -310,6 +310,9 @@ void DeployPanel::updateResult() {
         html += QStringLiteral("</li>");
       }
       html += QStringLiteral("</ul>");
+      if (!run_->planNote().isEmpty()) {
+        html += tr("Memory plan: %1<br>").arg(run_->planNote().toHtmlEscaped());
+      }
       const auto& t = run_->times();
       html += tr("generate %1 s \u00b7 build %2 s \u00b7 flash %3 s \u00b7 run %4 s")
                   .arg(t.generate, 0, 'f', 2)

@@ -89,6 +89,7 @@ deploy::BoardRunRequest boardRunRequestFrom(const ParsedArguments& parsed,
   request.compile.targets = targets;
   request.compile.options.modelName = parsed.value("--model-name").value_or("default");
   request.compile.options.memory = memoryOptionsFrom(parsed);
+  request.compile.fitToMemories = fitToMemoriesFrom(parsed);
   request.compile.options.schedules = schedules;
   return request;
 }

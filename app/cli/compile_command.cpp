@@ -26,7 +26,8 @@ namespace loupe::cli {
 const char* const kCompileUsage =
     "  loupec compile MODEL -o OUT.tar [--model-name NAME] [--workspace static|external]\n"
     "                 [--planner NAME] [--pools SPEC] [--target \"npu -config=npu-128, c\"]\n"
-    "                 [--overlap-outputs] [--patches] [--platform NAME] [--report]\n"
+    "                 [--overlap-outputs] [--patches] [--plain-plan] [--platform NAME]\n"
+    "                 [--report]\n"
     "      compiles the model to C and writes a Model Library Format tar: "
     "codegen/host/{src,include}\n"
     "      (tvmgen_<NAME>.h, NAME defaults to 'default'), parameters/, the printed IR of every\n"
@@ -40,7 +41,9 @@ const char* const kCompileUsage =
     "      --platform NAME (a board, see loupec platforms): compiles for the board's CPU and\n"
     "      memories as run does, builds its firmware (cached) and prints the flash each memory\n"
     "      holds: model code, model constants, runtime, board support, C library; a model\n"
-    "      that does not fit is told which memory is how many bytes short (exit 1).\n"
+    "      that does not fit with the plain plan is planned with overlapped outputs, then\n"
+    "      patches, then both (the first that fits is used and printed; --plain-plan refuses\n"
+    "      instead); one that fits no plan is told each plan's shortfall (exit 1).\n"
     "      --target: targets in priority order (default \"c\"); every operator goes to the\n"
     "      first that accepts it, and metadata.json's device_mapping records it. An operator on\n"
     "      the NPU (Ethos-U55-like) is compiled with its region: one function, one command stream\n"
@@ -104,8 +107,12 @@ int runCompileCommand(const std::vector<std::string>& args, const deploy::Regist
   if (platform) {
     request.boardCpu = platform->cpu();
     request.options.boardMemories = platform->memoryRegions(request.model);
+    request.fitToMemories = fitToMemoriesFrom(parsed);
   }
   driver::Compilation compilation = driver::compileModel(std::move(request));
+  if (const std::string fit = compilation.fit.summary(compilation.model); !fit.empty()) {
+    std::cout << fit << "\n";
+  }
   const ir::Graph& graph = compilation.graph;
   codegen::CompiledModel& model = compilation.model;
   // Built before the sources move into the archive.

@@ -16,12 +16,14 @@ namespace loupe::cli {
 
 const char* const kGenerateUsage =
     "  loupec generate MODEL --platform NAME --output DIR [--model-name NAME] [--planner NAME]\n"
-    "                  [--pools SPEC] [--target \"npu -config=npu-128, c\"]\n"
+    "                  [--pools SPEC] [--target \"npu -config=npu-128, c\"] [--overlap-outputs]\n"
+    "                  [--patches] [--plain-plan]\n"
     "      writes the platform's firmware project for the model to DIR (a new or empty folder):\n"
     "      the generated model, Loupe's C runtime, the board's start-up code and RPC main, and\n"
     "      a Makefile; `make -C DIR` builds it. --target partitions as for compile: the NPU's\n"
     "      regions run on the software NPU the firmware binds as its device; --tuning-log LOG\n"
-    "      applies loupec tune's best schedules";
+    "      applies loupec tune's best schedules. A model the plain plan does not fit in the\n"
+    "      board's memories gets the first plan that fits, as run does (--plain-plan refuses)";
 
 int runGenerateCommand(const std::vector<std::string>& args, const deploy::Registries& registries) {
   namespace fs = std::filesystem;
@@ -56,8 +58,12 @@ int runGenerateCommand(const std::vector<std::string>& args, const deploy::Regis
   options.schedules = schedules;
   ir::Graph model = frontend::importTfliteFile(parsed.positional[0]);
   options.boardMemories = platform->memoryRegions(model);
-  const driver::Compilation compilation =
-      driver::compileModel({std::move(model), targets, std::move(options), platform->cpu()});
+  driver::CompileRequest request{std::move(model), targets, std::move(options), platform->cpu()};
+  request.fitToMemories = fitToMemoriesFrom(parsed);
+  const driver::Compilation compilation = driver::compileModel(std::move(request));
+  if (const std::string fit = compilation.fit.summary(compilation.model); !fit.empty()) {
+    std::cout << fit << "\n";
+  }
   const auto files = platform->projectFiles(compilation.model);
   deploy::writeProject(files, *output);
   std::cout << "wrote the " << platform->name() << " project for " << compilation.graph.name

@@ -11,7 +11,8 @@ std::vector<OptionSpec> memoryOptionSpecs() {
   return {{"--planner", OptionSpec::Kind::Value},
           {"--pools", OptionSpec::Kind::Value},
           {"--overlap-outputs", OptionSpec::Kind::Flag},
-          {"--patches", OptionSpec::Kind::Flag}};
+          {"--patches", OptionSpec::Kind::Flag},
+          {"--plain-plan", OptionSpec::Kind::Flag}};
 }
 
 std::string plannerNameList() {
@@ -38,7 +39,16 @@ memory::MemoryPlanOptions memoryOptionsFrom(const ParsedArguments& parsed, bool 
   }
   options.overlapOutputs = parsed.has("--overlap-outputs");
   options.patches = parsed.has("--patches");
+  if (parsed.has("--plain-plan") && (options.overlapOutputs || options.patches)) {
+    throw UsageError("--plain-plan plans without overlapped outputs or patches; leave out " +
+                     std::string(options.overlapOutputs ? "--overlap-outputs" : "--patches"));
+  }
   return options;
+}
+
+bool fitToMemoriesFrom(const ParsedArguments& parsed) {
+  return !parsed.has("--plain-plan") && !parsed.has("--overlap-outputs") &&
+         !parsed.has("--patches");
 }
 
 }  // namespace loupe::cli

@@ -9,12 +9,17 @@
 
 namespace loupe::cli {
 
-// The OptionSpecs of --planner and --pools, to append to a verb's own.
+// The OptionSpecs of --planner, --pools, --overlap-outputs, --patches and
+// --plain-plan, to append to a verb's own.
 std::vector<OptionSpec> memoryOptionSpecs();
 
 // The planner and pools the user chose; UsageError for an unknown planner or
 // a malformed pool list. `allowAll` accepts --planner all (memplan only).
 memory::MemoryPlanOptions memoryOptionsFrom(const ParsedArguments& parsed, bool allowAll = false);
+
+// Whether a board's plan is fitted (driver::CompileRequest::fitToMemories):
+// yes unless --plain-plan, --overlap-outputs or --patches chose it.
+bool fitToMemoriesFrom(const ParsedArguments& parsed);
 
 // "greedy_by_size, greedy_by_conflicts, ..."
 std::string plannerNameList();

@@ -158,6 +158,11 @@ int runMemplanCommand(const std::vector<std::string>& args) {
   specs.push_back({"--overlaps", OptionSpec::Kind::Flag});
   const auto parsed = parseArguments(args, specs);
   if (parsed.positional.size() != 1) throw UsageError("memplan needs exactly one MODEL file");
+  if (parsed.has("--plain-plan")) {
+    throw UsageError(
+        "--plain-plan chooses a board's plan (compile --platform, run, generate, "
+        "tune); memplan plans without a board, as asked");
+  }
   memory::MemoryPlanOptions options = memoryOptionsFrom(parsed, true);
 
   // The graph passes only: the plan of the graph as the CPU runs it.
@@ -240,7 +245,8 @@ int runMemplanCommand(const std::vector<std::string>& args) {
   if (!allFit) {
     for (const auto& plan : plans) {
       if (!plan.result.fits) {
-        std::cerr << "loupec memplan: " << memory::describeMisfit(graph, plan) << "\n";
+        std::cerr << "loupec memplan: "
+                  << memory::describeMisfit(graph, plan, options.overlaps).text << "\n";
         break;
       }
     }

@@ -27,7 +27,7 @@ const char* const kRunUsage =
     "             [--port TTY] [--baud N] [--option NAME=VALUE ...] [--profile FILE.json]\n"
     "             [--dump-tensors DIR]\n"
     "             [--model-name NAME] [--planner NAME] [--pools SPEC] [--target T]\n"
-    "             [--overlap-outputs] [--patches]\n"
+    "             [--overlap-outputs] [--patches] [--plain-plan]\n"
     "      runs the model on raw little-endian input files and writes output<i>.bin to DIR.\n"
     "      reference (the default): Loupe's reference interpreter; --dump-tensors writes every\n"
     "        non-constant tensor as t<index>.bin plus index.json.\n"
@@ -46,7 +46,12 @@ const char* const kRunUsage =
     "        (FILE.trace.json); --planner and --pools choose the memory plan as for memplan;\n"
     "        --target partitions as for compile: operators on the NPU (Ethos-U55-like) run on\n"
     "        the software NPU the firmware binds as its device; --tuning-log LOG applies loupec\n"
-    "        tune's best schedules (on a board platform)";
+    "        tune's best schedules (on a board platform).\n"
+    "      Fit first: on a board whose memories the plain plan does not fit, Loupe plans with\n"
+    "        overlapped outputs, then patches, then both, runs the first that fits and says so\n"
+    "        (\"[plan] fits with ...\"); --overlap-outputs or --patches choose the plan,\n"
+    "        --plain-plan refuses instead. A model no plan fits is refused with every plan's\n"
+    "        shortfall and the smallest known board it fits";
 
 namespace {
 
@@ -99,6 +104,7 @@ int runOnPlatform(const ir::Graph& graph, const ParsedArguments& parsed, const f
   deploy::BoardRunRequest request =
       boardRunRequestFrom(parsed, platform, graph, targets, schedules);
   request.inputs = std::move(inputs);
+  request.knownBoards = &platforms;
   request.progress = [](const std::string& stage, const std::string& detail) {
     std::cout << "[" << stage << "] " << detail << std::endl;
   };

@@ -138,6 +138,7 @@ int runTuneCommand(const std::vector<std::string>& args, const deploy::Registrie
   request.compile = {graph, targets, {}, {}};
   request.compile.options.modelName = parsed.value("--model-name").value_or("default");
   request.compile.options.memory = memoryOptionsFrom(parsed);
+  request.compile.fitToMemories = fitToMemoriesFrom(parsed);
   request.trials = trials;
   request.jobs = jobs;
   request.timeBudgetSeconds = budget;

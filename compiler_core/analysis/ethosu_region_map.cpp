@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "analysis/ethosu_command_listing.h"
+#include "ir/graph_printer.h"
 #include "loupe/ethosu/ethosu_registers.h"
 
 namespace loupe::analysis {
@@ -22,11 +23,9 @@ std::string regionMapHex(std::uint64_t value) {
   return text;
 }
 
-// "74,464".
+// "74,464" (region offsets and sizes are below 2^32).
 std::string regionMapGrouped(std::uint64_t value) {
-  std::string digits = std::to_string(value);
-  for (int i = static_cast<int>(digits.size()) - 3; i > 0; i -= 3) digits.insert(i, ",");
-  return digits;
+  return ir::groupDigits(static_cast<std::int64_t>(value));
 }
 
 bool regionMapHasFeatureMaps(const Operation& op) {

@@ -614,10 +614,11 @@ CompiledModel compileToC(const ir::Graph& graph, const CompileOptions& options) 
     }
     throw memory::MemoryPlanError(
         "the model's intermediate tensors (" + ir::groupDigits(model.workspaceBytes()) +
-        " bytes) do not fit: the board's " +
-        (memories.empty() ? "memories have" : memories + " has") +
-        " no room left for them after the I/O buffers, runtime and stack, " +
-        ir::groupDigits(model.workspaceBytes()) + " bytes short");
+            " bytes) do not fit: the board's " +
+            (memories.empty() ? "memories have" : memories + " has") +
+            " no room left for them after the I/O buffers, runtime and stack, " +
+            ir::groupDigits(model.workspaceBytes()) + " bytes short",
+        model.workspaceBytes());
   }
   const memory::WorkspaceAnalysis& analysis = model.memoryPlan.analysis;
   for (const OperatorCall& call : model.calls) {

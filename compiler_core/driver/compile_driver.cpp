@@ -29,6 +29,34 @@ ir::Graph previewPartitioning(ir::Graph model, const target::TargetList& targets
   return passes::partitionGraph(passes::mergeTargetRegions(std::move(graph), context), context);
 }
 
+namespace {
+
+// The first plan, cheapest first, that fits the board's memories.
+codegen::CompiledModel compileToFit(const ir::Graph& graph, const target::TargetList& targets,
+                                    const codegen::CompileOptions& options, MemoryFit& fit) {
+  for (const PlanSavings savings : kPlanSavingsInOrder) {
+    codegen::CompileOptions attempt = options;
+    applyPlanSavings(attempt, savings);
+    try {
+      codegen::CompiledModel model = target::compileForTargets(graph, targets, std::move(attempt));
+      fit.applied = savings;
+      fit.searched = savings != PlanSavings::None;
+      return model;
+    } catch (const memory::MemoryPlanError& error) {
+      fit.refused.push_back({savings, error.what(), error.shortBytes()});
+    }
+  }
+  std::int64_t closest = -1;
+  for (const RefusedPlan& plan : fit.refused) {
+    if (plan.shortBytes >= 0 && (closest < 0 || plan.shortBytes < closest)) {
+      closest = plan.shortBytes;
+    }
+  }
+  throw memory::MemoryPlanError(describeNoPlanFits(fit.refused), closest);
+}
+
+}  // namespace
+
 Compilation compileModel(CompileRequest request) {
   if (request.targets.empty()) {
     throw std::invalid_argument("no target to compile for (the CPU's is \"c\")");
@@ -39,8 +67,14 @@ Compilation compileModel(CompileRequest request) {
   compilation.timeline = std::move(partitioned.timeline);
   compilation.graph = std::move(partitioned.graph);
   request.options.isa = target::cpuIsaFor(request.targets, request.boardCpu);
-  compilation.model =
-      target::compileForTargets(compilation.graph, request.targets, std::move(request.options));
+  if (request.fitToMemories && !request.options.boardMemories.empty() &&
+      planSavingsOf(request.options) == PlanSavings::None) {
+    compilation.model =
+        compileToFit(compilation.graph, request.targets, request.options, compilation.fit);
+  } else {
+    compilation.model =
+        target::compileForTargets(compilation.graph, request.targets, std::move(request.options));
+  }
   if (compilation.model.patches) {
     // The code runs the rewritten graph: its operators are the ones the
     // calls, the plan and the profile name.

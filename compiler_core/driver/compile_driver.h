@@ -8,6 +8,7 @@
 
 #include "codegen/compiled_model.h"
 #include "codegen/model_compiler.h"
+#include "driver/memory_fit.h"
 #include "ir/graph.h"
 #include "passes/stage_timeline.h"
 #include "target/device_report.h"
@@ -25,6 +26,12 @@ struct CompileRequest {
   // picks the kernels' instruction set unless the c target names a CPU;
   // empty: portable C.
   std::string boardCpu;
+  // Fit first (memory_fit.h): when the plain plan does not fit
+  // options.boardMemories and options.memory asks for no savings, try
+  // overlapped outputs, patches, then both, and compile the first that fits.
+  // loupec and the GUI set it unless the user chose the plan (--plain-plan,
+  // --overlap-outputs, --patches).
+  bool fitToMemories = false;
 };
 
 // The model after the graph passes and partitioning.
@@ -38,6 +45,7 @@ struct Compilation {
   ir::Graph graph;                 // partitioned: what the code was generated from
   codegen::CompiledModel model;    // functions, C sources, memory plan
   target::DeviceReport devices;    // where each operator runs, per-device totals
+  MemoryFit fit;                   // the plans tried to fit the board, and the one used
 };
 
 // The graph passes over `model`, then partitioning for `targets`; with no
@@ -52,7 +60,8 @@ ir::Graph previewPartitioning(ir::Graph model, const target::TargetList& targets
 
 // Partitions and compiles. Throws std::invalid_argument without targets, and
 // what partitionModel and codegen::compileToC throw (lowering, planning, a
-// bad model name).
+// bad model name); with fitToMemories, memory::MemoryPlanError only when no
+// plan fits, naming each plan tried and its shortfall.
 Compilation compileModel(CompileRequest request);
 
 }  // namespace loupe::driver

@@ -69,7 +69,7 @@ ConstantPlacement placeConstants(const std::vector<ConstantArray>& arrays,
     }
     separator = "; ";
   }
-  throw MemoryPlanError(message.str());
+  throw MemoryPlanError(message.str(), unplaced);
 }
 
 }  // namespace loupe::memory

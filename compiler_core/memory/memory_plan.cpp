@@ -1,5 +1,6 @@
 #include "memory/memory_plan.h"
 
+#include <algorithm>
 #include <chrono>
 
 #include "ir/graph_printer.h"
@@ -121,7 +122,10 @@ std::vector<OverlapAllowance> MemoryPlan::usedOverlaps() const {
 
 MemoryPlan planMemory(const ir::Graph& graph, const MemoryPlanOptions& options) {
   MemoryPlan plan = planMemoryUnchecked(graph, options);
-  if (!plan.result.fits) throw MemoryPlanError(describeMisfit(graph, plan));
+  if (!plan.result.fits) {
+    const Misfit misfit = describeMisfit(graph, plan, options.overlaps);
+    throw MemoryPlanError(misfit.text, misfit.shortBytes);
+  }
   return plan;
 }
 
@@ -136,10 +140,14 @@ std::vector<MemoryPlan> planMemoryWithEveryPlanner(const ir::Graph& graph,
   return plans;
 }
 
-std::string describeMisfit(const ir::Graph& graph, const MemoryPlan& plan) {
-  // The best any algorithm achieves without limits is what the board needs.
+Misfit describeMisfit(
+    const ir::Graph& graph, const MemoryPlan& plan,
+    const std::function<std::vector<OverlapAllowance>(const WorkspaceAnalysis&)>& overlaps) {
+  // The best any algorithm achieves without limits is what the board needs
+  // (with the same overlaps allowed, when outputs may overlap their inputs).
   MemoryPlanOptions unbounded;
   unbounded.scratchBytes = plan.scratchBytes;
+  unbounded.overlaps = overlaps;
   unbounded.pools = defaultPools();
   unbounded.pools[0].alignment = largestAlignment(plan.pools);
   std::int64_t best = -1;
@@ -180,7 +188,7 @@ std::string describeMisfit(const ir::Graph& graph, const MemoryPlan& plan) {
         ", which the pools hold together, but a buffer cannot span two pools: try "
         "--planner all, or fewer, larger pools";
   }
-  return text;
+  return {text, std::max<std::int64_t>(best - capacity, 0)};
 }
 
 }  // namespace loupe::memory

@@ -18,10 +18,17 @@
 namespace loupe::memory {
 
 // The plan does not fit the pools; the message names the pool, the bytes
-// needed and the best any algorithm achieved.
+// needed and the best any algorithm achieved. shortBytes: how many bytes the
+// best plan lacks, when known (-1 otherwise), so that a caller trying other
+// plans (driver/memory_fit.h) can say which came closest.
 class MemoryPlanError : public std::runtime_error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit MemoryPlanError(const std::string& message, std::int64_t shortBytes = -1)
+      : std::runtime_error(message), shortBytes_(shortBytes) {}
+  std::int64_t shortBytes() const { return shortBytes_; }
+
+ private:
+  std::int64_t shortBytes_ = -1;
 };
 
 struct MemoryPlanOptions {
@@ -100,7 +107,15 @@ std::vector<MemoryPlan> planMemoryWithEveryPlanner(const ir::Graph& graph,
                                                    const MemoryPlanOptions& options);
 
 // Why `plan` does not fit, in words: which pool, the bytes needed, the best
-// achievable.
-std::string describeMisfit(const ir::Graph& graph, const MemoryPlan& plan);
+// achievable; and the bytes the best achievable plan lacks (0 when the pools
+// would hold it with another planner or layout).
+struct Misfit {
+  std::string text;
+  std::int64_t shortBytes = 0;
+};
+// `overlaps`: MemoryPlanOptions::overlaps of the plan, if any.
+Misfit describeMisfit(
+    const ir::Graph& graph, const MemoryPlan& plan,
+    const std::function<std::vector<OverlapAllowance>(const WorkspaceAnalysis&)>& overlaps = {});
 
 }  // namespace loupe::memory

@@ -59,7 +59,7 @@ std::int64_t parseBytes(std::string_view text, const std::string& what) {
 }  // namespace
 
 std::vector<MemoryPool> defaultPools() {
-  return {MemoryPool{"workspace", 0, kDefaultAlignment}};
+  return {MemoryPool{.name = "workspace", .size = 0, .alignment = kDefaultAlignment, .memory = {}}};
 }
 
 std::vector<MemoryPool> parsePoolSpec(std::string_view spec) {
@@ -81,7 +81,7 @@ std::vector<MemoryPool> parsePoolSpec(std::string_view spec) {
       throw std::invalid_argument("pool \"" + name + "\" needs a size, as in " + name +
                                   ":size=65536");
     }
-    MemoryPool pool{name, 0, kDefaultAlignment};
+    MemoryPool pool{.name = name, .size = 0, .alignment = kDefaultAlignment, .memory = {}};
     for (std::string_view field : split(item.substr(colon + 1), ',')) {
       const std::size_t equals = field.find('=');
       const std::string key(trim(field.substr(0, equals)));

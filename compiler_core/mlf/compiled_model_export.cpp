@@ -11,7 +11,10 @@ namespace loupe::mlf {
 namespace {
 
 ArchiveEntry entry(const std::string& path, std::string_view text) {
-  return {path, std::vector<std::uint8_t>(text.begin(), text.end())};
+  return {.path = path,
+          .bytes = std::vector<std::uint8_t>(text.begin(), text.end()),
+          .executable = false,
+          .streamed = nullptr};
 }
 
 MlfTensor tensorOf(const ir::Tensor& t) {
@@ -105,7 +108,10 @@ MlfContents contentsWithoutSources(const codegen::CompiledModel& model,
     run.constantsBytes += m.constantsBytes;
     operators.push_back(m);
     for (const tir::Buffer& constant : f.constants) {
-      c.parameters.push_back({f.name + "/" + constant->name + ".bin", constant->data});
+      c.parameters.push_back({.path = f.name + "/" + constant->name + ".bin",
+                              .bytes = constant->data,
+                              .executable = false,
+                              .streamed = nullptr});
     }
   }
   c.functions.push_back(run);

@@ -188,7 +188,9 @@ std::string readme(const MlfContents& contents) {
 }
 
 ArchiveEntry textEntry(std::string path, const std::string& text) {
-  return ArchiveEntry{std::move(path), std::vector<std::uint8_t>(text.begin(), text.end()), false};
+  std::vector<std::uint8_t> bytes(text.begin(), text.end());
+  return ArchiveEntry{
+      .path = std::move(path), .bytes = std::move(bytes), .executable = false, .streamed = nullptr};
 }
 
 }  // namespace

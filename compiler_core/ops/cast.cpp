@@ -2,6 +2,7 @@
 // Micro): floats to integers truncate toward zero, bools read as 0 and 1,
 // and a bool output is whether the element is non-zero. Integer and bool
 // tensors carry no quantisation here: CAST converts stored values.
+#include <array>
 #include <cstring>
 #include <span>
 #include <type_traits>
@@ -117,14 +118,16 @@ tir::PrimFunc lowerCast(const ir::Graph& graph, const ir::Operator& op,
   lowering::UnaryElementFunction f;
   // 8-bit inputs: a table of what the reference converts each value to.
   f.atCompileTime = [from, to](std::int32_t x) -> double {
-    const auto byte = static_cast<std::uint8_t>(x);
+    // Room for an element of any type, though only 8-bit ones come here:
+    // the compiler cannot see that `from` is one.
+    const std::array<std::uint8_t, sizeof(std::int64_t)> bytes{static_cast<std::uint8_t>(x)};
     switch (to) {
       case ir::DType::Float32:
-        return convertElement<float>(from, &byte, 0);
+        return convertElement<float>(from, bytes.data(), 0);
       case ir::DType::Bool:
-        return convertElement<bool>(from, &byte, 0) ? 1 : 0;
+        return convertElement<bool>(from, bytes.data(), 0) ? 1 : 0;
       default:
-        return static_cast<double>(convertElement<std::int64_t>(from, &byte, 0));
+        return static_cast<double>(convertElement<std::int64_t>(from, bytes.data(), 0));
     }
   };
   f.perElement = [from, to](const tir::Expr& x) {
