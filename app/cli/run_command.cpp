@@ -48,7 +48,8 @@ const char* const kRunUsage =
     "        the software NPU the firmware binds as its device; --tuning-log LOG applies loupec\n"
     "        tune's best schedules (on a board platform).\n"
     "      Fit first: on a board whose memories the plain plan does not fit, Loupe plans with\n"
-    "        overlapped outputs, then patches, then both, runs the first that fits and says so\n"
+    "        overlapped outputs, then with patches too, then patches alone, runs the first that\n"
+    "        fits and says so\n"
     "        (\"[plan] fits with ...\"); --overlap-outputs or --patches choose the plan,\n"
     "        --plain-plan refuses instead. A model no plan fits is refused with every plan's\n"
     "        shortfall and the smallest known board it fits";

@@ -28,7 +28,8 @@ struct CompileRequest {
   std::string boardCpu;
   // Fit first (memory_fit.h): when the plain plan does not fit
   // options.boardMemories and options.memory asks for no savings, try
-  // overlapped outputs, patches, then both, and compile the first that fits.
+  // overlapped outputs, then both with patches, then patches alone
+  // (kPlanSavingsInOrder), and compile the first that fits.
   // loupec and the GUI set it unless the user chose the plan (--plain-plan,
   // --overlap-outputs, --patches).
   bool fitToMemories = false;
