@@ -9,6 +9,7 @@
 #include <cmath>
 
 #include "views/chart_ticks.h"
+#include "views/offscreen_chart_image.h"
 
 namespace loupe::views {
 
@@ -188,17 +189,7 @@ void MemoryTimelineChart::paintEvent(QPaintEvent*) {
 }
 
 QImage MemoryTimelineChart::renderImage(const QSize& size) {
-  // QWidget::render() of a chart in a tab never shown paints nothing: draw
-  // it directly at the size asked for, then give the view its size back.
-  const QSize shown = this->size();
-  resize(size);
-  QImage image(size, QImage::Format_ARGB32);
-  image.fill(Qt::white);
-  QPainter painter(&image);
-  paintChart(painter);
-  painter.end();
-  resize(shown);
-  return image;
+  return offscreenChartImage(*this, size, [this](QPainter& painter) { paintChart(painter); });
 }
 
 void MemoryTimelineChart::paintChart(QPainter& painter) {

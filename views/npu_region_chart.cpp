@@ -9,6 +9,7 @@
 #include <cmath>
 
 #include "views/chart_ticks.h"
+#include "views/offscreen_chart_image.h"
 
 namespace loupe::views {
 
@@ -118,15 +119,7 @@ void NpuRegionChart::paintEvent(QPaintEvent*) {
 }
 
 QImage NpuRegionChart::renderImage(const QSize& size) {
-  const QSize shown = this->size();
-  resize(size);
-  QImage image(size, QImage::Format_ARGB32);
-  image.fill(Qt::white);
-  QPainter painter(&image);
-  paintChart(painter);
-  painter.end();
-  resize(shown);
-  return image;
+  return offscreenChartImage(*this, size, [this](QPainter& painter) { paintChart(painter); });
 }
 
 void NpuRegionChart::paintChart(QPainter& painter) {
