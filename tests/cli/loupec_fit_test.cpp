@@ -5,10 +5,12 @@
 // plan's shortfall and the smallest known board they fit.
 #include <QtTest>
 
+#include "loupec_process.h"
 #include "test_data.h"
 
 namespace {
 
+// loupec's exit code and output as text (micro:bit runs take a while).
 struct Result {
   int exitCode;
   QString out;
@@ -16,17 +18,8 @@ struct Result {
 };
 
 Result loupec(const QStringList& arguments) {
-  // A firmware cache of this test's own, shared by its runs.
-  static const QTemporaryDir cache;
-  QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-  environment.insert(QStringLiteral("XDG_CACHE_HOME"), cache.path());
-  QProcess process;
-  process.setProcessEnvironment(environment);
-  process.start(QStringLiteral(LOUPEC_PATH), arguments);
-  if (!process.waitForFinished(300000)) return {-1, {}, "loupec did not finish"};
-  return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -2,
-          QString::fromUtf8(process.readAllStandardOutput()),
-          QString::fromUtf8(process.readAllStandardError())};
+  const loupe::test::LoupecRun run = loupe::test::runLoupec(arguments, 300000);
+  return {run.exitCode, QString::fromUtf8(run.out), QString::fromUtf8(run.err)};
 }
 
 QString modelPath(const QString& name) {

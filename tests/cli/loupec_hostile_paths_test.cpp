@@ -11,6 +11,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "loupec_process.h"
 #include "mlf/tar_archive.h"
 #include "model_editor.h"
 #include "test_data.h"
@@ -19,22 +20,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct Result {
-  int exitCode;
-  QByteArray out;
-  QByteArray err;
-};
+using loupe::test::LoupecRun;
 
-Result loupec(const QStringList& arguments) {
-  static const QTemporaryDir cache;
-  QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-  environment.insert(QStringLiteral("XDG_CACHE_HOME"), cache.path());
-  QProcess process;
-  process.setProcessEnvironment(environment);
-  process.start(QStringLiteral(LOUPEC_PATH), arguments);
-  if (!process.waitForFinished(60000)) return {-1, {}, "loupec did not finish"};
-  return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -2,
-          process.readAllStandardOutput(), process.readAllStandardError()};
+LoupecRun loupec(const QStringList& arguments) {
+  return loupe::test::runLoupec(arguments);
 }
 
 fs::path helloWorld() {

@@ -8,6 +8,7 @@
 #include "loupe/ethosu/ethosu_execute.h"
 #include "loupe/ethosu/ethosu_payload.h"
 #include "loupe_version.h"
+#include "loupec_process.h"
 #include "test_data.h"
 
 namespace {
@@ -19,17 +20,8 @@ struct Result {
 };
 
 Result loupec(const QStringList& arguments, int timeoutMs = 60000) {
-  // Firmware builds (run --platform host) go to a cache of this test's own,
-  // not to the user's ~/.cache/loupe.
-  static const QTemporaryDir cache;
-  QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-  environment.insert(QStringLiteral("XDG_CACHE_HOME"), cache.path());
-  QProcess process;
-  process.setProcessEnvironment(environment);
-  process.start(QStringLiteral(LOUPEC_PATH), arguments);
-  if (!process.waitForFinished(timeoutMs)) return {-1, {}, "loupec did not finish"};
-  return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -2,
-          process.readAllStandardOutput(), QString::fromUtf8(process.readAllStandardError())};
+  const loupe::test::LoupecRun run = loupe::test::runLoupec(arguments, timeoutMs);
+  return {run.exitCode, run.out, QString::fromUtf8(run.err)};
 }
 
 QString model(const char* name) {
