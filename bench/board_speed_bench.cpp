@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_files.h"
 #include "builtin_registries.h"
 #include "deploy/auto_tuner.h"
 #include "deploy/deployment.h"
@@ -33,13 +34,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-using Bytes = std::vector<std::uint8_t>;
 
-Bytes readFile(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error("cannot read " + path.string());
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
+using bench::readGoldenFile;
 
 // TFLite Micro + CMSIS-NN, millions of instructions (issue 18's table).
 const std::map<std::pair<std::string, std::string>, double> kCmsisNn = {
@@ -81,11 +77,11 @@ Measurement measure(const deploy::Registries& registries, const deploy::Platform
                             std::move(options), platform.cpu()});
   deploy::Deployment deployment(platform, compilation.model);
   const fs::path golden = modelDir / "golden" / "seed1";
-  const auto outputs = deployment.run({readFile(golden / "input0.bin")});
+  const auto outputs = deployment.run({readGoldenFile(golden / "input0.bin")});
   Measurement m;
   m.instructions = deployment.profile().total;
   m.flash = flashBytes(deployment.firmware().firmware);
-  m.exact = outputs.size() == 1 && outputs[0] == readFile(golden / "output0.bin");
+  m.exact = outputs.size() == 1 && outputs[0] == readGoldenFile(golden / "output0.bin");
   m.isa = std::string(target::cpuIsaName(compilation.model.isa));
   return m;
 }
@@ -103,7 +99,7 @@ lowering::ScheduleTable tunedSchedules(const deploy::Registries& registries,
   request.compile = {frontend::importTfliteFile(modelDir / "model.tflite"),
                      target::parseTargetString("c", registries.targets),
                      {}};
-  request.inputs = {readFile(modelDir / "golden" / "seed1" / "input0.bin")};
+  request.inputs = {readGoldenFile(modelDir / "golden" / "seed1" / "input0.bin")};
   request.jobs = 2;
   request.previous = records;
   request.version = "bench";

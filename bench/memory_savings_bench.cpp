@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_files.h"
 #include "builtin_registries.h"
 #include "deploy/deployment.h"
 #include "driver/compile_driver.h"
@@ -25,11 +26,7 @@ namespace {
 
 using Bytes = std::vector<std::uint8_t>;
 
-Bytes readFile(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error("cannot read " + path.string());
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
+using bench::readGoldenFile;
 
 struct Measurement {
   std::int64_t workspace = 0;
@@ -51,7 +48,7 @@ Measurement measure(const deploy::Registries& registries, const deploy::Platform
   const fs::path golden = modelDir / "golden" / "seed1";
   std::vector<Bytes> inputs;
   for (std::size_t i = 0; fs::exists(golden / ("input" + std::to_string(i) + ".bin")); ++i) {
-    inputs.push_back(readFile(golden / ("input" + std::to_string(i) + ".bin")));
+    inputs.push_back(readGoldenFile(golden / ("input" + std::to_string(i) + ".bin")));
   }
   const auto outputs = deployment.run(inputs);
   Measurement m;
@@ -59,7 +56,8 @@ Measurement measure(const deploy::Registries& registries, const deploy::Platform
   m.instructions = deployment.profile().total;
   m.exact = !outputs.empty();
   for (std::size_t i = 0; i < outputs.size(); ++i) {
-    m.exact = m.exact && outputs[i] == readFile(golden / ("output" + std::to_string(i) + ".bin"));
+    m.exact =
+        m.exact && outputs[i] == readGoldenFile(golden / ("output" + std::to_string(i) + ".bin"));
   }
   m.patched = compilation.model.patches.has_value();
   return m;
