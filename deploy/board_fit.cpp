@@ -33,7 +33,7 @@ std::optional<std::string> smallestBoardThatFits(const PlatformRegistry& boards,
     driver::CompileRequest attempt = request;
     attempt.boardCpu = candidate.platform->cpu();
     attempt.options.boardMemories = candidate.platform->memoryRegions(request.model);
-    attempt.fitToMemories = driver::planSavingsOf(request.options) == driver::PlanSavings::None;
+    attempt.fitToMemories = true;  // unless the user chose the plan (compileModel checks)
     try {
       const driver::Compilation compilation = driver::compileModel(std::move(attempt));
       const std::string fit = compilation.fit.summary(compilation.model);

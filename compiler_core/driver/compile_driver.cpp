@@ -46,13 +46,9 @@ codegen::CompiledModel compileToFit(const ir::Graph& graph, const target::Target
       fit.refused.push_back({savings, error.what(), error.shortBytes()});
     }
   }
-  std::int64_t closest = -1;
-  for (const RefusedPlan& plan : fit.refused) {
-    if (plan.shortBytes >= 0 && (closest < 0 || plan.shortBytes < closest)) {
-      closest = plan.shortBytes;
-    }
-  }
-  throw memory::MemoryPlanError(describeNoPlanFits(fit.refused), closest);
+  const RefusedPlan* closest = closestRefusedPlan(fit.refused);
+  throw memory::MemoryPlanError(describeNoPlanFits(fit.refused),
+                                closest != nullptr ? closest->shortBytes : -1);
 }
 
 }  // namespace

@@ -54,18 +54,24 @@ std::string MemoryFit::summary(const codegen::CompiledModel& model) const {
   return line;
 }
 
-std::string describeNoPlanFits(const std::vector<RefusedPlan>& refused) {
-  std::string text = "no memory plan Loupe has fits:";
+const RefusedPlan* closestRefusedPlan(const std::vector<RefusedPlan>& refused) {
   const RefusedPlan* closest = nullptr;
   for (const RefusedPlan& plan : refused) {
-    text += "\n  " + planSavingsName(plan.savings) + ": ";
-    text += plan.shortBytes >= 0 ? ir::groupDigits(plan.shortBytes) + " bytes short" : "refused";
-    text += " (" + plan.reason + ")";
     if (plan.shortBytes >= 0 && (closest == nullptr || plan.shortBytes < closest->shortBytes)) {
       closest = &plan;
     }
   }
-  if (closest != nullptr) {
+  return closest;
+}
+
+std::string describeNoPlanFits(const std::vector<RefusedPlan>& refused) {
+  std::string text = "no memory plan Loupe has fits:";
+  for (const RefusedPlan& plan : refused) {
+    text += "\n  " + planSavingsName(plan.savings) + ": ";
+    text += plan.shortBytes >= 0 ? ir::groupDigits(plan.shortBytes) + " bytes short" : "refused";
+    text += " (" + plan.reason + ")";
+  }
+  if (const RefusedPlan* closest = closestRefusedPlan(refused)) {
     text += "\nThe closest is " + planSavingsName(closest->savings) + ", " +
             ir::groupDigits(closest->shortBytes) + " bytes short.";
   }

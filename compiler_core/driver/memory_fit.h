@@ -54,6 +54,9 @@ struct MemoryFit {
   std::string summary(const codegen::CompiledModel& model) const;
 };
 
+// The refused plan that lacked the fewest bytes, or nullptr when none says.
+const RefusedPlan* closestRefusedPlan(const std::vector<RefusedPlan>& refused);
+
 // Why no plan fits, every plan tried with its shortfall, and the closest.
 std::string describeNoPlanFits(const std::vector<RefusedPlan>& refused);
 
