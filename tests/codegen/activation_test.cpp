@@ -7,7 +7,10 @@
 #include <QtTest>
 
 #include "lowering/lowering_support.h"
+#include "test_group.h"
 #include "unary_codegen_cases.h"
+
+namespace activation_test {
 
 using namespace loupe;
 using loupe::test::UnaryCase;
@@ -272,5 +275,8 @@ class ActivationCodegen : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(ActivationCodegen)
+LOUPE_TEST_APPLESS_MAIN(ActivationCodegen)
+
+}  // namespace activation_test
+
 #include "activation_test.moc"

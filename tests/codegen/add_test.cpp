@@ -8,7 +8,10 @@
 
 #include "codegen_checks.h"
 #include "graph_builder.h"
+#include "test_group.h"
 #include "tir/tir_printer.h"
+
+namespace add_test {
 
 using namespace loupe;
 using loupe::test::GraphBuilder;
@@ -237,5 +240,8 @@ class ElementwiseBinaryCodegen : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(ElementwiseBinaryCodegen)
+LOUPE_TEST_APPLESS_MAIN(ElementwiseBinaryCodegen)
+
+}  // namespace add_test
+
 #include "add_test.moc"

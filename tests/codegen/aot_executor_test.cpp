@@ -14,6 +14,9 @@
 #include "deploy/process_runner.h"
 #include "generated_c_harness.h"
 #include "graph_builder.h"
+#include "test_group.h"
+
+namespace aot_executor_test {
 
 using namespace loupe;
 
@@ -310,5 +313,8 @@ int main(void) {
   }
 };
 
-QTEST_APPLESS_MAIN(AotExecutor)
+LOUPE_TEST_APPLESS_MAIN(AotExecutor)
+
+}  // namespace aot_executor_test
+
 #include "aot_executor_test.moc"

@@ -12,7 +12,10 @@
 #include "codegen_checks.h"
 #include "graph_builder.h"
 #include "lowering/lowering_support.h"
+#include "test_group.h"
 #include "tir/tir_printer.h"
+
+namespace concatenation_test {
 
 using namespace loupe;
 using loupe::test::GraphBuilder;
@@ -198,5 +201,8 @@ class ConcatenationCodegen : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(ConcatenationCodegen)
+LOUPE_TEST_APPLESS_MAIN(ConcatenationCodegen)
+
+}  // namespace concatenation_test
+
 #include "concatenation_test.moc"

@@ -10,6 +10,9 @@
 #include "codegen_checks.h"
 #include "control_flow_models.h"
 #include "reference/reference_interpreter.h"
+#include "test_group.h"
+
+namespace control_flow_test {
 
 using namespace loupe;
 
@@ -167,5 +170,8 @@ class ControlFlowTest : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(ControlFlowTest)
+LOUPE_TEST_APPLESS_MAIN(ControlFlowTest)
+
+}  // namespace control_flow_test
+
 #include "control_flow_test.moc"

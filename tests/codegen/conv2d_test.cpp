@@ -14,7 +14,10 @@
 #include "graph_builder.h"
 #include "lowering/conv_lowering_common.h"
 #include "test_data.h"
+#include "test_group.h"
 #include "tir/tir_printer.h"
+
+namespace conv2d_test {
 
 using namespace loupe;
 using loupe::test::GraphBuilder;
@@ -306,5 +309,8 @@ class Conv2DCodegen : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(Conv2DCodegen)
+LOUPE_TEST_APPLESS_MAIN(Conv2DCodegen)
+
+}  // namespace conv2d_test
+
 #include "conv2d_test.moc"

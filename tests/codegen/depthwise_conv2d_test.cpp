@@ -14,7 +14,10 @@
 #include "graph_builder.h"
 #include "reference/quantized_params.h"
 #include "test_data.h"
+#include "test_group.h"
 #include "tir/tir_printer.h"
+
+namespace depthwise_conv2d_test {
 
 using namespace loupe;
 using loupe::test::GraphBuilder;
@@ -245,5 +248,8 @@ class DepthwiseConv2DCodegen : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(DepthwiseConv2DCodegen)
+LOUPE_TEST_APPLESS_MAIN(DepthwiseConv2DCodegen)
+
+}  // namespace depthwise_conv2d_test
+
 #include "depthwise_conv2d_test.moc"

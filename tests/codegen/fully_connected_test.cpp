@@ -5,7 +5,10 @@
 #include "codegen_checks.h"
 #include "generated_c_harness.h"
 #include "graph_builder.h"
+#include "test_group.h"
 #include "tir/tir_printer.h"
+
+namespace fully_connected_test {
 
 using namespace loupe;
 using loupe::test::GraphBuilder;
@@ -118,5 +121,8 @@ class FullyConnectedCodegen : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(FullyConnectedCodegen)
+LOUPE_TEST_APPLESS_MAIN(FullyConnectedCodegen)
+
+}  // namespace fully_connected_test
+
 #include "fully_connected_test.moc"

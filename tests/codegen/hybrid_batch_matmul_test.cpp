@@ -13,6 +13,9 @@
 #include "hybrid_batch_matmul_model.h"
 #include "hybrid_checks.h"
 #include "reference/reference_interpreter.h"
+#include "test_group.h"
+
+namespace hybrid_batch_matmul_test {
 
 using namespace loupe;
 
@@ -120,5 +123,8 @@ class HybridBatchMatmulTest : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(HybridBatchMatmulTest)
+LOUPE_TEST_APPLESS_MAIN(HybridBatchMatmulTest)
+
+}  // namespace hybrid_batch_matmul_test
+
 #include "hybrid_batch_matmul_test.moc"

@@ -13,6 +13,9 @@
 #include "hybrid_checks.h"
 #include "hybrid_conv2d_model.h"
 #include "reference/reference_interpreter.h"
+#include "test_group.h"
+
+namespace hybrid_conv2d_test {
 
 using namespace loupe;
 
@@ -155,5 +158,8 @@ class HybridConv2DTest : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(HybridConv2DTest)
+LOUPE_TEST_APPLESS_MAIN(HybridConv2DTest)
+
+}  // namespace hybrid_conv2d_test
+
 #include "hybrid_conv2d_test.moc"

@@ -15,6 +15,9 @@
 #include "hybrid_checks.h"
 #include "hybrid_fully_connected_model.h"
 #include "reference/reference_interpreter.h"
+#include "test_group.h"
+
+namespace hybrid_fully_connected_test {
 
 using namespace loupe;
 
@@ -104,5 +107,8 @@ class HybridFullyConnectedTest : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(HybridFullyConnectedTest)
+LOUPE_TEST_APPLESS_MAIN(HybridFullyConnectedTest)
+
+}  // namespace hybrid_fully_connected_test
+
 #include "hybrid_fully_connected_test.moc"

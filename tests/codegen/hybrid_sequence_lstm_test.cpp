@@ -12,6 +12,9 @@
 #include "hybrid_checks.h"
 #include "hybrid_lstm_model.h"
 #include "reference/reference_interpreter.h"
+#include "test_group.h"
+
+namespace hybrid_sequence_lstm_test {
 
 using namespace loupe;
 
@@ -86,5 +89,8 @@ class HybridSequenceLstmTest : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(HybridSequenceLstmTest)
+LOUPE_TEST_APPLESS_MAIN(HybridSequenceLstmTest)
+
+}  // namespace hybrid_sequence_lstm_test
+
 #include "hybrid_sequence_lstm_test.moc"

@@ -14,6 +14,9 @@
 #include "codegen_checks.h"
 #include "hybrid_svdf_model.h"
 #include "reference/reference_interpreter.h"
+#include "test_group.h"
+
+namespace hybrid_svdf_test {
 
 using namespace loupe;
 
@@ -106,5 +109,8 @@ class HybridSvdfTest : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(HybridSvdfTest)
+LOUPE_TEST_APPLESS_MAIN(HybridSvdfTest)
+
+}  // namespace hybrid_svdf_test
+
 #include "hybrid_svdf_test.moc"

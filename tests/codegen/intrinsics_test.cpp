@@ -7,7 +7,10 @@
 #include <string>
 
 #include "codegen/runtime_files.h"
+#include "test_group.h"
 #include "tir/intrinsics.h"
+
+namespace intrinsics_test {
 
 using namespace loupe;
 
@@ -56,5 +59,8 @@ class IntrinsicTable : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(IntrinsicTable)
+LOUPE_TEST_APPLESS_MAIN(IntrinsicTable)
+
+}  // namespace intrinsics_test
+
 #include "intrinsics_test.moc"

@@ -11,6 +11,9 @@
 #include "codegen/model_compiler.h"
 #include "graph_builder.h"
 #include "ir/graph_printer.h"
+#include "test_group.h"
+
+namespace locale_independent_test {
 
 using namespace loupe;
 
@@ -65,5 +68,8 @@ class LocaleIndependent : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(LocaleIndependent)
+LOUPE_TEST_APPLESS_MAIN(LocaleIndependent)
+
+}  // namespace locale_independent_test
+
 #include "locale_independent_test.moc"

@@ -11,6 +11,9 @@
 #include "deploy/host_build.h"
 #include "generated_c_harness.h"
 #include "graph_builder.h"
+#include "test_group.h"
+
+namespace many_operator_functions_test {
 
 using namespace loupe;
 
@@ -90,5 +93,8 @@ class ManyOperatorFunctions : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(ManyOperatorFunctions)
+LOUPE_TEST_APPLESS_MAIN(ManyOperatorFunctions)
+
+}  // namespace many_operator_functions_test
+
 #include "many_operator_functions_test.moc"

@@ -15,8 +15,11 @@
 #include "codegen_checks.h"
 #include "graph_builder.h"
 #include "lowering/lowering_support.h"
+#include "test_group.h"
 #include "tflm_mean_pooling_case.h"
 #include "tir/tir_printer.h"
+
+namespace mean_test {
 
 using namespace loupe;
 using loupe::test::GraphBuilder;
@@ -274,5 +277,8 @@ class MeanCodegen : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(MeanCodegen)
+LOUPE_TEST_APPLESS_MAIN(MeanCodegen)
+
+}  // namespace mean_test
+
 #include "mean_test.moc"

@@ -11,6 +11,9 @@
 #include "graph_builder.h"
 #include "memory/memory_pools.h"
 #include "memory/planner_registry.h"
+#include "test_group.h"
+
+namespace memory_plan_codegen_test {
 
 using namespace loupe;
 using loupe::test::GraphBuilder;
@@ -180,5 +183,8 @@ class MemoryPlanCodegen : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(MemoryPlanCodegen)
+LOUPE_TEST_APPLESS_MAIN(MemoryPlanCodegen)
+
+}  // namespace memory_plan_codegen_test
+
 #include "memory_plan_codegen_test.moc"

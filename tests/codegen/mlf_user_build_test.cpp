@@ -15,6 +15,9 @@
 #include "mlf/compiled_model_export.h"
 #include "mlf/tar_archive.h"
 #include "test_data.h"
+#include "test_group.h"
+
+namespace mlf_user_build_test {
 
 using namespace loupe;
 namespace fs = std::filesystem;
@@ -146,5 +149,8 @@ class MlfUserBuild : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(MlfUserBuild)
+LOUPE_TEST_APPLESS_MAIN(MlfUserBuild)
+
+}  // namespace mlf_user_build_test
+
 #include "mlf_user_build_test.moc"

@@ -9,6 +9,9 @@
 
 #include "codegen_checks.h"
 #include "test_data.h"
+#include "test_group.h"
+
+namespace model_operators_test {
 
 using namespace loupe;
 
@@ -66,5 +69,8 @@ class ModelOperatorsCodegen : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(ModelOperatorsCodegen)
+LOUPE_TEST_APPLESS_MAIN(ModelOperatorsCodegen)
+
+}  // namespace model_operators_test
+
 #include "model_operators_test.moc"

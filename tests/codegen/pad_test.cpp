@@ -8,7 +8,10 @@
 #include "codegen_checks.h"
 #include "graph_builder.h"
 #include "lowering/lowering_support.h"
+#include "test_group.h"
 #include "tir/tir_printer.h"
+
+namespace pad_test {
 
 using namespace loupe;
 using loupe::test::GraphBuilder;
@@ -146,5 +149,8 @@ class PadCodegen : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(PadCodegen)
+LOUPE_TEST_APPLESS_MAIN(PadCodegen)
+
+}  // namespace pad_test
+
 #include "pad_test.moc"

@@ -9,7 +9,10 @@
 #include "graph_builder.h"
 #include "reference/quantized_params.h"
 #include "test_data.h"
+#include "test_group.h"
 #include "tir/tir_printer.h"
+
+namespace pool2d_test {
 
 using namespace loupe;
 using loupe::test::GraphBuilder;
@@ -127,5 +130,8 @@ class Pool2DCodegen : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(Pool2DCodegen)
+LOUPE_TEST_APPLESS_MAIN(Pool2DCodegen)
+
+}  // namespace pool2d_test
+
 #include "pool2d_test.moc"

@@ -7,7 +7,10 @@
 // loupe_quantize_f32 or loupe_dequantize per element.
 #include <QtTest>
 
+#include "test_group.h"
 #include "unary_codegen_cases.h"
+
+namespace quantize_test {
 
 using namespace loupe;
 using loupe::test::UnaryCase;
@@ -187,5 +190,8 @@ class QuantizeCodegen : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(QuantizeCodegen)
+LOUPE_TEST_APPLESS_MAIN(QuantizeCodegen)
+
+}  // namespace quantize_test
+
 #include "quantize_test.moc"

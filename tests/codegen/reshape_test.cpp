@@ -7,6 +7,9 @@
 #include "codegen_checks.h"
 #include "graph_builder.h"
 #include "test_data.h"
+#include "test_group.h"
+
+namespace reshape_test {
 
 using namespace loupe;
 using loupe::test::GraphBuilder;
@@ -135,5 +138,8 @@ class ReshapeCodegen : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(ReshapeCodegen)
+LOUPE_TEST_APPLESS_MAIN(ReshapeCodegen)
+
+}  // namespace reshape_test
+
 #include "reshape_test.moc"

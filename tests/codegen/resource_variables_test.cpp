@@ -7,7 +7,10 @@
 #include <QtTest>
 
 #include "codegen_checks.h"
+#include "test_group.h"
 #include "tflite_model_writer.h"
+
+namespace resource_variables_test {
 
 using namespace loupe;
 
@@ -127,5 +130,8 @@ class ResourceVariablesTest : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(ResourceVariablesTest)
+LOUPE_TEST_APPLESS_MAIN(ResourceVariablesTest)
+
+}  // namespace resource_variables_test
+
 #include "resource_variables_test.moc"

@@ -11,8 +11,11 @@
 #include "codegen_checks.h"
 #include "lowering/schedule.h"
 #include "simd_kernel_cases.h"
+#include "test_group.h"
 #include "tir/tir_printer.h"
 #include "tuning/tuning_log.h"
+
+namespace schedule_test {
 
 using namespace loupe;
 
@@ -177,5 +180,8 @@ class ScheduleTest : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(ScheduleTest)
+LOUPE_TEST_GUILESS_MAIN(ScheduleTest)
+
+}  // namespace schedule_test
+
 #include "schedule_test.moc"

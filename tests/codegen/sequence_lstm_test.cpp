@@ -14,6 +14,9 @@
 #include "codegen_checks.h"
 #include "graph_builder.h"
 #include "lowering/lowering_support.h"
+#include "test_group.h"
+
+namespace sequence_lstm_test {
 
 using namespace loupe;
 using loupe::test::GraphBuilder;
@@ -274,5 +277,8 @@ class SequenceLstmCodegen : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(SequenceLstmCodegen)
+LOUPE_TEST_APPLESS_MAIN(SequenceLstmCodegen)
+
+}  // namespace sequence_lstm_test
+
 #include "sequence_lstm_test.moc"

@@ -11,7 +11,10 @@
 
 #include "codegen_checks.h"
 #include "simd_kernel_cases.h"
+#include "test_group.h"
 #include "tir/tir_printer.h"
+
+namespace simd_lowering_test {
 
 using namespace loupe;
 
@@ -114,5 +117,8 @@ class SimdLowering : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(SimdLowering)
+LOUPE_TEST_GUILESS_MAIN(SimdLowering)
+
+}  // namespace simd_lowering_test
+
 #include "simd_lowering_test.moc"

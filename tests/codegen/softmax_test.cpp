@@ -8,7 +8,10 @@
 #include "codegen_checks.h"
 #include "graph_builder.h"
 #include "test_data.h"
+#include "test_group.h"
 #include "tir/tir_printer.h"
+
+namespace softmax_test {
 
 using namespace loupe;
 using loupe::test::GraphBuilder;
@@ -119,5 +122,8 @@ class SoftmaxCodegen : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(SoftmaxCodegen)
+LOUPE_TEST_APPLESS_MAIN(SoftmaxCodegen)
+
+}  // namespace softmax_test
+
 #include "softmax_test.moc"

@@ -11,7 +11,10 @@
 #include "graph_builder.h"
 #include "lowering/lowering_support.h"
 #include "ops/strided_slice_plan.h"
+#include "test_group.h"
 #include "tir/tir_printer.h"
+
+namespace strided_slice_test {
 
 using namespace loupe;
 using loupe::test::GraphBuilder;
@@ -218,5 +221,8 @@ class StridedSliceCodegen : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(StridedSliceCodegen)
+LOUPE_TEST_APPLESS_MAIN(StridedSliceCodegen)
+
+}  // namespace strided_slice_test
+
 #include "strided_slice_test.moc"

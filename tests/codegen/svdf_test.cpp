@@ -14,6 +14,9 @@
 #include "lowering/lowering_support.h"
 #include "mlf/compiled_model_export.h"
 #include "passes/pass_manager.h"
+#include "test_group.h"
+
+namespace svdf_test {
 
 using namespace loupe;
 using loupe::test::GraphBuilder;
@@ -317,5 +320,8 @@ class SvdfCodegen : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(SvdfCodegen)
+LOUPE_TEST_APPLESS_MAIN(SvdfCodegen)
+
+}  // namespace svdf_test
+
 #include "svdf_test.moc"

@@ -10,7 +10,10 @@
 #include "codegen_checks.h"
 #include "graph_builder.h"
 #include "lowering/lowering_support.h"
+#include "test_group.h"
 #include "tir/tir_printer.h"
+
+namespace transpose_conv_test {
 
 using namespace loupe;
 using loupe::test::GraphBuilder;
@@ -240,5 +243,8 @@ class TransposeConvCodegen : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TransposeConvCodegen)
+LOUPE_TEST_APPLESS_MAIN(TransposeConvCodegen)
+
+}  // namespace transpose_conv_test
+
 #include "transpose_conv_test.moc"

@@ -15,7 +15,10 @@
 #include "codegen_checks.h"
 #include "graph_builder.h"
 #include "lowering/lowering_support.h"
+#include "test_group.h"
 #include "tir/tir_printer.h"
+
+namespace transpose_test {
 
 using namespace loupe;
 using loupe::test::GraphBuilder;
@@ -204,5 +207,8 @@ class TransposeCodegen : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TransposeCodegen)
+LOUPE_TEST_APPLESS_MAIN(TransposeCodegen)
+
+}  // namespace transpose_test
+
 #include "transpose_test.moc"

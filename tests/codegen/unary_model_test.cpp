@@ -11,7 +11,10 @@
 #include "codegen_checks.h"
 #include "graph_builder.h"
 #include "passes/pass_manager.h"
+#include "test_group.h"
 #include "unary_codegen_cases.h"
+
+namespace unary_model_test {
 
 using namespace loupe;
 using loupe::test::GraphBuilder;
@@ -111,5 +114,8 @@ class UnaryModelCodegen : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(UnaryModelCodegen)
+LOUPE_TEST_APPLESS_MAIN(UnaryModelCodegen)
+
+}  // namespace unary_model_test
+
 #include "unary_model_test.moc"

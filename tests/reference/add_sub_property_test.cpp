@@ -20,7 +20,10 @@
 #include "graph_builder.h"
 #include "op_graphs.h"
 #include "reference/reference_interpreter.h"
+#include "test_group.h"
 #include "tflm_oracle.h"
+
+namespace add_sub_property_test {
 
 using namespace loupe;
 namespace tflm = loupe::test::tflm;
@@ -252,5 +255,8 @@ class AddSubProperty : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(AddSubProperty)
+LOUPE_TEST_APPLESS_MAIN(AddSubProperty)
+
+}  // namespace add_sub_property_test
+
 #include "add_sub_property_test.moc"

@@ -8,6 +8,9 @@
 #include "graph_builder.h"
 #include "op_graphs.h"
 #include "single_op_harness.h"
+#include "test_group.h"
+
+namespace add_test {
 
 using namespace loupe;
 using loupe::test::bytesOf;
@@ -145,5 +148,8 @@ class AddTest : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(AddTest)
+LOUPE_TEST_APPLESS_MAIN(AddTest)
+
+}  // namespace add_test
+
 #include "add_test.moc"

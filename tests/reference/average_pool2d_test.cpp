@@ -6,6 +6,9 @@
 #include "graph_builder.h"
 #include "op_graphs.h"
 #include "single_op_harness.h"
+#include "test_group.h"
+
+namespace average_pool2d_test {
 
 using namespace loupe;
 using loupe::test::bytesOf;
@@ -85,5 +88,8 @@ class AveragePool2DTest : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(AveragePool2DTest)
+LOUPE_TEST_APPLESS_MAIN(AveragePool2DTest)
+
+}  // namespace average_pool2d_test
+
 #include "average_pool2d_test.moc"

@@ -13,7 +13,10 @@
 
 #include "graph_builder.h"
 #include "single_op_harness.h"
+#include "test_group.h"
 #include "tflm_oracle.h"
+
+namespace concatenation_property_test {
 
 using namespace loupe;
 namespace tflm = loupe::test::tflm;
@@ -145,5 +148,8 @@ class ConcatenationProperty : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(ConcatenationProperty)
+LOUPE_TEST_APPLESS_MAIN(ConcatenationProperty)
+
+}  // namespace concatenation_property_test
+
 #include "concatenation_property_test.moc"

@@ -4,6 +4,9 @@
 #include "graph_builder.h"
 #include "reference/reference_interpreter.h"
 #include "single_op_harness.h"
+#include "test_group.h"
+
+namespace concatenation_test {
 
 using namespace loupe;
 using loupe::test::bytesOf;
@@ -132,5 +135,8 @@ class ConcatenationTest : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(ConcatenationTest)
+LOUPE_TEST_APPLESS_MAIN(ConcatenationTest)
+
+}  // namespace concatenation_test
+
 #include "concatenation_test.moc"

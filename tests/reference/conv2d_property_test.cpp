@@ -17,7 +17,10 @@
 
 #include "graph_builder.h"
 #include "single_op_harness.h"
+#include "test_group.h"
 #include "tflm_oracle.h"
+
+namespace conv2d_property_test {
 
 using namespace loupe;
 namespace tflm = loupe::test::tflm;
@@ -302,5 +305,8 @@ class Conv2DProperty : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(Conv2DProperty)
+LOUPE_TEST_APPLESS_MAIN(Conv2DProperty)
+
+}  // namespace conv2d_property_test
+
 #include "conv2d_property_test.moc"

@@ -7,6 +7,9 @@
 
 #include "graph_builder.h"
 #include "single_op_harness.h"
+#include "test_group.h"
+
+namespace conv2d_test {
 
 using namespace loupe;
 using loupe::test::bytesOf;
@@ -230,5 +233,8 @@ class Conv2DTest : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(Conv2DTest)
+LOUPE_TEST_APPLESS_MAIN(Conv2DTest)
+
+}  // namespace conv2d_test
+
 #include "conv2d_test.moc"

@@ -18,7 +18,10 @@
 
 #include "graph_builder.h"
 #include "single_op_harness.h"
+#include "test_group.h"
 #include "tflm_oracle.h"
+
+namespace depthwise_conv2d_property_test {
 
 using namespace loupe;
 namespace tflm = loupe::test::tflm;
@@ -273,5 +276,8 @@ class DepthwiseConv2DProperty : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(DepthwiseConv2DProperty)
+LOUPE_TEST_APPLESS_MAIN(DepthwiseConv2DProperty)
+
+}  // namespace depthwise_conv2d_property_test
+
 #include "depthwise_conv2d_property_test.moc"

@@ -5,6 +5,9 @@
 
 #include "graph_builder.h"
 #include "single_op_harness.h"
+#include "test_group.h"
+
+namespace depthwise_conv2d_test {
 
 using namespace loupe;
 using loupe::test::bytesOf;
@@ -141,5 +144,8 @@ class DepthwiseConv2DTest : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(DepthwiseConv2DTest)
+LOUPE_TEST_APPLESS_MAIN(DepthwiseConv2DTest)
+
+}  // namespace depthwise_conv2d_test
+
 #include "depthwise_conv2d_test.moc"

@@ -1,7 +1,10 @@
 // DEQUANTIZE reference kernel: scale * (q - zero_point) in float.
 #include <QtTest>
 
+#include "test_group.h"
 #include "unary_op_harness.h"
+
+namespace dequantize_test {
 
 using namespace loupe;
 
@@ -70,5 +73,8 @@ class DequantizeTest : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(DequantizeTest)
+LOUPE_TEST_APPLESS_MAIN(DequantizeTest)
+
+}  // namespace dequantize_test
+
 #include "dequantize_test.moc"

@@ -11,6 +11,9 @@
 #include "op_graphs.h"
 #include "reference/quantized_params.h"
 #include "single_op_harness.h"
+#include "test_group.h"
+
+namespace explicit_padding_test {
 
 using namespace loupe;
 using loupe::test::bytesOf;
@@ -143,5 +146,8 @@ class ExplicitPadding : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(ExplicitPadding)
+LOUPE_TEST_APPLESS_MAIN(ExplicitPadding)
+
+}  // namespace explicit_padding_test
+
 #include "explicit_padding_test.moc"

@@ -6,6 +6,9 @@
 #include <cmath>
 
 #include "loupe/fixed_point_math.h"
+#include "test_group.h"
+
+namespace fixed_point_math_test {
 
 namespace {
 
@@ -145,5 +148,8 @@ class FixedPointMathTest : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(FixedPointMathTest)
+LOUPE_TEST_APPLESS_MAIN(FixedPointMathTest)
+
+}  // namespace fixed_point_math_test
+
 #include "fixed_point_math_test.moc"

@@ -19,7 +19,10 @@
 
 #include "graph_builder.h"
 #include "single_op_harness.h"
+#include "test_group.h"
 #include "tflm_oracle.h"
+
+namespace fully_connected_property_test {
 
 using namespace loupe;
 namespace tflm = loupe::test::tflm;
@@ -269,5 +272,8 @@ class FullyConnectedProperty : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(FullyConnectedProperty)
+LOUPE_TEST_APPLESS_MAIN(FullyConnectedProperty)
+
+}  // namespace fully_connected_property_test
+
 #include "fully_connected_property_test.moc"

@@ -5,6 +5,9 @@
 
 #include "graph_builder.h"
 #include "single_op_harness.h"
+#include "test_group.h"
+
+namespace fully_connected_test {
 
 using namespace loupe;
 using loupe::test::bytesOf;
@@ -217,5 +220,8 @@ class FullyConnectedTest : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(FullyConnectedTest)
+LOUPE_TEST_APPLESS_MAIN(FullyConnectedTest)
+
+}  // namespace fully_connected_test
+
 #include "fully_connected_test.moc"

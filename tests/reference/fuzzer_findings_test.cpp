@@ -7,6 +7,9 @@
 #include "frontend/tflite_importer.h"
 #include "reference/reference_interpreter.h"
 #include "test_data.h"
+#include "test_group.h"
+
+namespace fuzzer_findings_test {
 
 class FuzzerFindings : public QObject {
   Q_OBJECT
@@ -35,5 +38,8 @@ class FuzzerFindings : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(FuzzerFindings)
+LOUPE_TEST_APPLESS_MAIN(FuzzerFindings)
+
+}  // namespace fuzzer_findings_test
+
 #include "fuzzer_findings_test.moc"

@@ -13,8 +13,11 @@
 #include <cstdlib>
 #include <fstream>
 
+#include "test_group.h"
 #include "tflm_oracle.h"
 #include "unary_op_harness.h"
+
+namespace hard_swish_property_test {
 
 using namespace loupe;
 namespace tflm = loupe::test::tflm;
@@ -152,5 +155,8 @@ class HardSwishProperty : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(HardSwishProperty)
+LOUPE_TEST_APPLESS_MAIN(HardSwishProperty)
+
+}  // namespace hard_swish_property_test
+
 #include "hard_swish_property_test.moc"

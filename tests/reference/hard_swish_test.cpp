@@ -5,7 +5,10 @@
 #include <algorithm>
 #include <cmath>
 
+#include "test_group.h"
 #include "unary_op_harness.h"
+
+namespace hard_swish_test {
 
 using namespace loupe;
 
@@ -88,5 +91,8 @@ class HardSwishTest : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(HardSwishTest)
+LOUPE_TEST_APPLESS_MAIN(HardSwishTest)
+
+}  // namespace hard_swish_test
+
 #include "hard_swish_test.moc"

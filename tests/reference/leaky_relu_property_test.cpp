@@ -16,8 +16,11 @@
 #include <cstdlib>
 #include <fstream>
 
+#include "test_group.h"
 #include "tflm_oracle.h"
 #include "unary_op_harness.h"
+
+namespace leaky_relu_property_test {
 
 using namespace loupe;
 namespace tflm = loupe::test::tflm;
@@ -156,5 +159,8 @@ class LeakyReluProperty : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(LeakyReluProperty)
+LOUPE_TEST_APPLESS_MAIN(LeakyReluProperty)
+
+}  // namespace leaky_relu_property_test
+
 #include "leaky_relu_property_test.moc"

@@ -2,7 +2,10 @@
 // rounding of TFLite's fixed-point multiply worked out by hand.
 #include <QtTest>
 
+#include "test_group.h"
 #include "unary_op_harness.h"
+
+namespace leaky_relu_test {
 
 using namespace loupe;
 
@@ -73,5 +76,8 @@ class LeakyReluTest : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(LeakyReluTest)
+LOUPE_TEST_APPLESS_MAIN(LeakyReluTest)
+
+}  // namespace leaky_relu_test
+
 #include "leaky_relu_test.moc"

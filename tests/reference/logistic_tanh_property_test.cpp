@@ -21,8 +21,11 @@
 #include <fstream>
 
 #include "loupe/fixed_point_math.h"
+#include "test_group.h"
 #include "tflm_oracle.h"
 #include "unary_op_harness.h"
+
+namespace logistic_tanh_property_test {
 
 using namespace loupe;
 namespace tflm = loupe::test::tflm;
@@ -244,5 +247,8 @@ class LogisticTanhProperty : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(LogisticTanhProperty)
+LOUPE_TEST_APPLESS_MAIN(LogisticTanhProperty)
+
+}  // namespace logistic_tanh_property_test
+
 #include "logistic_tanh_property_test.moc"

@@ -5,7 +5,10 @@
 
 #include <cmath>
 
+#include "test_group.h"
 #include "unary_op_harness.h"
+
+namespace logistic_test {
 
 using namespace loupe;
 
@@ -143,5 +146,8 @@ class LogisticTest : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(LogisticTest)
+LOUPE_TEST_APPLESS_MAIN(LogisticTest)
+
+}  // namespace logistic_test
+
 #include "logistic_test.moc"

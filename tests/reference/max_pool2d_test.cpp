@@ -6,6 +6,9 @@
 #include "graph_builder.h"
 #include "op_graphs.h"
 #include "single_op_harness.h"
+#include "test_group.h"
+
+namespace max_pool2d_test {
 
 using namespace loupe;
 using loupe::test::bytesOf;
@@ -86,5 +89,8 @@ class MaxPool2DTest : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(MaxPool2DTest)
+LOUPE_TEST_APPLESS_MAIN(MaxPool2DTest)
+
+}  // namespace max_pool2d_test
+
 #include "max_pool2d_test.moc"

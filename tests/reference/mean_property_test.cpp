@@ -16,7 +16,10 @@
 
 #include "graph_builder.h"
 #include "reference/reference_interpreter.h"
+#include "test_group.h"
 #include "tflm_oracle.h"
+
+namespace mean_property_test {
 
 using namespace loupe;
 namespace tflm = loupe::test::tflm;
@@ -205,5 +208,8 @@ class MeanProperty : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(MeanProperty)
+LOUPE_TEST_APPLESS_MAIN(MeanProperty)
+
+}  // namespace mean_property_test
+
 #include "mean_property_test.moc"

@@ -8,7 +8,10 @@
 #include "graph_builder.h"
 #include "reference/reference_interpreter.h"
 #include "single_op_harness.h"
+#include "test_group.h"
 #include "tflm_mean_pooling_case.h"
+
+namespace mean_test {
 
 using namespace loupe;
 using loupe::test::bytesOf;
@@ -178,5 +181,8 @@ class MeanTest : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(MeanTest)
+LOUPE_TEST_APPLESS_MAIN(MeanTest)
+
+}  // namespace mean_test
+
 #include "mean_test.moc"

@@ -16,7 +16,10 @@
 
 #include "op_graphs.h"
 #include "reference/reference_interpreter.h"
+#include "test_group.h"
 #include "tflm_oracle.h"
+
+namespace mul_property_test {
 
 using namespace loupe;
 namespace tflm = loupe::test::tflm;
@@ -208,5 +211,8 @@ class MulProperty : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(MulProperty)
+LOUPE_TEST_APPLESS_MAIN(MulProperty)
+
+}  // namespace mul_property_test
+
 #include "mul_property_test.moc"

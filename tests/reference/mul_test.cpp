@@ -6,6 +6,9 @@
 #include "graph_builder.h"
 #include "op_graphs.h"
 #include "single_op_harness.h"
+#include "test_group.h"
+
+namespace mul_test {
 
 using namespace loupe;
 using loupe::test::bytesOf;
@@ -87,5 +90,8 @@ class MulTest : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(MulTest)
+LOUPE_TEST_APPLESS_MAIN(MulTest)
+
+}  // namespace mul_test
+
 #include "mul_test.moc"

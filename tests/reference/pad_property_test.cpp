@@ -15,7 +15,10 @@
 
 #include "graph_builder.h"
 #include "single_op_harness.h"
+#include "test_group.h"
 #include "tflm_oracle.h"
+
+namespace pad_property_test {
 
 using namespace loupe;
 namespace tflm = loupe::test::tflm;
@@ -163,5 +166,8 @@ class PadProperty : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(PadProperty)
+LOUPE_TEST_APPLESS_MAIN(PadProperty)
+
+}  // namespace pad_property_test
+
 #include "pad_property_test.moc"

@@ -5,6 +5,9 @@
 
 #include "graph_builder.h"
 #include "single_op_harness.h"
+#include "test_group.h"
+
+namespace pad_test {
 
 using namespace loupe;
 using loupe::test::bytesOf;
@@ -124,5 +127,8 @@ class PadTest : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(PadTest)
+LOUPE_TEST_APPLESS_MAIN(PadTest)
+
+}  // namespace pad_test
+
 #include "pad_test.moc"

@@ -16,7 +16,10 @@
 
 #include "op_graphs.h"
 #include "single_op_harness.h"
+#include "test_group.h"
 #include "tflm_oracle.h"
+
+namespace pool2d_property_test {
 
 using namespace loupe;
 namespace tflm = loupe::test::tflm;
@@ -177,5 +180,8 @@ class Pool2DProperty : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(Pool2DProperty)
+LOUPE_TEST_APPLESS_MAIN(Pool2DProperty)
+
+}  // namespace pool2d_property_test
+
 #include "pool2d_property_test.moc"

@@ -20,8 +20,11 @@
 #include <map>
 #include <string>
 
+#include "test_group.h"
 #include "tflm_oracle.h"
 #include "unary_op_harness.h"
+
+namespace quantize_property_test {
 
 using namespace loupe;
 namespace tflm = loupe::test::tflm;
@@ -270,5 +273,8 @@ class QuantizeProperty : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(QuantizeProperty)
+LOUPE_TEST_APPLESS_MAIN(QuantizeProperty)
+
+}  // namespace quantize_property_test
+
 #include "quantize_property_test.moc"

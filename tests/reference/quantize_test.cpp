@@ -2,7 +2,10 @@
 // and the integer requantisations TFLM supports.
 #include <QtTest>
 
+#include "test_group.h"
 #include "unary_op_harness.h"
+
+namespace quantize_test {
 
 using namespace loupe;
 
@@ -92,5 +95,8 @@ class QuantizeTest : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(QuantizeTest)
+LOUPE_TEST_APPLESS_MAIN(QuantizeTest)
+
+}  // namespace quantize_test
+
 #include "quantize_test.moc"

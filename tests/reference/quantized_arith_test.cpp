@@ -7,6 +7,9 @@
 #include <random>
 
 #include "loupe/quantized_arith.h"
+#include "test_group.h"
+
+namespace quantized_arith_test {
 
 namespace {
 
@@ -65,5 +68,8 @@ class QuantizedArithTest : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(QuantizedArithTest)
+LOUPE_TEST_APPLESS_MAIN(QuantizedArithTest)
+
+}  // namespace quantized_arith_test
+
 #include "quantized_arith_test.moc"

@@ -5,6 +5,9 @@
 
 #include "graph_builder.h"
 #include "reference/quantized_params.h"
+#include "test_group.h"
+
+namespace quantized_params_test {
 
 using namespace loupe;
 using loupe::reference::IntRange;
@@ -134,5 +137,8 @@ class QuantizedParamsTest : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(QuantizedParamsTest)
+LOUPE_TEST_APPLESS_MAIN(QuantizedParamsTest)
+
+}  // namespace quantized_params_test
+
 #include "quantized_params_test.moc"

@@ -1,7 +1,10 @@
 // RELU6 reference kernel: a clamp to the input's quantised 0 and 6.
 #include <QtTest>
 
+#include "test_group.h"
 #include "unary_op_harness.h"
+
+namespace relu6_test {
 
 using namespace loupe;
 
@@ -48,5 +51,8 @@ class Relu6Test : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(Relu6Test)
+LOUPE_TEST_APPLESS_MAIN(Relu6Test)
+
+}  // namespace relu6_test
+
 #include "relu6_test.moc"

@@ -15,8 +15,11 @@
 #include <cstdlib>
 #include <fstream>
 
+#include "test_group.h"
 #include "tflm_oracle.h"
 #include "unary_op_harness.h"
+
+namespace relu_property_test {
 
 using namespace loupe;
 namespace tflm = loupe::test::tflm;
@@ -156,5 +159,8 @@ class ReluProperty : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(ReluProperty)
+LOUPE_TEST_APPLESS_MAIN(ReluProperty)
+
+}  // namespace relu_property_test
+
 #include "relu_property_test.moc"

@@ -1,7 +1,10 @@
 // RELU reference kernel: requantisation and the clamp at the output's zero.
 #include <QtTest>
 
+#include "test_group.h"
 #include "unary_op_harness.h"
+
+namespace relu_test {
 
 using namespace loupe;
 
@@ -64,5 +67,8 @@ class ReluTest : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(ReluTest)
+LOUPE_TEST_APPLESS_MAIN(ReluTest)
+
+}  // namespace relu_test
+
 #include "relu_test.moc"

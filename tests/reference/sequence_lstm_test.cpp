@@ -13,6 +13,9 @@
 #include "graph_builder.h"
 #include "reference/reference_interpreter.h"
 #include "single_op_harness.h"
+#include "test_group.h"
+
+namespace sequence_lstm_test {
 
 using namespace loupe;
 using loupe::test::bytesOf;
@@ -380,5 +383,8 @@ class SequenceLstmTest : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(SequenceLstmTest)
+LOUPE_TEST_APPLESS_MAIN(SequenceLstmTest)
+
+}  // namespace sequence_lstm_test
+
 #include "sequence_lstm_test.moc"

@@ -21,7 +21,10 @@
 
 #include "graph_builder.h"
 #include "single_op_harness.h"
+#include "test_group.h"
 #include "tflm_oracle.h"
+
+namespace softmax_property_test {
 
 using namespace loupe;
 namespace tflm = loupe::test::tflm;
@@ -320,5 +323,8 @@ class SoftmaxProperty : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(SoftmaxProperty)
+LOUPE_TEST_APPLESS_MAIN(SoftmaxProperty)
+
+}  // namespace softmax_property_test
+
 #include "softmax_property_test.moc"

@@ -11,6 +11,9 @@
 #include "graph_builder.h"
 #include "reference/reference_interpreter.h"
 #include "test_data.h"
+#include "test_group.h"
+
+namespace softmax_test {
 
 using namespace loupe;
 
@@ -267,5 +270,8 @@ class SoftmaxTest : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(SoftmaxTest)
+LOUPE_TEST_APPLESS_MAIN(SoftmaxTest)
+
+}  // namespace softmax_test
+
 #include "softmax_test.moc"

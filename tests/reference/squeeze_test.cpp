@@ -4,6 +4,9 @@
 #include "graph_builder.h"
 #include "reference/reference_interpreter.h"
 #include "single_op_harness.h"
+#include "test_group.h"
+
+namespace squeeze_test {
 
 using namespace loupe;
 using loupe::test::bytesOf;
@@ -114,5 +117,8 @@ class SqueezeTest : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(SqueezeTest)
+LOUPE_TEST_APPLESS_MAIN(SqueezeTest)
+
+}  // namespace squeeze_test
+
 #include "squeeze_test.moc"

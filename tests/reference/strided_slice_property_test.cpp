@@ -20,7 +20,10 @@
 
 #include "graph_builder.h"
 #include "single_op_harness.h"
+#include "test_group.h"
 #include "tflm_oracle.h"
+
+namespace strided_slice_property_test {
 
 using namespace loupe;
 namespace tflm = loupe::test::tflm;
@@ -210,5 +213,8 @@ class StridedSliceProperty : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(StridedSliceProperty)
+LOUPE_TEST_APPLESS_MAIN(StridedSliceProperty)
+
+}  // namespace strided_slice_property_test
+
 #include "strided_slice_property_test.moc"

@@ -6,6 +6,9 @@
 #include "graph_builder.h"
 #include "reference/reference_interpreter.h"
 #include "single_op_harness.h"
+#include "test_group.h"
+
+namespace strided_slice_test {
 
 using namespace loupe;
 using loupe::test::bytesOf;
@@ -179,5 +182,8 @@ class StridedSliceTest : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(StridedSliceTest)
+LOUPE_TEST_APPLESS_MAIN(StridedSliceTest)
+
+}  // namespace strided_slice_test
+
 #include "strided_slice_test.moc"

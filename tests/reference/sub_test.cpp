@@ -5,6 +5,9 @@
 #include "graph_builder.h"
 #include "op_graphs.h"
 #include "single_op_harness.h"
+#include "test_group.h"
+
+namespace sub_test {
 
 using namespace loupe;
 using loupe::test::bytesOf;
@@ -85,5 +88,8 @@ class SubTest : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(SubTest)
+LOUPE_TEST_APPLESS_MAIN(SubTest)
+
+}  // namespace sub_test
+
 #include "sub_test.moc"

@@ -18,7 +18,10 @@
 #include "graph_builder.h"
 #include "reference/reference_interpreter.h"
 #include "single_op_harness.h"
+#include "test_group.h"
 #include "tflm_oracle.h"
+
+namespace svdf_property_test {
 
 using namespace loupe;
 namespace tflm = loupe::test::tflm;
@@ -230,5 +233,8 @@ class SvdfProperty : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(SvdfProperty)
+LOUPE_TEST_APPLESS_MAIN(SvdfProperty)
+
+}  // namespace svdf_property_test
+
 #include "svdf_property_test.moc"

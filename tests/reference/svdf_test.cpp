@@ -6,6 +6,9 @@
 #include "graph_builder.h"
 #include "reference/reference_interpreter.h"
 #include "single_op_harness.h"
+#include "test_group.h"
+
+namespace svdf_test {
 
 using namespace loupe;
 using loupe::test::bytesOf;
@@ -314,5 +317,8 @@ class SvdfTest : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(SvdfTest)
+LOUPE_TEST_APPLESS_MAIN(SvdfTest)
+
+}  // namespace svdf_test
+
 #include "svdf_test.moc"

@@ -4,7 +4,10 @@
 
 #include <cmath>
 
+#include "test_group.h"
 #include "unary_op_harness.h"
+
+namespace tanh_test {
 
 using namespace loupe;
 
@@ -128,5 +131,8 @@ class TanhTest : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TanhTest)
+LOUPE_TEST_APPLESS_MAIN(TanhTest)
+
+}  // namespace tanh_test
+
 #include "tanh_test.moc"

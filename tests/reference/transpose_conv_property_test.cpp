@@ -18,7 +18,10 @@
 
 #include "graph_builder.h"
 #include "single_op_harness.h"
+#include "test_group.h"
 #include "tflm_oracle.h"
+
+namespace transpose_conv_property_test {
 
 using namespace loupe;
 namespace tflm = loupe::test::tflm;
@@ -279,5 +282,8 @@ class TransposeConvProperty : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TransposeConvProperty)
+LOUPE_TEST_APPLESS_MAIN(TransposeConvProperty)
+
+}  // namespace transpose_conv_property_test
+
 #include "transpose_conv_property_test.moc"

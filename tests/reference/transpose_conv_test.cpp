@@ -5,6 +5,9 @@
 #include "graph_builder.h"
 #include "reference/reference_interpreter.h"
 #include "single_op_harness.h"
+#include "test_group.h"
+
+namespace transpose_conv_test {
 
 using namespace loupe;
 using loupe::test::bytesOf;
@@ -325,5 +328,8 @@ class TransposeConvTest : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TransposeConvTest)
+LOUPE_TEST_APPLESS_MAIN(TransposeConvTest)
+
+}  // namespace transpose_conv_test
+
 #include "transpose_conv_test.moc"

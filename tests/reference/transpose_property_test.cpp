@@ -15,7 +15,10 @@
 
 #include "graph_builder.h"
 #include "single_op_harness.h"
+#include "test_group.h"
 #include "tflm_oracle.h"
+
+namespace transpose_property_test {
 
 using namespace loupe;
 namespace tflm = loupe::test::tflm;
@@ -140,5 +143,8 @@ class TransposeProperty : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TransposeProperty)
+LOUPE_TEST_APPLESS_MAIN(TransposeProperty)
+
+}  // namespace transpose_property_test
+
 #include "transpose_property_test.moc"

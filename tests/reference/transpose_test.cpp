@@ -4,6 +4,9 @@
 #include "graph_builder.h"
 #include "reference/reference_interpreter.h"
 #include "single_op_harness.h"
+#include "test_group.h"
+
+namespace transpose_test {
 
 using namespace loupe;
 using loupe::test::bytesOf;
@@ -108,5 +111,8 @@ class TransposeTest : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TransposeTest)
+LOUPE_TEST_APPLESS_MAIN(TransposeTest)
+
+}  // namespace transpose_test
+
 #include "transpose_test.moc"
