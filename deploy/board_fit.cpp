@@ -6,7 +6,55 @@
 #include <utility>
 #include <vector>
 
+#include "ir/graph_printer.h"
+
 namespace loupe::deploy {
+
+void compileForBoard(driver::CompileRequest& request, const Platform& platform) {
+  request.boardCpu = platform.cpu();
+  request.options.boardMemories = platform.memoryRegions(request.model);
+}
+
+std::string boardRefusal(const Platform& platform, const memory::MemoryPlanError& error,
+                         const driver::CompileRequest* request,
+                         const PlatformRegistry* knownBoards) {
+  std::string message = "the model does not fit " + platform.name() + ": " + error.what();
+  if (request != nullptr && knownBoards != nullptr) {
+    const auto board = smallestBoardThatFits(*knownBoards, *request, platform.name());
+    message += board ? "\nThe smallest known board it fits: " + *board
+                     : "\nNo known board has the memory for it.";
+  }
+  return message;
+}
+
+BoardFit checkBoardFit(const Platform& platform, driver::CompileRequest request,
+                       const PlatformRegistry* knownBoards) {
+  compileForBoard(request, platform);
+  BoardFit fit;
+  fit.limited = !request.options.boardMemories.empty();
+  if (!fit.limited) return fit;
+  const driver::CompileRequest asChosen = request;
+  request.fitToMemories = true;  // unless the request chooses the plan (compileModel checks)
+  try {
+    const driver::Compilation compilation = driver::compileModel(std::move(request));
+    fit.plan = compilation.fit.searched ? compilation.fit.applied
+                                        : driver::planSavingsOf(asChosen.options);
+    fit.note = compilation.fit.summary(compilation.model);
+    if (fit.note.empty()) {
+      std::int64_t capacity = 0;
+      for (const memory::MemoryPool& pool : compilation.model.memoryPlan.pools) {
+        capacity += pool.size;
+      }
+      fit.note = "fits with " + driver::planSavingsName(fit.plan) + ": " +
+                 ir::groupDigits(compilation.model.workspaceBytes()) + " of " +
+                 ir::groupDigits(capacity) + " workspace bytes";
+    }
+  } catch (const memory::MemoryPlanError& error) {
+    fit.fits = false;
+    fit.refusal = boardRefusal(platform, error, &asChosen, knownBoards);
+  }
+  return fit;
+}
 
 std::optional<std::string> smallestBoardThatFits(const PlatformRegistry& boards,
                                                  const driver::CompileRequest& request,

@@ -1,7 +1,7 @@
-// The way out of a refusal: when a model fits no memory plan on the chosen
-// board, which of the known boards it would fit, trying them from the
-// smallest workspace memory up, each with the plans fit-first tries
-// (driver/memory_fit.h).
+// Whether a model fits a board before anything is built, and the way out of
+// a refusal: when a model fits no memory plan on the chosen board, which of
+// the known boards it would fit, trying them from the smallest workspace
+// memory up, each with the plans fit-first tries (driver/memory_fit.h).
 #pragma once
 
 #include <optional>
@@ -9,6 +9,7 @@
 
 #include "deploy/platform_registry.h"
 #include "driver/compile_driver.h"
+#include "memory/memory_plan.h"
 
 namespace loupe::deploy {
 
@@ -20,5 +21,29 @@ namespace loupe::deploy {
 std::optional<std::string> smallestBoardThatFits(const PlatformRegistry& boards,
                                                  const driver::CompileRequest& request,
                                                  const std::string& except);
+
+// Prepares `request` for `platform` as Run on board compiles it: the board's
+// CPU, and pools and constants in its memories.
+void compileForBoard(driver::CompileRequest& request, const Platform& platform);
+
+// "the model does not fit qemu-microbit: <the planner's account>" and, given
+// the request as the user chose it (prepared for the refusing board) and the
+// known boards, the smallest of them it fits.
+std::string boardRefusal(const Platform& platform, const memory::MemoryPlanError& error,
+                         const driver::CompileRequest* request = nullptr,
+                         const PlatformRegistry* knownBoards = nullptr);
+
+// What the Deploy panel shows before a run: whether the model, compiled for
+// `platform` as Run on board would (fit first unless the request chooses
+// the plan), fits the board's memories, and with which plan.
+struct BoardFit {
+  bool limited = false;  // the board has memories of its own to fit (the host has none)
+  bool fits = true;
+  driver::PlanSavings plan = driver::PlanSavings::None;  // the plan it fits with
+  std::string note;     // "fits with overlapped outputs: ..." (or "with the plain plan")
+  std::string refusal;  // why it does not fit (boardRefusal), when it does not
+};
+BoardFit checkBoardFit(const Platform& platform, driver::CompileRequest request,
+                       const PlatformRegistry* knownBoards);
 
 }  // namespace loupe::deploy

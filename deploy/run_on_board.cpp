@@ -58,9 +58,7 @@ BoardRunResult runOnBoard(BoardRunRequest request) {
   };
   // The reference check needs the model as imported; the driver takes a copy.
   const ir::Graph imported = model;
-  request.compile.boardCpu = request.platform->cpu();
-  // Pools and constants in the board's memories, unless --pools names others.
-  request.compile.options.boardMemories = request.platform->memoryRegions(model);
+  compileForBoard(request.compile, *request.platform);
   const target::CpuIsa isa = target::cpuIsaFor(request.compile.targets, request.compile.boardCpu);
   report("compile", "compiling " + imported.name + " to C for " +
                         target::targetListString(request.compile.targets) + " (" +
@@ -75,16 +73,11 @@ BoardRunResult runOnBoard(BoardRunRequest request) {
   } catch (const memory::MemoryPlanError& error) {
     // Planned in the board's memories: too large for them is a board's refusal.
     if (!inBoardMemories) throw;
-    std::string message =
-        "the model does not fit " + request.platform->name() + ": " + error.what();
-    if (forOtherBoards) {
-      report("compile", "looking for a board the model fits");
-      const auto board =
-          smallestBoardThatFits(*request.knownBoards, *forOtherBoards, request.platform->name());
-      message += board ? "\nThe smallest known board it fits: " + *board
-                       : "\nNo known board has the memory for it.";
-    }
-    throw DeployError(DeployError::Kind::DoesNotFit, message);
+    if (forOtherBoards) report("compile", "looking for a board the model fits");
+    throw DeployError(
+        DeployError::Kind::DoesNotFit,
+        boardRefusal(*request.platform, error, forOtherBoards ? &*forOtherBoards : nullptr,
+                     request.knownBoards));
   }
   if (const std::string fit = result.compilation.fit.summary(result.compilation.model);
       !fit.empty()) {

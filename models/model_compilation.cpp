@@ -38,6 +38,8 @@ struct ModelCompilation::Result {
   // The stage run in strips (compiled with patches): replans keep it
   // together and draw it.
   std::optional<codegen::PatchExecution> patches;
+  // The plan fit first chose when the plain one did not fit the board.
+  QString fitNote;
   FunctionListing tir;
   FunctionListing c;
   MemoryPlanLayout plan;
@@ -310,7 +312,12 @@ void ModelCompilation::startCompilation() {
           request.boardCpu = cpu;
           // Planned in the board's memories, as Run on board plans it.
           if (platform) request.options.boardMemories = platform->memoryRegions(request.model);
+          // And fitted to them as Run on board fits them: with both switches
+          // off, a board the plain plan does not fit gets the first plan that
+          // fits, so the views show what will run on it.
+          request.fitToMemories = !request.options.boardMemories.empty() && pools.empty();
           driver::Compilation compilation = driver::compileModel(std::move(request));
+          result->fitNote = QString::fromStdString(compilation.fit.summary(compilation.model));
           for (const passes::Stage& stage : compilation.timeline.stages()) {
             if (stage.kind != passes::StageKind::Graph) continue;
             result->stages.append(
@@ -411,6 +418,10 @@ void ModelCompilation::setOverlapOutputs(bool on) {
   overlapOutputs_ = on;
   emit overlapOutputsChanged(on);
   if (document_->isLoaded()) startCompilation();
+}
+
+QString ModelCompilation::fitNote() const {
+  return result_ ? result_->fitNote : QString();
 }
 
 void ModelCompilation::setPatches(bool on) {

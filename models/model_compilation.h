@@ -114,6 +114,11 @@ class ModelCompilation : public QObject {
   bool patches() const { return patches_; }
   void setPatches(bool on);
 
+  // With both switches off and a board whose memories the plain plan does
+  // not fit, the plan that was compiled instead ("fits with overlapped
+  // outputs: 8,640 of 10,912 workspace bytes ..."); empty otherwise.
+  QString fitNote() const;
+
   // A second algorithm to show beside the first (empty: none). Planned with
   // the first, on the same buffers; memoryPlanChanged() covers both.
   QString comparisonPlanner() const { return comparisonPlanner_; }

@@ -1,6 +1,8 @@
 #include "views/deploy_panel.h"
 
 #include <QComboBox>
+#include <QDeadlineTimer>
+#include <QEventLoop>
 #include <QFileDialog>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -9,18 +11,23 @@
 #include <QPushButton>
 #include <QSpinBox>
 #include <QStandardItemModel>
+#include <QTimer>
 #include <QVBoxLayout>
 
+#include "models/board_fit_check.h"
 #include "models/board_run.h"
 #include "models/model_document.h"
 #include "views/serial_port_box.h"
 
 namespace loupe::views {
 
-DeployPanel::DeployPanel(models::ModelDocument* document, models::BoardRun* run, QWidget* parent)
+DeployPanel::DeployPanel(models::ModelDocument* document, models::BoardRun* run,
+                         models::BoardFitCheck* fit, QWidget* parent)
     : QWidget(parent),
       document_(document),
       run_(run),
+      fitCheck_(fit),
+      fitTimer_(new QTimer(this)),
       platform_(new QComboBox(this)),
       description_(new QLabel(this)),
       serialRow_(new QWidget(this)),
@@ -31,6 +38,7 @@ DeployPanel::DeployPanel(models::ModelDocument* document, models::BoardRun* run,
       schedules_(new QLabel(this)),
       inputs_(new QLabel(this)),
       goldenSet_(new QComboBox(this)),
+      fit_(new QLabel(this)),
       runButton_(new QPushButton(tr("Run on board"), this)),
       cancelButton_(new QPushButton(tr("Cancel"), this)),
       result_(new QLabel(this)) {
@@ -40,6 +48,7 @@ DeployPanel::DeployPanel(models::ModelDocument* document, models::BoardRun* run,
   cancelButton_->setObjectName(QStringLiteral("cancelRunButton"));
   result_->setObjectName(QStringLiteral("deployResult"));
   goldenSet_->setObjectName(QStringLiteral("goldenSetBox"));
+  fit_->setObjectName(QStringLiteral("boardFit"));
 
   // Unavailable platforms stay listed, disabled, with what to install.
   auto* items = new QStandardItemModel(platform_);
@@ -98,6 +107,14 @@ DeployPanel::DeployPanel(models::ModelDocument* document, models::BoardRun* run,
   inputButtons->addWidget(randomInputs);
   inputButtons->addStretch(1);
 
+  fit_->setWordWrap(true);
+  fit_->setTextFormat(Qt::RichText);
+  fit_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  fitTimer_->setSingleShot(true);
+  fitTimer_->setInterval(100);
+  connect(fitTimer_, &QTimer::timeout, this, [this] { fitCheck_->check(request()); });
+  connect(fitCheck_, &models::BoardFitCheck::changed, this, &DeployPanel::updateFit);
+
   runButton_->setToolTip(tr("Build, flash and run the model on the platform (Ctrl+R)"));
   connect(runButton_, &QPushButton::clicked, this, &DeployPanel::runOnBoard);
   connect(cancelButton_, &QPushButton::clicked, run_, &models::BoardRun::cancel);
@@ -123,12 +140,14 @@ DeployPanel::DeployPanel(models::ModelDocument* document, models::BoardRun* run,
   form->addRow(tr("Schedules"), schedules_);
   form->addRow(tr("Inputs"), inputs_);
   form->addRow(QString(), inputButtons);
+  form->addRow(tr("Memory"), fit_);
   auto* layout = new QVBoxLayout(this);
   layout->addLayout(form);
   layout->addLayout(runButtons);
   layout->addWidget(result_, 1);
 
   connect(platform_, &QComboBox::currentIndexChanged, this, &DeployPanel::updateControls);
+  connect(platform_, &QComboBox::currentIndexChanged, this, &DeployPanel::scheduleFitCheck);
   connect(run_, &models::BoardRun::runningChanged, this, &DeployPanel::updateControls);
   connect(run_, &models::BoardRun::finished, this, &DeployPanel::updateResult);
   connect(run_, &models::BoardRun::started, this, &DeployPanel::updateResult);
@@ -136,11 +155,14 @@ DeployPanel::DeployPanel(models::ModelDocument* document, models::BoardRun* run,
     refreshGoldenSets();
     updateControls();
     updateResult();
+    scheduleFitCheck();
   });
   refreshGoldenSets();
   selectPlatform(QStringLiteral("host"));
   updateControls();
   updateResult();
+  updateFit();
+  scheduleFitCheck();
 }
 
 bool DeployPanel::selectPlatform(const QString& name) {
@@ -178,12 +200,69 @@ void DeployPanel::loadInputs() {
 void DeployPanel::setTargets(target::TargetList targets) {
   targetList_ = std::move(targets);
   updateControls();
+  scheduleFitCheck();
 }
 
 void DeployPanel::setSchedules(lowering::ScheduleTable schedules, const QString& source) {
   scheduleTable_ = std::move(schedules);
   schedulesSource_ = source;
   updateControls();
+  scheduleFitCheck();
+}
+
+void DeployPanel::setOverlapOutputs(bool on) {
+  overlapOutputs_ = on;
+  scheduleFitCheck();
+}
+
+void DeployPanel::setPatches(bool on) {
+  patches_ = on;
+  scheduleFitCheck();
+}
+
+void DeployPanel::scheduleFitCheck() {
+  fitTimer_->start();
+}
+
+bool DeployPanel::isCheckingFit() const {
+  return fitTimer_->isActive() || fitCheck_->state() == models::BoardFitCheck::State::Checking;
+}
+
+bool DeployPanel::waitUntilFitChecked(int timeoutMs) {
+  QDeadlineTimer deadline(timeoutMs);
+  while (isCheckingFit() && !deadline.hasExpired()) {
+    QEventLoop loop;
+    connect(fitCheck_, &models::BoardFitCheck::changed, &loop, &QEventLoop::quit);
+    QTimer::singleShot(std::min<qint64>(100, std::max<qint64>(1, deadline.remainingTime())), &loop,
+                       &QEventLoop::quit);
+    loop.exec();
+  }
+  return !isCheckingFit();
+}
+
+void DeployPanel::updateFit() {
+  using State = models::BoardFitCheck::State;
+  const QString board = fitCheck_->platform().toHtmlEscaped();
+  const QString text = fitCheck_->text().toHtmlEscaped().replace(u'\n', QStringLiteral("<br>"));
+  QString html;
+  switch (fitCheck_->state()) {
+    case State::None:
+      html = tr("<span style='color:#777'>no memory limit to check</span>");
+      break;
+    case State::Checking:
+      html = tr("<span style='color:#777'>%1</span>").arg(text);
+      break;
+    case State::Fits:
+      html = tr("<span style='color:#1b7a1b'>\u2714 %1:</span> %2").arg(board, text);
+      break;
+    case State::DoesNotFit:
+      html = tr("<b style='color:#b00020'>\u2718 Does not fit:</b> %1").arg(text);
+      break;
+    case State::Failed:
+      html = tr("<b style='color:#b00020'>Cannot compile for %1:</b> %2").arg(board, text);
+      break;
+  }
+  fit_->setText(html);
 }
 
 QString DeployPanel::targetString() const {
@@ -202,7 +281,7 @@ void DeployPanel::refreshGoldenSets() {
   goldenSet_->setToolTip(tip);
 }
 
-void DeployPanel::runOnBoard() {
+models::BoardRun::Request DeployPanel::request() const {
   models::BoardRun::Request request;
   request.platform = selectedPlatform();
   request.port = port_->port();
@@ -212,8 +291,13 @@ void DeployPanel::runOnBoard() {
   request.schedules = scheduleTable_;
   request.overlapOutputs = overlapOutputs_;
   request.patches = patches_;
-  emit aboutToRun(platform_->currentData(Qt::UserRole + 2).toBool() ? request.port : QString());
-  run_->start(request);
+  return request;
+}
+
+void DeployPanel::runOnBoard() {
+  const models::BoardRun::Request chosen = request();
+  emit aboutToRun(platform_->currentData(Qt::UserRole + 2).toBool() ? chosen.port : QString());
+  run_->start(chosen);
 }
 
 void DeployPanel::updateControls() {

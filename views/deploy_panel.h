@@ -2,8 +2,10 @@
 // greyed out, the tooltip names the Debian package), a serial port and baud
 // rate for `serial`, the inputs (a golden set beside the model, whose outputs
 // are then compared with TFLite's too; raw .bin files; or random bytes),
-// and Run on board / Cancel. Below: how the outputs compare with the
-// reference interpreter, the stage times, or why the run failed.
+// and Run on board / Cancel. Before a run, the memory plan the board needs
+// (or why the model does not fit it, and which board it would fit). Below:
+// how the outputs compare with the reference interpreter, the stage times,
+// or why the run failed.
 #pragma once
 
 #include <QWidget>
@@ -17,9 +19,11 @@ class QFormLayout;
 class QLabel;
 class QPushButton;
 class QSpinBox;
+class QTimer;
 class QWidget;
 
 namespace loupe::models {
+class BoardFitCheck;
 class ModelDocument;
 }  // namespace loupe::models
 
@@ -31,7 +35,8 @@ class DeployPanel : public QWidget {
   Q_OBJECT
 
  public:
-  DeployPanel(models::ModelDocument* document, models::BoardRun* run, QWidget* parent = nullptr);
+  DeployPanel(models::ModelDocument* document, models::BoardRun* run, models::BoardFitCheck* fit,
+              QWidget* parent = nullptr);
 
   QComboBox* platformBox() const { return platform_; }
   QComboBox* portBox() const;
@@ -39,6 +44,11 @@ class DeployPanel : public QWidget {
   QPushButton* cancelButton() const { return cancelButton_; }
   QLabel* resultLabel() const { return result_; }
   QComboBox* goldenSetBox() const { return goldenSet_; }
+  models::BoardFitCheck* fitCheck() const { return fitCheck_; }
+  QLabel* fitLabel() const { return fit_; }
+  // Whether the check of the chosen board's fit is due or under way.
+  bool isCheckingFit() const;
+  bool waitUntilFitChecked(int timeoutMs);
 
   // The targets Run on board compiles for ("npu -config=npu-128, c"); the
   // window passes the ones the views were compiled for.
@@ -49,10 +59,10 @@ class DeployPanel : public QWidget {
   QString targetString() const;
   // Whether Run on board plans outputs over their dying inputs, as the views
   // were compiled (the Memory Plan view's Overlap outputs).
-  void setOverlapOutputs(bool on) { overlapOutputs_ = on; }
+  void setOverlapOutputs(bool on);
   bool overlapOutputs() const { return overlapOutputs_; }
   // And whether it runs the first operators in patches (the view's Patches).
-  void setPatches(bool on) { patches_ = on; }
+  void setPatches(bool on);
   bool patches() const { return patches_; }
 
   // Selects `name` when it is listed and available; returns whether it did.
@@ -74,6 +84,10 @@ class DeployPanel : public QWidget {
 
  private:
   void updateControls();
+  // Checks again, shortly: several settings often change at once.
+  void scheduleFitCheck();
+  void updateFit();
+  models::BoardRun::Request request() const;
   void rebuildOptionFields();
   std::map<std::string, std::string> optionValues() const;
   void updateResult();
@@ -82,6 +96,8 @@ class DeployPanel : public QWidget {
 
   models::ModelDocument* document_;
   models::BoardRun* run_;
+  models::BoardFitCheck* fitCheck_;
+  QTimer* fitTimer_;
   QList<models::PlatformChoice> choices_;  // in the platform box's order
   QComboBox* platform_;
   QLabel* description_;
@@ -103,6 +119,7 @@ class DeployPanel : public QWidget {
   QString schedulesSource_;
   QLabel* inputs_;
   QComboBox* goldenSet_;
+  QLabel* fit_;
   QPushButton* runButton_;
   QPushButton* cancelButton_;
   QLabel* result_;

@@ -35,6 +35,7 @@
 
 #include "gui/bundled_model.h"
 #include "loupe_version.h"
+#include "models/board_fit_check.h"
 #include "models/board_run.h"
 #include "models/board_tuning.h"
 #include "models/compilation_comparison.h"
@@ -293,7 +294,8 @@ void MainWindow::createDocks() {
   problemsDock_->setWidget(problemsView_);
   addDockWidget(Qt::BottomDockWidgetArea, problemsDock_);
 
-  deployPanel_ = new views::DeployPanel(document_, boardRun_, this);
+  deployPanel_ = new views::DeployPanel(
+      document_, boardRun_, new models::BoardFitCheck(document_, *registries_, this), this);
   deployPanel_->setObjectName(QStringLiteral("deployPanel"));
   deployDock_ = new QDockWidget(tr("Deploy"), this);
   deployDock_->setObjectName(QStringLiteral("deployDock"));
@@ -721,7 +723,7 @@ void MainWindow::chooseTuningLog() {
 
 bool MainWindow::isBusy() const {
   return compilation_->isBusy() || graphLayout_->isBusy() || boardRun_->isRunning() ||
-         boardTuning_->isRunning() || compareView_->isBusy();
+         boardTuning_->isRunning() || compareView_->isBusy() || deployPanel_->isCheckingFit();
 }
 
 bool MainWindow::waitUntilIdle(int timeoutMs) {
@@ -734,6 +736,7 @@ bool MainWindow::waitUntilIdle(int timeoutMs) {
     boardRun_->waitUntilIdle(std::max(0, static_cast<int>(timeoutMs - timer.elapsed())));
     boardTuning_->waitUntilIdle(std::max(0, static_cast<int>(timeoutMs - timer.elapsed())));
     compareView_->waitUntilIdle(std::max(0, static_cast<int>(timeoutMs - timer.elapsed())));
+    deployPanel_->waitUntilFitChecked(std::max(0, static_cast<int>(timeoutMs - timer.elapsed())));
   }
   return !isBusy();
 }

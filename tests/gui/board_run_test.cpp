@@ -3,6 +3,7 @@
 // row per operator call), the Profile dock selecting operators, and a
 // deployment that fails (a serial port that does not exist) reported in
 // Problems with the model still open and the window still usable.
+#include <QCheckBox>
 #include <QComboBox>
 #include <QLabel>
 #include <QPlainTextEdit>
@@ -13,7 +14,9 @@
 #include "codegen/model_compiler.h"
 #include "gui/main_window.h"
 #include "gui_test_files.h"
+#include "models/board_fit_check.h"
 #include "models/board_run.h"
+#include "models/model_compilation.h"
 #include "models/model_document.h"
 #include "models/problem_list_model.h"
 #include "models/profile_table_model.h"
@@ -24,9 +27,11 @@
 #include "views/deploy_panel.h"
 #include "views/graph_node_item.h"
 #include "views/graph_view.h"
+#include "views/memory_plan_view.h"
 #include "views/profile_view.h"
 
 using loupe::gui::MainWindow;
+using loupe::models::BoardFitCheck;
 using loupe::models::BoardRun;
 using loupe::models::ModelDocument;
 using loupe::models::ProblemListModel;
@@ -133,6 +138,57 @@ class BoardRunTest : public QObject {
              qPrintable(run.planNote()));
     QVERIFY2(!lines.filter("[plan] fits with overlapped outputs").isEmpty(),
              qPrintable(lines.join('\n')));
+  }
+
+  void theDeployPanelSaysWhichPlanTheBoardNeedsBeforeTheBuild() {
+    MainWindow window(quietOptions());
+    window.show();
+    QVERIFY(window.openModel(loupe::test::kwsModelPath()));
+    QVERIFY(window.waitUntilIdle());
+    auto* panel = window.deployPanel();
+    const BoardFitCheck* fit = panel->fitCheck();
+    const auto checked = [fit](const char* platform) {
+      return fit->platform() == platform && fit->state() != BoardFitCheck::State::Checking;
+    };
+    // kws's plain plan is 5 KB too large for the micro:bit's 16 KB.
+    QVERIFY(panel->selectPlatform("qemu-microbit"));
+    QTRY_VERIFY_WITH_TIMEOUT(checked("qemu-microbit"), kRunTimeoutMs);
+    QCOMPARE(fit->state(), BoardFitCheck::State::Fits);
+    QVERIFY(fit->overlapOutputs());
+    QVERIFY(!fit->patches());
+    QVERIFY2(panel->fitLabel()->text().contains("fits with overlapped outputs: "),
+             qPrintable(panel->fitLabel()->text()));
+    QCOMPARE(window.boardRun()->state(), BoardRun::State::Idle);  // nothing was built
+    // The views are planned for the board as the run will be: the plan
+    // that fits, said so above the chart, with the switches left as chosen.
+    QVERIFY(window.waitUntilIdle());
+    QCOMPARE(window.compilation()->state(), loupe::models::ModelCompilation::State::Compiled);
+    QVERIFY2(window.compilation()->fitNote().startsWith("fits with overlapped outputs: "),
+             qPrintable(window.compilation()->fitNote()));
+    QVERIFY(window.memoryPlanView()->summaryText().contains("the board needs another plan"));
+    QVERIFY(!window.memoryPlanView()->overlapSwitch()->isChecked());
+
+    // The host has no memories of its own to fit.
+    QVERIFY(panel->selectPlatform("host"));
+    QTRY_VERIFY_WITH_TIMEOUT(checked("host"), kRunTimeoutMs);
+    QCOMPARE(fit->state(), BoardFitCheck::State::None);
+    QVERIFY(panel->fitLabel()->text().contains("no memory limit"));
+  }
+
+  void aModelNoPlanFitsIsRefusedBeforeTheBuildWithTheBoardItFits() {
+    ModelDocument document;
+    QVERIFY(document.open(loupe::test::vwwModelPath()));
+    BoardFitCheck check(&document, *loupe::test::registries());
+    BoardRun::Request request;
+    request.platform = "qemu-microbit";
+    check.check(request);
+    QCOMPARE(check.state(), BoardFitCheck::State::Checking);
+    QTRY_VERIFY_WITH_TIMEOUT(check.state() != BoardFitCheck::State::Checking, kRunTimeoutMs);
+    QCOMPARE(check.state(), BoardFitCheck::State::DoesNotFit);
+    QVERIFY2(check.text().startsWith("the model does not fit qemu-microbit: "),
+             qPrintable(check.text()));
+    QVERIFY2(check.text().contains("\nThe smallest known board it fits: qemu-"),
+             qPrintable(check.text()));
   }
 
   void kwsOnHostWithTheNpuTargetIsBitExact() {
