@@ -23,7 +23,8 @@ std::optional<std::string> smallestBoardThatFits(const PlatformRegistry& boards,
                                                  const std::string& except);
 
 // Prepares `request` for `platform` as Run on board compiles it: the board's
-// CPU, and pools and constants in its memories.
+// CPU, and pools and constants in its memories (unless the request's pools,
+// --pools, name others).
 void compileForBoard(driver::CompileRequest& request, const Platform& platform);
 
 // "the model does not fit qemu-microbit: <the planner's account>" and, given

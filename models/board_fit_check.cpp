@@ -29,10 +29,10 @@ BoardFitCheck::~BoardFitCheck() {
 }
 
 void BoardFitCheck::check(BoardRun::Request request) {
-  const int generation = ++generation_;
   platform_ = request.platform;
-  const auto platform = registries_.platforms.find(request.platform.toStdString());
-  if (!document_->isLoaded() || !platform) {
+  ++generation_;  // the result of a check under way is dropped
+  queued_.reset();
+  if (!document_->isLoaded() || !registries_.platforms.find(request.platform.toStdString())) {
     state_ = State::None;
     text_.clear();
     emit changed();
@@ -41,6 +41,18 @@ void BoardFitCheck::check(BoardRun::Request request) {
   state_ = State::Checking;
   text_ = tr("checking whether the model fits %1\u2026").arg(request.platform);
   emit changed();
+  // One check at a time (a compile cannot be stopped midway): a newer one
+  // waits for the one under way to end.
+  if (watcher_.isRunning()) {
+    queued_ = std::move(request);
+  } else {
+    start(std::move(request));
+  }
+}
+
+void BoardFitCheck::start(BoardRun::Request request) {
+  const int generation = generation_;
+  const auto platform = registries_.platforms.find(request.platform.toStdString());
   if (request.targets.empty()) {
     request.targets = target::parseTargetString(kDefaultTargetString, registries_.targets);
   }
@@ -48,8 +60,6 @@ void BoardFitCheck::check(BoardRun::Request request) {
   compile.options.schedules = request.schedules;
   compile.options.memory.overlapOutputs = request.overlapOutputs;
   compile.options.memory.patches = request.patches;
-  // A check replaced by a newer one still runs to its end (a compile cannot
-  // be stopped midway); onDone drops its result.
   watcher_.setFuture(
       QtConcurrent::run([platform, compile = std::move(compile), generation,
                          &boards = registries_.platforms]() -> std::shared_ptr<const Result> {
@@ -76,8 +86,14 @@ void BoardFitCheck::check(BoardRun::Request request) {
 }
 
 void BoardFitCheck::onDone() {
+  if (queued_) {
+    BoardRun::Request next = std::move(*queued_);
+    queued_.reset();
+    start(std::move(next));
+    return;
+  }
   const std::shared_ptr<const Result> result = watcher_.result();
-  if (result->generation != generation_) return;  // a newer check is under way
+  if (result->generation != generation_) return;  // replaced by a check with nothing to do
   state_ = result->state;
   text_ = result->text;
   overlapOutputs_ = result->plan == driver::PlanSavings::OverlapOutputs ||

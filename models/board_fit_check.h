@@ -2,13 +2,15 @@
 // before anything is built: the model is compiled for the board on a worker
 // thread as Run on board would compile it (deploy::checkBoardFit), and the
 // panel shows the plan it needs or why it does not fit and which board it
-// would. A newer check replaces one under way.
+// would. A newer check replaces one under way (which ends first: a compile
+// cannot be stopped midway).
 #pragma once
 
 #include <QFutureWatcher>
 #include <QObject>
 #include <QString>
 #include <memory>
+#include <optional>
 
 #include "deploy/registries.h"
 #include "models/board_run.h"
@@ -52,6 +54,7 @@ class BoardFitCheck : public QObject {
 
  private:
   struct Result;
+  void start(BoardRun::Request request);
   void onDone();
 
   ModelDocument* document_;
@@ -62,6 +65,7 @@ class BoardFitCheck : public QObject {
   bool overlapOutputs_ = false;
   bool patches_ = false;
   int generation_ = 0;
+  std::optional<BoardRun::Request> queued_;  // waits for the check under way
   QFutureWatcher<std::shared_ptr<const Result>> watcher_;
 };
 

@@ -189,6 +189,16 @@ class BoardRunTest : public QObject {
              qPrintable(check.text()));
     QVERIFY2(check.text().contains("\nThe smallest known board it fits: qemu-"),
              qPrintable(check.text()));
+
+    // A board chosen while another is being checked: the last one is what
+    // the check ends with.
+    check.check(request);
+    request.platform = "qemu-mps2-an385";
+    check.check(request);
+    QTRY_VERIFY_WITH_TIMEOUT(check.state() != BoardFitCheck::State::Checking, kRunTimeoutMs);
+    QCOMPARE(check.platform(), "qemu-mps2-an385");
+    QCOMPARE(check.state(), BoardFitCheck::State::Fits);
+    QVERIFY2(check.text().startsWith("fits with the plain plan: "), qPrintable(check.text()));
   }
 
   void kwsOnHostWithTheNpuTargetIsBitExact() {
