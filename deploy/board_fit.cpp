@@ -6,8 +6,6 @@
 #include <utility>
 #include <vector>
 
-#include "ir/graph_printer.h"
-
 namespace loupe::deploy {
 
 void compileForBoard(driver::CompileRequest& request, const Platform& platform) {
@@ -39,16 +37,8 @@ BoardFit checkBoardFit(const Platform& platform, driver::CompileRequest request,
     const driver::Compilation compilation = driver::compileModel(std::move(request));
     fit.plan = compilation.fit.searched ? compilation.fit.applied
                                         : driver::planSavingsOf(asChosen.options);
-    fit.note = compilation.fit.summary(compilation.model);
-    if (fit.note.empty()) {
-      std::int64_t capacity = 0;
-      for (const memory::MemoryPool& pool : compilation.model.memoryPlan.pools) {
-        capacity += pool.size;
-      }
-      fit.note = "fits with " + driver::planSavingsName(fit.plan) + ": " +
-                 ir::groupDigits(compilation.model.workspaceBytes()) + " of " +
-                 ir::groupDigits(capacity) + " workspace bytes";
-    }
+    fit.note = compilation.fit.searched ? compilation.fit.summary(compilation.model)
+                                        : driver::planFitLine(compilation.model, fit.plan);
   } catch (const memory::MemoryPlanError& error) {
     fit.fits = false;
     fit.refusal = boardRefusal(platform, error, &asChosen, knownBoards);

@@ -52,6 +52,15 @@ function(loupe_test_moc target)
   set_target_properties(${target} PROPERTIES AUTOMOC OFF)
 endfunction()
 
+# The flags every test target compiles with, and the precompiled header.
+# Tests fill requests and options as aggregates and leave the trailing members
+# at their defaults, which is what the defaults are for.
+function(loupe_test_compile_options target)
+  target_compile_options(${target} PRIVATE -Wall -Wextra -Wno-missing-field-initializers
+                                           ${ARGN} ${LOUPE_TEST_OPTIMIZATION})
+  target_precompile_headers(${target} REUSE_FROM loupe_test_support)
+endfunction()
+
 # loupe_add_test_library(NAME name SOURCES file... [LIBRARIES lib...])
 # Helpers that several tests of a folder link, compiled once with the tests'
 # flags and precompiled header instead of once in each test executable.
@@ -60,9 +69,7 @@ function(loupe_add_test_library)
   add_library(${T_NAME} STATIC ${T_SOURCES})
   target_link_libraries(${T_NAME} PUBLIC loupe_test_support Qt6::Test ${T_LIBRARIES})
   target_include_directories(${T_NAME} PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
-  target_compile_options(${T_NAME} PRIVATE -Wall -Wextra -Wno-missing-field-initializers
-                                           ${LOUPE_TEST_OPTIMIZATION})
-  target_precompile_headers(${T_NAME} REUSE_FROM loupe_test_support)
+  loupe_test_compile_options(${T_NAME})
   set_target_properties(${T_NAME} PROPERTIES AUTOMOC OFF)
 endfunction()
 
@@ -70,11 +77,7 @@ function(loupe_add_test)
   cmake_parse_arguments(T "" "NAME" "LABELS;SOURCES;LIBRARIES" ${ARGN})
   add_executable(${T_NAME} ${T_SOURCES})
   target_link_libraries(${T_NAME} PRIVATE loupe_test_support Qt6::Test ${T_LIBRARIES})
-  # Tests fill requests and options as aggregates and leave the trailing
-  # members at their defaults, which is what the defaults are for.
-  target_compile_options(${T_NAME} PRIVATE -Wall -Wextra -Wno-missing-field-initializers
-                                           ${LOUPE_TEST_OPTIMIZATION})
-  target_precompile_headers(${T_NAME} REUSE_FROM loupe_test_support)
+  loupe_test_compile_options(${T_NAME})
   loupe_test_moc(${T_NAME} ${T_SOURCES})
   loupe_register_test(${T_NAME} "${T_LABELS}" ${T_NAME})
 endfunction()
@@ -97,9 +100,7 @@ function(loupe_add_test_group)
   # GCC warns when such a class holds a type of the anonymous namespace: that
   # would break if two translation units defined the class, which one file's
   # class never is.
-  target_compile_options(${G_NAME} PRIVATE -Wall -Wextra -Wno-missing-field-initializers
-                                           -Wno-subobject-linkage ${LOUPE_TEST_OPTIMIZATION})
-  target_precompile_headers(${G_NAME} REUSE_FROM loupe_test_support)
+  loupe_test_compile_options(${G_NAME} -Wno-subobject-linkage)
   loupe_test_moc(${G_NAME} ${G_SOURCES})
   if(LOUPE_UNITY_BUILD)
     set_target_properties(${G_NAME} PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE 8)

@@ -34,13 +34,16 @@ void applyPlanSavings(codegen::CompileOptions& options, PlanSavings savings) {
       savings == PlanSavings::Patches || savings == PlanSavings::OverlapsAndPatches;
 }
 
-std::string MemoryFit::summary(const codegen::CompiledModel& model) const {
-  if (!searched) return {};
+std::string planFitLine(const codegen::CompiledModel& model, PlanSavings savings) {
   std::int64_t capacity = 0;
   for (const memory::MemoryPool& pool : model.memoryPlan.pools) capacity += pool.size;
-  std::string line = "fits with " + planSavingsName(applied) + ": " +
-                     ir::groupDigits(model.workspaceBytes()) + " of " + ir::groupDigits(capacity) +
-                     " workspace bytes";
+  return "fits with " + planSavingsName(savings) + ": " + ir::groupDigits(model.workspaceBytes()) +
+         " of " + ir::groupDigits(capacity) + " workspace bytes";
+}
+
+std::string MemoryFit::summary(const codegen::CompiledModel& model) const {
+  if (!searched) return {};
+  std::string line = planFitLine(model, applied);
   if (!refused.empty() && refused.front().shortBytes > 0) {
     line += " (the plain plan is " + ir::groupDigits(refused.front().shortBytes) + " bytes short)";
   }

@@ -54,6 +54,10 @@ struct MemoryFit {
   std::string summary(const codegen::CompiledModel& model) const;
 };
 
+// "fits with overlapped outputs: 8,640 of 10,912 workspace bytes": the
+// workspace `model` was planned in, with `savings`, against its pools.
+std::string planFitLine(const codegen::CompiledModel& model, PlanSavings savings);
+
 // The refused plan that lacked the fewest bytes, or nullptr when none says.
 const RefusedPlan* closestRefusedPlan(const std::vector<RefusedPlan>& refused);
 
