@@ -35,10 +35,10 @@ BoardFit checkBoardFit(const Platform& platform, driver::CompileRequest request,
   request.fitToMemories = true;  // unless the request chooses the plan (compileModel checks)
   try {
     const driver::Compilation compilation = driver::compileModel(std::move(request));
-    fit.plan = compilation.fit.searched ? compilation.fit.applied
-                                        : driver::planSavingsOf(asChosen.options);
-    fit.note = compilation.fit.searched ? compilation.fit.summary(compilation.model)
-                                        : driver::planFitLine(compilation.model, fit.plan);
+    fit.plan =
+        compilation.fit.fitted ? compilation.fit.applied : driver::planSavingsOf(asChosen.options);
+    fit.note = compilation.fit.fitted ? compilation.fit.summary(compilation.model)
+                                      : driver::planFitLine(compilation.model, fit.plan);
   } catch (const memory::MemoryPlanError& error) {
     fit.fits = false;
     fit.refusal = boardRefusal(platform, error, &asChosen, knownBoards);

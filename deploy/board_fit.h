@@ -13,8 +13,9 @@
 
 namespace loupe::deploy {
 
-// "qemu-netduinoplus2 (fits with overlapped outputs: ...)" or
-// "qemu-mps2-an385 (the plain plan)": the first board of `boards` other
+// "qemu-netduinoplus2 (fits with overlapped outputs, every board's
+// default: ...)" or "qemu-mps2-an385 (the plain plan)" (when the user chose
+// it): the first board of `boards` other
 // than `except`, smallest first, that `request` (the model, targets and
 // options as the user chose them) compiles for; nothing when none does.
 // Boards without a CPU of their own (the host) are left out.
@@ -41,7 +42,7 @@ struct BoardFit {
   bool limited = false;  // the board has memories of its own to fit (the host has none)
   bool fits = true;
   driver::PlanSavings plan = driver::PlanSavings::None;  // the plan it fits with
-  std::string note;     // "fits with overlapped outputs: ..." (or "with the plain plan")
+  std::string note;     // "fits with overlapped outputs, every board's default: ..."
   std::string refusal;  // why it does not fit (boardRefusal), when it does not
 };
 BoardFit checkBoardFit(const Platform& platform, driver::CompileRequest request,

@@ -42,8 +42,9 @@ class BoardFitCheck : public QObject {
 
   State state() const { return state_; }
   QString platform() const { return platform_; }
-  // "fits with overlapped outputs: 8,640 of 10,912 workspace bytes ...",
-  // "fits with the plain plan: ...", or the refusal.
+  // "fits with overlapped outputs, every board's default: 8,640 of 10,912
+  // workspace bytes ...", "fits with patches: ..." (as the switches chose),
+  // or the refusal.
   QString text() const { return text_; }
   // The plan the board needs (when it fits).
   bool overlapOutputs() const { return overlapOutputs_; }

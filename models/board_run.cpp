@@ -227,9 +227,9 @@ bool BoardRun::start(Request request) {
           run.compile.options.schedules = request.schedules;
           run.compile.options.memory.overlapOutputs = request.overlapOutputs;
           run.compile.options.memory.patches = request.patches;
-          // Fit first, as loupec run: with neither switch on, a board the
-          // plain plan does not fit gets the first plan that fits ("[plan]"
-          // line), and a refusal names a board the model fits.
+          // Fit first, as loupec run: with neither switch on, a board gets
+          // overlapped outputs, or the first plan that fits when those do
+          // not ("[plan]" line), and a refusal names a board the model fits.
           run.compile.fitToMemories = true;
           run.knownBoards = &platforms;
           run.inputs = std::move(inputs);

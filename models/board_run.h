@@ -119,9 +119,9 @@ class BoardRun : public QObject {
   QString errorMessage() const { return error_; }
   QString platform() const { return platform_; }
   QString boardName() const { return boardName_; }
-  // The memory plan the last run needed when the plain plan did not fit the
-  // board ("fits with overlapped outputs: 8,640 of 10,912 workspace bytes
-  // ..."); empty when the plain plan fitted or the user chose the plan.
+  // The memory plan the last run had on a board with memories of its own
+  // ("fits with overlapped outputs, every board's default: 8,640 of 10,912
+  // workspace bytes ..."); empty on the host or when the user chose the plan.
   QString planNote() const { return plan_; }
   const QList<OutputCheck>& outputChecks() const { return outputs_; }
   bool outputsAgree() const;

@@ -313,8 +313,8 @@ void ModelCompilation::startCompilation() {
           // Planned in the board's memories, as Run on board plans it.
           if (platform) request.options.boardMemories = platform->memoryRegions(request.model);
           // And fitted to them as Run on board fits them: with both switches
-          // off, a board the plain plan does not fit gets the first plan that
-          // fits, so the views show what will run on it.
+          // off, a board gets overlapped outputs, or the first plan that fits
+          // when those do not, so the views show what will run on it.
           request.fitToMemories = !request.options.boardMemories.empty() && pools.empty();
           driver::Compilation compilation = driver::compileModel(std::move(request));
           result->fitNote = QString::fromStdString(compilation.fit.summary(compilation.model));

@@ -114,9 +114,9 @@ class ModelCompilation : public QObject {
   bool patches() const { return patches_; }
   void setPatches(bool on);
 
-  // With both switches off and a board whose memories the plain plan does
-  // not fit, the plan that was compiled instead ("fits with overlapped
-  // outputs: 8,640 of 10,912 workspace bytes ..."); empty otherwise.
+  // With both switches off and a board with memories of its own, the plan
+  // the board was given ("fits with overlapped outputs, every board's
+  // default: 8,640 of 10,912 workspace bytes ..."); empty otherwise.
   QString fitNote() const;
 
   // A second algorithm to show beside the first (empty: none). Planned with

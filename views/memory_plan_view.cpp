@@ -230,7 +230,7 @@ void MemoryPlanView::showState() {
                   .arg(plan.patchExtraMacsPercent, 0, 'f', 1);
     }
     if (const QString fit = compilation_->fitNote(); !fit.isEmpty()) {
-      text += tr(" \u00b7 <b>the board needs another plan:</b> %1").arg(fit.toHtmlEscaped());
+      text += tr(" \u00b7 <b>for the board:</b> %1").arg(fit.toHtmlEscaped());
     }
     if (!plan.fits) text += tr(" \u00b7 <b>does not fit</b>");
     if (compilation_->isBusy()) text += tr(" \u00b7 planning\u2026");

@@ -22,8 +22,9 @@ const char* const kGenerateUsage =
     "      the generated model, Loupe's C runtime, the board's start-up code and RPC main, and\n"
     "      a Makefile; `make -C DIR` builds it. --target partitions as for compile: the NPU's\n"
     "      regions run on the software NPU the firmware binds as its device; --tuning-log LOG\n"
-    "      applies loupec tune's best schedules. A model the plain plan does not fit in the\n"
-    "      board's memories gets the first plan that fits, as run does (--plain-plan refuses)";
+    "      applies loupec tune's best schedules. The board's plan has overlapped outputs, and a\n"
+    "      model that does not fit with them gets the first plan that fits, as run does\n"
+    "      (--plain-plan plans without savings and refuses instead)";
 
 int runGenerateCommand(const std::vector<std::string>& args, const deploy::Registries& registries) {
   namespace fs = std::filesystem;

@@ -47,11 +47,11 @@ const char* const kRunUsage =
     "        --target partitions as for compile: operators on the NPU (Ethos-U55-like) run on\n"
     "        the software NPU the firmware binds as its device; --tuning-log LOG applies loupec\n"
     "        tune's best schedules (on a board platform).\n"
-    "      Fit first: on a board whose memories the plain plan does not fit, Loupe plans with\n"
-    "        overlapped outputs, then with patches too, then patches alone, runs the first that\n"
-    "        fits and says so\n"
-    "        (\"[plan] fits with ...\"); --overlap-outputs or --patches choose the plan,\n"
-    "        --plain-plan refuses instead. A model no plan fits is refused with every plan's\n"
+    "      Fit first: a board's plan has overlapped outputs (every board's default: they cost\n"
+    "        no work); when the board's memories do not hold it, Loupe plans with patches too,\n"
+    "        then patches alone, runs the first that fits and says which (\"[plan] fits with\n"
+    "        ...\"); --overlap-outputs or --patches choose the plan, --plain-plan plans without\n"
+    "        savings and refuses instead. A model no plan fits is refused with every plan's\n"
     "        shortfall and the smallest known board it fits";
 
 namespace {

@@ -31,7 +31,7 @@ ir::Graph previewPartitioning(ir::Graph model, const target::TargetList& targets
 
 namespace {
 
-// The first plan, cheapest first, that fits the board's memories.
+// The first plan, the board's default first, that fits its memories.
 codegen::CompiledModel compileToFit(const ir::Graph& graph, const target::TargetList& targets,
                                     const codegen::CompileOptions& options, MemoryFit& fit) {
   for (const PlanSavings savings : kPlanSavingsInOrder) {
@@ -39,8 +39,9 @@ codegen::CompiledModel compileToFit(const ir::Graph& graph, const target::Target
     applyPlanSavings(attempt, savings);
     try {
       codegen::CompiledModel model = target::compileForTargets(graph, targets, std::move(attempt));
+      fit.fitted = true;
       fit.applied = savings;
-      fit.searched = savings != PlanSavings::None;
+      fit.searched = savings != kBoardDefaultPlan;
       return model;
     } catch (const memory::MemoryPlanError& error) {
       fit.refused.push_back({savings, error.what(), error.shortBytes()});

@@ -26,10 +26,10 @@ struct CompileRequest {
   // picks the kernels' instruction set unless the c target names a CPU;
   // empty: portable C.
   std::string boardCpu;
-  // Fit first (memory_fit.h): when the plain plan does not fit
-  // options.boardMemories and options.memory asks for no savings, try
-  // overlapped outputs, then both with patches, then patches alone
-  // (kPlanSavingsInOrder), and compile the first that fits.
+  // Fit first (memory_fit.h): when options.boardMemories are set and
+  // options.memory asks for no savings, plan with overlapped outputs (every
+  // board's default) and, when that does not fit, with patches as well, then
+  // patches alone (kPlanSavingsInOrder): the first that fits is compiled.
   // loupec and the GUI set it unless the user chose the plan (--plain-plan,
   // --overlap-outputs, --patches).
   bool fitToMemories = false;

@@ -34,18 +34,31 @@ void applyPlanSavings(codegen::CompileOptions& options, PlanSavings savings) {
       savings == PlanSavings::Patches || savings == PlanSavings::OverlapsAndPatches;
 }
 
-std::string planFitLine(const codegen::CompiledModel& model, PlanSavings savings) {
+namespace {
+
+std::string fitLine(const codegen::CompiledModel& model, PlanSavings savings,
+                    const std::string& which) {
   std::int64_t capacity = 0;
   for (const memory::MemoryPool& pool : model.memoryPlan.pools) capacity += pool.size;
-  return "fits with " + planSavingsName(savings) + ": " + ir::groupDigits(model.workspaceBytes()) +
-         " of " + ir::groupDigits(capacity) + " workspace bytes";
+  return "fits with " + planSavingsName(savings) + which + ": " +
+         ir::groupDigits(model.workspaceBytes()) + " of " + ir::groupDigits(capacity) +
+         " workspace bytes";
+}
+
+}  // namespace
+
+std::string planFitLine(const codegen::CompiledModel& model, PlanSavings savings) {
+  return fitLine(model, savings, "");
 }
 
 std::string MemoryFit::summary(const codegen::CompiledModel& model) const {
-  if (!searched) return {};
-  std::string line = planFitLine(model, applied);
-  if (!refused.empty() && refused.front().shortBytes > 0) {
-    line += " (the plain plan is " + ir::groupDigits(refused.front().shortBytes) + " bytes short)";
+  if (!fitted) return {};
+  std::string line =
+      fitLine(model, applied, searched ? std::string() : std::string(", every board's default"));
+  if (searched && !refused.empty() && refused.front().shortBytes > 0) {
+    line += " (" + planSavingsName(refused.front().savings) + " alone " +
+            (refused.front().savings == PlanSavings::OverlapOutputs ? "are " : "is ") +
+            ir::groupDigits(refused.front().shortBytes) + " bytes short)";
   }
   if (model.patches) {
     char percent[32];

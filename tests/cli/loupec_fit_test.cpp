@@ -1,8 +1,9 @@
-// Fit first (driver/memory_fit.h) as a user meets it: kws on the 16 KB
-// micro:bit, which the plain plan does not fit, runs with no flags under the
-// first plan that fits, says which, and matches TFLite on every golden set;
-// --plain-plan refuses instead; models no plan fits are refused with every
-// plan's shortfall and the smallest known board they fit.
+// Fit first (driver/memory_fit.h) as a user meets it: every board's plan has
+// overlapped outputs unless --plain-plan says otherwise; kws on the 16 KB
+// micro:bit, which the plain plan does not fit, runs with no flags, says
+// which plan it has, and matches TFLite on every golden set; --plain-plan
+// refuses instead; models no plan fits are refused with every plan's
+// shortfall and the smallest known board they fit.
 #include <QtTest>
 
 #include "loupec_process.h"
@@ -31,6 +32,15 @@ QString goldenPath(const QString& name, const QString& set, const char* file) {
   return QString::fromStdString(
       (loupe::test::modelsDir() / name.toStdString() / "golden" / set.toStdString() / file)
           .string());
+}
+
+// The workspace size the generated model declares, or -1.
+int generatedWorkspaceBytes(const QString& project) {
+  QFile header(project + "/model/include/tvmgen_default.h");
+  if (!header.open(QIODevice::ReadOnly)) return -1;
+  static const QRegularExpression size(R"(#define TVMGEN_DEFAULT_WORKSPACE_SIZE (\d+))");
+  const auto match = size.match(QString::fromUtf8(header.readAll()));
+  return match.hasMatch() ? match.captured(1).toInt() : -1;
 }
 
 QByteArray readAll(const QString& path) {
@@ -67,11 +77,30 @@ class LoupecFit : public QObject {
     QVERIFY2(run.exitCode == 0, qPrintable(run.out + run.err));
     // What was applied, the bytes against what the board holds, and the cost.
     static const QRegularExpression applied(
-        R"(\[plan\] fits with overlapped outputs: [\d,]+ of [\d,]+ workspace bytes )"
-        R"(\(the plain plan is [\d,]+ bytes short\); no extra work)");
+        R"(\[plan\] fits with overlapped outputs, every board's default: [\d,]+ of [\d,]+ )"
+        R"(workspace bytes; no extra work)");
     QVERIFY2(applied.match(run.out).hasMatch(), qPrintable(run.out));
     QCOMPARE(readAll(out.filePath("output0.bin")),
              readAll(goldenPath("kws_ref_model", set, "output0.bin")));
+  }
+
+  void everyBoardsPlanHasOverlappedOutputsUnlessThePlainPlanIsAsked() {
+    QTemporaryDir dir;
+    const QString byDefault = dir.filePath("default"), plain = dir.filePath("plain");
+    const Result generated = loupec({"generate", modelPath("kws_ref_model"), "--platform",
+                                     "qemu-mps2-an385", "--output", byDefault});
+    QVERIFY2(generated.exitCode == 0, qPrintable(generated.out + generated.err));
+    QVERIFY2(generated.out.contains("fits with overlapped outputs, every board's default: "),
+             qPrintable(generated.out));
+    const Result asked = loupec({"generate", modelPath("kws_ref_model"), "--platform",
+                                 "qemu-mps2-an385", "--output", plain, "--plain-plan"});
+    QVERIFY2(asked.exitCode == 0, qPrintable(asked.out + asked.err));
+    QVERIFY2(!asked.out.contains("fits with"), qPrintable(asked.out));
+    // kws's intermediate tensors overlap their dying inputs by half.
+    const int overlapped = generatedWorkspaceBytes(byDefault);
+    QVERIFY(overlapped > 0);
+    QVERIFY2(overlapped * 3 < generatedWorkspaceBytes(plain) * 2,
+             qPrintable(QString("%1 vs %2").arg(overlapped).arg(generatedWorkspaceBytes(plain))));
   }
 
   void plainPlanRefusesInsteadOfChangingThePlan() {
@@ -107,8 +136,7 @@ class LoupecFit : public QObject {
     QCOMPARE(run.exitCode, 1);
     QVERIFY2(run.err.contains("does not fit qemu-microbit"), qPrintable(run.err));
     // Every plan tried, each with the bytes it lacks, then the closest.
-    for (const char* plan :
-         {"the plain plan", "overlapped outputs", "patches", "overlapped outputs and patches"}) {
+    for (const char* plan : {"overlapped outputs", "patches", "overlapped outputs and patches"}) {
       const QRegularExpression line(QString(R"(\n  %1: [\d,]+ bytes short \()").arg(plan));
       QVERIFY2(line.match(run.err).hasMatch(), qPrintable(plan + QString(": ") + run.err));
     }

@@ -121,8 +121,8 @@ class BoardRunTest : public QObject {
 
   void kwsOnTheMicrobitRunsWithThePlanThatFits() {
     // The plain plan is 5 KB too large for the micro:bit's 16 KB; Run on
-    // board plans with overlapped outputs instead, as loupec run does, and
-    // says so.
+    // board plans with overlapped outputs, every board's default, as loupec
+    // run does, and says so.
     ModelDocument document;
     QVERIFY(document.open(loupe::test::kwsModelPath()));
     BoardRun run(&document, *loupe::test::registries());
@@ -134,7 +134,7 @@ class BoardRunTest : public QObject {
     QVERIFY(run.waitUntilIdle(kRunTimeoutMs));
     QVERIFY2(run.state() == BoardRun::State::Succeeded, qPrintable(run.errorMessage()));
     QVERIFY(run.outputsAgree());
-    QVERIFY2(run.planNote().startsWith("fits with overlapped outputs: "),
+    QVERIFY2(run.planNote().startsWith("fits with overlapped outputs, every board's default: "),
              qPrintable(run.planNote()));
     QVERIFY2(!lines.filter("[plan] fits with overlapped outputs").isEmpty(),
              qPrintable(lines.join('\n')));
@@ -156,16 +156,19 @@ class BoardRunTest : public QObject {
     QCOMPARE(fit->state(), BoardFitCheck::State::Fits);
     QVERIFY(fit->overlapOutputs());
     QVERIFY(!fit->patches());
-    QVERIFY2(panel->fitLabel()->text().contains("fits with overlapped outputs: "),
-             qPrintable(panel->fitLabel()->text()));
+    QVERIFY2(
+        panel->fitLabel()->text().contains("fits with overlapped outputs, every board's default: "),
+        qPrintable(panel->fitLabel()->text()));
     QCOMPARE(window.boardRun()->state(), BoardRun::State::Idle);  // nothing was built
-    // The views are planned for the board as the run will be: the plan
-    // that fits, said so above the chart, with the switches left as chosen.
+    // The views are planned for the board as the run will be: its plan,
+    // said so above the chart, with the switches left as chosen.
     QVERIFY(window.waitUntilIdle());
     QCOMPARE(window.compilation()->state(), loupe::models::ModelCompilation::State::Compiled);
-    QVERIFY2(window.compilation()->fitNote().startsWith("fits with overlapped outputs: "),
+    QVERIFY2(window.compilation()->fitNote().startsWith(
+                 "fits with overlapped outputs, every board's default: "),
              qPrintable(window.compilation()->fitNote()));
-    QVERIFY(window.memoryPlanView()->summaryText().contains("the board needs another plan"));
+    QVERIFY(window.memoryPlanView()->summaryText().contains(
+        "for the board:</b> fits with overlapped outputs"));
     QVERIFY(!window.memoryPlanView()->overlapSwitch()->isChecked());
 
     // The host has no memories of its own to fit.
@@ -198,7 +201,8 @@ class BoardRunTest : public QObject {
     QTRY_VERIFY_WITH_TIMEOUT(check.state() != BoardFitCheck::State::Checking, kRunTimeoutMs);
     QCOMPARE(check.platform(), "qemu-mps2-an385");
     QCOMPARE(check.state(), BoardFitCheck::State::Fits);
-    QVERIFY2(check.text().startsWith("fits with the plain plan: "), qPrintable(check.text()));
+    QVERIFY2(check.text().startsWith("fits with overlapped outputs, every board's default: "),
+             qPrintable(check.text()));
   }
 
   void kwsOnHostWithTheNpuTargetIsBitExact() {
