@@ -69,11 +69,23 @@ void CommandStreamWriter::setValue(std::uint32_t code, std::uint64_t value) {
                 static_cast<std::uint32_t>(value >> 32)}});
     return;
   }
-  if (value > 0xffffu) {
-    throw std::invalid_argument(std::string(loupe_ethosu_find_command(code)->name) + ": value " +
-                                std::to_string(value) + " beyond 16 bits");
+  // A cmd0 of one field (a region, an extent, a bank): that field.
+  const loupe_ethosu_field_info* only = nullptr;
+  for (std::uint32_t i = 0; i < loupe_ethosu_field_count; ++i) {
+    if (loupe_ethosu_fields[i].command_code != code) continue;
+    if (only != nullptr) {
+      throw std::invalid_argument(std::string(loupe_ethosu_find_command(code)->name) +
+                                  " has several fields: set them by name");
+    }
+    only = &loupe_ethosu_fields[i];
   }
-  set(code, {{RegisterField{16, 16}, static_cast<std::uint32_t>(value)}});
+  const std::string name = loupe_ethosu_find_command(code)->name;
+  if (only == nullptr) throw std::invalid_argument(name + " has no field to set");
+  if (value >> only->width != 0) {
+    throw std::invalid_argument(name + ": value " + std::to_string(value) + " does not fit its " +
+                                std::to_string(only->width) + " bits");
+  }
+  set(code, {{RegisterField{only->lsb, only->width}, static_cast<std::uint32_t>(value)}});
 }
 
 void CommandStreamWriter::operation(std::uint32_t code, FieldValues fields) {

@@ -35,8 +35,9 @@ class CommandStreamWriter {
   // Sets register `code` (enum loupe_ethosu_command_code) to `fields`, the
   // rest of its bits zero; left out when the register holds that already.
   void set(std::uint32_t code, FieldValues fields);
-  // A register holding one number: a cmd0's 16-bit parameter or, for a
-  // cmd1, its 32-bit payload (an address, a stride, a length, a scale).
+  // A register holding one number: a cmd0's one field (refused when the
+  // command has several, or the value does not fit it) or, for a cmd1, its
+  // address (up to 40 bits: a base, a stride, a length).
   void setValue(std::uint32_t code, std::uint64_t value);
   // An NPU_OP_* command: always written.
   void operation(std::uint32_t code, FieldValues fields = {});

@@ -1,0 +1,265 @@
+#include "ethosu/convolution_lowering.h"
+
+#include <algorithm>
+#include <string>
+#include <variant>
+
+#include "ethosu/weight_stream.h"
+#include "reference/kernel_checks.h"
+#include "reference/quantized_params.h"
+
+namespace loupe::ethosu {
+
+namespace {
+
+class ConvolutionLowering {
+ public:
+  ConvolutionLowering(const ir::Graph& graph, const ir::Operator& op, const NpuArchitecture& arch)
+      : graph_(graph), op_(op), arch_(arch) {}
+
+  LoweredConvolution run(const NpuFeatureMap& ifm, const NpuFeatureMap& ofm) {
+    if (arch_.cores != 1)
+      fail("the emitter writes single-core streams (not " + std::string(arch_.name) + ")");
+    const ir::Tensor& in = activation(input(0), "input");
+    const ir::Tensor& out = activation(graph_.output(op_, 0), "output");
+    const ir::Tensor& filter = input(1);
+    checkWeights(filter);
+    result_.operation.ifm = ifm;
+    result_.operation.ofm = ofm;
+    result_.operation.ifm.zeroPoint = in.quantization.zeroPoint();
+    result_.operation.ofm.zeroPoint = out.quantization.zeroPoint();
+    std::vector<reference::QuantizedMultiplier> multipliers;
+    int kh = 1, kw = 1, ifmDepth = 0, ofmDepth = 0;
+    ir::Activation fused = ir::Activation::None;
+    switch (op_.type) {
+      case ir::OpType::Conv2D: {
+        const auto& attrs = attributes<ir::Conv2DAttrs>();
+        if (filter.shape.size() != 4 || in.shape.size() != 4 || filter.shape[3] != in.shape[3]) {
+          fail("expected a 4-D input and an OHWI filter of the input's depth (no groups)");
+        }
+        ofmDepth = filter.shape[0], kh = filter.shape[1], kw = filter.shape[2];
+        ifmDepth = filter.shape[3];
+        setKernel(reference::windowGeometry(attrs, ifm.height, ifm.width, kh, kw), kh, kw,
+                  attrs.strideH, attrs.strideW, attrs.dilationH, attrs.dilationW);
+        fused = attrs.activation;
+        ohwi_ = filterValues(filter);
+        result_.operation.kind = NpuOperationKind::Conv;
+        multipliers =
+            reference::perChannelMultipliers(in.quantization.scale(), filter.quantization.scales,
+                                             out.quantization.scale(), ofmDepth);
+        break;
+      }
+      case ir::OpType::DepthwiseConv2D: {
+        const auto& attrs = attributes<ir::DepthwiseConv2DAttrs>();
+        if (filter.shape.size() != 4 || filter.shape[0] != 1 || in.shape.size() != 4) {
+          fail("expected a 4-D input and a [1, KH, KW, C] filter");
+        }
+        // One input channel: a convolution with as many filters as the
+        // multiplier (person_detect's first layer); else multiplier 1 only.
+        const bool asConvolution = in.shape[3] == 1 && attrs.depthMultiplier == filter.shape[3];
+        if (!asConvolution && (attrs.depthMultiplier != 1 || filter.shape[3] != in.shape[3])) {
+          fail("the NPU runs depthwise convolutions of depth multiplier 1 only (or of one "
+               "input channel)");
+        }
+        kh = filter.shape[1], kw = filter.shape[2], ofmDepth = filter.shape[3], ifmDepth = 1;
+        setKernel(reference::windowGeometry(attrs, ifm.height, ifm.width, kh, kw), kh, kw,
+                  attrs.strideH, attrs.strideW, attrs.dilationH, attrs.dilationW);
+        fused = attrs.activation;
+        // [1, KH, KW, C] to OHWI [C, KH, KW, 1].
+        const std::vector<std::int16_t> hwc = filterValues(filter);
+        ohwi_.resize(hwc.size());
+        for (int c = 0; c < ofmDepth; ++c) {
+          for (int i = 0; i < kh * kw; ++i) {
+            ohwi_[static_cast<std::size_t>(c * kh * kw + i)] =
+                hwc[static_cast<std::size_t>(i * ofmDepth + c)];
+          }
+        }
+        result_.operation.kind =
+            asConvolution ? NpuOperationKind::Conv : NpuOperationKind::Depthwise;
+        multipliers =
+            reference::perChannelMultipliers(in.quantization.scale(), filter.quantization.scales,
+                                             out.quantization.scale(), ofmDepth);
+        break;
+      }
+      case ir::OpType::FullyConnected: {
+        const auto& attrs = attributes<ir::FullyConnectedAttrs>();
+        if (filter.shape.size() != 2) fail("expected 2-D [units, depth] weights");
+        ofmDepth = filter.shape[0], ifmDepth = filter.shape[1];
+        if (in.elementCount() != ifmDepth || out.elementCount() != ofmDepth) {
+          fail("the NPU runs fully-connected layers of batch 1 only");
+        }
+        fused = attrs.activation;
+        ohwi_ = filterValues(filter);
+        result_.operation.kind = NpuOperationKind::Conv;
+        multipliers = reference::fullyConnectedMultipliers(in, filter, out, ofmDepth);
+        break;
+      }
+      default:
+        fail("is not a convolution the NPU lowers here");
+    }
+    NpuOperation& npu = result_.operation;
+    if (npu.ifm.depth != (op_.type == ir::OpType::DepthwiseConv2D ? in.shape[3] : ifmDepth) ||
+        npu.ofm.depth != ofmDepth) {
+      fail("the feature maps given do not have the tensors' depths");
+    }
+    if (auto problem = reference::unsupportedActivation(fused)) fail(*problem);
+    const reference::IntRange range = reference::quantizedActivationRange(fused, out);
+    npu.activationMin = range.min;
+    npu.activationMax = range.max;
+    chooseBlock();
+    encodeConstants(multipliers, ofmDepth, kh, kw, ifmDepth);
+    return std::move(result_);
+  }
+
+ private:
+  [[noreturn]] void fail(const std::string& why) const {
+    throw NpuLoweringError("operator " + std::to_string(op_.index) + " (" + op_.typeName() +
+                           "): " + why);
+  }
+
+  template <typename Attrs>
+  const Attrs& attributes() const {
+    const auto* attrs = std::get_if<Attrs>(&op_.attributes);
+    if (attrs == nullptr) fail("carries no attributes of its type");
+    return *attrs;
+  }
+
+  const ir::Tensor& input(std::size_t slot) const {
+    const ir::Tensor* t = graph_.input(op_, slot);
+    if (t == nullptr) fail("missing input " + std::to_string(slot));
+    return *t;
+  }
+
+  const ir::Tensor& activation(const ir::Tensor& t, const char* role) const {
+    if (t.dtype != ir::DType::Int8 || !t.quantization.isQuantized() ||
+        t.quantization.isPerChannel()) {
+      fail(reference::describeTensor(role, t) + " is not an int8 tensor quantised per tensor");
+    }
+    return t;
+  }
+
+  void checkWeights(const ir::Tensor& weights) const {
+    if (weights.dtype != ir::DType::Int8 || !weights.isConstant ||
+        !weights.quantization.isQuantized()) {
+      fail(reference::describeTensor("weights", weights) + " are not constant int8 weights");
+    }
+    for (const std::int64_t zp : weights.quantization.zeroPoints) {
+      if (zp != 0) fail(reference::describeTensor("weights", weights) + " are not symmetric");
+    }
+  }
+
+  static std::vector<std::int16_t> filterValues(const ir::Tensor& filter) {
+    const auto* w = reinterpret_cast<const std::int8_t*>(filter.data.data());
+    return std::vector<std::int16_t>(w, w + filter.elementCount());
+  }
+
+  // The NPU derives the IFM's extent from the OFM, the kernel and the
+  // padding: padding after the last row or column is only what windows
+  // reach past the IFM.
+  void setKernel(const reference::WindowGeometry& g, int kh, int kw, int strideH, int strideW,
+                 int dilationH, int dilationW) {
+    NpuKernel& k = result_.operation.kernel;
+    k.height = kh, k.width = kw;
+    k.strideY = strideH, k.strideX = strideW;
+    k.dilationY = dilationH, k.dilationX = dilationW;
+    if (strideH < 1 || strideH > 3 || strideW < 1 || strideW > 3) {
+      fail("stride " + std::to_string(strideH) + "x" + std::to_string(strideW) +
+           " is outside the NPU's 1-3");
+    }
+    if (dilationH < 1 || dilationH > 2 || dilationW < 1 || dilationW > 2) {
+      fail("dilation " + std::to_string(dilationH) + "x" + std::to_string(dilationW) +
+           " is outside the NPU's 1-2");
+    }
+    const ir::ExplicitPadding padding = reference::explicitPaddingOf(g);
+    const NpuFeatureMap& ifm = result_.operation.ifm;
+    const NpuFeatureMap& ofm = result_.operation.ofm;
+    if (g.outHeight != ofm.height || g.outWidth != ofm.width) {
+      fail("the output given is not the windows' extent");
+    }
+    k.padTop = padding.top;
+    k.padLeft = padding.left;
+    k.padBottom =
+        std::max(0, (ofm.height - 1) * strideH + k.dilatedHeight() - padding.top - ifm.height);
+    k.padRight =
+        std::max(0, (ofm.width - 1) * strideW + k.dilatedWidth() - padding.left - ifm.width);
+    if (k.padTop > 127 || k.padLeft > 127 || k.padBottom > 255 || k.padRight > 255) {
+      fail("its padding exceeds the NPU's pad registers");
+    }
+    if (k.dilatedWidth() > 64 || k.dilatedHeight() > 64) {
+      fail("its kernel exceeds the NPU's 64x64");
+    }
+  }
+
+  void chooseBlock() {
+    NpuOperation& npu = result_.operation;
+    BlockRequest request;
+    request.kind = npu.kind == NpuOperationKind::Depthwise ? NpuBlockKind::Depthwise
+                                                           : NpuBlockKind::Convolution;
+    request.ofm = {npu.ofm.width, npu.ofm.height, npu.ofm.depth};
+    request.ifm = {npu.ifm.width, npu.ifm.height, npu.ifm.depth};
+    request.kernelWidth = npu.kernel.dilatedWidth();
+    request.kernelHeight = npu.kernel.dilatedHeight();
+    request.strideX = npu.kernel.strideX;
+    request.strideY = npu.kernel.strideY;
+    const auto block = chooseBlockConfig(arch_, request);
+    if (!block) fail("no OFM block fits the SHRAM of " + std::string(arch_.name));
+    npu.block = *block;
+  }
+
+  void encodeConstants(const std::vector<reference::QuantizedMultiplier>& multipliers, int ofmDepth,
+                       int kh, int kw, int ifmDepth) {
+    NpuOperation& npu = result_.operation;
+    loupe_ethosu_weight_layout layout{};
+    layout.ofm_depth = static_cast<std::uint32_t>(ofmDepth);
+    layout.kernel_height = static_cast<std::uint32_t>(kh);
+    layout.kernel_width = static_cast<std::uint32_t>(kw);
+    layout.ifm_depth = static_cast<std::uint32_t>(ifmDepth);
+    layout.ofm_block_depth = static_cast<std::uint32_t>(npu.block.ofmBlock.depth);
+    layout.is_depthwise = npu.kind == NpuOperationKind::Depthwise ? 1 : 0;
+    layout.is_part_kernel_first = npu.block.partKernelFirst ? 1 : 0;
+    layout.ifm_bits = static_cast<std::uint8_t>(npu.ifm.bits);
+    layout.dilation_x = static_cast<std::uint8_t>(npu.kernel.dilationX);
+    layout.dilation_y = static_cast<std::uint8_t>(npu.kernel.dilationY);
+    layout.ifm_ublock_depth = arch_.config.ifm_ublock_depth;
+    layout.ofm_ublock_depth = arch_.config.ofm_ublock_depth;
+    result_.weights = encodeWeightStream(layout, ohwi_);
+    const ir::Tensor* bias = graph_.input(op_, 2);
+    if (bias != nullptr && (bias->dtype != ir::DType::Int32 || !bias->isConstant ||
+                            bias->elementCount() != ofmDepth)) {
+      fail(reference::describeTensor("bias", *bias) + " is not a constant int32 bias of " +
+           std::to_string(ofmDepth) + " values");
+    }
+    const auto* biasValues =
+        bias != nullptr ? reinterpret_cast<const std::int32_t*>(bias->data.data()) : nullptr;
+    for (int c = 0; c < ofmDepth; ++c) {
+      const reference::QuantizedMultiplier& m = multipliers[static_cast<std::size_t>(c)];
+      ChannelScale channel;
+      channel.bias = biasValues != nullptr ? biasValues[c] : 0;
+      channel.scale = static_cast<std::uint32_t>(m.multiplier);
+      channel.shift = m.multiplier == 0 ? 0 : 31 - m.shift;
+      if (channel.shift < 0 || channel.shift > 63) {
+        fail("output channel " + std::to_string(c) + "'s scale needs a shift of " +
+             std::to_string(channel.shift) + ", outside the NPU's 0-63");
+      }
+      appendScaleRecord(result_.scales, channel);
+    }
+    npu.weights = {0, 0, static_cast<std::uint32_t>(result_.weights.size())};
+    npu.scales = {0, 0, static_cast<std::uint32_t>(result_.scales.size())};
+  }
+
+  const ir::Graph& graph_;
+  const ir::Operator& op_;
+  const NpuArchitecture& arch_;
+  std::vector<std::int16_t> ohwi_;
+  LoweredConvolution result_;
+};
+
+}  // namespace
+
+LoweredConvolution lowerConvolution(const ir::Graph& graph, const ir::Operator& op,
+                                    const NpuArchitecture& arch, const NpuFeatureMap& ifm,
+                                    const NpuFeatureMap& ofm) {
+  return ConvolutionLowering(graph, op, arch).run(ifm, ofm);
+}
+
+}  // namespace loupe::ethosu

@@ -1,0 +1,63 @@
+// One Ethos-U operation as the emitter describes it before writing its
+// registers (register_emitter.h): the kind, where the IFM, IFM2 and OFM lie
+// (region, base, strides) with their precision and zero points, the
+// kernel, where the encoded weights and scale records lie, the output
+// scaling and clamp, and the block it runs in.
+#pragma once
+
+#include <cstdint>
+
+#include "ethosu/block_config.h"
+
+namespace loupe::ethosu {
+
+enum class NpuOperationKind { Conv, Depthwise, Pool, Elementwise };
+
+struct NpuFeatureMap {
+  int region = 1;
+  std::uint64_t base = 0;
+  int height = 1, width = 1, depth = 1;
+  int bits = 8;  // 8, 16 or 32
+  bool isSigned = true;
+  bool nhcwb16 = false;  // bricks of 16 channels instead of NHWC
+  int zeroPoint = 0;
+  std::uint64_t strideX = 0, strideY = 0, strideC = 0;  // bytes
+
+  // A contiguous NHWC map of these extents at `base` of `region`.
+  static NpuFeatureMap nhwc(int region, std::uint64_t base, int height, int width, int depth,
+                            int bits = 8);
+  std::uint64_t bytes() const;
+};
+
+struct NpuKernel {
+  int width = 1, height = 1;  // undilated
+  int strideX = 1, strideY = 1;
+  int dilationX = 1, dilationY = 1;
+  int padTop = 0, padLeft = 0, padBottom = 0, padRight = 0;
+  int dilatedWidth() const { return dilationX * (width - 1) + 1; }
+  int dilatedHeight() const { return dilationY * (height - 1) + 1; }
+};
+
+struct NpuRange {
+  int region = 0;
+  std::uint64_t base = 0;
+  std::uint32_t length = 0;
+};
+
+struct NpuOperation {
+  NpuOperationKind kind = NpuOperationKind::Conv;
+  int subKind = 0;  // pooling_mode or elementwise_mode (loupe/ethosu/ethosu_registers.h)
+  NpuFeatureMap ifm, ifm2, ofm;
+  NpuKernel kernel;
+  NpuRange weights, scales;  // convolutions: the mlw stream and the 10-byte records
+  // Pools and element-wise operations: one scale for the whole OFM.
+  std::uint32_t ofmScale = 1;
+  int ofmShift = 0;
+  int roundMode = 0;           // round_mode: TFL
+  int activationFunction = 0;  // activation_function: RELU (a clamp only)
+  int activationMin = -128, activationMax = 127;
+  BlockConfig block;
+  int blockDependency = 0;  // OFM blocks of the previous operation that may still run
+};
+
+}  // namespace loupe::ethosu

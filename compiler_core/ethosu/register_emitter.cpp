@@ -1,0 +1,194 @@
+#include "ethosu/register_emitter.h"
+
+#include <stdexcept>
+
+namespace loupe::ethosu {
+
+namespace {
+
+std::uint32_t precisionOf(int bits) {
+  switch (bits) {
+    case 8:
+      return LOUPE_ETHOSU_activation_precision_B8;
+    case 16:
+      return LOUPE_ETHOSU_activation_precision_B16;
+    case 32:
+      return LOUPE_ETHOSU_activation_precision_B32;
+    default:
+      throw std::invalid_argument("feature maps are 8, 16 or 32 bits, not " + std::to_string(bits));
+  }
+}
+
+std::uint32_t asField(int value) {
+  return static_cast<std::uint32_t>(value);  // two's complement, masked by the field
+}
+
+void emitIfm(CommandStreamWriter& w, const NpuOperation& op) {
+  const NpuFeatureMap& f = op.ifm;
+  w.setValue(LOUPE_ETHOSU_NPU_SET_IFM_REGION, static_cast<std::uint64_t>(f.region));
+  // One tile: tile 0 covers the map (the others are never read).
+  w.setValue(LOUPE_ETHOSU_NPU_SET_IFM_BASE0, f.base);
+  w.setValue(LOUPE_ETHOSU_NPU_SET_IFM_BASE1, 0);
+  w.setValue(LOUPE_ETHOSU_NPU_SET_IFM_BASE2, 0);
+  w.setValue(LOUPE_ETHOSU_NPU_SET_IFM_BASE3, 0);
+  w.setValue(LOUPE_ETHOSU_NPU_SET_IFM_HEIGHT0_M1, static_cast<std::uint64_t>(f.height - 1));
+  w.setValue(LOUPE_ETHOSU_NPU_SET_IFM_HEIGHT1_M1, static_cast<std::uint64_t>(f.height - 1));
+  w.setValue(LOUPE_ETHOSU_NPU_SET_IFM_WIDTH0_M1, static_cast<std::uint64_t>(f.width - 1));
+  w.setValue(LOUPE_ETHOSU_NPU_SET_IFM_DEPTH_M1, static_cast<std::uint64_t>(f.depth - 1));
+  w.setValue(LOUPE_ETHOSU_NPU_SET_IFM_STRIDE_C, f.strideC);
+  w.setValue(LOUPE_ETHOSU_NPU_SET_IFM_STRIDE_Y, f.strideY);
+  w.setValue(LOUPE_ETHOSU_NPU_SET_IFM_STRIDE_X, f.strideX);
+  w.set(LOUPE_ETHOSU_NPU_SET_IFM_ZERO_POINT,
+        {{LOUPE_ETHOSU_FIELD(NPU_SET_IFM_ZERO_POINT, zero_point), asField(f.zeroPoint)}});
+  w.set(LOUPE_ETHOSU_NPU_SET_IFM_PRECISION,
+        {{LOUPE_ETHOSU_FIELD(NPU_SET_IFM_PRECISION, activation_type), f.isSigned ? 1u : 0u},
+         {LOUPE_ETHOSU_FIELD(NPU_SET_IFM_PRECISION, activation_precision), precisionOf(f.bits)},
+         {LOUPE_ETHOSU_FIELD(NPU_SET_IFM_PRECISION, activation_format), f.nhcwb16 ? 1u : 0u}});
+  w.set(LOUPE_ETHOSU_NPU_SET_IFM_UPSCALE,
+        {{LOUPE_ETHOSU_FIELD(NPU_SET_IFM_UPSCALE, mode), LOUPE_ETHOSU_upscale_mode_NONE}});
+}
+
+void emitPadding(CommandStreamWriter& w, const NpuKernel& k) {
+  w.setValue(LOUPE_ETHOSU_NPU_SET_IFM_PAD_TOP, static_cast<std::uint64_t>(k.padTop));
+  w.setValue(LOUPE_ETHOSU_NPU_SET_IFM_PAD_LEFT, static_cast<std::uint64_t>(k.padLeft));
+  w.setValue(LOUPE_ETHOSU_NPU_SET_IFM_PAD_BOTTOM, static_cast<std::uint64_t>(k.padBottom));
+  w.setValue(LOUPE_ETHOSU_NPU_SET_IFM_PAD_RIGHT, static_cast<std::uint64_t>(k.padRight));
+}
+
+void emitOfm(CommandStreamWriter& w, const NpuOperation& op) {
+  const NpuFeatureMap& f = op.ofm;
+  w.setValue(LOUPE_ETHOSU_NPU_SET_OFM_REGION, static_cast<std::uint64_t>(f.region));
+  w.setValue(LOUPE_ETHOSU_NPU_SET_OFM_BASE0, f.base);
+  w.setValue(LOUPE_ETHOSU_NPU_SET_OFM_BASE1, 0);
+  w.setValue(LOUPE_ETHOSU_NPU_SET_OFM_BASE2, 0);
+  w.setValue(LOUPE_ETHOSU_NPU_SET_OFM_BASE3, 0);
+  w.setValue(LOUPE_ETHOSU_NPU_SET_OFM_HEIGHT0_M1, static_cast<std::uint64_t>(f.height - 1));
+  w.setValue(LOUPE_ETHOSU_NPU_SET_OFM_HEIGHT1_M1, static_cast<std::uint64_t>(f.height - 1));
+  w.setValue(LOUPE_ETHOSU_NPU_SET_OFM_WIDTH0_M1, static_cast<std::uint64_t>(f.width - 1));
+  w.setValue(LOUPE_ETHOSU_NPU_SET_OFM_HEIGHT_M1, static_cast<std::uint64_t>(f.height - 1));
+  w.setValue(LOUPE_ETHOSU_NPU_SET_OFM_WIDTH_M1, static_cast<std::uint64_t>(f.width - 1));
+  w.setValue(LOUPE_ETHOSU_NPU_SET_OFM_DEPTH_M1, static_cast<std::uint64_t>(f.depth - 1));
+  w.setValue(LOUPE_ETHOSU_NPU_SET_OFM_STRIDE_C, f.strideC);
+  w.setValue(LOUPE_ETHOSU_NPU_SET_OFM_STRIDE_Y, f.strideY);
+  w.setValue(LOUPE_ETHOSU_NPU_SET_OFM_STRIDE_X, f.strideX);
+  w.set(LOUPE_ETHOSU_NPU_SET_OFM_ZERO_POINT,
+        {{LOUPE_ETHOSU_FIELD(NPU_SET_OFM_ZERO_POINT, zero_point), asField(f.zeroPoint)}});
+  const bool perChannel =
+      op.kind == NpuOperationKind::Conv || op.kind == NpuOperationKind::Depthwise;
+  w.set(
+      LOUPE_ETHOSU_NPU_SET_OFM_PRECISION,
+      {{LOUPE_ETHOSU_FIELD(NPU_SET_OFM_PRECISION, activation_type), f.isSigned ? 1u : 0u},
+       {LOUPE_ETHOSU_FIELD(NPU_SET_OFM_PRECISION, activation_precision), precisionOf(f.bits)},
+       {LOUPE_ETHOSU_FIELD(NPU_SET_OFM_PRECISION, activation_format), f.nhcwb16 ? 1u : 0u},
+       {LOUPE_ETHOSU_FIELD(NPU_SET_OFM_PRECISION, scale_mode),
+        perChannel ? LOUPE_ETHOSU_ofm_scale_mode_PER_CHANNEL : LOUPE_ETHOSU_ofm_scale_mode_GLOBAL},
+       {LOUPE_ETHOSU_FIELD(NPU_SET_OFM_PRECISION, round_mode), asField(op.roundMode)}});
+}
+
+void emitKernel(CommandStreamWriter& w, const NpuOperation& op) {
+  const NpuKernel& k = op.kernel;
+  if (k.strideX < 1 || k.strideX > 3 || k.strideY < 1 || k.strideY > 3 || k.dilationX < 1 ||
+      k.dilationX > 2 || k.dilationY < 1 || k.dilationY > 2) {
+    throw std::invalid_argument("the NPU's strides are 1-3 and its dilations 1-2");
+  }
+  w.setValue(LOUPE_ETHOSU_NPU_SET_KERNEL_WIDTH_M1,
+             static_cast<std::uint64_t>(k.dilatedWidth() - 1));
+  w.setValue(LOUPE_ETHOSU_NPU_SET_KERNEL_HEIGHT_M1,
+             static_cast<std::uint64_t>(k.dilatedHeight() - 1));
+  const auto sx = static_cast<std::uint32_t>(k.strideX - 1),
+             sy = static_cast<std::uint32_t>(k.strideY - 1);
+  w.set(LOUPE_ETHOSU_NPU_SET_KERNEL_STRIDE,
+        {{LOUPE_ETHOSU_FIELD(NPU_SET_KERNEL_STRIDE, stride_x_lsb), sx & 1u},
+         {LOUPE_ETHOSU_FIELD(NPU_SET_KERNEL_STRIDE, stride_y_lsb), sy & 1u},
+         {LOUPE_ETHOSU_FIELD(NPU_SET_KERNEL_STRIDE, stride_x_msb), sx >> 1},
+         {LOUPE_ETHOSU_FIELD(NPU_SET_KERNEL_STRIDE, stride_y_msb), sy >> 1},
+         {LOUPE_ETHOSU_FIELD(NPU_SET_KERNEL_STRIDE, dilation_x), asField(k.dilationX - 1)},
+         {LOUPE_ETHOSU_FIELD(NPU_SET_KERNEL_STRIDE, dilation_y), asField(k.dilationY - 1)},
+         {LOUPE_ETHOSU_FIELD(NPU_SET_KERNEL_STRIDE, weight_order),
+          op.block.partKernelFirst ? LOUPE_ETHOSU_weight_order_PART_KERNEL_FIRST
+                                   : LOUPE_ETHOSU_weight_order_DEPTH_FIRST}});
+}
+
+void emitWeightsAndScales(CommandStreamWriter& w, const NpuOperation& op) {
+  w.setValue(LOUPE_ETHOSU_NPU_SET_WEIGHT_REGION, static_cast<std::uint64_t>(op.weights.region));
+  w.setValue(LOUPE_ETHOSU_NPU_SET_WEIGHT_BASE, op.weights.base);
+  w.setValue(LOUPE_ETHOSU_NPU_SET_WEIGHT_LENGTH, op.weights.length);
+  w.setValue(LOUPE_ETHOSU_NPU_SET_SCALE_REGION, static_cast<std::uint64_t>(op.scales.region));
+  w.setValue(LOUPE_ETHOSU_NPU_SET_SCALE_BASE, op.scales.base);
+  w.setValue(LOUPE_ETHOSU_NPU_SET_SCALE_LENGTH, op.scales.length);
+}
+
+void emitActivation(CommandStreamWriter& w, const NpuOperation& op) {
+  w.set(LOUPE_ETHOSU_NPU_SET_ACTIVATION,
+        {{LOUPE_ETHOSU_FIELD(NPU_SET_ACTIVATION, activation_function),
+          asField(op.activationFunction)},
+         {LOUPE_ETHOSU_FIELD(NPU_SET_ACTIVATION, activation_clip_range),
+          LOUPE_ETHOSU_activation_clip_range_OFM_PRECISION}});
+  w.set(LOUPE_ETHOSU_NPU_SET_ACTIVATION_MIN,
+        {{LOUPE_ETHOSU_FIELD(NPU_SET_ACTIVATION_MIN, clip_boundary), asField(op.activationMin)}});
+  w.set(LOUPE_ETHOSU_NPU_SET_ACTIVATION_MAX,
+        {{LOUPE_ETHOSU_FIELD(NPU_SET_ACTIVATION_MAX, clip_boundary), asField(op.activationMax)}});
+}
+
+void emitBlock(CommandStreamWriter& w, const NpuOperation& op) {
+  const BlockConfig& b = op.block;
+  w.setValue(LOUPE_ETHOSU_NPU_SET_OFM_BLK_WIDTH_M1,
+             static_cast<std::uint64_t>(b.ofmBlock.width - 1));
+  w.setValue(LOUPE_ETHOSU_NPU_SET_OFM_BLK_HEIGHT_M1,
+             static_cast<std::uint64_t>(b.ofmBlock.height - 1));
+  w.setValue(LOUPE_ETHOSU_NPU_SET_OFM_BLK_DEPTH_M1,
+             static_cast<std::uint64_t>(b.ofmBlock.depth - 1));
+  w.setValue(LOUPE_ETHOSU_NPU_SET_IFM_IB_END, static_cast<std::uint64_t>(b.layout.ibEnd));
+  if (op.kind == NpuOperationKind::Elementwise) {
+    w.setValue(LOUPE_ETHOSU_NPU_SET_IFM2_IB_START, static_cast<std::uint64_t>(b.layout.ibStart2));
+  }
+  w.setValue(LOUPE_ETHOSU_NPU_SET_AB_START, static_cast<std::uint64_t>(b.layout.abStart));
+  w.set(LOUPE_ETHOSU_NPU_SET_ACC_FORMAT,
+        {{LOUPE_ETHOSU_FIELD(NPU_SET_ACC_FORMAT, acc_format), b.accumulator == ShramUse::Acc40
+                                                                  ? LOUPE_ETHOSU_acc_format_I40
+                                                                  : LOUPE_ETHOSU_acc_format_I32}});
+  w.setValue(LOUPE_ETHOSU_NPU_SET_BLOCKDEP, static_cast<std::uint64_t>(op.blockDependency));
+}
+
+}  // namespace
+
+void emitNpuOperation(CommandStreamWriter& w, const NpuOperation& op) {
+  emitIfm(w, op);
+  const bool convolution =
+      op.kind == NpuOperationKind::Conv || op.kind == NpuOperationKind::Depthwise;
+  if (op.kind != NpuOperationKind::Elementwise) emitPadding(w, op.kernel);
+  emitOfm(w, op);
+  if (op.kind != NpuOperationKind::Elementwise) emitKernel(w, op);
+  if (convolution) {
+    emitWeightsAndScales(w, op);
+  } else {
+    w.set(LOUPE_ETHOSU_NPU_SET_OFM_SCALE,
+          {{LOUPE_ETHOSU_FIELD(NPU_SET_OFM_SCALE, scale), op.ofmScale},
+           {LOUPE_ETHOSU_FIELD(NPU_SET_OFM_SCALE, shift), asField(op.ofmShift)}});
+  }
+  emitActivation(w, op);
+  emitBlock(w, op);
+  switch (op.kind) {
+    case NpuOperationKind::Conv:
+      w.operation(LOUPE_ETHOSU_NPU_OP_CONV);
+      break;
+    case NpuOperationKind::Depthwise:
+      w.operation(LOUPE_ETHOSU_NPU_OP_DEPTHWISE);
+      break;
+    case NpuOperationKind::Pool:
+      w.operation(LOUPE_ETHOSU_NPU_OP_POOL,
+                  {{LOUPE_ETHOSU_FIELD(NPU_OP_POOL, pooling_mode), asField(op.subKind)}});
+      break;
+    case NpuOperationKind::Elementwise:
+      w.operation(
+          LOUPE_ETHOSU_NPU_OP_ELEMENTWISE,
+          {{LOUPE_ETHOSU_FIELD(NPU_OP_ELEMENTWISE, elementwise_mode), asField(op.subKind)}});
+      break;
+  }
+}
+
+void emitStop(CommandStreamWriter& w) {
+  w.operation(LOUPE_ETHOSU_NPU_OP_STOP, {{LOUPE_ETHOSU_FIELD(NPU_OP_STOP, mask), 0xffffu}});
+}
+
+}  // namespace loupe::ethosu

@@ -1,0 +1,17 @@
+// Writes one NPU operation's registers and its NPU_OP_* command, in the
+// groups Vela's generator uses (IFM, IFM2, OFM, kernel, weights and scales,
+// activation, block and SHRAM), through the writer that leaves out values
+// the NPU already holds.
+#pragma once
+
+#include "ethosu/command_stream_writer.h"
+#include "ethosu/npu_operation.h"
+
+namespace loupe::ethosu {
+
+void emitNpuOperation(CommandStreamWriter& writer, const NpuOperation& op);
+
+// The stream's end: NPU_OP_STOP with the mask the driver expects.
+void emitStop(CommandStreamWriter& writer);
+
+}  // namespace loupe::ethosu
