@@ -5,6 +5,7 @@
 #include <variant>
 
 #include "ethosu/weight_stream.h"
+#include "ethosu/window_kernel.h"
 #include "reference/kernel_checks.h"
 #include "reference/quantized_params.h"
 
@@ -58,8 +59,9 @@ class ConvolutionLowering {
         // multiplier (person_detect's first layer); else multiplier 1 only.
         const bool asConvolution = in.shape[3] == 1 && attrs.depthMultiplier == filter.shape[3];
         if (!asConvolution && (attrs.depthMultiplier != 1 || filter.shape[3] != in.shape[3])) {
-          fail("the NPU runs depthwise convolutions of depth multiplier 1 only (or of one "
-               "input channel)");
+          fail(
+              "the NPU runs depthwise convolutions of depth multiplier 1 only (or of one "
+              "input channel)");
         }
         kh = filter.shape[1], kw = filter.shape[2], ofmDepth = filter.shape[3], ifmDepth = 1;
         setKernel(reference::windowGeometry(attrs, ifm.height, ifm.width, kh, kw), kh, kw,
@@ -153,40 +155,13 @@ class ConvolutionLowering {
     return std::vector<std::int16_t>(w, w + filter.elementCount());
   }
 
-  // The NPU derives the IFM's extent from the OFM, the kernel and the
-  // padding: padding after the last row or column is only what windows
-  // reach past the IFM.
   void setKernel(const reference::WindowGeometry& g, int kh, int kw, int strideH, int strideW,
                  int dilationH, int dilationW) {
-    NpuKernel& k = result_.operation.kernel;
-    k.height = kh, k.width = kw;
-    k.strideY = strideH, k.strideX = strideW;
-    k.dilationY = dilationH, k.dilationX = dilationW;
-    if (strideH < 1 || strideH > 3 || strideW < 1 || strideW > 3) {
-      fail("stride " + std::to_string(strideH) + "x" + std::to_string(strideW) +
-           " is outside the NPU's 1-3");
-    }
-    if (dilationH < 1 || dilationH > 2 || dilationW < 1 || dilationW > 2) {
-      fail("dilation " + std::to_string(dilationH) + "x" + std::to_string(dilationW) +
-           " is outside the NPU's 1-2");
-    }
-    const ir::ExplicitPadding padding = reference::explicitPaddingOf(g);
-    const NpuFeatureMap& ifm = result_.operation.ifm;
-    const NpuFeatureMap& ofm = result_.operation.ofm;
-    if (g.outHeight != ofm.height || g.outWidth != ofm.width) {
-      fail("the output given is not the windows' extent");
-    }
-    k.padTop = padding.top;
-    k.padLeft = padding.left;
-    k.padBottom =
-        std::max(0, (ofm.height - 1) * strideH + k.dilatedHeight() - padding.top - ifm.height);
-    k.padRight =
-        std::max(0, (ofm.width - 1) * strideW + k.dilatedWidth() - padding.left - ifm.width);
-    if (k.padTop > 127 || k.padLeft > 127 || k.padBottom > 255 || k.padRight > 255) {
-      fail("its padding exceeds the NPU's pad registers");
-    }
-    if (k.dilatedWidth() > 64 || k.dilatedHeight() > 64) {
-      fail("its kernel exceeds the NPU's 64x64");
+    try {
+      result_.operation.kernel = windowKernel(g, result_.operation.ifm, result_.operation.ofm, kh,
+                                              kw, strideH, strideW, dilationH, dilationW, true);
+    } catch (const std::invalid_argument& error) {
+      fail(error.what());
     }
   }
 

@@ -50,7 +50,10 @@ struct NpuOperation {
   NpuFeatureMap ifm, ifm2, ofm;
   NpuKernel kernel;
   NpuRange weights, scales;  // convolutions: the mlw stream and the 10-byte records
-  // Pools and element-wise operations: one scale for the whole OFM.
+  // Pools and element-wise operations: with globalScale the OFM is scaled
+  // by ofmScale / 2^ofmShift; without, it is taken as computed (an average
+  // pool then divides by the elements inside the IFM, as TFLite does).
+  bool globalScale = false;
   std::uint32_t ofmScale = 1;
   int ofmShift = 0;
   int roundMode = 0;           // round_mode: TFL

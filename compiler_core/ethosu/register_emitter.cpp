@@ -73,8 +73,8 @@ void emitOfm(CommandStreamWriter& w, const NpuOperation& op) {
   w.setValue(LOUPE_ETHOSU_NPU_SET_OFM_STRIDE_X, f.strideX);
   w.set(LOUPE_ETHOSU_NPU_SET_OFM_ZERO_POINT,
         {{LOUPE_ETHOSU_FIELD(NPU_SET_OFM_ZERO_POINT, zero_point), asField(f.zeroPoint)}});
-  const bool perChannel =
-      op.kind == NpuOperationKind::Conv || op.kind == NpuOperationKind::Depthwise;
+  const bool perChannel = op.kind == NpuOperationKind::Conv ||
+                          op.kind == NpuOperationKind::Depthwise || !op.globalScale;
   w.set(
       LOUPE_ETHOSU_NPU_SET_OFM_PRECISION,
       {{LOUPE_ETHOSU_FIELD(NPU_SET_OFM_PRECISION, activation_type), f.isSigned ? 1u : 0u},
@@ -161,7 +161,7 @@ void emitNpuOperation(CommandStreamWriter& w, const NpuOperation& op) {
   if (op.kind != NpuOperationKind::Elementwise) emitKernel(w, op);
   if (convolution) {
     emitWeightsAndScales(w, op);
-  } else {
+  } else if (op.globalScale) {
     w.set(LOUPE_ETHOSU_NPU_SET_OFM_SCALE,
           {{LOUPE_ETHOSU_FIELD(NPU_SET_OFM_SCALE, scale), op.ofmScale},
            {LOUPE_ETHOSU_FIELD(NPU_SET_OFM_SCALE, shift), asField(op.ofmShift)}});

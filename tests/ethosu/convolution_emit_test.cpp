@@ -1,7 +1,7 @@
 // The emitter's first operations on the real NPU format: every convolution,
-// depthwise convolution and fully connected layer of the shared int8 models,
-// lowered to one Ethos-U operation (registers, mlw weights, scale records, a
-// block whose SHRAM layout fits), wrapped in a driver payload for each
+// depthwise convolution, fully connected layer and pool of the shared int8
+// models, lowered to one Ethos-U operation (registers, mlw weights, scale
+// records, a block whose SHRAM layout fits), wrapped in a driver payload for each
 // single-core configuration, parsed and run by the functional model as the
 // driver would: its output is the reference interpreter's, byte for byte,
 // on the golden input's intermediate tensors.
@@ -16,6 +16,7 @@
 #include "ethosu/command_stream_writer.h"
 #include "ethosu/convolution_lowering.h"
 #include "ethosu/driver_payload.h"
+#include "ethosu/pool_lowering.h"
 #include "ethosu/register_emitter.h"
 #include "ethosu_test_model.h"
 #include "frontend/tflite_importer.h"
@@ -78,7 +79,7 @@ class EthosuConvolutionEmitTest : public QObject {
   Q_OBJECT
 
  private slots:
-  void everyConvolutionGivesTheReferencesBytes_data() {
+  void everyConvolutionAndPoolGivesTheReferencesBytes_data() {
     QTest::addColumn<QString>("model");
     QTest::addColumn<int>("accelerator");
     for (const char* model : {"kws_ref_model", "vww_96_int8", "ic_resnet8_int8", "ad01_int8",
@@ -91,7 +92,7 @@ class EthosuConvolutionEmitTest : public QObject {
     }
   }
 
-  void everyConvolutionGivesTheReferencesBytes() {
+  void everyConvolutionAndPoolGivesTheReferencesBytes() {
     QFETCH(QString, model);
     QFETCH(int, accelerator);
     const NpuArchitecture& arch = *findNpuArchitecture(accelerator);
@@ -104,18 +105,25 @@ class EthosuConvolutionEmitTest : public QObject {
     }
     interpreter.invoke();
 
-    int emitted = 0;
+    int emitted = 0, pools = 0;
     for (const ir::Operator& op : graph.operators) {
       const bool fullyConnected = op.type == ir::OpType::FullyConnected;
+      const bool pool = op.type == ir::OpType::AveragePool2D || op.type == ir::OpType::MaxPool2D;
       if (op.type != ir::OpType::Conv2D && op.type != ir::OpType::DepthwiseConv2D &&
-          !fullyConnected) {
+          !fullyConnected && !pool) {
         continue;
       }
       const ir::Tensor& in = *graph.input(op, 0);
       const ir::Tensor& out = graph.output(op, 0);
       const NpuFeatureMap ifm = mapOf(in, fullyConnected, 0);
       const NpuFeatureMap ofm = mapOf(out, fullyConnected, alignUp(ifm.bytes()));
-      LoweredConvolution lowered = lowerConvolution(graph, op, arch, ifm, ofm);
+      LoweredConvolution lowered;
+      if (pool) {
+        lowered.operation = lowerPool(graph, op, arch, ifm, ofm);
+        ++pools;
+      } else {
+        lowered = lowerConvolution(graph, op, arch, ifm, ofm);
+      }
       // The flash: scale records, then the weights, each on 16 bytes.
       std::vector<std::uint8_t> flash = lowered.scales;
       flash.resize(alignUp(flash.size()));
@@ -142,6 +150,8 @@ class EthosuConvolutionEmitTest : public QObject {
       ++emitted;
     }
     QVERIFY(emitted > 0);
+    // kws, vww, ic and person_detect end in an average pool.
+    if (model != "ad01_int8" && model != "micro_speech_quantized") QVERIFY(pools > 0);
   }
 
   // The SHRAM layout rules checked against Vela's own streams: for the block
