@@ -56,6 +56,13 @@ struct NpuOperation {
   bool globalScale = false;
   std::uint32_t ofmScale = 1;
   int ofmShift = 0;
+  // Element-wise ADD and SUB: which operand is rescaled by the 32-bit
+  // opaScale / 2^opaShift (ifm_scale_mode OPA_32 or OPB_32; the other is
+  // halved), as TFLite's ADD rescales both to twice the larger scale.
+  int ifmScaleMode = 0;
+  std::uint32_t opaScale = 0;
+  int opaShift = 0;
+  bool ifm2First = false;      // IFM2 is the first operand (operand_order)
   int roundMode = 0;           // round_mode: TFL
   int activationFunction = 0;  // activation_function: RELU (a clamp only)
   int activationMin = -128, activationMax = 127;

@@ -23,29 +23,86 @@ std::uint32_t asField(int value) {
   return static_cast<std::uint32_t>(value);  // two's complement, masked by the field
 }
 
+// The registers that place one feature map: IFM, IFM2 and OFM have the
+// same set at other codes (the OFM its extents as well, which the NPU
+// derives for the inputs).
+struct FeatureMapCodes {
+  std::uint32_t region, base0, base1, base2, base3, height0, height1, width0;
+  std::uint32_t strideX, strideY, strideC, zeroPoint;
+};
+
+constexpr FeatureMapCodes kIfmCodes{
+    LOUPE_ETHOSU_NPU_SET_IFM_REGION,     LOUPE_ETHOSU_NPU_SET_IFM_BASE0,
+    LOUPE_ETHOSU_NPU_SET_IFM_BASE1,      LOUPE_ETHOSU_NPU_SET_IFM_BASE2,
+    LOUPE_ETHOSU_NPU_SET_IFM_BASE3,      LOUPE_ETHOSU_NPU_SET_IFM_HEIGHT0_M1,
+    LOUPE_ETHOSU_NPU_SET_IFM_HEIGHT1_M1, LOUPE_ETHOSU_NPU_SET_IFM_WIDTH0_M1,
+    LOUPE_ETHOSU_NPU_SET_IFM_STRIDE_X,   LOUPE_ETHOSU_NPU_SET_IFM_STRIDE_Y,
+    LOUPE_ETHOSU_NPU_SET_IFM_STRIDE_C,   LOUPE_ETHOSU_NPU_SET_IFM_ZERO_POINT};
+constexpr FeatureMapCodes kIfm2Codes{
+    LOUPE_ETHOSU_NPU_SET_IFM2_REGION,     LOUPE_ETHOSU_NPU_SET_IFM2_BASE0,
+    LOUPE_ETHOSU_NPU_SET_IFM2_BASE1,      LOUPE_ETHOSU_NPU_SET_IFM2_BASE2,
+    LOUPE_ETHOSU_NPU_SET_IFM2_BASE3,      LOUPE_ETHOSU_NPU_SET_IFM2_HEIGHT0_M1,
+    LOUPE_ETHOSU_NPU_SET_IFM2_HEIGHT1_M1, LOUPE_ETHOSU_NPU_SET_IFM2_WIDTH0_M1,
+    LOUPE_ETHOSU_NPU_SET_IFM2_STRIDE_X,   LOUPE_ETHOSU_NPU_SET_IFM2_STRIDE_Y,
+    LOUPE_ETHOSU_NPU_SET_IFM2_STRIDE_C,   LOUPE_ETHOSU_NPU_SET_IFM2_ZERO_POINT};
+constexpr FeatureMapCodes kOfmCodes{
+    LOUPE_ETHOSU_NPU_SET_OFM_REGION,     LOUPE_ETHOSU_NPU_SET_OFM_BASE0,
+    LOUPE_ETHOSU_NPU_SET_OFM_BASE1,      LOUPE_ETHOSU_NPU_SET_OFM_BASE2,
+    LOUPE_ETHOSU_NPU_SET_OFM_BASE3,      LOUPE_ETHOSU_NPU_SET_OFM_HEIGHT0_M1,
+    LOUPE_ETHOSU_NPU_SET_OFM_HEIGHT1_M1, LOUPE_ETHOSU_NPU_SET_OFM_WIDTH0_M1,
+    LOUPE_ETHOSU_NPU_SET_OFM_STRIDE_X,   LOUPE_ETHOSU_NPU_SET_OFM_STRIDE_Y,
+    LOUPE_ETHOSU_NPU_SET_OFM_STRIDE_C,   LOUPE_ETHOSU_NPU_SET_OFM_ZERO_POINT};
+
+// Where the map lies, as one tile (tile 0 covers it; the others are never
+// read), its strides and zero point. Every zero-point field is bits 16-31.
+void emitPlacement(CommandStreamWriter& w, const FeatureMapCodes& codes, const NpuFeatureMap& f) {
+  w.setValue(codes.region, static_cast<std::uint64_t>(f.region));
+  w.setValue(codes.base0, f.base);
+  w.setValue(codes.base1, 0);
+  w.setValue(codes.base2, 0);
+  w.setValue(codes.base3, 0);
+  w.setValue(codes.height0, static_cast<std::uint64_t>(f.height - 1));
+  w.setValue(codes.height1, static_cast<std::uint64_t>(f.height - 1));
+  w.setValue(codes.width0, static_cast<std::uint64_t>(f.width - 1));
+  w.setValue(codes.strideC, f.strideC);
+  w.setValue(codes.strideY, f.strideY);
+  w.setValue(codes.strideX, f.strideX);
+  w.set(codes.zeroPoint,
+        {{LOUPE_ETHOSU_FIELD(NPU_SET_IFM_ZERO_POINT, zero_point), asField(f.zeroPoint)}});
+}
+
 void emitIfm(CommandStreamWriter& w, const NpuOperation& op) {
   const NpuFeatureMap& f = op.ifm;
-  w.setValue(LOUPE_ETHOSU_NPU_SET_IFM_REGION, static_cast<std::uint64_t>(f.region));
-  // One tile: tile 0 covers the map (the others are never read).
-  w.setValue(LOUPE_ETHOSU_NPU_SET_IFM_BASE0, f.base);
-  w.setValue(LOUPE_ETHOSU_NPU_SET_IFM_BASE1, 0);
-  w.setValue(LOUPE_ETHOSU_NPU_SET_IFM_BASE2, 0);
-  w.setValue(LOUPE_ETHOSU_NPU_SET_IFM_BASE3, 0);
-  w.setValue(LOUPE_ETHOSU_NPU_SET_IFM_HEIGHT0_M1, static_cast<std::uint64_t>(f.height - 1));
-  w.setValue(LOUPE_ETHOSU_NPU_SET_IFM_HEIGHT1_M1, static_cast<std::uint64_t>(f.height - 1));
-  w.setValue(LOUPE_ETHOSU_NPU_SET_IFM_WIDTH0_M1, static_cast<std::uint64_t>(f.width - 1));
+  emitPlacement(w, kIfmCodes, f);
   w.setValue(LOUPE_ETHOSU_NPU_SET_IFM_DEPTH_M1, static_cast<std::uint64_t>(f.depth - 1));
-  w.setValue(LOUPE_ETHOSU_NPU_SET_IFM_STRIDE_C, f.strideC);
-  w.setValue(LOUPE_ETHOSU_NPU_SET_IFM_STRIDE_Y, f.strideY);
-  w.setValue(LOUPE_ETHOSU_NPU_SET_IFM_STRIDE_X, f.strideX);
-  w.set(LOUPE_ETHOSU_NPU_SET_IFM_ZERO_POINT,
-        {{LOUPE_ETHOSU_FIELD(NPU_SET_IFM_ZERO_POINT, zero_point), asField(f.zeroPoint)}});
   w.set(LOUPE_ETHOSU_NPU_SET_IFM_PRECISION,
         {{LOUPE_ETHOSU_FIELD(NPU_SET_IFM_PRECISION, activation_type), f.isSigned ? 1u : 0u},
          {LOUPE_ETHOSU_FIELD(NPU_SET_IFM_PRECISION, activation_precision), precisionOf(f.bits)},
-         {LOUPE_ETHOSU_FIELD(NPU_SET_IFM_PRECISION, activation_format), f.nhcwb16 ? 1u : 0u}});
+         {LOUPE_ETHOSU_FIELD(NPU_SET_IFM_PRECISION, activation_format), f.nhcwb16 ? 1u : 0u},
+         {LOUPE_ETHOSU_FIELD(NPU_SET_IFM_PRECISION, scale_mode), asField(op.ifmScaleMode)}});
   w.set(LOUPE_ETHOSU_NPU_SET_IFM_UPSCALE,
         {{LOUPE_ETHOSU_FIELD(NPU_SET_IFM_UPSCALE, mode), LOUPE_ETHOSU_upscale_mode_NONE}});
+}
+
+// The second operand of an element-wise operation, and how it broadcasts.
+void emitIfm2(CommandStreamWriter& w, const NpuOperation& op) {
+  const NpuFeatureMap& f = op.ifm2;
+  emitPlacement(w, kIfm2Codes, f);
+  w.set(LOUPE_ETHOSU_NPU_SET_IFM2_PRECISION,
+        {{LOUPE_ETHOSU_FIELD(NPU_SET_IFM2_PRECISION, activation_type), f.isSigned ? 1u : 0u},
+         {LOUPE_ETHOSU_FIELD(NPU_SET_IFM2_PRECISION, activation_precision), precisionOf(f.bits)},
+         {LOUPE_ETHOSU_FIELD(NPU_SET_IFM2_PRECISION, activation_format), f.nhcwb16 ? 1u : 0u}});
+  w.set(LOUPE_ETHOSU_NPU_SET_IFM2_BROADCAST,
+        {{LOUPE_ETHOSU_FIELD(NPU_SET_IFM2_BROADCAST, broadcast_h),
+          f.height == 1 && op.ofm.height != 1 ? 1u : 0u},
+         {LOUPE_ETHOSU_FIELD(NPU_SET_IFM2_BROADCAST, broadcast_w),
+          f.width == 1 && op.ofm.width != 1 ? 1u : 0u},
+         {LOUPE_ETHOSU_FIELD(NPU_SET_IFM2_BROADCAST, broadcast_c),
+          f.depth == 1 && op.ofm.depth != 1 ? 1u : 0u},
+         {LOUPE_ETHOSU_FIELD(NPU_SET_IFM2_BROADCAST, operand_order), op.ifm2First ? 1u : 0u}});
+  w.set(LOUPE_ETHOSU_NPU_SET_OPA_SCALE,
+        {{LOUPE_ETHOSU_FIELD(NPU_SET_OPA_SCALE, scale), op.opaScale},
+         {LOUPE_ETHOSU_FIELD(NPU_SET_OPA_SCALE, shift), asField(op.opaShift)}});
 }
 
 void emitPadding(CommandStreamWriter& w, const NpuKernel& k) {
@@ -57,22 +114,10 @@ void emitPadding(CommandStreamWriter& w, const NpuKernel& k) {
 
 void emitOfm(CommandStreamWriter& w, const NpuOperation& op) {
   const NpuFeatureMap& f = op.ofm;
-  w.setValue(LOUPE_ETHOSU_NPU_SET_OFM_REGION, static_cast<std::uint64_t>(f.region));
-  w.setValue(LOUPE_ETHOSU_NPU_SET_OFM_BASE0, f.base);
-  w.setValue(LOUPE_ETHOSU_NPU_SET_OFM_BASE1, 0);
-  w.setValue(LOUPE_ETHOSU_NPU_SET_OFM_BASE2, 0);
-  w.setValue(LOUPE_ETHOSU_NPU_SET_OFM_BASE3, 0);
-  w.setValue(LOUPE_ETHOSU_NPU_SET_OFM_HEIGHT0_M1, static_cast<std::uint64_t>(f.height - 1));
-  w.setValue(LOUPE_ETHOSU_NPU_SET_OFM_HEIGHT1_M1, static_cast<std::uint64_t>(f.height - 1));
-  w.setValue(LOUPE_ETHOSU_NPU_SET_OFM_WIDTH0_M1, static_cast<std::uint64_t>(f.width - 1));
+  emitPlacement(w, kOfmCodes, f);
   w.setValue(LOUPE_ETHOSU_NPU_SET_OFM_HEIGHT_M1, static_cast<std::uint64_t>(f.height - 1));
   w.setValue(LOUPE_ETHOSU_NPU_SET_OFM_WIDTH_M1, static_cast<std::uint64_t>(f.width - 1));
   w.setValue(LOUPE_ETHOSU_NPU_SET_OFM_DEPTH_M1, static_cast<std::uint64_t>(f.depth - 1));
-  w.setValue(LOUPE_ETHOSU_NPU_SET_OFM_STRIDE_C, f.strideC);
-  w.setValue(LOUPE_ETHOSU_NPU_SET_OFM_STRIDE_Y, f.strideY);
-  w.setValue(LOUPE_ETHOSU_NPU_SET_OFM_STRIDE_X, f.strideX);
-  w.set(LOUPE_ETHOSU_NPU_SET_OFM_ZERO_POINT,
-        {{LOUPE_ETHOSU_FIELD(NPU_SET_OFM_ZERO_POINT, zero_point), asField(f.zeroPoint)}});
   const bool perChannel = op.kind == NpuOperationKind::Conv ||
                           op.kind == NpuOperationKind::Depthwise || !op.globalScale;
   w.set(
@@ -154,6 +199,7 @@ void emitBlock(CommandStreamWriter& w, const NpuOperation& op) {
 
 void emitNpuOperation(CommandStreamWriter& w, const NpuOperation& op) {
   emitIfm(w, op);
+  if (op.kind == NpuOperationKind::Elementwise) emitIfm2(w, op);
   const bool convolution =
       op.kind == NpuOperationKind::Conv || op.kind == NpuOperationKind::Depthwise;
   if (op.kind != NpuOperationKind::Elementwise) emitPadding(w, op.kernel);

@@ -1,25 +1,30 @@
-// The emitter's first operations on the real NPU format: every convolution,
-// depthwise convolution, fully connected layer and pool of the shared int8
-// models, lowered to one Ethos-U operation (registers, mlw weights, scale
-// records, a block whose SHRAM layout fits), wrapped in a driver payload for each
-// single-core configuration, parsed and run by the functional model as the
-// driver would: its output is the reference interpreter's, byte for byte,
-// on the golden input's intermediate tensors.
+// The emitter's operations on the real NPU format: every convolution,
+// depthwise convolution, fully connected layer, pool and ADD of the shared
+// int8 models, and ADD, SUB and MUL cases of their own (scales either way,
+// broadcasting either input), lowered to one Ethos-U operation (registers,
+// mlw weights, scale records, a block whose SHRAM layout fits), wrapped in
+// a driver payload for each single-core configuration, parsed and run by
+// the functional model as the driver would: its output is the reference
+// interpreter's, byte for byte. And the SHRAM layout rules give the banks
+// Vela wrote for every block of its own streams.
 #include <QtTest>
 
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <random>
 
 #include "analysis/ethosu_command_listing.h"
 #include "ethosu/block_config.h"
 #include "ethosu/command_stream_writer.h"
 #include "ethosu/convolution_lowering.h"
 #include "ethosu/driver_payload.h"
+#include "ethosu/elementwise_lowering.h"
 #include "ethosu/pool_lowering.h"
 #include "ethosu/register_emitter.h"
 #include "ethosu_test_model.h"
 #include "frontend/tflite_importer.h"
+#include "graph_builder.h"
 #include "loupe/ethosu/ethosu_execute.h"
 #include "reference/reference_interpreter.h"
 #include "test_data.h"
@@ -38,10 +43,13 @@ std::uint64_t alignUp(std::uint64_t n) {
   return (n + 15) / 16 * 16;
 }
 
-// The NHWC extents of a feature-map tensor, as the NPU sees it.
+// The NHWC extents of a feature-map tensor, as the NPU sees it (a fully
+// connected layer's input and output: 1x1xN).
 NpuFeatureMap mapOf(const ir::Tensor& t, bool flat, std::uint64_t base) {
   if (flat) return NpuFeatureMap::nhwc(1, base, 1, 1, static_cast<int>(t.elementCount()));
-  return NpuFeatureMap::nhwc(1, base, t.shape[1], t.shape[2], t.shape[3]);
+  int dims[4] = {1, 1, 1, 1};
+  for (std::size_t i = 0; i < t.shape.size(); ++i) dims[4 - t.shape.size() + i] = t.shape[i];
+  return NpuFeatureMap::nhwc(1, base, dims[1], dims[2], dims[3]);
 }
 
 // Runs `payload` on the functional model with `flash` as region 0 and
@@ -73,13 +81,38 @@ std::string runOnFunctionalModel(const NpuArchitecture& arch,
   return status < 0 ? err.message : "";
 }
 
+// One lowered operation run alone from its own payload: the constants as
+// the flash (scale records, then weights, each on 16 bytes), each input's
+// bytes at its map's base in the scratch (the rest 0xA5); the OFM's bytes,
+// or the functional model's error in `error`.
+std::vector<std::uint8_t> runAlone(
+    const NpuArchitecture& arch, LoweredConvolution lowered,
+    const std::vector<std::pair<NpuFeatureMap, std::span<const std::uint8_t>>>& inputs,
+    std::string& error) {
+  std::vector<std::uint8_t> flash = lowered.scales;
+  flash.resize(alignUp(flash.size()));
+  lowered.operation.weights.base = flash.size();
+  flash.insert(flash.end(), lowered.weights.begin(), lowered.weights.end());
+  CommandStreamWriter writer;
+  emitNpuOperation(writer, lowered.operation);
+  emitStop(writer);
+  const std::vector<std::uint8_t> payload = driverPayload(arch.config, writer.words());
+  const NpuFeatureMap& ofm = lowered.operation.ofm;
+  std::vector<std::uint8_t> scratch(ofm.base + ofm.bytes(), 0xA5);
+  for (const auto& [map, bytes] : inputs) {
+    std::copy(bytes.begin(), bytes.end(), scratch.begin() + static_cast<std::ptrdiff_t>(map.base));
+  }
+  error = runOnFunctionalModel(arch, payload, flash, scratch);
+  return {scratch.begin() + static_cast<std::ptrdiff_t>(ofm.base), scratch.end()};
+}
+
 }  // namespace
 
-class EthosuConvolutionEmitTest : public QObject {
+class EthosuOperationEmitTest : public QObject {
   Q_OBJECT
 
  private slots:
-  void everyConvolutionAndPoolGivesTheReferencesBytes_data() {
+  void everyOperationGivesTheReferencesBytes_data() {
     QTest::addColumn<QString>("model");
     QTest::addColumn<int>("accelerator");
     for (const char* model : {"kws_ref_model", "vww_96_int8", "ic_resnet8_int8", "ad01_int8",
@@ -92,7 +125,7 @@ class EthosuConvolutionEmitTest : public QObject {
     }
   }
 
-  void everyConvolutionAndPoolGivesTheReferencesBytes() {
+  void everyOperationGivesTheReferencesBytes() {
     QFETCH(QString, model);
     QFETCH(int, accelerator);
     const NpuArchitecture& arch = *findNpuArchitecture(accelerator);
@@ -105,53 +138,125 @@ class EthosuConvolutionEmitTest : public QObject {
     }
     interpreter.invoke();
 
-    int emitted = 0, pools = 0;
+    int emitted = 0, pools = 0, elementwise = 0;
     for (const ir::Operator& op : graph.operators) {
       const bool fullyConnected = op.type == ir::OpType::FullyConnected;
       const bool pool = op.type == ir::OpType::AveragePool2D || op.type == ir::OpType::MaxPool2D;
+      const bool binary =
+          op.type == ir::OpType::Add || op.type == ir::OpType::Sub || op.type == ir::OpType::Mul;
       if (op.type != ir::OpType::Conv2D && op.type != ir::OpType::DepthwiseConv2D &&
-          !fullyConnected && !pool) {
+          !fullyConnected && !pool && !binary) {
         continue;
       }
-      const ir::Tensor& in = *graph.input(op, 0);
-      const ir::Tensor& out = graph.output(op, 0);
-      const NpuFeatureMap ifm = mapOf(in, fullyConnected, 0);
-      const NpuFeatureMap ofm = mapOf(out, fullyConnected, alignUp(ifm.bytes()));
+      const NpuFeatureMap ifm = mapOf(*graph.input(op, 0), fullyConnected, 0);
+      std::vector<std::pair<NpuFeatureMap, std::span<const std::uint8_t>>> inputs = {
+          {ifm, interpreter.tensorBytes(op.inputs[0])}};
+      std::uint64_t next = alignUp(ifm.bytes());
+      if (binary) {
+        inputs.push_back(
+            {mapOf(*graph.input(op, 1), false, next), interpreter.tensorBytes(op.inputs[1])});
+        next += alignUp(inputs.back().first.bytes());
+      }
+      const NpuFeatureMap ofm = mapOf(graph.output(op, 0), fullyConnected, next);
       LoweredConvolution lowered;
       if (pool) {
         lowered.operation = lowerPool(graph, op, arch, ifm, ofm);
         ++pools;
+      } else if (binary) {
+        lowered.operation =
+            lowerElementwise(graph, op, arch, inputs[0].first, inputs[1].first, ofm);
+        ++elementwise;
       } else {
         lowered = lowerConvolution(graph, op, arch, ifm, ofm);
       }
-      // The flash: scale records, then the weights, each on 16 bytes.
-      std::vector<std::uint8_t> flash = lowered.scales;
-      flash.resize(alignUp(flash.size()));
-      lowered.operation.weights.base = flash.size();
-      flash.insert(flash.end(), lowered.weights.begin(), lowered.weights.end());
-
-      CommandStreamWriter writer;
-      emitNpuOperation(writer, lowered.operation);
-      emitStop(writer);
-      const std::vector<std::uint8_t> payload = driverPayload(arch.config, writer.words());
-
-      std::vector<std::uint8_t> scratch(ofm.base + ofm.bytes(), 0xA5);
-      const auto input = interpreter.tensorBytes(op.inputs[0]);
-      std::copy(input.begin(), input.end(), scratch.begin());
-      const std::string error = runOnFunctionalModel(arch, payload, flash, scratch);
+      std::string error;
+      const std::vector<std::uint8_t> output = runAlone(arch, lowered, inputs, error);
       QVERIFY2(error.empty(),
                qPrintable(QString("operator %1: %2").arg(op.index).arg(error.c_str())));
       const auto expected = interpreter.tensorBytes(op.outputs[0]);
-      QVERIFY2(std::equal(expected.begin(), expected.end(),
-                          scratch.begin() + static_cast<std::ptrdiff_t>(ofm.base)),
+      QVERIFY2(std::equal(expected.begin(), expected.end(), output.begin()),
                qPrintable(QString("operator %1 (%2) differs from the reference")
                               .arg(op.index)
                               .arg(QString::fromStdString(op.typeName()))));
       ++emitted;
     }
     QVERIFY(emitted > 0);
-    // kws, vww, ic and person_detect end in an average pool.
+    // kws, vww, ic and person_detect end in an average pool; ic adds its
+    // skip connections.
     if (model != "ad01_int8" && model != "micro_speech_quantized") QVERIFY(pools > 0);
+    if (model == "ic_resnet8_int8") QVERIFY(elementwise > 0);
+  }
+
+  // ADD, SUB and MUL by themselves: scales either way round and equal,
+  // broadcasting of either input, a fused RELU; random int8 inputs.
+  void elementwiseOperationsGiveTheReferencesBytes_data() {
+    QTest::addColumn<int>("type");
+    QTest::addColumn<QList<int>>("shape0");
+    QTest::addColumn<QList<int>>("shape1");
+    QTest::addColumn<double>("scale0");
+    QTest::addColumn<double>("scale1");
+    QTest::addColumn<bool>("relu");
+    const QList<int> full{1, 5, 7, 20}, channels{1, 1, 1, 20}, pixel{1, 5, 7, 1};
+    for (const auto& [name, type] :
+         {std::pair{"add", int(ir::OpType::Add)}, std::pair{"sub", int(ir::OpType::Sub)},
+          std::pair{"mul", int(ir::OpType::Mul)}}) {
+      const std::string n = name;
+      QTest::newRow((n + " first larger").c_str()) << type << full << full << 0.05 << 0.02 << false;
+      QTest::newRow((n + " second larger").c_str())
+          << type << full << full << 0.013 << 0.07 << false;
+      QTest::newRow((n + " equal, relu").c_str()) << type << full << full << 0.03 << 0.03 << true;
+      QTest::newRow((n + " second broadcast").c_str())
+          << type << full << channels << 0.02 << 0.04 << false;
+      QTest::newRow((n + " first broadcast").c_str())
+          << type << pixel << full << 0.06 << 0.011 << true;
+    }
+  }
+
+  void elementwiseOperationsGiveTheReferencesBytes() {
+    QFETCH(int, type);
+    QFETCH(QList<int>, shape0);
+    QFETCH(QList<int>, shape1);
+    QFETCH(double, scale0);
+    QFETCH(double, scale1);
+    QFETCH(bool, relu);
+    const ir::Shape out{1, 5, 7, 20};
+    test::GraphBuilder b;
+    const int in0 = b.tensor("a", ir::DType::Int8, ir::Shape(shape0.begin(), shape0.end()),
+                             test::perTensor(float(scale0), 7));
+    const int in1 = b.tensor("b", ir::DType::Int8, ir::Shape(shape1.begin(), shape1.end()),
+                             test::perTensor(float(scale1), -12));
+    const int result = b.tensor("out", ir::DType::Int8, out,
+                                test::perTensor(type == int(ir::OpType::Mul) ? 0.4f : 0.08f, 3));
+    ir::ElementwiseAttrs attrs;
+    attrs.activation = relu ? ir::Activation::Relu : ir::Activation::None;
+    b.op(static_cast<ir::OpType>(type), {in0, in1}, {result}, attrs);
+    const ir::Graph graph = b.inputs({in0, in1}).outputs({result}).build();
+    reference::ReferenceInterpreter interpreter(graph);
+    std::mt19937 random(static_cast<unsigned>(type * 131 + shape0[1] * 7 + int(relu)));
+    std::vector<std::vector<std::uint8_t>> bytes;
+    for (const int t : {in0, in1}) {
+      bytes.emplace_back(static_cast<std::size_t>(graph.tensors[std::size_t(t)].elementCount()));
+      for (auto& v : bytes.back()) v = static_cast<std::uint8_t>(random());
+      interpreter.setInput(bytes.size() - 1, bytes.back());
+    }
+    interpreter.invoke();
+    for (const NpuArchitecture& arch : npuArchitectures()) {
+      if (arch.cores != 1) continue;
+      const NpuFeatureMap map0 = mapOf(graph.tensors[std::size_t(in0)], false, 0);
+      const NpuFeatureMap map1 =
+          mapOf(graph.tensors[std::size_t(in1)], false, alignUp(map0.bytes()));
+      const NpuFeatureMap ofm =
+          mapOf(graph.tensors[std::size_t(result)], false, map1.base + alignUp(map1.bytes()));
+      LoweredConvolution lowered;
+      lowered.operation = lowerElementwise(graph, graph.operators.front(), arch, map0, map1, ofm);
+      std::string error;
+      const std::vector<std::uint8_t> output =
+          runAlone(arch, lowered, {{map0, bytes[0]}, {map1, bytes[1]}}, error);
+      QVERIFY2(error.empty(), error.c_str());
+      const auto expected = interpreter.output(0);
+      QVERIFY2(std::equal(expected.begin(), expected.end(), output.begin()),
+               qPrintable(QString("differs on %1").arg(arch.name.data())));
+    }
   }
 
   // The SHRAM layout rules checked against Vela's own streams: for the block
@@ -224,5 +329,5 @@ class EthosuConvolutionEmitTest : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(EthosuConvolutionEmitTest)
-#include "convolution_emit_test.moc"
+QTEST_GUILESS_MAIN(EthosuOperationEmitTest)
+#include "operation_emit_test.moc"
