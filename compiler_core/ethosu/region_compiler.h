@@ -1,0 +1,30 @@
+// An NPU region compiled to what Vela leaves in a .tflite: one Ethos-U
+// operator whose driver payload holds the region's command stream, whose
+// flash holds every operation's weights and scale records, and whose
+// feature maps (the region's inputs, outputs and intermediates) lie at
+// planned offsets of one scratch area. Everything that runs, compiles and
+// shows an imported Vela operator (the reference interpreter through the
+// functional model, the C code calling the driver, the views) then takes
+// the region as it is.
+//
+// The scratch is planned like the workspace: each feature map lives from
+// the operation that writes it (the region's inputs: from the start) to the
+// last that reads it (its outputs: to the end), views (RESHAPE, SQUEEZE,
+// EXPAND_DIMS) share their input's bytes, and maps whose lives overlap get
+// disjoint bytes, largest first at the lowest offset that fits.
+#pragma once
+
+#include "ethosu/npu_architecture.h"
+#include "ir/graph.h"
+
+namespace loupe::ethosu {
+
+// `graph` with its operators first..last (execution order, inclusive)
+// replaced by one Ethos-U operator for `arch`. Throws NpuLoweringError
+// naming the first operator the NPU cannot run.
+ir::Graph withNpuRegion(const ir::Graph& graph, int first, int last, const NpuArchitecture& arch);
+
+// Whether the region compiler takes `op` (an operator it lowers, or a view).
+bool npuRegionTakes(const ir::Graph& graph, const ir::Operator& op);
+
+}  // namespace loupe::ethosu
