@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "codegen/compiled_model.h"
+#include "codegen/model_compiler.h"
 
 namespace loupe::driver {
 

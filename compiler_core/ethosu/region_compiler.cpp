@@ -35,6 +35,43 @@ bool isBinary(const ir::Operator& op) {
   return op.type == ir::OpType::Add || op.type == ir::OpType::Sub || op.type == ir::OpType::Mul;
 }
 
+// `tensor` as the NPU reads it at `base` of the scratch: NHWC of batch 1
+// (a fully connected layer's input and output: 1x1xN).
+NpuFeatureMap featureMapOf(const ir::Graph& graph, int tensor, bool flat, std::uint64_t base) {
+  const ir::Tensor& t = graph.tensor(tensor);
+  if (flat) return NpuFeatureMap::nhwc(1, base, 1, 1, static_cast<int>(t.elementCount()));
+  if (t.shape.size() > 4) {
+    throw NpuLoweringError(t.name + " has rank " + std::to_string(t.shape.size()) +
+                           ", above the NPU's 4");
+  }
+  int dims[4] = {1, 1, 1, 1};
+  for (std::size_t i = 0; i < t.shape.size(); ++i) dims[4 - t.shape.size() + i] = t.shape[i];
+  if (dims[0] != 1) throw NpuLoweringError(t.name + " has a batch other than 1");
+  return NpuFeatureMap::nhwc(1, base, dims[1], dims[2], dims[3]);
+}
+
+// One operator lowered with its feature maps at `mapOf`'s places: its NPU
+// operation and constants (none for a pool or an element-wise operation).
+template <typename MapOf>
+LoweredConvolution lowerOperator(const ir::Graph& graph, const ir::Operator& o,
+                                 const NpuArchitecture& arch, MapOf mapOf) {
+  LoweredConvolution lowered;
+  if (isConvolution(o)) {
+    const bool flat = o.type == ir::OpType::FullyConnected;
+    lowered = lowerConvolution(graph, o, arch, mapOf(o.inputs[0], flat), mapOf(o.outputs[0], flat));
+  } else if (isPool(o)) {
+    lowered.operation =
+        lowerPool(graph, o, arch, mapOf(o.inputs[0], false), mapOf(o.outputs[0], false));
+  } else if (isBinary(o)) {
+    lowered.operation = lowerElementwise(graph, o, arch, mapOf(o.inputs[0], false),
+                                         mapOf(o.inputs[1], false), mapOf(o.outputs[0], false));
+  } else {
+    throw NpuLoweringError("operator " + std::to_string(o.index) + " (" + o.typeName() +
+                           "): the Ethos-U emitter has no lowering of it");
+  }
+  return lowered;
+}
+
 // A feature map in the scratch: the tensors that share its bytes (a view
 // and its input), and the steps it lives over.
 struct ScratchBuffer {
@@ -151,46 +188,24 @@ class RegionCompiler {
   std::int64_t offsetOf(int tensor) const { return buffers_[bufferIndex_.at(tensor)].offset; }
 
   NpuFeatureMap mapOf(int tensor, bool flat) const {
-    const ir::Tensor& t = graph_.tensor(tensor);
-    const auto base = static_cast<std::uint64_t>(offsetOf(tensor));
-    if (flat) return NpuFeatureMap::nhwc(1, base, 1, 1, static_cast<int>(t.elementCount()));
-    if (t.shape.size() > 4) {
-      throw NpuLoweringError("tensor " + std::to_string(tensor) + " has rank above 4");
-    }
-    int dims[4] = {1, 1, 1, 1};
-    for (std::size_t i = 0; i < t.shape.size(); ++i) dims[4 - t.shape.size() + i] = t.shape[i];
-    if (dims[0] != 1) {
-      throw NpuLoweringError("tensor " + std::to_string(tensor) + " has a batch other than 1");
-    }
-    return NpuFeatureMap::nhwc(1, base, dims[1], dims[2], dims[3]);
+    return featureMapOf(graph_, tensor, flat, static_cast<std::uint64_t>(offsetOf(tensor)));
   }
 
   void lowerOperations() {
     for (int i = first_; i <= last_; ++i) {
       const ir::Operator& o = op(i);
       if (ir::isNoCopyView(graph_, o)) continue;
-      if (isConvolution(o)) {
-        const bool flat = o.type == ir::OpType::FullyConnected;
-        LoweredConvolution lowered =
-            lowerConvolution(graph_, o, arch_, mapOf(o.inputs[0], flat), mapOf(o.outputs[0], flat));
+      LoweredConvolution lowered = lowerOperator(
+          graph_, o, arch_, [this](int tensor, bool flat) { return mapOf(tensor, flat); });
+      if (!lowered.weights.empty()) {
         flash_.resize(static_cast<std::size_t>(alignUp(static_cast<std::int64_t>(flash_.size()))));
         lowered.operation.scales.base = flash_.size();
         flash_.insert(flash_.end(), lowered.scales.begin(), lowered.scales.end());
         flash_.resize(static_cast<std::size_t>(alignUp(static_cast<std::int64_t>(flash_.size()))));
         lowered.operation.weights.base = flash_.size();
         flash_.insert(flash_.end(), lowered.weights.begin(), lowered.weights.end());
-        emitNpuOperation(writer_, lowered.operation);
-      } else if (isPool(o)) {
-        emitNpuOperation(writer_, lowerPool(graph_, o, arch_, mapOf(o.inputs[0], false),
-                                            mapOf(o.outputs[0], false)));
-      } else if (isBinary(o)) {
-        emitNpuOperation(writer_,
-                         lowerElementwise(graph_, o, arch_, mapOf(o.inputs[0], false),
-                                          mapOf(o.inputs[1], false), mapOf(o.outputs[0], false)));
-      } else {
-        throw NpuLoweringError("operator " + std::to_string(o.index) + " (" + o.typeName() +
-                               "): the NPU region compiler does not take it");
       }
+      emitNpuOperation(writer_, lowered.operation);
     }
     emitStop(writer_);
   }
@@ -265,6 +280,26 @@ class RegionCompiler {
 
 bool npuRegionTakes(const ir::Graph& graph, const ir::Operator& op) {
   return isConvolution(op) || isPool(op) || isBinary(op) || ir::isNoCopyView(graph, op);
+}
+
+std::vector<std::string> npuRefusals(const ir::Graph& graph, const ir::Operator& op,
+                                     const NpuArchitecture& arch) {
+  if (ir::isNoCopyView(graph, op)) return {};
+  if (!npuRegionTakes(graph, op)) {
+    return {"the Ethos-U emitter has no lowering of " + op.typeName() + " yet"};
+  }
+  try {
+    lowerOperator(graph, op, arch,
+                  [&graph](int tensor, bool flat) { return featureMapOf(graph, tensor, flat, 0); });
+  } catch (const NpuLoweringError& error) {
+    // Without the "operator N (TYPE): " the caller shows beside the operator.
+    const std::string what = error.what();
+    const auto colon = what.find("): ");
+    return {colon == std::string::npos ? what : what.substr(colon + 3)};
+  } catch (const std::invalid_argument& error) {
+    return {error.what()};
+  }
+  return {};
 }
 
 ir::Graph withNpuRegion(const ir::Graph& graph, int first, int last, const NpuArchitecture& arch) {

@@ -14,6 +14,9 @@
 // disjoint bytes, largest first at the lowest offset that fits.
 #pragma once
 
+#include <string>
+#include <vector>
+
 #include "ethosu/npu_architecture.h"
 #include "ir/graph.h"
 
@@ -26,5 +29,9 @@ ir::Graph withNpuRegion(const ir::Graph& graph, int first, int last, const NpuAr
 
 // Whether the region compiler takes `op` (an operator it lowers, or a view).
 bool npuRegionTakes(const ir::Graph& graph, const ir::Operator& op);
+
+// Why `arch` cannot run `op` (the lowering tried on it), or nothing.
+std::vector<std::string> npuRefusals(const ir::Graph& graph, const ir::Operator& op,
+                                     const NpuArchitecture& arch);
 
 }  // namespace loupe::ethosu

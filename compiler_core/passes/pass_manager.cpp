@@ -4,6 +4,7 @@
 
 #include "ir/graph_printer.h"
 #include "passes/annotate_targets.h"
+#include "passes/compile_target_regions.h"
 #include "passes/eliminate_dead_code.h"
 #include "passes/fold_constants.h"
 #include "passes/fuse_operators.h"
@@ -25,6 +26,7 @@ const std::vector<GraphPass>& registry() {
       {std::string(kEliminateDeadCode), eliminateDeadCode},
       {std::string(kAnnotateTargets), annotateTargets},
       {std::string(kMergeTargetRegions), mergeTargetRegions},
+      {std::string(kCompileTargetRegions), compileTargetRegions},
       {std::string(kPartitionGraph), partitionGraph},
   };
   return passes;

@@ -5,6 +5,7 @@
 // words, so the CLI and the GUI can say why an operator stays on the CPU.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -58,6 +59,16 @@ class Target {
   // for the CPU (the C lowering, per operator), else the target's own
   // lowering of a whole region to one function and the device it runs on.
   virtual std::optional<codegen::ExternalLowering> externalLowering() const { return std::nullopt; }
+  // A target whose regions become one operator of the graph before
+  // partitioning (the Ethos-U: one ethos-u operator holding the region's
+  // command stream, which the CPU's code runs through the driver): the graph
+  // with its operators first..last (execution order) replaced by it. None
+  // for targets whose regions are lowered as external functions.
+  using RegionOperatorCompiler =
+      std::function<ir::Graph(const ir::Graph& graph, int first, int last)>;
+  virtual std::optional<RegionOperatorCompiler> regionOperatorCompiler() const {
+    return std::nullopt;
+  }
   // What an operator this target accepted costs on it, from the target's
   // performance model; none for a target without one (the CPU).
   virtual std::optional<OperatorEstimate> estimate(const ir::Graph& /*graph*/,

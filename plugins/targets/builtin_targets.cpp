@@ -1,6 +1,7 @@
 #include "targets/builtin_targets.h"
 
 #include "targets/c_target.h"
+#include "targets/ethos_u/ethosu_target.h"
 #include "targets/npu/npu_target.h"
 
 namespace loupe::targets {
@@ -8,6 +9,7 @@ namespace loupe::targets {
 void registerBuiltinTargets(target::TargetRegistry& registry) {
   registry.add(cTargetKind());
   registry.add(npu::npuTargetKind());
+  registry.add(ethos_u::ethosUTargetKind());
 }
 
 target::TargetRegistry builtinTargetRegistry() {

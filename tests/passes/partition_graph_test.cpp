@@ -221,7 +221,7 @@ class PartitionGraph : public QObject {
     std::vector<std::string> names;
     for (const auto& stage : timeline.stages()) names.push_back(stage.name);
     QCOMPARE(names, (std::vector<std::string>{"annotate_targets", "merge_target_regions",
-                                              "partition_graph"}));
+                                              "compile_target_regions", "partition_graph"}));
     const std::string& text = timeline.find("partition_graph")->text;
     QCOMPARE(text, ir::printGraph(graph));
     QVERIFY2(text.find("// op 0 v1 target npu region npu_0\n") != std::string::npos, text.c_str());

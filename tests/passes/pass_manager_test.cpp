@@ -41,7 +41,7 @@ class PassManager : public QObject {
              (std::vector<std::string>{"infer_shapes_and_types", "fold_constants", "legalize",
                                        "fuse_operators", "eliminate_dead_code"}));
     for (const auto& pass : passes::partitionPipeline()) names.push_back(pass.name);
-    QCOMPARE(names.size(), std::size_t{8});
+    QCOMPARE(names.size(), std::size_t{9});
     QCOMPARE(names.back(), std::string("partition_graph"));
     QCOMPARE(passes::allGraphPasses().size(), names.size());
     QVERIFY(passes::findGraphPass("legalize") != nullptr);

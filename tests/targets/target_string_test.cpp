@@ -31,8 +31,9 @@ class TargetString : public QObject {
   Q_OBJECT
 
  private slots:
-  void registryHoldsCAndNpu() {
-    QCOMPARE(targets::builtinTargetRegistry().names(), (std::vector<std::string>{"c", "npu"}));
+  void registryHoldsCNpuAndEthosU() {
+    QCOMPARE(targets::builtinTargetRegistry().names(),
+             (std::vector<std::string>{"c", "npu", "ethos-u"}));
   }
 
   void cpuAlone() {
@@ -86,7 +87,8 @@ class TargetString : public QObject {
     QCOMPARE(errorOf(""), std::string("the target string is empty: name at least one target, e.g. "
                                       "\"c\" or \"npu -config=npu-128, c\""));
     QCOMPARE(errorOf("   "), errorOf(""));
-    QCOMPARE(errorOf("gpu, c"), std::string("unknown target 'gpu' (known targets: c, npu)"));
+    QCOMPARE(errorOf("gpu, c"),
+             std::string("unknown target 'gpu' (known targets: c, npu, ethos-u)"));
     QCOMPARE(errorOf("npu -config=npu-100, c"),
              std::string("target 'npu': -config=npu-100 is not one of npu-32, npu-64, npu-128, "
                          "npu-256"));

@@ -1,0 +1,33 @@
+// Target `ethos-u`: Arm's Ethos-U NPU, as tvmc names it (`--target
+// "ethos-u -accelerator_config=ethos-u55-128, c"`). Its regions compile,
+// before partitioning, to one Ethos-U operator each: the real command
+// stream, weights and scratch of compiler_core/ethosu's emitter, which the
+// CPU's code runs through the core driver's ethosu_invoke_v3 (Loupe's
+// functional model on the host and QEMU boards). It accepts what the
+// emitter lowers, and says why not for the rest.
+#pragma once
+
+#include "ethosu/npu_architecture.h"
+#include "target/target.h"
+#include "target/target_registry.h"
+
+namespace loupe::targets::ethos_u {
+
+inline constexpr const char* kEthosUTargetName = "ethos-u";
+
+class EthosUTarget : public target::Target {
+ public:
+  explicit EthosUTarget(target::TargetOptions options)
+      : Target(kEthosUTargetName, std::move(options)) {}
+  // "ethos-u55-128".
+  const std::string& acceleratorConfig() const { return options().at("accelerator_config"); }
+  const ethosu::NpuArchitecture& architecture() const;
+  // "Ethos-U ethos-u55-128".
+  std::string displayName() const override;
+  target::TargetVerdict accepts(const ir::Graph& graph, const ir::Operator& op) const override;
+  std::optional<RegionOperatorCompiler> regionOperatorCompiler() const override;
+};
+
+target::TargetKind ethosUTargetKind();
+
+}  // namespace loupe::targets::ethos_u

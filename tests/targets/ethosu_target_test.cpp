@@ -1,0 +1,103 @@
+// Target `ethos-u` (plugins/targets/ethos_u): tvmc's target string parsed,
+// an unknown configuration refused with the ones there are; compiled, each
+// shared model's NPU region becomes one Ethos-U operator the device report
+// counts as the target's (SOFTMAX stays on the CPU with its reason), and the
+// compiled graph gives TFLite Micro's bytes on every golden set.
+#include <QtTest>
+
+#include <fstream>
+#include <iterator>
+
+#include "driver/compile_driver.h"
+#include "frontend/tflite_importer.h"
+#include "reference/reference_interpreter.h"
+#include "target/target_string.h"
+#include "targets/builtin_targets.h"
+#include "test_data.h"
+
+using namespace loupe;
+
+namespace {
+
+std::vector<std::uint8_t> readFile(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+}  // namespace
+
+class EthosUTargetTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void theTargetStringIsTvmcs() {
+    const auto registry = targets::builtinTargetRegistry();
+    const auto targets =
+        target::parseTargetString("ethos-u -accelerator_config=ethos-u55-256, c", registry);
+    QCOMPARE(targets.size(), std::size_t{2});
+    QCOMPARE(QString::fromStdString(targets[0]->displayName()), QString("Ethos-U ethos-u55-256"));
+    QCOMPARE(QString::fromStdString(targets[0]->toString()),
+             QString("ethos-u -accelerator_config=ethos-u55-256"));
+    // The default configuration, and one the emitter does not write.
+    QCOMPARE(
+        QString::fromStdString(target::parseTargetString("ethos-u, c", registry)[0]->toString()),
+        QString("ethos-u -accelerator_config=ethos-u55-128"));
+    try {
+      target::parseTargetString("ethos-u -accelerator_config=ethos-u65-512, c", registry);
+      QFAIL("ethos-u65-512 was accepted");
+    } catch (const target::TargetStringError& error) {
+      QVERIFY2(QString(error.what()).contains("ethos-u55-256"), error.what());
+    }
+  }
+
+  void modelsCompileToOneEthosUOperatorAndGiveTfliteMicrosBytes_data() {
+    QTest::addColumn<QString>("model");
+    for (const char* model : {"kws_ref_model", "vww_96_int8", "ic_resnet8_int8", "ad01_int8",
+                              "person_detect", "micro_speech_quantized"}) {
+      QTest::newRow(model) << model;
+    }
+  }
+
+  void modelsCompileToOneEthosUOperatorAndGiveTfliteMicrosBytes() {
+    QFETCH(QString, model);
+    const auto dir = test::modelsDir() / model.toStdString();
+    const auto registry = targets::builtinTargetRegistry();
+    driver::CompileRequest request{
+        frontend::importTfliteFile((dir / "model.tflite").string()),
+        target::parseTargetString("ethos-u -accelerator_config=ethos-u55-128, c", registry)};
+    const driver::Compilation compilation = driver::compileModel(std::move(request));
+    int npuOperators = 0;
+    for (const ir::Operator& op : compilation.graph.operators) {
+      if (op.type == ir::OpType::EthosU) {
+        ++npuOperators;
+        QCOMPARE(QString::fromStdString(op.placement.target), QString("ethos-u"));
+      } else {
+        QCOMPARE(QString::fromStdString(op.placement.target), QString("c"));
+        // What the NPU did not take says why.
+        QVERIFY(!op.placement.rejections.empty());
+        QVERIFY2(op.placement.rejections.front().reasons.front().find("Ethos-U emitter") !=
+                     std::string::npos,
+                 op.placement.rejections.front().reasons.front().c_str());
+      }
+    }
+    QCOMPARE(npuOperators, 1);
+    QCOMPARE(compilation.devices.devices.front().operators, 1);
+
+    for (const auto& entry : std::filesystem::directory_iterator(dir / "golden")) {
+      reference::ReferenceInterpreter interpreter(compilation.graph);
+      for (std::size_t i = 0; i < compilation.graph.inputs.size(); ++i) {
+        interpreter.setInput(i, readFile(entry.path() / ("input" + std::to_string(i) + ".bin")));
+      }
+      interpreter.invoke();
+      for (std::size_t i = 0; i < compilation.graph.outputs.size(); ++i) {
+        const auto golden = readFile(entry.path() / ("output" + std::to_string(i) + ".bin"));
+        const auto output = interpreter.output(i);
+        QVERIFY2(std::equal(golden.begin(), golden.end(), output.begin(), output.end()),
+                 qPrintable(QString::fromStdString(entry.path().filename().string())));
+      }
+    }
+  }
+};
+
+QTEST_GUILESS_MAIN(EthosUTargetTest)
+#include "ethosu_target_test.moc"
