@@ -1,0 +1,176 @@
+// Float models give the same bits on every board as on the desktop (issue
+// 46): a float32 model of TANH, LOGISTIC, EXP, LOG, SIN, COS, ELU and
+// SOFTMAX, compiled to C and run over the RPC session on the native host and
+// both QEMU boards (Cortex-M3 with soft float, Cortex-M55 with its FPU). The
+// boards compute these with Loupe's own float functions (loupe/loupe_libm.h)
+// as the reference interpreter does, so every output must be the reference
+// interpreter's bytes, and glibc's: each element is also compared with this
+// machine's C library. The inputs include values whose fast path lands next
+// to a float rounding boundary, so the boards run the exact-FMA slow path
+// too.
+#include <QtTest>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "builtin_registries.h"
+#include "deploy/run_on_board.h"
+#include "graph_builder.h"
+#include "loupe/loupe_libm.h"
+#include "tflite_model_writer.h"
+
+using namespace loupe;
+
+namespace {
+
+constexpr int kRows = 8;
+constexpr int kColumns = 64;
+constexpr int kElements = kRows * kColumns;
+
+ir::Graph floatMathModel() {
+  using ir::DType;
+  using ir::OpType;
+  test::GraphBuilder g;
+  const ir::Shape shape = {kRows, kColumns};
+  const int x = g.tensor("x", DType::Float32, shape);
+  const int positive = g.tensor("positive", DType::Float32, shape);
+  const int tanh = g.tensor("tanh", DType::Float32, shape);
+  const int logistic = g.tensor("logistic", DType::Float32, shape);
+  const int exp = g.tensor("exp", DType::Float32, shape);
+  const int log = g.tensor("log", DType::Float32, shape);
+  const int sin = g.tensor("sin", DType::Float32, shape);
+  const int cos = g.tensor("cos", DType::Float32, shape);
+  const int elu = g.tensor("elu", DType::Float32, shape);
+  const int softmax = g.tensor("softmax", DType::Float32, shape);
+  g.op(OpType::Tanh, {x}, {tanh});
+  g.op(OpType::Logistic, {x}, {logistic});
+  g.op(OpType::Exp, {x}, {exp});
+  g.op(OpType::Log, {positive}, {log});
+  g.op(OpType::Sin, {x}, {sin});
+  g.op(OpType::Cos, {x}, {cos});
+  g.op(OpType::Elu, {x}, {elu});
+  g.op(OpType::Softmax, {tanh}, {softmax}, ir::SoftmaxAttrs{1.0f});
+  return g.inputs({x, positive})
+      .outputs({tanh, logistic, exp, log, sin, cos, elu, softmax})
+      .build();
+}
+
+float fromBits(std::uint32_t bits) {
+  float value = 0;
+  std::memcpy(&value, &bits, sizeof value);
+  return value;
+}
+
+// x: a spread over [-16, 16], near-tie inputs of expf and sinf, large sin/cos
+// arguments and tiny ones. positive: a spread over (0, 1000], near-tie inputs
+// of logf, subnormals.
+std::vector<float> xInput() {
+  std::vector<float> values;
+  for (int i = 0; i < 256; ++i) values.push_back(-16.0f + 32.0f * static_cast<float>(i) / 255.0f);
+  for (std::uint32_t bits = 0x3c000000u; bits < 0x42a00000u && values.size() < 320; bits += 7) {
+    if (loupe_libm_near_float_tie(loupe_libm_expf_core(fromBits(bits), 0)))
+      values.push_back(fromBits(bits));
+  }
+  for (std::uint32_t bits = 0x3f400000u; bits < 0x42f00000u && values.size() < 384; bits += 11) {
+    if (loupe_libm_near_float_tie(loupe_libm_sincosf_core(fromBits(bits), 0, 0)))
+      values.push_back(-fromBits(bits));
+  }
+  for (std::uint32_t i = 0; values.size() < 448; ++i) {
+    values.push_back(fromBits(0x42f00000u + i * 0x00b00000u));  // 120 to ~1e37
+  }
+  while (values.size() < static_cast<std::size_t>(kElements)) {
+    values.push_back(std::ldexp(1.0f + static_cast<float>(values.size() % 7) / 8.0f,
+                                -static_cast<int>(values.size() % 60)));
+  }
+  return values;
+}
+
+std::vector<float> positiveInput() {
+  std::vector<float> values;
+  for (int i = 1; i <= 256; ++i) values.push_back(1000.0f * static_cast<float>(i) / 256.0f);
+  for (std::uint32_t bits = 0x3f000000u; values.size() < 448; bits += 13) {
+    if (loupe_libm_near_float_tie(loupe_libm_logf_core(bits, 0))) values.push_back(fromBits(bits));
+  }
+  for (std::uint32_t i = 1; values.size() < static_cast<std::size_t>(kElements); ++i) {
+    values.push_back(fromBits(i * 0x1234u));  // subnormal and tiny normal
+  }
+  return values;
+}
+
+// What glibc gives for each output of the model, element by element (TFLite's
+// kernels: LOGISTIC with its cut-offs, ELU as expm1f, SOFTMAX by row).
+std::vector<std::vector<float>> libraryOutputs(const std::vector<float>& x,
+                                               const std::vector<float>& positive) {
+  std::vector<std::vector<float>> outputs(8);
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const float v = x[i];
+    outputs[0].push_back(tanhf(v));
+    outputs[1].push_back(v > 16.619047164916992188f ? 1.0f
+                         : v < -9.0f                ? expf(v)
+                                                    : 1.0f / (1.0f + expf(-v)));
+    outputs[2].push_back(expf(v));
+    outputs[3].push_back(logf(positive[i]));
+    outputs[4].push_back(sinf(v));
+    outputs[5].push_back(cosf(v));
+    outputs[6].push_back(v < 0.0f ? expm1f(v) : v);
+  }
+  return outputs;
+}
+
+}  // namespace
+
+class DeployFloatMath : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void floatMathIsTheSameOnEveryBoard_data() {
+    QTest::addColumn<QString>("platform");
+    for (const char* name : {"host", "qemu-mps2-an385", "qemu-mps3-an547"}) {
+      QTest::newRow(name) << QString(name);
+    }
+  }
+
+  void floatMathIsTheSameOnEveryBoard() {
+    QFETCH(QString, platform);
+    const std::vector<float> x = xInput();
+    const std::vector<float> positive = positiveInput();
+    QCOMPARE(x.size(), std::size_t{kElements});
+    QCOMPARE(positive.size(), std::size_t{kElements});
+    const deploy::Registries registries = plugins::builtinRegistries();
+    deploy::BoardRunRequest request;
+    request.platform = registries.platforms.find(platform.toStdString());
+    request.compile.model = floatMathModel();
+    request.compile.targets = target::parseTargetString("c", registries.targets);
+    request.inputs = {test::bytesOf(x), test::bytesOf(positive)};
+    request.deployment.build.cacheRoot = LOUPE_DEPLOY_TEST_CACHE;
+    const deploy::BoardRunResult run = deploy::runOnBoard(std::move(request));
+    // Every output byte for byte the reference interpreter's.
+    QVERIFY(!run.checks.empty());
+    for (const auto& check : run.checks) QVERIFY2(check.agrees, check.message.c_str());
+    // And, but for SOFTMAX (a sum, checked against the reference above), the
+    // C library's, element by element.
+    const auto expected = libraryOutputs(x, positive);
+    QCOMPARE(run.outputs.size(), std::size_t{8});
+    const char* names[] = {"TANH", "LOGISTIC", "EXP", "LOG", "SIN", "COS", "ELU"};
+    for (std::size_t output = 0; output < 7; ++output) {
+      const auto got = test::valuesOf<float>(run.outputs[output]);
+      QCOMPARE(got.size(), expected[output].size());
+      for (std::size_t i = 0; i < got.size(); ++i) {
+        const bool bothNan = std::isnan(got[i]) && std::isnan(expected[output][i]);
+        QVERIFY2(
+            bothNan || std::memcmp(&got[i], &expected[output][i], sizeof(float)) == 0,
+            qPrintable(QString("%1 element %2 (input %3): %4, glibc %5")
+                           .arg(names[output])
+                           .arg(i)
+                           .arg(static_cast<double>(output == 3 ? positive[i] : x[i]), 0, 'g', 9)
+                           .arg(static_cast<double>(got[i]), 0, 'g', 9)
+                           .arg(static_cast<double>(expected[output][i]), 0, 'g', 9)));
+      }
+    }
+  }
+};
+
+QTEST_APPLESS_MAIN(DeployFloatMath)
+#include "deploy_float_math_test.moc"
