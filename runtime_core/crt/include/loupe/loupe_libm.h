@@ -22,8 +22,9 @@
  * Only IEEE-754 binary32/binary64 arithmetic with round to nearest is used,
  * which libgcc's soft-float routines give exactly on cores without a
  * double-precision FPU (Cortex-M0, M3, M4). Builds must not contract
- * multiply-adds (-ffp-contract=off, the default for -std=c99 and the other
- * ISO modes) or the exact product and the fast path change.
+ * multiply-adds (GCC: -ffp-contract=off, its default for -std=c99 and the
+ * other ISO modes; clang: switched off below) or the exact product, fdlibm's
+ * float steps and the fast path change.
  *
  * C99, header-only, no allocation, no C library calls; usable from C++.
  */
@@ -63,6 +64,24 @@ static inline double loupe_libm_from_bits_f64(uint64_t bits) {
   return x;
 }
 
+/* Clang contracts a * b + c within an expression even in ISO C modes
+ * (-ffp-contract=on); GCC does not (and warns about the pragma), so the
+ * functions below that multiply and add switch contraction off for clang. */
+#if defined(__clang__)
+#define LOUPE_LIBM_NO_CONTRACTION _Pragma("STDC FP_CONTRACT OFF")
+#else
+#define LOUPE_LIBM_NO_CONTRACTION
+#endif
+
+/* GCC's GNU dialects contract across statements by default (-ffp-contract=
+ * fast) and have no pragma against it: on a target with an FMA instruction,
+ * stop rather than give other bits. */
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__STRICT_ANSI__) && \
+    (defined(__FP_FAST_FMA) || defined(__FP_FAST_FMAF)) && !defined(LOUPE_LIBM_CONTRACTION_OFF)
+#error \
+    "loupe_libm.h needs -ffp-contract=off (the default of -std=c99 or -std=c++NN); with a GNU dialect pass it and define LOUPE_LIBM_CONTRACTION_OFF"
+#endif
+
 /* ---- Exact fused multiply-add ------------------------------------------------ */
 
 /* The slow path's FMA is some 30 double operations, each a libgcc call on
@@ -80,6 +99,7 @@ static inline double loupe_libm_from_bits_f64(uint64_t bits) {
  * and added to uh then rounds as the exact sum would (Boldo and Melquiond,
  * "Emulation of FMA and correctly rounded sums", 2008). */
 LOUPE_LIBM_OUT_OF_LINE double loupe_libm_fma(double a, double b, double c) {
+  LOUPE_LIBM_NO_CONTRACTION
   const double splitter = 134217729.0; /* 2^27 + 1 */
   double scaled = splitter * a;
   const double a_high = scaled - (scaled - a);
@@ -122,6 +142,7 @@ LOUPE_LIBM_OUT_OF_LINE double loupe_libm_fma(double a, double b, double c) {
 
 /* a * b + c, fused (rounded once, as glibc's FMA build computes it) or not. */
 static inline double loupe_libm_madd(int fused, double a, double b, double c) {
+  LOUPE_LIBM_NO_CONTRACTION
   return fused ? loupe_libm_fma(a, b, c) : a * b + c;
 }
 
@@ -157,6 +178,7 @@ static const uint64_t loupe_libm_exp2_table[32] = {
  * or 0 when the fast path (fused == 0) cannot tell which integer k glibc's
  * fused computation picks. */
 static inline double loupe_libm_expf_core(float x, int fused) {
+  LOUPE_LIBM_NO_CONTRACTION
   const double inv_ln2_scaled = 0x1.71547652b82fep+0 * 32; /* 32 / ln(2) */
   const double shift = 0x1.8p+52;                          /* adding it rounds to an integer */
   const double c0 = 0x1.c6af84b912394p-5 / 32 / 32 / 32;
@@ -215,6 +237,7 @@ static const double loupe_libm_log_table[16][2] = {
 /* log(x) in double before the float rounding for the bits `bits` of a
  * positive normal x (subnormals scaled up by the caller). */
 static inline double loupe_libm_logf_core(uint32_t bits, int fused) {
+  LOUPE_LIBM_NO_CONTRACTION
   const double ln2 = 0x1.62e42fefa39efp-1;
   const double a0 = -0x1.00ea348b88334p-2;
   const double a1 = 0x1.5575b0be00b6ap-2;
@@ -300,6 +323,7 @@ static inline double loupe_libm_sincos_poly_eval(double x, double x2,
  * difference is exact (Sterbenz), and 0x1.8p-48, whose product is exact
  * too: the one rounding left is the fused computation's. */
 static inline double loupe_libm_reduce_small(double x, int* quadrant) {
+  LOUPE_LIBM_NO_CONTRACTION
   const double two_over_pi_scaled = 0x1.45F306DC9C883p+23; /* 2^24 * 2/pi */
   const double half_pi_high = 0x1.921FB54442Dp0;
   const double half_pi_low = 0x1.8p-48;
@@ -381,6 +405,7 @@ static inline float loupe_libm_cosf(float x) {
  * hi - lo with a correction c), a rational approximation of expm1(r), and
  * 2^k applied to the exponent bits. */
 static inline float loupe_libm_expm1f(float x) {
+  LOUPE_LIBM_NO_CONTRACTION
   const float ln2_high = 6.9313812256e-01f; /* 0x3f317180 */
   const float ln2_low = 9.0580006145e-06f;  /* 0x3717f7d1 */
   const float inv_ln2 = 1.4426950216e+00f;  /* 0x3fb8aa3b */
