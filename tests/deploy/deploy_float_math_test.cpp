@@ -10,12 +10,16 @@
 // interpreter's bytes, and glibc's: each element is also compared with this
 // machine's C library. The inputs include values whose fast path lands next
 // to a float rounding boundary, so the boards run the exact-FMA slow path
-// too.
+// too. A float LSTM classifier (UNIDIRECTIONAL_SEQUENCE_LSTM, its gates'
+// sigmoid and tanh, then SOFTMAX), the model of the issue, runs on every
+// board too, bit-exact against the reference interpreter.
 #include <QtTest>
 
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <random>
+#include <string>
 #include <vector>
 
 #include "builtin_registries.h"
@@ -65,6 +69,51 @@ float fromBits(std::uint32_t bits) {
   float value = 0;
   std::memcpy(&value, &bits, sizeof value);
   return value;
+}
+
+// A float LSTM over 10 time steps of 8 features with 16 units (weights in
+// [-1.5, 1.5) from a fixed seed, so the gates see pre-activations well past
+// +-1), then SOFTMAX over the units of every step.
+ir::Graph floatLstmClassifier() {
+  using ir::DType;
+  constexpr int kSteps = 10, kFeatures = 8, kUnits = 16;
+  const char* gates[] = {"input", "forget", "cell", "output"};
+  std::mt19937 generator(46);
+  std::uniform_real_distribution<float> weight(-1.5f, 1.5f);
+  const auto values = [&](std::size_t count) {
+    std::vector<float> v(count);
+    for (float& value : v) value = weight(generator);
+    return v;
+  };
+  test::GraphBuilder g;
+  std::vector<int> inputs(24, ir::kNoTensor);
+  inputs[0] = g.tensor("sequence", DType::Float32, {1, kSteps, kFeatures});
+  for (int gate = 0; gate < 4; ++gate) {
+    inputs[1 + gate] = g.constant(std::string("input_to_") + gates[gate], DType::Float32,
+                                  {kUnits, kFeatures}, values(kUnits * kFeatures));
+    inputs[5 + gate] = g.constant(std::string("recurrent_to_") + gates[gate], DType::Float32,
+                                  {kUnits, kUnits}, values(kUnits * kUnits));
+    inputs[12 + gate] =
+        g.constant(std::string(gates[gate]) + "_bias", DType::Float32, {kUnits}, values(kUnits));
+  }
+  inputs[18] = g.tensor("output_state", DType::Float32, {1, kUnits});
+  inputs[19] = g.tensor("cell_state", DType::Float32, {1, kUnits});
+  const int hidden = g.tensor("hidden", DType::Float32, {1, kSteps, kUnits});
+  const int probabilities = g.tensor("probabilities", DType::Float32, {1, kSteps, kUnits});
+  g.op(ir::OpType::UnidirectionalSequenceLstm, inputs, {hidden}, ir::SequenceLstmAttrs{});
+  g.op(ir::OpType::Softmax, {hidden}, {probabilities}, ir::SoftmaxAttrs{1.0f});
+  ir::Graph graph = g.inputs({inputs[0]}).outputs({probabilities}).build();
+  graph.tensor(inputs[18]).isVariable = true;
+  graph.tensor(inputs[19]).isVariable = true;
+  return graph;
+}
+
+std::vector<float> lstmSequence() {
+  std::mt19937 generator(2046);
+  std::uniform_real_distribution<float> feature(-3.0f, 3.0f);
+  std::vector<float> sequence(10 * 8);
+  for (float& value : sequence) value = feature(generator);
+  return sequence;
 }
 
 // x: a spread over [-16, 16], near-tie inputs of expf and sinf, large sin/cos
@@ -183,6 +232,22 @@ class DeployFloatMath : public QObject {
                            .arg(static_cast<double>(expected[output][i]), 0, 'g', 9)));
       }
     }
+  }
+
+  void floatLstmIsTheSameOnEveryBoard_data() { floatMathIsTheSameOnEveryBoard_data(); }
+
+  void floatLstmIsTheSameOnEveryBoard() {
+    QFETCH(QString, platform);
+    const deploy::Registries registries = plugins::builtinRegistries();
+    deploy::BoardRunRequest request;
+    request.platform = registries.platforms.find(platform.toStdString());
+    request.compile.model = floatLstmClassifier();
+    request.compile.targets = target::parseTargetString("c", registries.targets);
+    request.inputs = {test::bytesOf(lstmSequence())};
+    request.deployment.build.cacheRoot = LOUPE_DEPLOY_TEST_CACHE;
+    const deploy::BoardRunResult run = deploy::runOnBoard(std::move(request));
+    QVERIFY(!run.checks.empty());
+    for (const auto& check : run.checks) QVERIFY2(check.agrees, check.message.c_str());
   }
 };
 
