@@ -1,5 +1,5 @@
 // LOG_SOFTMAX: x - max - log(sum(exp(x - max))) along the last dimension, as
-// TFLite Micro computes it. float32: expf and logf of the C library, summed
+// TFLite Micro computes it. float32: Loupe's expf and logf (loupe/loupe_libm.h), summed
 // in float in order. int8 (reference_ops::LogSoftmax, fixed point): the
 // output scale must be 16/256 and its zero point 127; input differences to
 // the row maximum are rescaled to Q5.26 (beta 1, the multiplier SOFTMAX

@@ -1,5 +1,5 @@
 // LOGISTIC and TANH -> TIR, one flat loop over the elements:
-//   float32  loupe_logistic_f32 / loupe_tanh_f32 per element (libm's expf, tanhf);
+//   float32  loupe_logistic_f32 / loupe_tanh_f32 per element (loupe_libm.h's expf, tanhf);
 //   int16    TFLM's interpolated sigmoid table per element
 //            (loupe_logistic_int16_lut / loupe_tanh_int16_lut);
 //   int8     a 256-entry table of loupe_logistic_int8 / loupe_tanh_int8

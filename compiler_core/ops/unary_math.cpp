@@ -1,15 +1,17 @@
 // The float32 element-wise math operators as TFLite Micro runs them: SQRT,
-// EXP, LOG, SIN, COS, FLOOR and CEIL take the C library's sqrtf, expf, logf,
-// sinf, cosf, floorf and ceilf of each element; SQUARE is x * x; ROUND is
-// TFLite's RoundToNearest, ties to even built from floorf: the floor, plus
-// one unless the fraction is below 1/2, or exactly 1/2 with an even floor.
+// EXP, LOG, SIN, COS, FLOOR and CEIL take sqrtf, expf, logf, sinf, cosf,
+// floorf and ceilf of each element (expf, logf, sinf and cosf Loupe's own,
+// loupe/loupe_libm.h, which give glibc's bits on every board); SQUARE is
+// x * x; ROUND is TFLite's RoundToNearest, ties to even built from floorf:
+// the floor, plus one unless the fraction is below 1/2, or exactly 1/2 with
+// an even floor.
 // That formula, not rintf, decides the sign of zero: -0.5 and -0.3 round to
 // +0.0 (-1 + 1), only -0.0 itself stays -0.0; infinities and NaN come
 // through (their fraction is NaN, so they take floor + 1).
 //
 // The reference and the generated C call the same wrappers
 // (loupe/float_math.h; loupe_expf of loupe/fixed_point_math.h), so both take
-// each value from the same libm call. TFLite Micro runs these operators on
+// each value from the same function. TFLite Micro runs these operators on
 // float32 only; the int8/int16 versions TFLite has for EXP, LOG and SQRT
 // (version 2) are refused by the check.
 #include <cstdint>

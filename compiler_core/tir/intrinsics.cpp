@@ -64,7 +64,8 @@ constexpr std::array kIntrinsics = {
     Intrinsic{"loupe.expf", "loupe_expf", ScalarType::Float32, 1, kMath},
     Intrinsic{"loupe.count_leading_zeros", "loupe_count_leading_zeros_u32", ScalarType::Int32, 1,
               kMath},
-    // The C library's float32 functions (loupe/float_math.h).
+    // The float32 math functions (loupe/float_math.h; logf, sinf, cosf and
+    // expm1f are Loupe's own, loupe/loupe_libm.h).
     Intrinsic{"loupe.sqrtf", "loupe_sqrtf", ScalarType::Float32, 1, kFloat},
     Intrinsic{"loupe.logf", "loupe_logf", ScalarType::Float32, 1, kFloat},
     Intrinsic{"loupe.sinf", "loupe_sinf", ScalarType::Float32, 1, kFloat},

@@ -3,6 +3,8 @@
 #include "loupe/elementwise_unary.h"
 #include "loupe/fixed_point.h"
 #include "loupe/fixed_point_math.h"
+#include "loupe/float_math.h"
+#include "loupe/loupe_libm.h"
 #include "loupe/quantized_mean.h"
 #include "loupe/recurrent_arith.h"
 

@@ -18,6 +18,7 @@
 
 #include "loupe/fixed_point.h"
 #include "loupe/fixed_point_math.h"
+#include "loupe/loupe_libm.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -31,14 +32,14 @@ static inline float loupe_logistic_f32(float x) {
   const float cutoff_upper = 16.619047164916992188f;
   const float cutoff_lower = -9.0f;
   if (x > cutoff_upper) return 1.0f;
-  if (x < cutoff_lower) return expf(x);
-  return 1.0f / (1.0f + expf(-x));
+  if (x < cutoff_lower) return loupe_libm_expf(x);
+  return 1.0f / (1.0f + loupe_libm_expf(-x));
 }
 
-/* The C library's tanhf: the generated code must link the libm the reference
- * interpreter uses to give its bytes. */
+/* float TANH: Loupe's tanhf (loupe/loupe_libm.h), glibc's bits on every
+ * board. */
 static inline float loupe_tanh_f32(float x) {
-  return tanhf(x);
+  return loupe_libm_tanhf(x);
 }
 
 /* int8 LOGISTIC and TANH rescale x - zero_point to Q4.27. */

@@ -30,6 +30,7 @@
 #include <stdlib.h>
 
 #include "loupe/fixed_point.h"
+#include "loupe/loupe_libm.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -266,10 +267,10 @@ static inline int32_t loupe_softmax_output(int32_t exp_q31, int32_t reciprocal, 
   return loupe_clamp_i32(unsaturated + output_min, output_min, output_max);
 }
 
-/* The C library's expf, named for the float SOFTMAX of the reference and the
- * generated code (which must link the same libm). */
+/* expf for the float SOFTMAX, LOG_SOFTMAX and EXP of the reference and the
+ * generated code: Loupe's own (loupe/loupe_libm.h), the same bits everywhere. */
 static inline float loupe_expf(float x) {
-  return expf(x);
+  return loupe_libm_expf(x);
 }
 
 /* ---- 16-bit arithmetic of quantised HARD_SWISH --------------------------- */

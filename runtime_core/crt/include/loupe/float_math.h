@@ -1,14 +1,17 @@
 /*
  * The float32 functions of the element-wise math operators (SQRT, RSQRT,
  * LOG, SIN, COS, FLOOR, CEIL, ROUND, FLOOR_DIV, FLOOR_MOD, ELU), called by the
- * generated C and by the reference interpreter alike, so both take each
- * result from the same C library call (TFLite Micro calls the same
- * functions through <cmath>). C99, header-only; usable from C++.
+ * generated C and by the reference interpreter alike. LOG, SIN, COS and ELU's
+ * expm1 are Loupe's own (loupe/loupe_libm.h), so the desktop and every board
+ * give the same bits, glibc's; SQRT, FLOOR, CEIL and FMOD are exact in IEEE
+ * arithmetic and stay the C library's. C99, header-only; usable from C++.
  */
 #ifndef LOUPE_FLOAT_MATH_H_
 #define LOUPE_FLOAT_MATH_H_
 
 #include <math.h>
+
+#include "loupe/loupe_libm.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -19,15 +22,15 @@ static inline float loupe_sqrtf(float x) {
 }
 
 static inline float loupe_logf(float x) {
-  return logf(x);
+  return loupe_libm_logf(x);
 }
 
 static inline float loupe_sinf(float x) {
-  return sinf(x);
+  return loupe_libm_sinf(x);
 }
 
 static inline float loupe_cosf(float x) {
-  return cosf(x);
+  return loupe_libm_cosf(x);
 }
 
 static inline float loupe_floorf(float x) {
@@ -43,7 +46,7 @@ static inline float loupe_fmodf(float x, float y) {
 }
 
 static inline float loupe_expm1f(float x) {
-  return expm1f(x);
+  return loupe_libm_expm1f(x);
 }
 
 #ifdef __cplusplus

@@ -15,8 +15,8 @@
  * (loupe_requantize_acc_i32/_i64: its fully connected layers into Q3.12 and
  * its element-wise products) and loupe_clamp_i32 (saturating int16 sums).
  *
- * C99, header-only, no allocation; usable from C++. The float functions call
- * the C library (tanhf, expf), so both sides must link the same libm.
+ * C99, header-only, no allocation; usable from C++. The float functions use
+ * Loupe's own tanhf and expf (loupe/loupe_libm.h), the same bits everywhere.
  */
 #ifndef LOUPE_RECURRENT_ARITH_H_
 #define LOUPE_RECURRENT_ARITH_H_
@@ -25,24 +25,22 @@
 #include <stdint.h>
 
 #include "loupe/fixed_point_math.h"
+#include "loupe/loupe_libm.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* The C library's tanhf and expf, called at run time. A compiler that can
- * see a constant argument (a clipped LSTM cell state is exactly +-clip) may
- * evaluate these itself, correctly rounded, where the library's result can
- * differ in the last bit (GCC does so at -O2 for tanhf(0.3f)). Reading the
- * argument through a volatile keeps the library call on both sides. */
+/* tanhf and expf of the recurrent kernels. They are Loupe's own plain
+ * arithmetic, so a compiler that sees a constant argument (a clipped LSTM
+ * cell state is exactly +-clip) and folds them gives the same bits, where
+ * with the C library's it substituted its own correctly rounded value. */
 static inline float loupe_runtime_tanhf(float x) {
-  volatile float argument = x;
-  return tanhf(argument);
+  return loupe_libm_tanhf(x);
 }
 
 static inline float loupe_runtime_expf(float x) {
-  volatile float argument = x;
-  return expf(argument);
+  return loupe_libm_expf(x);
 }
 
 /* TFLite's ActivationFunctionType numbering, TANH and SIGN_BIT included. */
