@@ -19,45 +19,12 @@
 #include <thread>
 #include <vector>
 
-#include "loupe/loupe_libm.h"
+#include "libm_functions.h"
 
 namespace {
 
-struct FloatFunction {
-  const char* name;
-  float (*loupe)(float);
-  float (*library)(float);
-};
-
-// Through pointers, so that the compiler calls the C library at run time
-// instead of folding or inlining its own version.
-float libraryExpf(float x) {
-  return expf(x);
-}
-float libraryLogf(float x) {
-  return logf(x);
-}
-float librarySinf(float x) {
-  return sinf(x);
-}
-float libraryCosf(float x) {
-  return cosf(x);
-}
-float libraryExpm1f(float x) {
-  return expm1f(x);
-}
-float libraryTanhf(float x) {
-  return tanhf(x);
-}
-
-const std::array<FloatFunction, 6> kFunctions = {{
-    {"expf", loupe_libm_expf, libraryExpf},
-    {"logf", loupe_libm_logf, libraryLogf},
-    {"sinf", loupe_libm_sinf, librarySinf},
-    {"cosf", loupe_libm_cosf, libraryCosf},
-    {"expm1f", loupe_libm_expm1f, libraryExpm1f},
-    {"tanhf", loupe_libm_tanhf, libraryTanhf},
-}};
+using FloatFunction = loupe::test::LibmFunction;
+const auto& kFunctions = loupe::test::kLibmFunctions;
 
 constexpr std::size_t kExamples = 4;
 

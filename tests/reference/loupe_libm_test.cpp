@@ -14,44 +14,15 @@
 #include <random>
 #include <vector>
 
-#include "loupe/loupe_libm.h"
+#include "libm_functions.h"
 #include "test_group.h"
 
 namespace loupe_libm_test {
 
 namespace {
 
-struct FloatFunction {
-  const char* name;
-  float (*loupe)(float);
-  float (*library)(float);
-};
-
-// Through pointers: the compiler must call the C library, not fold.
-float libraryExpf(float x) {
-  return expf(x);
-}
-float libraryLogf(float x) {
-  return logf(x);
-}
-float librarySinf(float x) {
-  return sinf(x);
-}
-float libraryCosf(float x) {
-  return cosf(x);
-}
-float libraryExpm1f(float x) {
-  return expm1f(x);
-}
-float libraryTanhf(float x) {
-  return tanhf(x);
-}
-
-const FloatFunction kFunctions[] = {
-    {"expf", loupe_libm_expf, libraryExpf},       {"logf", loupe_libm_logf, libraryLogf},
-    {"sinf", loupe_libm_sinf, librarySinf},       {"cosf", loupe_libm_cosf, libraryCosf},
-    {"expm1f", loupe_libm_expm1f, libraryExpm1f}, {"tanhf", loupe_libm_tanhf, libraryTanhf},
-};
+using FloatFunction = loupe::test::LibmFunction;
+const auto& kFunctions = loupe::test::kLibmFunctions;
 
 float fromBits(std::uint32_t bits) {
   float x = 0;
