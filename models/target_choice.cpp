@@ -6,24 +6,34 @@ namespace loupe::models {
 
 namespace {
 
-// The kind and option the choices vary: the NPU's MAC configuration.
+// The kinds and options the choices vary: the NPU's MAC configuration, the
+// Ethos-U's accelerator configuration.
 constexpr const char* kNpuKind = "npu";
 constexpr const char* kConfigOption = "config";
+constexpr const char* kEthosUKind = "ethos-u";
+constexpr const char* kAcceleratorOption = "accelerator_config";
 
 }  // namespace
 
 QList<TargetChoice> targetChoices(const target::TargetRegistry& registry) {
   QList<TargetChoice> choices{{QStringLiteral("CPU only (c)"), QStringLiteral("c")}};
-  const target::TargetKind* npu = registry.find(kNpuKind);
-  if (!npu) return choices;
-  for (const target::TargetOptionSpec& option : npu->options) {
-    if (option.key != kConfigOption) continue;
-    for (const std::string& value : option.allowedValues) {
-      const QString config = QString::fromStdString(value);
-      choices.append({QStringLiteral("NPU (Ethos-U55-like) %1 + CPU").arg(config),
-                      QStringLiteral("npu -config=%1, c").arg(config)});
+  // One choice per value of `kind`'s option `key`, with the CPU beside it.
+  const auto addEach = [&registry, &choices](const char* kind, const char* key,
+                                             const QString& label, const QString& target) {
+    const target::TargetKind* found = registry.find(kind);
+    if (!found) return;
+    for (const target::TargetOptionSpec& option : found->options) {
+      if (option.key != key) continue;
+      for (const std::string& value : option.allowedValues) {
+        const QString config = QString::fromStdString(value);
+        choices.append({label.arg(config), target.arg(config)});
+      }
     }
-  }
+  };
+  addEach(kNpuKind, kConfigOption, QStringLiteral("NPU (Ethos-U55-like) %1 + CPU"),
+          QStringLiteral("npu -config=%1, c"));
+  addEach(kEthosUKind, kAcceleratorOption, QStringLiteral("Ethos-U %1 + CPU"),
+          QStringLiteral("ethos-u -accelerator_config=%1, c"));
   return choices;
 }
 

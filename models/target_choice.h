@@ -1,6 +1,7 @@
-// The targets the window offers to compile for: the CPU alone, or the NPU
-// (Ethos-U55-like) in each MAC configuration its target kind allows, with the
-// CPU taking what the NPU refuses. Each choice is a target string as `loupec
+// The targets the window offers to compile for: the CPU alone, the NPU
+// (Ethos-U55-like) in each MAC configuration its target kind allows, or the
+// Ethos-U in each accelerator configuration, with the CPU taking what the
+// NPU refuses. Each choice is a target string as `loupec
 // compile --target` takes it, so the GUI compiles exactly what loupec does;
 // a string is parsed once, where the user chose or typed it.
 #pragma once
@@ -22,7 +23,7 @@ struct TargetChoice {
 };
 
 // "CPU only (c)" first, then one NPU choice per configuration of `registry`'s
-// npu kind, smallest first.
+// npu kind and one per configuration of its ethos-u kind, smallest first.
 QList<TargetChoice> targetChoices(const target::TargetRegistry& registry);
 
 // The targets `targetString` names in priority order; an empty list and the

@@ -321,6 +321,31 @@ class DeviceMappingTest : public QObject {
     QVERIFY(!window->deviceMappingView()->configurationTable()->isVisible());
   }
 
+  void theEthosUChoiceCompilesTheRegionToOneNpuOperator() {
+    auto window = compiledWindow(loupe::test::kwsModelPath(), "c");
+    QVERIFY(window);
+    auto* box = window->targetBox();
+    const int index = box->findData(QStringLiteral("ethos-u -accelerator_config=ethos-u55-128, c"));
+    QVERIFY(index > 0);
+    QCOMPARE(box->itemText(index), QStringLiteral("Ethos-U ethos-u55-128 + CPU"));
+    box->setCurrentIndex(index);
+    emit box->activated(index);
+    QVERIFY(window->waitUntilIdle());
+    QCOMPARE(window->compilation()->state(), ModelCompilation::State::Compiled);
+    // Every operator but SOFTMAX is one Ethos-U operator; SOFTMAX says why not.
+    QVERIFY(window->showView("devices"));
+    const QAbstractItemModel* operators = window->deviceMappingView()->operatorTable()->model();
+    using Ops = loupe::models::DeviceOperatorTableModel;
+    QCOMPARE(operators->rowCount(), 2);
+    QCOMPARE(operators->index(0, Ops::TypeColumn).data().toString(),
+             QStringLiteral("CUSTOM(ethos-u)"));
+    QCOMPARE(operators->index(1, Ops::TypeColumn).data().toString(), QStringLiteral("SOFTMAX"));
+    const QStringList refused =
+        operators->index(1, Ops::OperatorColumn).data(Ops::RejectionsRole).toStringList();
+    QVERIFY2(!refused.isEmpty() && refused.front().contains("SOFTMAX"),
+             qPrintable(refused.join(';')));
+  }
+
   void theNavigatorOpensPartitionedAndFused() {
     auto window = compiledWindow(loupe::test::kwsModelPath(), kNpu128);
     QVERIFY(window);
