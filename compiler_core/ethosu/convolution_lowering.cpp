@@ -18,7 +18,7 @@ class ConvolutionLowering {
   ConvolutionLowering(const ir::Graph& graph, const ir::Operator& op, const NpuArchitecture& arch)
       : graph_(graph), op_(op), arch_(arch) {}
 
-  LoweredConvolution run(const NpuFeatureMap& ifm, const NpuFeatureMap& ofm) {
+  LoweredOperation run(const NpuFeatureMap& ifm, const NpuFeatureMap& ofm) {
     if (arch_.cores != 1)
       fail("the emitter writes single-core streams (not " + std::string(arch_.name) + ")");
     const ir::Tensor& in = activation(input(0), "input");
@@ -226,14 +226,14 @@ class ConvolutionLowering {
   const ir::Operator& op_;
   const NpuArchitecture& arch_;
   std::vector<std::int16_t> ohwi_;
-  LoweredConvolution result_;
+  LoweredOperation result_;
 };
 
 }  // namespace
 
-LoweredConvolution lowerConvolution(const ir::Graph& graph, const ir::Operator& op,
-                                    const NpuArchitecture& arch, const NpuFeatureMap& ifm,
-                                    const NpuFeatureMap& ofm) {
+LoweredOperation lowerConvolution(const ir::Graph& graph, const ir::Operator& op,
+                                  const NpuArchitecture& arch, const NpuFeatureMap& ifm,
+                                  const NpuFeatureMap& ofm) {
   return ConvolutionLowering(graph, op, arch).run(ifm, ofm);
 }
 

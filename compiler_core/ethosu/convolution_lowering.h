@@ -23,7 +23,9 @@ class NpuLoweringError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-struct LoweredConvolution {
+// One NPU operation and the constants it reads (a convolution's; none for a
+// pool or an element-wise operation).
+struct LoweredOperation {
   NpuOperation operation;  // weights and scales at base 0 of region 0: the caller places them
   std::vector<std::uint8_t> weights, scales;
 };
@@ -31,8 +33,8 @@ struct LoweredConvolution {
 // `ifm` and `ofm` say where the caller keeps the operator's input and
 // output (their extents are checked against the tensors'). Throws
 // NpuLoweringError naming the operator and what the NPU cannot do.
-LoweredConvolution lowerConvolution(const ir::Graph& graph, const ir::Operator& op,
-                                    const NpuArchitecture& arch, const NpuFeatureMap& ifm,
-                                    const NpuFeatureMap& ofm);
+LoweredOperation lowerConvolution(const ir::Graph& graph, const ir::Operator& op,
+                                  const NpuArchitecture& arch, const NpuFeatureMap& ifm,
+                                  const NpuFeatureMap& ofm);
 
 }  // namespace loupe::ethosu

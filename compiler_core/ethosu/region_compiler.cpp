@@ -35,27 +35,12 @@ bool isBinary(const ir::Operator& op) {
   return op.type == ir::OpType::Add || op.type == ir::OpType::Sub || op.type == ir::OpType::Mul;
 }
 
-// `tensor` as the NPU reads it at `base` of the scratch: NHWC of batch 1
-// (a fully connected layer's input and output: 1x1xN).
-NpuFeatureMap featureMapOf(const ir::Graph& graph, int tensor, bool flat, std::uint64_t base) {
-  const ir::Tensor& t = graph.tensor(tensor);
-  if (flat) return NpuFeatureMap::nhwc(1, base, 1, 1, static_cast<int>(t.elementCount()));
-  if (t.shape.size() > 4) {
-    throw NpuLoweringError(t.name + " has rank " + std::to_string(t.shape.size()) +
-                           ", above the NPU's 4");
-  }
-  int dims[4] = {1, 1, 1, 1};
-  for (std::size_t i = 0; i < t.shape.size(); ++i) dims[4 - t.shape.size() + i] = t.shape[i];
-  if (dims[0] != 1) throw NpuLoweringError(t.name + " has a batch other than 1");
-  return NpuFeatureMap::nhwc(1, base, dims[1], dims[2], dims[3]);
-}
-
 // One operator lowered with its feature maps at `mapOf`'s places: its NPU
 // operation and constants (none for a pool or an element-wise operation).
 template <typename MapOf>
-LoweredConvolution lowerOperator(const ir::Graph& graph, const ir::Operator& o,
-                                 const NpuArchitecture& arch, MapOf mapOf) {
-  LoweredConvolution lowered;
+LoweredOperation lowerOperator(const ir::Graph& graph, const ir::Operator& o,
+                               const NpuArchitecture& arch, MapOf mapOf) {
+  LoweredOperation lowered;
   if (isConvolution(o)) {
     const bool flat = o.type == ir::OpType::FullyConnected;
     lowered = lowerConvolution(graph, o, arch, mapOf(o.inputs[0], flat), mapOf(o.outputs[0], flat));
@@ -195,7 +180,7 @@ class RegionCompiler {
     for (int i = first_; i <= last_; ++i) {
       const ir::Operator& o = op(i);
       if (ir::isNoCopyView(graph_, o)) continue;
-      LoweredConvolution lowered = lowerOperator(
+      LoweredOperation lowered = lowerOperator(
           graph_, o, arch_, [this](int tensor, bool flat) { return mapOf(tensor, flat); });
       if (!lowered.weights.empty()) {
         flash_.resize(static_cast<std::size_t>(alignUp(static_cast<std::int64_t>(flash_.size()))));
@@ -277,6 +262,19 @@ class RegionCompiler {
 };
 
 }  // namespace
+
+NpuFeatureMap featureMapOf(const ir::Graph& graph, int tensor, bool flat, std::uint64_t base) {
+  const ir::Tensor& t = graph.tensor(tensor);
+  if (flat) return NpuFeatureMap::nhwc(1, base, 1, 1, static_cast<int>(t.elementCount()));
+  if (t.shape.size() > 4) {
+    throw NpuLoweringError(t.name + " has rank " + std::to_string(t.shape.size()) +
+                           ", above the NPU's 4");
+  }
+  int dims[4] = {1, 1, 1, 1};
+  for (std::size_t i = 0; i < t.shape.size(); ++i) dims[4 - t.shape.size() + i] = t.shape[i];
+  if (dims[0] != 1) throw NpuLoweringError(t.name + " has a batch other than 1");
+  return NpuFeatureMap::nhwc(1, base, dims[1], dims[2], dims[3]);
+}
 
 bool npuRegionTakes(const ir::Graph& graph, const ir::Operator& op) {
   return isConvolution(op) || isPool(op) || isBinary(op) || ir::isNoCopyView(graph, op);

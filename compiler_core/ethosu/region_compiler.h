@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "ethosu/npu_architecture.h"
+#include "ethosu/npu_operation.h"
 #include "ir/graph.h"
 
 namespace loupe::ethosu {
@@ -26,6 +27,11 @@ namespace loupe::ethosu {
 // replaced by one Ethos-U operator for `arch`. Throws NpuLoweringError
 // naming the first operator the NPU cannot run.
 ir::Graph withNpuRegion(const ir::Graph& graph, int first, int last, const NpuArchitecture& arch);
+
+// `tensor` as the NPU reads it at `base` of region 1 (the scratch): NHWC
+// of batch 1, a fully connected layer's input and output (`flat`) as
+// 1x1xN. Throws NpuLoweringError for a rank above 4 or a batch other than 1.
+NpuFeatureMap featureMapOf(const ir::Graph& graph, int tensor, bool flat, std::uint64_t base);
 
 // Whether the region compiler takes `op` (an operator it lowers, or a view).
 bool npuRegionTakes(const ir::Graph& graph, const ir::Operator& op);

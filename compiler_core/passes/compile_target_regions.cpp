@@ -61,22 +61,22 @@ std::pair<int, int> gatherRegion(ir::Graph& graph, int region) {
 
 ir::Graph compileTargetRegions(ir::Graph graph, PassContext& context) {
   // The regions to compile, last first so that earlier positions stay put.
-  std::map<int, std::string, std::greater<>> regions;
+  std::map<int, const target::Target*, std::greater<>> regions;
   for (const ir::Operator& op : graph.operators) {
     if (op.placement.region < 0) continue;
     const target::Target* t = targetNamed(context, op.placement.target);
-    if (t != nullptr && t->regionOperatorCompiler()) regions[op.placement.region] = t->name();
+    if (t != nullptr && t->regionOperatorCompiler()) regions[op.placement.region] = t;
   }
-  for (const auto& [region, targetName] : regions) {
+  for (const auto& [region, target] : regions) {
     const auto [first, last] = gatherRegion(graph, region);
-    const auto compile = *targetNamed(context, targetName)->regionOperatorCompiler();
+    const auto compile = *target->regionOperatorCompiler();
     const std::size_t before = graph.operators.size();
     graph = compile(graph, first, last);
     ir::Operator& compiled = graph.operators[static_cast<std::size_t>(first)];
     // Still the target's, but in main (region -1): the CPU's code calls it.
-    compiled.placement.target = targetName;
+    compiled.placement.target = target->name();
     compiled.placement.region = -1;
-    context.remark("region " + std::to_string(region) + " of " + targetName + " (" +
+    context.remark("region " + std::to_string(region) + " of " + target->name() + " (" +
                    std::to_string(before - graph.operators.size() + 1) +
                    " operators) compiled to " + compiled.typeName() + " #" + std::to_string(first));
   }

@@ -13,9 +13,7 @@ class EthosuGoldenTest : public QObject {
   Q_OBJECT
 
  private slots:
-  void everyVelaFileGivesTheGoldenBytes_data() {
-    addVelaGoldenRows();
-  }
+  void everyVelaFileGivesTheGoldenBytes_data() { addVelaGoldenRows(); }
 
   void everyVelaFileGivesTheGoldenBytes() {
     QFETCH(QString, file);

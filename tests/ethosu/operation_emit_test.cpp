@@ -10,8 +10,6 @@
 #include <QtTest>
 
 #include <cstring>
-#include <fstream>
-#include <iterator>
 #include <random>
 
 #include "analysis/ethosu_command_listing.h"
@@ -21,6 +19,7 @@
 #include "ethosu/driver_payload.h"
 #include "ethosu/elementwise_lowering.h"
 #include "ethosu/pool_lowering.h"
+#include "ethosu/region_compiler.h"
 #include "ethosu/register_emitter.h"
 #include "ethosu_test_model.h"
 #include "frontend/tflite_importer.h"
@@ -34,22 +33,8 @@ using namespace loupe::ethosu;
 
 namespace {
 
-std::vector<std::uint8_t> readFile(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
 std::uint64_t alignUp(std::uint64_t n) {
   return (n + 15) / 16 * 16;
-}
-
-// The NHWC extents of a feature-map tensor, as the NPU sees it (a fully
-// connected layer's input and output: 1x1xN).
-NpuFeatureMap mapOf(const ir::Tensor& t, bool flat, std::uint64_t base) {
-  if (flat) return NpuFeatureMap::nhwc(1, base, 1, 1, static_cast<int>(t.elementCount()));
-  int dims[4] = {1, 1, 1, 1};
-  for (std::size_t i = 0; i < t.shape.size(); ++i) dims[4 - t.shape.size() + i] = t.shape[i];
-  return NpuFeatureMap::nhwc(1, base, dims[1], dims[2], dims[3]);
 }
 
 // Runs `payload` on the functional model with `flash` as region 0 and
@@ -86,7 +71,7 @@ std::string runOnFunctionalModel(const NpuArchitecture& arch,
 // bytes at its map's base in the scratch (the rest 0xA5); the OFM's bytes,
 // or the functional model's error in `error`.
 std::vector<std::uint8_t> runAlone(
-    const NpuArchitecture& arch, LoweredConvolution lowered,
+    const NpuArchitecture& arch, LoweredOperation lowered,
     const std::vector<std::pair<NpuFeatureMap, std::span<const std::uint8_t>>>& inputs,
     std::string& error) {
   std::vector<std::uint8_t> flash = lowered.scales;
@@ -134,7 +119,7 @@ class EthosuOperationEmitTest : public QObject {
     reference::ReferenceInterpreter interpreter(graph);
     for (std::size_t i = 0; i < graph.inputs.size(); ++i) {
       interpreter.setInput(
-          i, readFile(dir / "golden" / "seed1" / ("input" + std::to_string(i) + ".bin")));
+          i, test::readBytes(dir / "golden" / "seed1" / ("input" + std::to_string(i) + ".bin")));
     }
     interpreter.invoke();
 
@@ -148,17 +133,17 @@ class EthosuOperationEmitTest : public QObject {
           !fullyConnected && !pool && !binary) {
         continue;
       }
-      const NpuFeatureMap ifm = mapOf(*graph.input(op, 0), fullyConnected, 0);
+      const NpuFeatureMap ifm = featureMapOf(graph, op.inputs[0], fullyConnected, 0);
       std::vector<std::pair<NpuFeatureMap, std::span<const std::uint8_t>>> inputs = {
           {ifm, interpreter.tensorBytes(op.inputs[0])}};
       std::uint64_t next = alignUp(ifm.bytes());
       if (binary) {
-        inputs.push_back(
-            {mapOf(*graph.input(op, 1), false, next), interpreter.tensorBytes(op.inputs[1])});
+        inputs.push_back({featureMapOf(graph, op.inputs[1], false, next),
+                          interpreter.tensorBytes(op.inputs[1])});
         next += alignUp(inputs.back().first.bytes());
       }
-      const NpuFeatureMap ofm = mapOf(graph.output(op, 0), fullyConnected, next);
-      LoweredConvolution lowered;
+      const NpuFeatureMap ofm = featureMapOf(graph, op.outputs[0], fullyConnected, next);
+      LoweredOperation lowered;
       if (pool) {
         lowered.operation = lowerPool(graph, op, arch, ifm, ofm);
         ++pools;
@@ -242,12 +227,11 @@ class EthosuOperationEmitTest : public QObject {
     interpreter.invoke();
     for (const NpuArchitecture& arch : npuArchitectures()) {
       if (arch.cores != 1) continue;
-      const NpuFeatureMap map0 = mapOf(graph.tensors[std::size_t(in0)], false, 0);
-      const NpuFeatureMap map1 =
-          mapOf(graph.tensors[std::size_t(in1)], false, alignUp(map0.bytes()));
+      const NpuFeatureMap map0 = featureMapOf(graph, in0, false, 0);
+      const NpuFeatureMap map1 = featureMapOf(graph, in1, false, alignUp(map0.bytes()));
       const NpuFeatureMap ofm =
-          mapOf(graph.tensors[std::size_t(result)], false, map1.base + alignUp(map1.bytes()));
-      LoweredConvolution lowered;
+          featureMapOf(graph, result, false, map1.base + alignUp(map1.bytes()));
+      LoweredOperation lowered;
       lowered.operation = lowerElementwise(graph, graph.operators.front(), arch, map0, map1, ofm);
       std::string error;
       const std::vector<std::uint8_t> output =
@@ -318,10 +302,9 @@ class EthosuOperationEmitTest : public QObject {
         frontend::importTfliteFile((test::modelsDir() / "kws_ref_model" / "model.tflite").string());
     const ir::Operator& conv = graph.operators.front();
     const NpuArchitecture& u65_512 = *findNpuArchitecture("ethos-u65-512");
-    const ir::Tensor& in = *graph.input(conv, 0);
-    const ir::Tensor& out = graph.output(conv, 0);
     try {
-      lowerConvolution(graph, conv, u65_512, mapOf(in, false, 0), mapOf(out, false, 4096));
+      lowerConvolution(graph, conv, u65_512, featureMapOf(graph, conv.inputs[0], false, 0),
+                       featureMapOf(graph, conv.outputs[0], false, 4096));
       QFAIL("a two-core stream was lowered");
     } catch (const NpuLoweringError& error) {
       QVERIFY2(QString(error.what()).contains("ethos-u65-512"), error.what());

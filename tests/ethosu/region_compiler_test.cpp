@@ -8,11 +8,9 @@
 // set, the two Vela's files use on all of them.
 #include <QtTest>
 
-#include <fstream>
-#include <iterator>
-
 #include "ethosu/convolution_lowering.h"
 #include "ethosu/region_compiler.h"
+#include "ethosu_test_model.h"
 #include "frontend/ethosu_payload_reader.h"
 #include "frontend/tflite_importer.h"
 #include "reference/reference_interpreter.h"
@@ -22,11 +20,6 @@ using namespace loupe;
 using namespace loupe::ethosu;
 
 namespace {
-
-std::vector<std::uint8_t> readFile(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
 
 // The first and last operator of the longest run the NPU takes.
 std::pair<int, int> longestNpuRun(const ir::Graph& graph) {
@@ -42,15 +35,6 @@ std::pair<int, int> longestNpuRun(const ir::Graph& graph) {
     }
   }
   return best;
-}
-
-std::vector<std::filesystem::path> goldenSets(const std::filesystem::path& model) {
-  std::vector<std::filesystem::path> sets;
-  for (const auto& entry : std::filesystem::directory_iterator(model / "golden")) {
-    if (entry.is_directory()) sets.push_back(entry.path());
-  }
-  std::sort(sets.begin(), sets.end());
-  return sets;
 }
 
 }  // namespace
@@ -95,16 +79,16 @@ class EthosuRegionCompilerTest : public QObject {
     const auto payload = frontend::readEthosUPayload(compiled.tensor(npu.inputs[0]).data);
     QCOMPARE(payload.accelerator, accelerator);
 
-    auto sets = goldenSets(dir);
+    auto sets = test::ethosu::goldenSets(model.toStdString());
     if (!everySet) sets.resize(1);
     for (const auto& set : sets) {
       reference::ReferenceInterpreter interpreter(compiled);
       for (std::size_t i = 0; i < compiled.inputs.size(); ++i) {
-        interpreter.setInput(i, readFile(set / ("input" + std::to_string(i) + ".bin")));
+        interpreter.setInput(i, test::readBytes(set / ("input" + std::to_string(i) + ".bin")));
       }
       interpreter.invoke();
       for (std::size_t i = 0; i < compiled.outputs.size(); ++i) {
-        const auto golden = readFile(set / ("output" + std::to_string(i) + ".bin"));
+        const auto golden = test::readBytes(set / ("output" + std::to_string(i) + ".bin"));
         const auto output = interpreter.output(i);
         QVERIFY2(std::equal(golden.begin(), golden.end(), output.begin(), output.end()),
                  qPrintable(QString("%1: output %2 differs from TFLite Micro's (NPU region "

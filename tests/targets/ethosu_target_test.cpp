@@ -5,9 +5,6 @@
 // compiled graph gives TFLite Micro's bytes on every golden set.
 #include <QtTest>
 
-#include <fstream>
-#include <iterator>
-
 #include "driver/compile_driver.h"
 #include "frontend/tflite_importer.h"
 #include "reference/reference_interpreter.h"
@@ -17,14 +14,7 @@
 
 using namespace loupe;
 
-namespace {
-
-std::vector<std::uint8_t> readFile(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-}  // namespace
+namespace {}  // namespace
 
 class EthosUTargetTest : public QObject {
   Q_OBJECT
@@ -86,11 +76,12 @@ class EthosUTargetTest : public QObject {
     for (const auto& entry : std::filesystem::directory_iterator(dir / "golden")) {
       reference::ReferenceInterpreter interpreter(compilation.graph);
       for (std::size_t i = 0; i < compilation.graph.inputs.size(); ++i) {
-        interpreter.setInput(i, readFile(entry.path() / ("input" + std::to_string(i) + ".bin")));
+        interpreter.setInput(
+            i, test::readBytes(entry.path() / ("input" + std::to_string(i) + ".bin")));
       }
       interpreter.invoke();
       for (std::size_t i = 0; i < compilation.graph.outputs.size(); ++i) {
-        const auto golden = readFile(entry.path() / ("output" + std::to_string(i) + ".bin"));
+        const auto golden = test::readBytes(entry.path() / ("output" + std::to_string(i) + ".bin"));
         const auto output = interpreter.output(i);
         QVERIFY2(std::equal(golden.begin(), golden.end(), output.begin(), output.end()),
                  qPrintable(QString::fromStdString(entry.path().filename().string())));
