@@ -1,5 +1,6 @@
 #include "models/device_mapping.h"
 
+#include "ir/graph.h"
 #include "target/device_report.h"
 
 namespace loupe::models {
@@ -51,6 +52,10 @@ DeviceMapping deviceMappingOf(const ir::Graph& partitioned, const target::Device
     row.estimate = r.estimate;
     for (const std::string& reason : r.rejections)
       row.rejections.append(QString::fromStdString(reason));
+    if (partitioned.operators.at(i).type == ir::OpType::EthosU) {
+      row.npuStream = std::make_shared<const NpuStreamListing>(
+          npuStreamListing(partitioned, static_cast<int>(i), true));
+    }
     mapping.operators.append(row);
   }
 

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "models/npu_stream_listing.h"
 #include "target/operator_estimate.h"
 #include "target/target_registry.h"
 
@@ -42,6 +43,10 @@ struct DeviceOperatorRow {
   std::optional<target::OperatorEstimate> estimate;
   // Why other targets refused it: "npu: stride 4 exceeds 3", one per reason.
   QStringList rejections;
+  // An Ethos-U operator the compiler made of a region: its command stream,
+  // listed with every command (the Command Stream view shows it for each
+  // operator of the region); null for every other operator.
+  std::shared_ptr<const NpuStreamListing> npuStream;
 };
 
 struct DeviceTotalsRow {

@@ -2,6 +2,7 @@
 
 #include <QFont>
 
+#include "models/model_compilation.h"
 #include "models/model_document.h"
 
 namespace loupe::models {
@@ -13,33 +14,63 @@ constexpr quintptr kOperationRow = 0;
 
 }  // namespace
 
-NpuCommandStreamModel::NpuCommandStreamModel(ModelDocument* document, QObject* parent)
-    : QAbstractItemModel(parent), document_(document) {
-  connect(document_, &ModelDocument::modelLoaded, this, [this] {
-    listing_ = {};  // the operator index may be the same in the new model
+NpuCommandStreamModel::NpuCommandStreamModel(ModelDocument* document, ModelCompilation* compilation,
+                                             QObject* parent)
+    : QAbstractItemModel(parent), document_(document), compilation_(compilation) {
+  const auto relist = [this] {
+    shownOperator_ = -1;  // the operator index may be the same in the new model or compilation
     showOperator(document_->currentOperator());
-  });
+  };
+  connect(document_, &ModelDocument::modelLoaded, this, relist);
+  if (compilation_ != nullptr) {
+    connect(compilation_, &ModelCompilation::compiled, this, relist);
+    connect(compilation_, &ModelCompilation::compilationStarted, this, relist);
+  }
   connect(document_, &ModelDocument::currentOperatorChanged, this,
           &NpuCommandStreamModel::showOperator);
   showOperator(document_->isLoaded() ? document_->currentOperator() : -1);
 }
 
+bool NpuCommandStreamModel::showCompiledRegion(int operatorIndex) {
+  if (compilation_ == nullptr || compilation_->state() != ModelCompilation::State::Compiled) {
+    return false;
+  }
+  const DeviceOperatorRow* row = compilation_->deviceMapping().rowFor(operatorIndex);
+  if (row == nullptr || !row->npuStream) return false;
+  listing_ = *row->npuStream;
+  const QList<int>& ops = row->modelOperators;
+  const bool consecutive = !ops.isEmpty() && ops.back() - ops.front() == ops.size() - 1;
+  QStringList numbers;
+  for (int m : ops) numbers << QString::number(m);
+  compiledRegion_ =
+      tr("%1 (ops %2) compiled by Loupe")
+          .arg(row->region, consecutive && ops.size() > 2
+                                ? QStringLiteral("%1\u2013%2").arg(ops.front()).arg(ops.back())
+                                : numbers.join(u'+'));
+  if (!listing_.error.isEmpty()) {
+    placeholder_ = tr("The command stream cannot be listed: %1").arg(listing_.error);
+  }
+  return true;
+}
+
 void NpuCommandStreamModel::showOperator(int operatorIndex) {
-  if (document_->isLoaded() && operatorIndex == listing_.operatorIndex) return;
+  if (document_->isLoaded() && operatorIndex == shownOperator_) return;
   beginResetModel();
+  shownOperator_ = operatorIndex;
   listing_ = {};
+  compiledRegion_.clear();
   placeholder_.clear();
   if (!document_->isLoaded()) {
     placeholder_ = tr("No model open.");
-  } else if (!isEthosUOperator(document_->graph(), operatorIndex)) {
-    placeholder_ =
-        tr("Select an ethos-u operator (a model compiled by Vela) to list its "
-           "Ethos-U command stream.");
-  } else {
+  } else if (isEthosUOperator(document_->graph(), operatorIndex)) {
     listing_ = npuStreamListing(document_->graph(), operatorIndex, true);
     if (!listing_.error.isEmpty()) {
       placeholder_ = tr("The command stream cannot be listed: %1").arg(listing_.error);
     }
+  } else if (!showCompiledRegion(operatorIndex)) {
+    placeholder_ =
+        tr("Select an ethos-u operator (a model compiled by Vela), or an operator compiled for "
+           "the Ethos-U (Target: Ethos-U), to list its Ethos-U command stream.");
   }
   endResetModel();
 }

@@ -11,6 +11,7 @@
 
 namespace loupe::models {
 
+class ModelCompilation;
 class ModelDocument;
 
 class NpuCommandStreamModel : public QAbstractItemModel {
@@ -24,11 +25,18 @@ class NpuCommandStreamModel : public QAbstractItemModel {
     IsOperationRole,                   // bool: an operation's row
   };
 
-  explicit NpuCommandStreamModel(ModelDocument* document, QObject* parent = nullptr);
+  // With `compilation`, an operator it compiled for the Ethos-U lists the
+  // command stream of its region too.
+  explicit NpuCommandStreamModel(ModelDocument* document, ModelCompilation* compilation = nullptr,
+                                 QObject* parent = nullptr);
 
   const NpuStreamListing& listing() const { return listing_; }
-  // The ethos-u operator listed, or -1.
-  int operatorIndex() const { return listing_.operatorIndex; }
+  // The model's ethos-u operator listed, or -1 (also while a compiled
+  // region's stream is listed: its operations are no nodes of the graph).
+  int operatorIndex() const { return compiledRegion_.isEmpty() ? listing_.operatorIndex : -1; }
+  // For a compiled region's stream, what it is: "ops 0+1+…+11 compiled for
+  // the Ethos-U"; empty for a Vela operator's.
+  QString compiledRegion() const { return compiledRegion_; }
   // What the view says while no stream is listed.
   QString placeholderText() const { return placeholder_; }
   // The row of operation `ordinal`, or an invalid index.
@@ -44,9 +52,14 @@ class NpuCommandStreamModel : public QAbstractItemModel {
 
  private:
   void showOperator(int operatorIndex);
+  // The compiled region's stream of model operator `operatorIndex`, if any.
+  bool showCompiledRegion(int operatorIndex);
 
   ModelDocument* document_;
+  ModelCompilation* compilation_;
+  int shownOperator_ = -1;  // the model operator whose stream is listed
   NpuStreamListing listing_;
+  QString compiledRegion_;
   QString placeholder_;
 };
 

@@ -91,7 +91,10 @@ void CommandStreamView::showListing() {
   }
   // Short enough for the dock beside Properties: every ethos-u operator is a
   // CUSTOM(ethos-u).
-  QStringList parts{QStringLiteral("op %1").arg(listing.operatorIndex), listing.accelerator,
+  const QString what = model_->compiledRegion().isEmpty()
+                           ? QStringLiteral("op %1").arg(listing.operatorIndex)
+                           : model_->compiledRegion();
+  QStringList parts{what, listing.accelerator,
                     tr("%1 words").arg(models::groupedNumber(listing.streamWords)),
                     tr("%1 NPU operations").arg(listing.npuOperationCount()),
                     tr("%1 MACs").arg(models::groupedNumber(listing.macs))};

@@ -163,9 +163,17 @@ void DeviceMappingView::refresh() {
   if (mapping.isEmpty()) {
     structLabel_->clear();
   } else if (mapping.deviceMembers.isEmpty()) {
+    bool accelerator = false;
+    for (const models::DeviceTotalsRow& d : mapping.devices) {
+      accelerator = accelerator || (d.operators > 0 && d.device != QLatin1String("host"));
+    }
     structLabel_->setText(
-        tr("Everything runs on the host CPU: the run function takes no struct %1.")
-            .arg(mapping.devicesStruct));
+        accelerator
+            ? tr("The host CPU runs main and hands each Ethos-U operator to the NPU through the "
+                 "core driver (ethosu_invoke_v3): the run function takes no struct %1.")
+                  .arg(mapping.devicesStruct)
+            : tr("Everything runs on the host CPU: the run function takes no struct %1.")
+                  .arg(mapping.devicesStruct));
   } else {
     QString members;
     for (const QString& member : mapping.deviceMembers) {

@@ -76,7 +76,9 @@ void GraphNodeItem::updateToolTip() {
 
 QColor GraphNodeItem::targetColor(const QString& target) {
   if (target == QStringLiteral("c")) return QColor(0xd6, 0xe6, 0xfa);
-  if (target == QStringLiteral("npu")) return QColor(0xc4, 0xea, 0xc0);
+  if (target == QStringLiteral("npu") || target == QStringLiteral("ethos-u")) {
+    return QColor(0xc4, 0xea, 0xc0);
+  }
   if (target.isEmpty()) return QColor(0xee, 0xee, 0xee);
   return QColor(0xe6, 0xd8, 0xf5);  // any other target, until there are more
 }

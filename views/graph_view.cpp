@@ -242,9 +242,9 @@ GraphView::GraphView(models::ModelDocument* document, models::DocumentGraphLayou
                  tr("CPU (c)"));
   auto* npuEntries = new QHBoxLayout(npuLegend_);
   npuEntries->setContentsMargins(0, 0, 0, 0);
-  addLegendEntry(npuEntries, GraphNodeItem::targetColor(QStringLiteral("npu")), nodeBorder, false,
-                 tr("NPU (Ethos-U55-like)"));
-  addLegendEntry(npuEntries, Qt::transparent, regionPen(), false, tr("region (npu_N)"));
+  addLegendEntry(npuEntries, GraphNodeItem::targetColor(QStringLiteral("ethos-u")), nodeBorder,
+                 false, tr("NPU (Ethos-U)"));
+  addLegendEntry(npuEntries, Qt::transparent, regionPen(), false, tr("region (ethos-u_N)"));
   npuLegend_->hide();
   legend->addWidget(npuLegend_);
   addLegendEntry(legend, GraphNodeItem::targetColor(QString()), nodeBorder, true,
@@ -407,7 +407,8 @@ void GraphView::applyPlacements() {
     QStringList refusals;
     for (const QString& r : row->rejections) refusals.append(models::rejectionText(r));
     item->setPlacement(row->target, row->targetDisplayName, row->region, refusals);
-    anyNpu = anyNpu || row->target == QStringLiteral("npu");
+    anyNpu =
+        anyNpu || row->target == QStringLiteral("npu") || row->target == QStringLiteral("ethos-u");
     if (!row->region.isEmpty()) {
       regionBounds[row->region] = regionBounds.value(row->region).isNull()
                                       ? item->sceneBoundingRect()

@@ -19,7 +19,10 @@ target::TargetList targetsFrom(const ParsedArguments& parsed,
 }
 
 std::string targetSummary(const ir::Graph& graph, const target::TargetList& targets) {
-  const std::size_t total = graph.operators.size();
+  // Counted in the model's operators: a region compiled to one operator
+  // (the Ethos-U's) or a fused operator counts what it stands for.
+  std::size_t total = 0;
+  for (const ir::Operator& op : graph.operators) total += op.modelOperators().size();
   std::string text;
   auto add = [&](const std::string& part) { text += (text.empty() ? "" : "; ") + part; };
   for (const auto& t : targets) {
@@ -27,8 +30,9 @@ std::string targetSummary(const ir::Graph& graph, const target::TargetList& targ
     std::set<int> regions;
     for (const ir::Operator& op : graph.operators) {
       if (op.placement.target != t->name()) continue;
-      ++count;
-      if (op.placement.region >= 0) regions.insert(op.placement.region);
+      count += op.modelOperators().size();
+      // An operator outside every region stands for a region of its own.
+      regions.insert(op.placement.region >= 0 ? op.placement.region : -1 - op.index);
     }
     if (t->name() == target::kCpuTargetName) {
       add(t->name() + ": " + std::to_string(count));

@@ -121,7 +121,7 @@ MainWindow::MainWindow(Options options, QWidget* parent)
       boardTuning_(new models::BoardTuning(document_, *registries_, this)),
       serialConsole_(new models::SerialConsole(this)),
       npuSelection_(new models::NpuOperationSelection(document_, this)),
-      npuCommandStreamModel_(new models::NpuCommandStreamModel(document_, this)),
+      npuCommandStreamModel_(new models::NpuCommandStreamModel(document_, compilation_, this)),
       npuRegionModel_(new models::NpuRegionModel(document_, npuSelection_, this)),
       npuWeightsModel_(new models::NpuWeightsModel(document_, npuSelection_, this)) {
   setWindowTitle(QStringLiteral("Loupe"));

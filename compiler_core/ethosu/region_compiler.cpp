@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <memory>
 #include <numeric>
 #include <set>
 #include <string>
@@ -236,6 +237,7 @@ class RegionCompiler {
     for (int i = first_; i <= last_; ++i) {
       for (const int source : op(i).modelOperators()) npu.sourceOperators.push_back(source);
     }
+    npu.subgraphs = {regionSource(name)};
     std::vector<ir::Operator> operators(graph_.operators.begin(),
                                         graph_.operators.begin() + first_);
     operators.push_back(std::move(npu));
@@ -248,6 +250,28 @@ class RegionCompiler {
     }
     result.operators = std::move(operators);
     return result;
+  }
+
+  // The region's operators as a graph of their own, so the region can be
+  // compiled again for another configuration (npuRegionSource). Tensors keep
+  // their indices; constants no operator of the region reads lose their bytes.
+  std::shared_ptr<const ir::Graph> regionSource(const std::string& name) const {
+    auto source = std::make_shared<ir::Graph>();
+    source->name = name;
+    source->tensors = graph_.tensors;
+    source->inputs = inputs_;
+    source->outputs = outputs_;
+    std::set<int> read;
+    for (int i = first_; i <= last_; ++i) {
+      ir::Operator o = op(i);
+      o.index = i - first_;
+      read.insert(o.inputs.begin(), o.inputs.end());
+      source->operators.push_back(std::move(o));
+    }
+    for (ir::Tensor& t : source->tensors) {
+      if (t.isConstant && read.count(t.index) == 0) t.data = {};
+    }
+    return source;
   }
 
   const ir::Graph& graph_;
@@ -298,6 +322,11 @@ std::vector<std::string> npuRefusals(const ir::Graph& graph, const ir::Operator&
     return {error.what()};
   }
   return {};
+}
+
+const ir::Graph* npuRegionSource(const ir::Operator& op) {
+  if (op.type != ir::OpType::EthosU || op.subgraphs.size() != 1) return nullptr;
+  return op.subgraphs.front().get();
 }
 
 ir::Graph withNpuRegion(const ir::Graph& graph, int first, int last, const NpuArchitecture& arch) {

@@ -28,6 +28,12 @@ namespace loupe::ethosu {
 // naming the first operator the NPU cannot run.
 ir::Graph withNpuRegion(const ir::Graph& graph, int first, int last, const NpuArchitecture& arch);
 
+// The operators an Ethos-U operator of withNpuRegion stands for, as a graph
+// of their own (its operators the region's, its inputs and outputs the
+// region's), to compile the region again for another configuration; null
+// for an operator Vela compiled.
+const ir::Graph* npuRegionSource(const ir::Operator& op);
+
 // `tensor` as the NPU reads it at `base` of region 1 (the scratch): NHWC
 // of batch 1, a fully connected layer's input and output (`flat`) as
 // 1x1xN. Throws NpuLoweringError for a rank above 4 or a batch other than 1.

@@ -23,7 +23,10 @@ nlohmann::json estimateJson(const std::optional<OperatorEstimate>& estimate) {
 
 std::string deviceOf(const Target& target) {
   const std::optional<codegen::ExternalLowering> lowering = target.externalLowering();
-  return lowering ? lowering->device : std::string(kHostDeviceName);
+  if (lowering) return lowering->device;
+  // An accelerator the host's code drives (the Ethos-U through its driver).
+  if (target.regionOperatorCompiler()) return target.name();
+  return kHostDeviceName;
 }
 
 DeviceReport deviceReport(const ir::Graph& partitioned, const TargetList& targets) {
@@ -35,6 +38,7 @@ DeviceReport deviceReport(const ir::Graph& partitioned, const TargetList& target
     totals.displayName = t->displayName();
     report.devices.push_back(std::move(totals));
   }
+  int compiledRegions = 0;
   for (const ir::Operator& op : partitioned.operators) {
     OperatorPlacementRow row;
     row.operatorIndex = op.index;
@@ -42,6 +46,10 @@ DeviceReport deviceReport(const ir::Graph& partitioned, const TargetList& target
     row.type = op.typeName();
     row.target = op.placement.target;
     row.region = ir::regionName(partitioned, op);
+    // A region compiled to one operator (the Ethos-U's) is a region still.
+    if (row.region.empty() && op.type == ir::OpType::EthosU && !op.placement.target.empty()) {
+      row.region = op.placement.target + "_" + std::to_string(compiledRegions++);
+    }
     row.macs = analysis::operatorCost(partitioned, op).macs;
     for (const ir::TargetRejection& rejection : op.placement.rejections) {
       for (const std::string& reason : rejection.reasons) {

@@ -29,7 +29,9 @@ struct OperatorPlacementRow {
   std::string type;    // "CONV_2D"
   std::string target;  // "npu", "c"; empty when no target took it
   std::string device;  // "npu", "host"; empty when no target took it
-  std::string region;  // "npu_0"; empty for operators in main
+  // "npu_0", "ethos-u_0" (a region compiled to one operator); empty for
+  // operators in main.
+  std::string region;
   std::int64_t macs = 0;
   std::optional<OperatorEstimate> estimate;  // none on a target without a model
   std::vector<std::string> rejections;       // "npu: stride 4 exceeds 3", one per reason
@@ -53,7 +55,8 @@ struct DeviceReport {
 DeviceReport deviceReport(const ir::Graph& partitioned, const TargetList& targets);
 
 // The device an operator on `target` runs on: its external lowering's device,
-// else the host.
+// the target itself for one whose regions become operators the host's code
+// hands to it ("ethos-u"), else the host.
 std::string deviceOf(const Target& target);
 
 // Adds the report to a device mapping (analysis::deviceMappingJson of the

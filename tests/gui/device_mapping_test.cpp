@@ -211,7 +211,7 @@ class DeviceMappingTest : public QObject {
     bool legendNamesNpu = false;
     for (auto* label : graph->targetLegend()->findChildren<QLabel*>()) {
       legendNamesNpu =
-          legendNamesNpu || (label->isVisible() && label->text().contains("NPU (Ethos-U55-like)"));
+          legendNamesNpu || (label->isVisible() && label->text().contains("NPU (Ethos-U)"));
     }
     QVERIFY(legendNamesNpu);
 

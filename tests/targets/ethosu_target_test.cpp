@@ -8,6 +8,7 @@
 #include "driver/compile_driver.h"
 #include "frontend/tflite_importer.h"
 #include "reference/reference_interpreter.h"
+#include "target/device_report.h"
 #include "target/target_string.h"
 #include "targets/builtin_targets.h"
 #include "test_data.h"
@@ -87,6 +88,48 @@ class EthosUTargetTest : public QObject {
                  qPrintable(QString::fromStdString(entry.path().filename().string())));
       }
     }
+  }
+
+  // The Ethos-U operator's estimate is its own stream's; another
+  // configuration compiles its region again (more MACs, fewer cycles); an
+  // operator of the model alone is estimated as a region of its own.
+  void theEstimateIsTheStreamsAndEachConfigurationCompilesTheRegionAgain() {
+    const auto registry = targets::builtinTargetRegistry();
+    const ir::Graph model =
+        frontend::importTfliteFile((test::modelsDir() / "kws_ref_model" / "model.tflite").string());
+    const target::TargetList targets =
+        target::parseTargetString("ethos-u -accelerator_config=ethos-u55-128, c", registry);
+    const driver::Compilation compilation = driver::compileModel({model, targets});
+    const ir::Operator& npu = compilation.graph.operators.front();
+    QCOMPARE(npu.type, ir::OpType::EthosU);
+    const target::OperatorPlacementRow& row = compilation.devices.operators.front();
+    QCOMPARE(QString::fromStdString(row.device), QString("ethos-u"));
+    QCOMPARE(QString::fromStdString(row.region), QString("ethos-u_0"));
+    QVERIFY(row.estimate.has_value());
+    QCOMPARE(row.estimate->macs, row.macs);
+    QVERIFY(row.estimate->estimatedCycles > 0);
+    QVERIFY(row.estimate->encodedWeightBytes > 0 && row.estimate->rawWeightBytes > 0);
+    QCOMPARE(compilation.devices.devices.front().estimatedCycles, row.estimate->estimatedCycles);
+
+    const auto sweep =
+        target::estimatesAcrossConfigurations(compilation.graph, *targets.front(), registry);
+    QCOMPARE(sweep.size(), std::size_t{5});
+    std::vector<std::int64_t> cycles;
+    for (const target::ConfigurationEstimates& column : sweep) {
+      QVERIFY2(column.cyclesByOperator.front().has_value(), column.label.c_str());
+      QVERIFY(!column.cyclesByOperator.back().has_value());  // the CPU's SOFTMAX
+      cycles.push_back(*column.cyclesByOperator.front());
+    }
+    QCOMPARE(sweep[2].label, std::string("ethos-u55-128"));
+    QCOMPARE(cycles[2], row.estimate->estimatedCycles);
+    QVERIFY(cycles[0] > cycles[1] && cycles[1] > cycles[2] && cycles[2] > cycles[3]);
+
+    const auto convolution = targets.front()->estimate(model, model.operators.front());
+    QVERIFY(convolution.has_value());
+    QVERIFY(convolution->estimatedCycles > 0 &&
+            convolution->estimatedCycles < row.estimate->estimatedCycles);
+    QCOMPARE(convolution->macs, std::int64_t{320000});
+    QVERIFY(!targets.front()->estimate(model, model.operators.back()).has_value());  // SOFTMAX
   }
 };
 

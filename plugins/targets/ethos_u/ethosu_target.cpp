@@ -1,6 +1,10 @@
 #include "targets/ethos_u/ethosu_target.h"
 
+#include <algorithm>
+
+#include "analysis/ethosu_command_listing.h"
 #include "ethosu/region_compiler.h"
+#include "targets/ethos_u/ethosu_performance.h"
 
 namespace loupe::targets::ethos_u {
 
@@ -24,6 +28,69 @@ std::optional<target::Target::RegionOperatorCompiler> EthosUTarget::regionOperat
   return RegionOperatorCompiler([arch](const ir::Graph& graph, int first, int last) {
     return ethosu::withNpuRegion(graph, first, last, *arch);
   });
+}
+
+namespace {
+
+// The estimate of Ethos-U operator `op` of `graph`: its payload on the NPU
+// it was compiled for.
+target::OperatorEstimate streamEstimate(const ir::Graph& graph, const ir::Operator& op) {
+  const frontend::EthosUPayload payload = analysis::ethosuPayloadOf(graph, op);
+  const loupe_ethosu_npu_config npu = ethosu::npuConfigOf(payload);
+  const ethosu::StreamEstimate stream =
+      ethosu::estimatePayload(payload, ethosu::velaDefaultSystem(npu));
+  target::OperatorEstimate estimate;
+  estimate.macs = static_cast<std::int64_t>(stream.macs);
+  estimate.computeCycles = static_cast<std::int64_t>(stream.npuCycles);
+  for (const ethosu::MemoryTraffic& traffic : stream.memory) {
+    estimate.memoryCycles =
+        std::max(estimate.memoryCycles, static_cast<std::int64_t>(traffic.accessCycles));
+    estimate.bytesMoved += static_cast<std::int64_t>(traffic.bytesRead + traffic.bytesWritten);
+  }
+  estimate.estimatedCycles = std::max(estimate.computeCycles, estimate.memoryCycles);
+  const ethosu::NpuArchitecture* arch = ethosu::findNpuArchitecture(npu.accelerator);
+  const double macsPerCycle = arch != nullptr ? static_cast<double>(arch->macs) * arch->cores : 0;
+  if (estimate.estimatedCycles > 0 && macsPerCycle > 0) {
+    estimate.utilization = static_cast<double>(estimate.macs) / macsPerCycle /
+                           static_cast<double>(estimate.estimatedCycles);
+  }
+  // The flash holds the encoded weights and the 10-byte scale records.
+  if (op.inputs.size() > 1 && op.inputs[1] != ir::kNoTensor) {
+    estimate.encodedWeightBytes = graph.tensor(op.inputs[1]).byteSize();
+  }
+  if (const ir::Graph* source = ethosu::npuRegionSource(op)) {
+    for (const ir::Operator& o : source->operators) {
+      const bool weighted = o.type == ir::OpType::Conv2D || o.type == ir::OpType::DepthwiseConv2D ||
+                            o.type == ir::OpType::FullyConnected;
+      if (weighted && o.inputs.size() > 1 && o.inputs[1] != ir::kNoTensor) {
+        estimate.rawWeightBytes += source->tensor(o.inputs[1]).byteSize();
+      }
+    }
+  }
+  return estimate;
+}
+
+}  // namespace
+
+std::optional<target::OperatorEstimate> EthosUTarget::estimate(const ir::Graph& graph,
+                                                               const ir::Operator& op) const {
+  const ethosu::NpuArchitecture& arch = architecture();
+  try {
+    if (op.type != ir::OpType::EthosU) {
+      const ir::Graph region = ethosu::withNpuRegion(graph, op.index, op.index, arch);
+      return streamEstimate(region, region.operators.at(static_cast<std::size_t>(op.index)));
+    }
+    const auto& attrs = std::get<ir::EthosUAttrs>(op.attributes);
+    if (attrs.accelerator == arch.accelerator) return streamEstimate(graph, op);
+    const ir::Graph* source = ethosu::npuRegionSource(op);
+    if (source == nullptr) return std::nullopt;  // Vela's, for another NPU
+    const ir::Graph region =
+        ethosu::withNpuRegion(*source, 0, static_cast<int>(source->operators.size()) - 1, arch);
+    return streamEstimate(region, region.operators.front());
+  } catch (const std::exception&) {
+    // Lowering, decoding or the model refused it: no estimate to give.
+    return std::nullopt;
+  }
 }
 
 target::TargetKind ethosUTargetKind() {

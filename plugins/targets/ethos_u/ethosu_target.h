@@ -26,6 +26,13 @@ class EthosUTarget : public target::Target {
   std::string displayName() const override;
   target::TargetVerdict accepts(const ir::Graph& graph, const ir::Operator& op) const override;
   std::optional<RegionOperatorCompiler> regionOperatorCompiler() const override;
+  // The performance model's estimate (ethosu_performance.h, Arm Vela's
+  // default system) of the command stream this configuration runs: an
+  // Ethos-U operator's own when it was compiled for it, else its region
+  // compiled again for it; any other operator compiled as a region of its
+  // own. None where the NPU cannot run it.
+  std::optional<target::OperatorEstimate> estimate(const ir::Graph& graph,
+                                                   const ir::Operator& op) const override;
 };
 
 target::TargetKind ethosUTargetKind();
