@@ -10,9 +10,9 @@
 #include "codegen/runtime_files.h"
 #include "deploy/build_cache.h"
 #include "deploy/compiler_cache.h"
+#include "deploy/firmware_devices.h"
 #include "deploy/interrupt_cleanup.h"
 #include "deploy/process_runner.h"
-#include "deploy/software_npu_binding.h"
 
 namespace loupe::deploy {
 
@@ -41,7 +41,6 @@ std::string hostMainSource(const codegen::CompiledModel& model) {
       !missing.empty()) {
     throw HostBuildError(missing);
   }
-  const bool npu = !model.devices.empty();
   const std::string p = "tvmgen_" + model.modelName;
   const auto inputs = codegen::ioMemberNames(model.graph, model.graph.inputs);
   const auto outputs = codegen::ioMemberNames(model.graph, model.graph.outputs);
@@ -50,7 +49,7 @@ std::string hostMainSource(const codegen::CompiledModel& model) {
          " *   model_host INPUT0.bin ... OUTPUT0.bin ...\n"
          " * Inputs must hold exactly the bytes the model expects. */\n";
   out << "#include <stdint.h>\n#include <stdio.h>\n\n#include \"" << p << ".h\"\n";
-  out << softwareNpuBindingSource(model) << "\n";
+  out << "\n";
   auto storage = [](const std::string& name, std::int64_t bytes) {
     return "static uint64_t " + name + "[" + std::to_string((bytes + 7) / 8 + 1) + "];\n";
   };
@@ -101,10 +100,6 @@ int main(int argc, char** argv) {
       << p << R"(_outputs out;
   int32_t status;
 )";
-  if (npu) {
-    out << "  if (bind_devices() != 0) {\n"
-        << "    fprintf(stderr, \"cannot bind the software NPU\\n\");\n    return 3;\n  }\n";
-  }
   const std::size_t argCount = inputs.size() + outputs.size();
   out << "  if (argc != " << argCount + 1 << ") {\n"
       << "    fprintf(stderr, \"usage: %s"
@@ -128,7 +123,7 @@ int main(int argc, char** argv) {
       out << "  pools." << pool.name << " = pool_" << pool.name << ";\n";
     workspaceArgument = ", &pools";
   }
-  out << "  status = " << p << "_run(&in, &out" << workspaceArgument << (npu ? ", &devices" : "")
+  out << "  status = " << p << "_run(&in, &out" << workspaceArgument << ""
       << ");\n";
   out << "  if (status != 0) {\n    fprintf(stderr, \"" << p
       << "_run failed with error code %ld\\n\", (long)status);\n    return 3;\n  }\n";
@@ -168,19 +163,13 @@ HostBuild buildHostExecutable(const codegen::CompiledModel& model,
   for (const auto& f : model.sources) writeFile(work / "src" / f.name, f.text);
   for (const auto& f : options.extraSources) writeFile(work / "extra" / f.name, f.text);
   for (const auto& f : model.headers) writeFile(work / "include" / f.name, f.text);
-  // The generated main of a model with NPU operators binds the software NPU
-  // through the bare-metal device API, so both are linked; a main of the
-  // caller's own brings its own device platform.
-  const bool linkNpu = options.mainSource.empty() && !model.devices.empty();
   // A Vela operator's function calls the Ethos-U driver (functional model).
   const bool linkEthosU = codegen::runsEthosU(model);
   std::vector<std::string> runtimeSources;
   for (const EmbeddedFile& f : codegen::runtimeFiles()) {
     if (f.path.starts_with("include/") || f.path.starts_with("config/")) {
       writeFile(work / "runtime" / f.path, f.bytes);
-    } else if ((linkNpu &&
-                (f.path.starts_with("src/npu/") || f.path == "src/platform/bare_metal_device.c")) ||
-               (linkEthosU && f.path.starts_with("src/ethosu/"))) {
+    } else if (linkEthosU && f.path.starts_with("src/ethosu/")) {
       writeFile(work / "runtime" / f.path, f.bytes);
       runtimeSources.push_back("runtime/" + std::string(f.path));
     }

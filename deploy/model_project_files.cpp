@@ -4,7 +4,7 @@
 
 #include "codegen/runtime_files.h"
 #include "deploy/deploy_error.h"
-#include "deploy/software_npu_binding.h"
+#include "deploy/firmware_devices.h"
 
 namespace loupe::deploy {
 
@@ -23,7 +23,6 @@ ProjectFile modelDescriptorFile(const codegen::CompiledModel& model) {
   if (const std::string missing = missingDeviceMessage(model, "the firmware"); !missing.empty()) {
     throw DeployError(DeployError::Kind::BuildFailed, missing);
   }
-  const bool npu = !model.devices.empty();
   const std::string p = "tvmgen_" + model.modelName;
   const auto& graph = model.graph;
   const auto& pools = model.memoryPlan.pools;
@@ -38,8 +37,7 @@ ProjectFile modelDescriptorFile(const codegen::CompiledModel& model) {
          "#include <tvm/runtime/crt/tvm_micro_runtime.h>\n\n"
       << "#include \"model_descriptor.h\"\n"
          "#include \""
-      << p << ".h\"\n"
-      << softwareNpuBindingSource(model) << "\n";
+      << p << ".h\"\n\n";
   // uint64_t arrays: every buffer 8-byte aligned, enough for any dtype.
   auto storage = [&](const std::string& name, std::int64_t bytes) {
     out << "static uint64_t " << name << "[" << (bytes + 7) / 8 + 1 << "];\n";
@@ -81,10 +79,6 @@ ProjectFile modelDescriptorFile(const codegen::CompiledModel& model) {
     });
   }
   out << "\nstatic int32_t run_model(void) {\n  TVMContext context = {0};\n";
-  if (npu) {
-    out << "  const int32_t bound = bind_devices();\n  if (bound != 0) return bound;\n"
-        << "  TVMSetDevices(&context, &devices);\n";
-  }
   if (workspaces > 0) {
     out << "  TVMSetWorkspaces(&context, (void**)workspace_pointers, workspace_sizes, "
         << workspaces << ");\n";

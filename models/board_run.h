@@ -74,8 +74,8 @@ class BoardRun : public QObject {
     quint32 baud = 115200;
     // The platform's project options by name (PlatformChoice::options).
     std::map<std::string, std::string> options;
-    // Targets in priority order, as for `loupec run --target`: operators on
-    // the NPU (Ethos-U55-like) run on the software NPU the firmware binds.
+    // Targets in priority order, as for `loupec run --target`: Ethos-U
+    // operators run on the firmware's functional model of the NPU.
     // Empty: the CPU only ("c").
     target::TargetList targets;
     // A tuning log's best schedule per workload (lowering/schedule.h); an

@@ -152,6 +152,7 @@ void CompilationComparison::start(ComparisonSide a, ComparisonSide b,
             result->modelOperatorsOfB.append(opsB);
             const QString mark = d.added()     ? QStringLiteral("added")
                                  : d.removed() ? QStringLiteral("removed")
+                                 : d.merged()  ? QStringLiteral("merged")
                                  : d.changed() ? QStringLiteral("changed")
                                                : QString();
             if (mark.isEmpty()) continue;
@@ -275,6 +276,7 @@ QString ComparisonTableModel::status(int row) const {
       comparison_->diff().operators.at(static_cast<std::size_t>(row));
   return d.added()     ? QStringLiteral("added")
          : d.removed() ? QStringLiteral("removed")
+         : d.merged()  ? QStringLiteral("merged")
          : d.changed() ? QStringLiteral("changed")
                        : QStringLiteral("same");
 }
@@ -287,7 +289,9 @@ QVariant ComparisonTableModel::data(const QModelIndex& index, int role) const {
   if (role == Qt::BackgroundRole) {
     if (state == QLatin1String("added")) return QColor(0xdf, 0xf3, 0xdc);
     if (state == QLatin1String("removed")) return QColor(0xf8, 0xdc, 0xdc);
-    if (state == QLatin1String("changed")) return QColor(0xfd, 0xf0, 0xcc);
+    if (state == QLatin1String("changed") || state == QLatin1String("merged")) {
+      return QColor(0xfd, 0xf0, 0xcc);
+    }
     return {};
   }
   if (role == Qt::TextAlignmentRole) {

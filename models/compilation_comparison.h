@@ -24,7 +24,7 @@ namespace loupe::models {
 
 // What one side compiles.
 struct ComparisonSide {
-  QString label;  // "kws_ref_model · NPU npu-128 + CPU · branch_and_bound"
+  QString label;  // "kws_ref_model · Ethos-U ethos-u55-128 + CPU · branch_and_bound"
   ir::Graph model;
   target::TargetList targets;
   QString planner;

@@ -32,8 +32,8 @@ QString stageDescription(CompilationStage stage) {
                                          "model's execution order");
     case CompilationStage::Partitioned:
       return QCoreApplication::translate("Stage",
-                                         "Operators annotated with their target (CPU or NPU "
-                                         "(Ethos-U55-like)), region and estimate");
+                                         "Operators annotated with their target (CPU or "
+                                         "Ethos-U), region and estimate");
     case CompilationStage::Fused:
       return QCoreApplication::translate("Stage", "Operators after fusion (conv+bias+requant+act)");
     case CompilationStage::Tir:

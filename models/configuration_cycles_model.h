@@ -1,7 +1,8 @@
 // The Device Mapping view's sweep: the estimated cycles of every operator the
-// NPU (Ethos-U55-like) runs, in each of its MAC configurations (npu-32 ...
-// npu-256), one column each, and a total row - so the user sees what a bigger
-// or smaller MAC array would cost before choosing one. The numbers of
+// Ethos-U runs, in each of its accelerator configurations (ethos-u55-32 ...
+// ethos-u65-256, each region compiled again for it), one column each, and a
+// total row - so the user sees what a bigger or smaller NPU would cost
+// before choosing one. The numbers of
 // target::estimatesAcrossConfigurations, as `loupec compile --report` prints.
 #pragma once
 

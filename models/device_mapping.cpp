@@ -10,13 +10,6 @@ const DeviceOperatorRow* DeviceMapping::rowFor(int modelOperator) const {
   return row >= 0 ? &operators[row] : nullptr;
 }
 
-QString rejectionText(const QString& rejection) {
-  static const QString npu = QStringLiteral("npu: ");
-  return rejection.startsWith(npu)
-             ? QStringLiteral("NPU (Ethos-U55-like): ") + rejection.mid(npu.size())
-             : rejection;
-}
-
 DeviceMapping deviceMappingOf(const ir::Graph& partitioned, const target::DeviceReport& report,
                               const std::vector<std::shared_ptr<const target::Target>>& targets,
                               const std::vector<std::string>& devices, const QString& modelName,

@@ -34,14 +34,14 @@ struct DeviceOperatorRow {
   int operatorIndex = -1;     // in the partitioned graph
   QList<int> modelOperators;  // the imported operators it was fused from
   QString type;               // "CONV_2D"
-  QString target;             // "npu", "c"; empty when no target took it
-  QString targetDisplayName;  // "NPU (Ethos-U55-like) npu-128"
-  QString device;             // "npu", "host"
-  QString region;             // "npu_0"; empty in main
+  QString target;             // "ethos-u", "c"; empty when no target took it
+  QString targetDisplayName;  // "Ethos-U ethos-u55-128"
+  QString device;             // "ethos-u", "host"
+  QString region;             // "ethos-u_0"; empty in main
   qint64 macs = 0;
   // The target's estimate; none on a target without a cycle model.
   std::optional<target::OperatorEstimate> estimate;
-  // Why other targets refused it: "npu: stride 4 exceeds 3", one per reason.
+  // Why other targets refused it: "ethos-u: ...", one per reason.
   QStringList rejections;
   // An Ethos-U operator the compiler made of a region: its command stream,
   // listed with every command (the Command Stream view shows it for each
@@ -50,9 +50,9 @@ struct DeviceOperatorRow {
 };
 
 struct DeviceTotalsRow {
-  QString device;       // "npu"
-  QString target;       // "npu -config=npu-128"
-  QString displayName;  // "NPU (Ethos-U55-like) npu-128"
+  QString device;       // "ethos-u"
+  QString target;       // "ethos-u -accelerator_config=ethos-u55-128"
+  QString displayName;  // "Ethos-U ethos-u55-128"
   int operators = 0;
   qint64 macs = 0;
   std::optional<qint64> estimatedCycles;  // none: the target has no cycle model
@@ -60,17 +60,17 @@ struct DeviceTotalsRow {
 
 // One MAC configuration of a target with a performance model.
 struct ConfigurationCycles {
-  QString label;  // "npu-32"
+  QString label;  // "ethos-u55-32"
   // Per row of DeviceMapping::operators; none for operators the target does not run.
   QList<std::optional<qint64>> cyclesByRow;
   qint64 total = 0;
 };
 
 struct DeviceMapping {
-  QString targetString;  // "npu -config=npu-128, c"
+  QString targetString;  // "ethos-u -accelerator_config=ethos-u55-128, c"
   QList<DeviceTotalsRow> devices;
   QString devicesStruct;      // "tvmgen_default_devices"
-  QStringList deviceMembers;  // "npu"; empty: the run function takes no devices
+  QStringList deviceMembers;  // empty: the run function takes no devices
   QList<DeviceOperatorRow> operators;
   QString configurationsTarget;  // the display name of the target the sweep is of
   QList<ConfigurationCycles> configurations;
@@ -81,10 +81,6 @@ struct DeviceMapping {
   // The row holding imported operator `modelOperator`, or nullptr.
   const DeviceOperatorRow* rowFor(int modelOperator) const;
 };
-
-// A rejection as the UI words it: "npu: stride 4 exceeds 3" becomes
-// "NPU (Ethos-U55-like): stride 4 exceeds 3"; other targets keep their name.
-QString rejectionText(const QString& rejection);
 
 // `targets` are the ones the graph was partitioned for; `devices` the
 // compiled model's device names; `modelName` the generated code's <name>;

@@ -10,12 +10,6 @@ namespace loupe::models {
 
 namespace {
 
-QString refusals(const QStringList& rejections, const QString& separator) {
-  QStringList shown;
-  for (const QString& r : rejections) shown.append(rejectionText(r));
-  return shown.join(separator);
-}
-
 // What a cell shows where the target has no number (no cycle model, no weights).
 const QString kNone = QStringLiteral("\u2013");
 
@@ -73,10 +67,10 @@ QVariant DeviceOperatorTableModel::data(const QModelIndex& index, int role) cons
       return row.rejections;
     case Qt::ToolTipRole:
       if (index.column() >= DeviceColumn) {
-        return row.rejections.isEmpty() ? row.targetDisplayName
-                                        : tr("%1\nrefused by\n%2")
-                                              .arg(row.targetDisplayName,
-                                                   refusals(row.rejections, QStringLiteral("\n")));
+        return row.rejections.isEmpty()
+                   ? row.targetDisplayName
+                   : tr("%1\nrefused by\n%2")
+                         .arg(row.targetDisplayName, row.rejections.join(QStringLiteral("\n")));
       }
       if (index.column() == OperatorColumn && row.modelOperators.size() > 1) {
         return tr("fused from model operators %1").arg(operatorsText(row.modelOperators));
@@ -113,7 +107,7 @@ QVariant DeviceOperatorTableModel::displayValue(int r, int column) const {
       return groupedNumber(row.macs);
     case ComputeCyclesColumn:
       if (hasRefusal(r)) {
-        return tr("refused by %1").arg(refusals(row.rejections, QStringLiteral("; ")));
+        return tr("refused by %1").arg(row.rejections.join(QStringLiteral("; ")));
       }
       return e ? groupedNumber(e->computeCycles) : kNone;
     case MemoryCyclesColumn:
@@ -171,12 +165,10 @@ QVariant DeviceOperatorTableModel::headerData(int section, Qt::Orientation orien
         return tr("Ideal MAC cycles / estimated cycles");
       case WeightsColumn:
         return tr(
-            "Weight bytes as the NPU (Ethos-U55-like) reads them (encoded) / as the model stores "
-            "them");
+            "Weight bytes as the NPU reads them (encoded, with its scale records) / as the model "
+            "stores them");
       case ComputeCyclesColumn:
-        return tr(
-            "Cycles of the target's MAC array; for an operator the NPU (Ethos-U55-like) "
-            "refused, its reasons");
+        return tr("Cycles of the target's MAC array; for an operator the NPU refused, its reasons");
       default:
         return {};
     }

@@ -113,7 +113,7 @@ bool addNpuOperationNodes(const ir::Graph& graph, const ir::Operator& op, GraphL
     node.title = entry.title();
     node.detail = entry.shapes;
     node.facts = entry.facts();
-    node.target = QStringLiteral("npu");
+    node.target = QStringLiteral("ethos-u");
     const int index = static_cast<int>(layout.nodes.size());
     if (cluster.first < 0) {
       cluster.first = index;

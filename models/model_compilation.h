@@ -66,7 +66,7 @@ class ModelCompilation : public QObject {
   const QList<PassStageText>& passStages() const;
 
   // The targets to compile for, and as `loupec compile --target` takes them
-  // ("npu -config=npu-128, c").
+  // ("ethos-u -accelerator_config=ethos-u55-128, c").
   const target::TargetList& targets() const { return targets_; }
   QString targetString() const;
   // Recompiles for `targets` (on the worker thread) when they differ.

@@ -94,8 +94,7 @@ void OperatorPropertiesModel::addPlacement() {
         section(this, tr("Refused by"), QString::number(placed->rejections.size()));
     for (const QString& reason : placed->rejections) {
       const QString target = reason.section(u':', 0, 0);
-      refused->appendRow(row(target == QStringLiteral("npu") ? tr("NPU (Ethos-U55-like)") : target,
-                             reason.section(u':', 1).trimmed()));
+      refused->appendRow(row(target, reason.section(u':', 1).trimmed()));
     }
   }
 }

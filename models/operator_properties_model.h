@@ -2,7 +2,7 @@
 // Properties dock: its type and attributes, every operand tensor with shape,
 // dtype, quantisation and bytes, its cost and whether Loupe can run it, and
 // once compiled where it runs: target, device, region and the target's
-// estimate, or why the NPU (Ethos-U55-like) refused it. Follows the
+// estimate, or why the NPU refused it. Follows the
 // document's current operator.
 #pragma once
 

@@ -6,10 +6,7 @@ namespace loupe::models {
 
 namespace {
 
-// The kinds and options the choices vary: the NPU's MAC configuration, the
-// Ethos-U's accelerator configuration.
-constexpr const char* kNpuKind = "npu";
-constexpr const char* kConfigOption = "config";
+// The kind and option the choices vary: the Ethos-U's accelerator configuration.
 constexpr const char* kEthosUKind = "ethos-u";
 constexpr const char* kAcceleratorOption = "accelerator_config";
 
@@ -30,8 +27,6 @@ QList<TargetChoice> targetChoices(const target::TargetRegistry& registry) {
       }
     }
   };
-  addEach(kNpuKind, kConfigOption, QStringLiteral("NPU (Ethos-U55-like) %1 + CPU"),
-          QStringLiteral("npu -config=%1, c"));
   addEach(kEthosUKind, kAcceleratorOption, QStringLiteral("Ethos-U %1 + CPU"),
           QStringLiteral("ethos-u -accelerator_config=%1, c"));
   return choices;

@@ -1,7 +1,6 @@
-// The targets the window offers to compile for: the CPU alone, the NPU
-// (Ethos-U55-like) in each MAC configuration its target kind allows, or the
-// Ethos-U in each accelerator configuration, with the CPU taking what the
-// NPU refuses. Each choice is a target string as `loupec
+// The targets the window offers to compile for: the CPU alone, or Arm's
+// Ethos-U in each accelerator configuration its target kind allows, with the
+// CPU taking what the NPU refuses. Each choice is a target string as `loupec
 // compile --target` takes it, so the GUI compiles exactly what loupec does;
 // a string is parsed once, where the user chose or typed it.
 #pragma once
@@ -18,12 +17,12 @@ namespace loupe::models {
 inline constexpr const char* kDefaultTargetString = "c";
 
 struct TargetChoice {
-  QString label;         // "NPU (Ethos-U55-like) npu-128 + CPU"
-  QString targetString;  // "npu -config=npu-128, c"
+  QString label;         // "Ethos-U ethos-u55-128 + CPU"
+  QString targetString;  // "ethos-u -accelerator_config=ethos-u55-128, c"
 };
 
-// "CPU only (c)" first, then one NPU choice per configuration of `registry`'s
-// npu kind and one per configuration of its ethos-u kind, smallest first.
+// "CPU only (c)" first, then one choice per configuration of `registry`'s
+// ethos-u kind, in its order.
 QList<TargetChoice> targetChoices(const target::TargetRegistry& registry);
 
 // The targets `targetString` names in priority order; an empty list and the

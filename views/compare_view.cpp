@@ -163,7 +163,11 @@ CompareView::CompareView(models::ModelDocument* document, models::ModelCompilati
             if (!operators.isEmpty()) document_->setCurrentOperator(operators.front());
             const QList<int> operatorsB = comparison_->modelOperatorsOfB(current.row());
             if (documentB_ && documentB_->isLoaded() && !operatorsB.isEmpty()) {
-              documentB_->setCurrentOperator(operatorsB.front());
+              // A merged pair: B's operator stands for A's among others.
+              documentB_->setCurrentOperator(!operators.isEmpty() &&
+                                                     operatorsB.contains(operators.front())
+                                                 ? operators.front()
+                                                 : operatorsB.front());
             }
           });
   connect(document_, &models::ModelDocument::currentOperatorChanged, chartA_,
@@ -269,8 +273,10 @@ void CompareView::showResult() {
   if (diff.identical()) {
     text += tr("<b>no differences</b>: %1 operators, the same totals").arg(diff.a.operators);
   } else {
-    text += tr("<b>%1 changed, %2 added, %3 removed</b> of %4 operators in A, %5 in B")
+    text += tr("<b>%1 changed (%2 merged into one operator), %3 added, %4 removed</b> of %5 "
+               "operators in A, %6 in B")
                 .arg(diff.changedCount())
+                .arg(diff.mergedCount())
                 .arg(diff.addedCount())
                 .arg(diff.removedCount())
                 .arg(diff.a.operators)
@@ -314,7 +320,11 @@ void CompareView::selectInB(int modelOperatorA) {
   for (int row = 0; row < static_cast<int>(rows.size()); ++row) {
     if (!comparison_->modelOperatorsOfA(row).contains(modelOperatorA)) continue;
     const QList<int> operatorsB = comparison_->modelOperatorsOfB(row);
-    if (!operatorsB.isEmpty()) documentB_->setCurrentOperator(operatorsB.front());
+    if (operatorsB.contains(modelOperatorA)) {
+      documentB_->setCurrentOperator(modelOperatorA);  // a merged pair
+    } else if (!operatorsB.isEmpty()) {
+      documentB_->setCurrentOperator(operatorsB.front());
+    }
     return;
   }
 }

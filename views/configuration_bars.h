@@ -1,5 +1,5 @@
 // A small horizontal bar chart of the NPU's total estimated cycles in each
-// MAC configuration (npu-32 ... npu-256), for the Device Mapping view: one
+// configuration (ethos-u55-32 ... ethos-u65-256), for the Device Mapping view: one
 // bar per configuration with its name before and its total after, the
 // configuration compiled for drawn strong. Painted by hand: Qt Charts elides
 // every label at the few hundred pixels this has.
@@ -16,7 +16,7 @@ class ConfigurationBars : public QWidget {
 
  public:
   struct Bar {
-    QString label;  // "npu-128"
+    QString label;  // "ethos-u55-128"
     qint64 cycles = 0;
     bool current = false;  // the configuration compiled for
   };

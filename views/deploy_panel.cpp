@@ -309,8 +309,8 @@ void DeployPanel::updateControls() {
   description_->setText(platform_->currentData(Qt::UserRole).toString());
   targets_->setText(targetString());
   targets_->setToolTip(
-      tr("As chosen in the toolbar's Target box; operators on the NPU "
-         "(Ethos-U55-like) run on the software NPU the firmware binds"));
+      tr("As chosen in the toolbar's Target box; the firmware runs Ethos-U operators on "
+         "Loupe's functional model of the NPU"));
   schedules_->setText(schedulesSource_.isEmpty() ? tr("default")
                                                  : tr("%n tuned workload(s) from %1", nullptr,
                                                       static_cast<int>(scheduleTable_.size()))

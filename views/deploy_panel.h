@@ -50,7 +50,7 @@ class DeployPanel : public QWidget {
   bool isCheckingFit() const;
   bool waitUntilFitChecked(int timeoutMs);
 
-  // The targets Run on board compiles for ("npu -config=npu-128, c"); the
+  // The targets Run on board compiles for ("ethos-u -accelerator_config=ethos-u55-128, c"); the
   // window passes the ones the views were compiled for.
   void setTargets(target::TargetList targets);
   // The schedules Run on board applies (the window's tuning log), and the

@@ -4,7 +4,7 @@
 // the members of the generated struct tvmgen_<name>_devices; then one row per
 // operator (device and target, region, MACs, the NPU's compute, memory and
 // estimated cycles, utilisation, encoded/raw weights, or why the NPU refused
-// it); below, the NPU (Ethos-U55-like) operators' cycles in every MAC
+// it); below, the Ethos-U operators' cycles in every accelerator
 // configuration with a total row and bars of the totals. Selecting a
 // row selects the operator in every view.
 #pragma once

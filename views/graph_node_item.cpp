@@ -43,7 +43,7 @@ void GraphNodeItem::setMark(const QString& mark) {
 QColor GraphNodeItem::markColor(const QString& mark) {
   if (mark == QStringLiteral("added")) return QColor(0x1e, 0x8a, 0x3c);
   if (mark == QStringLiteral("removed")) return QColor(0xc0, 0x24, 0x24);
-  return QColor(0xd9, 0x7a, 0x00);  // changed
+  return QColor(0xd9, 0x7a, 0x00);  // changed, merged
 }
 
 void GraphNodeItem::updateToolTip() {
@@ -76,9 +76,7 @@ void GraphNodeItem::updateToolTip() {
 
 QColor GraphNodeItem::targetColor(const QString& target) {
   if (target == QStringLiteral("c")) return QColor(0xd6, 0xe6, 0xfa);
-  if (target == QStringLiteral("npu") || target == QStringLiteral("ethos-u")) {
-    return QColor(0xc4, 0xea, 0xc0);
-  }
+  if (target == QStringLiteral("ethos-u")) return QColor(0xc4, 0xea, 0xc0);
   if (target.isEmpty()) return QColor(0xee, 0xee, 0xee);
   return QColor(0xe6, 0xd8, 0xf5);  // any other target, until there are more
 }

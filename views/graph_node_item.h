@@ -1,5 +1,5 @@
 // One node of the Graph view: an operator box (type in bold, output type and
-// shape below, fill by target - CPU or NPU (Ethos-U55-like) - or by board time, a red dashed border
+// shape below, fill by target - CPU or Ethos-U - or by board time, a red dashed border
 // when Loupe cannot run it) or a model input/output ellipse. Clicking it selects its operator.
 #pragma once
 
@@ -20,8 +20,8 @@ class GraphNodeItem : public QGraphicsItem {
   // Colour by time: 0..1 of the slowest operator's time; negative: by target.
   void setHeat(double heat);
   double heat() const { return heat_; }
-  // Where the compiled model runs the operator: its target ("npu", "c"), the
-  // target's display name, its region ("npu_0", empty in main) and why other
+  // Where the compiled model runs the operator: its target ("ethos-u", "c"), the
+  // target's display name, its region ("ethos-u_0", empty in main) and why other
   // targets refused it. The fill and the tool tip follow.
   void setPlacement(const QString& target, const QString& targetName, const QString& region,
                     const QStringList& rejections);

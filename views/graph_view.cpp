@@ -404,11 +404,8 @@ void GraphView::applyPlacements() {
       item->setPlacement(QStringLiteral("c"), {}, {}, {});
       continue;
     }
-    QStringList refusals;
-    for (const QString& r : row->rejections) refusals.append(models::rejectionText(r));
-    item->setPlacement(row->target, row->targetDisplayName, row->region, refusals);
-    anyNpu =
-        anyNpu || row->target == QStringLiteral("npu") || row->target == QStringLiteral("ethos-u");
+    item->setPlacement(row->target, row->targetDisplayName, row->region, row->rejections);
+    anyNpu = anyNpu || row->target == QStringLiteral("ethos-u");
     if (!row->region.isEmpty()) {
       regionBounds[row->region] = regionBounds.value(row->region).isNull()
                                       ? item->sceneBoundingRect()

@@ -1,7 +1,7 @@
 // The Graph tab: the imported model as Graphviz `dot` lays it out (off the
 // GUI thread, see DocumentGraphLayout), drawn in a QGraphicsView. Operators
 // are boxes with their type and output type/shape, coloured by target - the
-// CPU or the NPU (Ethos-U55-like), each NPU region outlined and named (the
+// CPU or the Ethos-U, each NPU region outlined and named (the
 // legend says which) or, once the model ran on a board, by time as a heat
 // map; edges carry their tensor's shape. Wheel zooms, dragging
 // pans, Fit shows everything, the overview in the corner jumps; clicking a
@@ -118,7 +118,7 @@ class GraphView : public QWidget {
   // Where the compiled model runs each operator: nodes take their target's
   // colour, regions get an outline. An empty mapping: everything on the CPU.
   void setDeviceMapping(const models::DeviceMapping& mapping);
-  // The outlines drawn, by region name ("npu_0").
+  // The outlines drawn, by region name ("ethos-u_0").
   QStringList regionNames() const;
   QWidget* targetLegend() const { return targetLegend_; }
 

@@ -25,7 +25,7 @@ namespace loupe::cli {
 
 const char* const kCompileUsage =
     "  loupec compile MODEL -o OUT.tar [--model-name NAME] [--workspace static|external]\n"
-    "                 [--planner NAME] [--pools SPEC] [--target \"npu -config=npu-128, c\"]\n"
+    "                 [--planner NAME] [--pools SPEC] [--target \"ethos-u, c\"]\n"
     "                 [--overlap-outputs] [--patches] [--plain-plan] [--platform NAME]\n"
     "                 [--report]\n"
     "      compiles the model to C and writes a Model Library Format tar: "
@@ -46,12 +46,13 @@ const char* const kCompileUsage =
     "      first that fits is used and printed; --plain-plan plans without either and refuses\n"
     "      instead); one that fits no plan is told each plan's shortfall (exit 1).\n"
     "      --target: targets in priority order (default \"c\"); every operator goes to the\n"
-    "      first that accepts it, and metadata.json's device_mapping records it. An operator on\n"
-    "      the NPU (Ethos-U55-like) is compiled with its region: one function, one command stream\n"
-    "      and one driver call on devices->npu per region.\n"
+    "      first that accepts it, and metadata.json's device_mapping records it. \"ethos-u\n"
+    "      -accelerator_config=ethos-u55-32|64|128|256|ethos-u65-256\" (as tvmc names Arm's NPU):\n"
+    "      each run of operators it takes becomes one Ethos-U operator, a real command stream\n"
+    "      with its weights (mlw) and scratch, run through ethosu_invoke_v3.\n"
     "      Prints each device's operators, MACs and estimated cycles (metadata.json has them\n"
     "      too); --report adds every operator's estimate (compute, memory and estimated\n"
-    "      cycles, utilisation, encoded weights) and the NPU's cycles in each configuration.\n"
+    "      cycles, utilisation, encoded weights) and the Ethos-U's cycles in each configuration.\n"
     "      --tuning-log LOG: the best schedule per workload from loupec tune's LOG";
 
 int runCompileCommand(const std::vector<std::string>& args, const deploy::Registries& registries) {

@@ -20,11 +20,12 @@ const char* const kDiffUsage =
     "  loupec diff A B [--target T] [--target-b T] [--planner NAME] [--planner-b NAME]\n"
     "                  [--platform NAME] [--json]\n"
     "      compiles two models (or one model twice) and compares them: operators correspond\n"
-    "      by the tensor they write, then by type and order; each pair's changes (type,\n"
+    "      as merged (one side compiled several of the model's into one, as the Ethos-U\n"
+    "      does), by the tensor they write, then by type and order; each pair's changes (type,\n"
     "      target, MACs, weight and output bytes, estimated cycles), operators added and\n"
     "      removed, and the totals (MACs, workspace, constants, functions) of A and B with\n"
     "      B/A. --target and --planner apply to both; --target-b and --planner-b to B only\n"
-    "      (compare CPU with NPU: --target-b \"npu -config=npu-128, c\"). --platform NAME\n"
+    "      (compare CPU with NPU: --target-b \"ethos-u, c\"). --platform NAME\n"
     "      also runs both on that platform (host, a QEMU board: loupec platforms) on the\n"
     "      same random inputs (seed 1), checks each against the reference interpreter and\n"
     "      prints every operator's measured time in A and B with B-A and B/A. --json prints\n"
@@ -80,6 +81,14 @@ void printChanges(const driver::OperatorDifference& d) {
     separator = "; ";
   };
   for (const std::string& c : d.changes) {
+    if (c == "merged") {
+      const driver::ComparedOperator& whole =
+          a.modelOperators.size() > b.modelOperators.size() ? a : b;
+      std::cout << separator << (&whole == &b ? "compiled into B's #" : "compiled from A's #")
+                << whole.index << " " << whole.type << " (with " << whole.modelOperators.size() - 1
+                << " other model operator(s))";
+      separator = "; ";
+    }
     if (c == "type") change("type", a.type, b.type);
     if (c == "target") change("target", a.target, b.target);
     if (c == "macs") change("MACs", ir::groupDigits(a.macs), ir::groupDigits(b.macs));
@@ -190,7 +199,8 @@ int runDiffCommand(const std::vector<std::string>& args, const deploy::Registrie
     return 0;
   }
   std::cout << "operators: " << diff.a.operators << " in A, " << diff.b.operators << " in B; "
-            << diff.changedCount() << " changed, " << diff.addedCount() << " added, "
+            << diff.changedCount() << " changed (" << diff.mergedCount()
+            << " merged into one operator), " << diff.addedCount() << " added, "
             << diff.removedCount() << " removed\n";
   for (const driver::OperatorDifference& d : diff.operators) {
     if (d.changed()) printChanges(d);

@@ -16,12 +16,12 @@ namespace loupe::cli {
 
 const char* const kGenerateUsage =
     "  loupec generate MODEL --platform NAME --output DIR [--model-name NAME] [--planner NAME]\n"
-    "                  [--pools SPEC] [--target \"npu -config=npu-128, c\"] [--overlap-outputs]\n"
+    "                  [--pools SPEC] [--target \"ethos-u, c\"] [--overlap-outputs]\n"
     "                  [--patches] [--plain-plan]\n"
     "      writes the platform's firmware project for the model to DIR (a new or empty folder):\n"
     "      the generated model, Loupe's C runtime, the board's start-up code and RPC main, and\n"
-    "      a Makefile; `make -C DIR` builds it. --target partitions as for compile: the NPU's\n"
-    "      regions run on the software NPU the firmware binds as its device; --tuning-log LOG\n"
+    "      a Makefile; `make -C DIR` builds it. --target partitions as for compile: the Ethos-U's\n"
+    "      operators run on Loupe's functional model of the NPU; --tuning-log LOG\n"
     "      applies loupec tune's best schedules. The board's plan has overlapped outputs, and a\n"
     "      model that does not fit with them gets the first plan that fits, as run does\n"
     "      (--plain-plan plans without savings and refuses instead)";

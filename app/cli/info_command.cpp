@@ -19,7 +19,7 @@
 namespace loupe::cli {
 
 const char* const kInfoUsage =
-    "  loupec info MODEL [--json] [--target \"npu -config=npu-128, c\"]\n"
+    "  loupec info MODEL [--json] [--target \"ethos-u, c\"]\n"
     "      operators in execution order with operands, MACs and bytes, the target each runs\n"
     "      on (default \"c\") and why the others refuse it; model inputs, outputs and totals;\n"
     "      operators Loupe cannot run, with the reason";

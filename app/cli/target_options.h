@@ -1,5 +1,5 @@
-// The target option shared by info, compile and run: --target "npu
-// -config=npu-128, c" (default "c"), parsed against the built-in targets, and
+// The target option shared by info, compile and run: --target "ethos-u
+// -accelerator_config=ethos-u55-128, c" (default "c"), parsed against the built-in targets, and
 // the one-line summary of where the operators went.
 #pragma once
 
@@ -21,9 +21,9 @@ OptionSpec targetOptionSpec();
 target::TargetList targetsFrom(const ParsedArguments& parsed,
                                const target::TargetRegistry& registry);
 
-// "NPU (Ethos-U55-like) npu-128: 12 of 14 operators in 1 region; c: 2" for a
-// partitioned graph, in the targets' priority order; operators no target
-// accepts are counted as "no target".
+// "Ethos-U ethos-u55-128: 12 of 13 operators in 1 region; c: 1" for a
+// partitioned graph, in the targets' priority order, counted in the model's
+// operators; operators no target accepts are counted as "no target".
 std::string targetSummary(const ir::Graph& graph, const target::TargetList& targets);
 
 }  // namespace loupe::cli

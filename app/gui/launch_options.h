@@ -20,7 +20,7 @@ struct LaunchOptions {
   QSize windowSize{1400, 900};
   int operatorIndex = -1;       // the operator to select, -1 to keep the default
   QString runOn;                // non-empty: run the model on this platform first
-  QString target;               // non-empty: compile for these targets ("npu -config=npu-128, c")
+  QString target;               // non-empty: compile for these targets ("ethos-u, c")
   target::TargetList targets;   // `target` parsed; empty when not given
   bool fullDetail = false;      // --detail full: full-detail graph nodes
   bool overlapOutputs = false;  // --overlap-outputs: outputs may start inside dying inputs

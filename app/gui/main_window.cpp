@@ -599,9 +599,9 @@ QStringList MainWindow::viewNames() {
       QStringLiteral("npu-stream"), QStringLiteral("npu-regions"), QStringLiteral("npu-weights")};
 }
 
-// The target choice, in a toolbar and the Compile menu: the CPU alone, the
-// NPU (Ethos-U55-like) in each MAC configuration or the Ethos-U in each
-// accelerator configuration, with the CPU beside it (models/target_choice).
+// The target choice, in a toolbar and the Compile menu: the CPU alone or the
+// Ethos-U in each accelerator configuration, with the CPU beside it
+// (models/target_choice).
 void MainWindow::createTargetChoice() {
   QToolBar* bar = addToolBar(tr("Compile"));
   bar->setObjectName(QStringLiteral("compileToolBar"));

@@ -107,7 +107,7 @@ class MainWindow : public QMainWindow {
   models::OperatorPropertiesModel* propertiesModel() const { return propertiesModel_; }
   QComboBox* targetBox() const { return targetBox_; }
 
-  // Compiles for `targetString` ("npu -config=npu-128, c"), parsed here,
+  // Compiles for `targetString` ("ethos-u -accelerator_config=ethos-u55-128, c"), parsed here,
   // in the background, and remembers it (QSettings). Returns false, changing
   // nothing, for a string that is not a valid target list.
   bool setTargetString(const QString& targetString);

@@ -1,5 +1,7 @@
 #include "analysis/operator_cost.h"
 
+#include <vector>
+
 #include "ops/operator_registry.h"
 
 namespace loupe::analysis {
@@ -28,7 +30,23 @@ OperatorCost operatorCost(const ir::Graph& graph, const ir::Operator& op) {
 GraphCost graphCost(const ir::Graph& graph) {
   GraphCost cost;
   for (const auto& op : graph.operators) cost.macs += macsOf(graph, op);
-  for (const auto& tensor : graph.tensors) {
+  // The tensors something reads or writes: a pass that replaced operators
+  // (a region compiled to one Ethos-U operator) leaves the old ones' behind.
+  std::vector<bool> used(graph.tensors.size(), false);
+  const auto use = [&](int t) {
+    if (t >= 0 && static_cast<std::size_t>(t) < used.size())
+      used[static_cast<std::size_t>(t)] = true;
+  };
+  for (const auto& op : graph.operators) {
+    for (int t : op.inputs) use(t);
+    for (int t : op.outputs) use(t);
+    for (int t : op.intermediates) use(t);
+  }
+  for (int t : graph.inputs) use(t);
+  for (int t : graph.outputs) use(t);
+  for (std::size_t i = 0; i < graph.tensors.size(); ++i) {
+    if (!used[i]) continue;
+    const ir::Tensor& tensor = graph.tensors[i];
     (tensor.isConstant ? cost.parameterBytes : cost.activationBytes) += tensor.byteSize();
   }
   for (int index : graph.inputs) cost.inputBytes += graph.tensor(index).byteSize();

@@ -15,9 +15,16 @@ std::vector<ComparedOperator> comparedOperators(const Compilation& compilation) 
     const ir::Operator& op =
         compilation.graph.operators.at(static_cast<std::size_t>(row.operatorIndex));
     const analysis::OperatorCost cost = analysis::operatorCost(compilation.graph, op);
-    ComparedOperator compared{row.operatorIndex,   row.name,         row.type, row.target, row.macs,
-                              cost.parameterBytes, cost.outputBytes, {},       {}};
+    ComparedOperator compared;
+    compared.index = row.operatorIndex;
+    compared.name = row.name;
+    compared.type = row.type;
+    compared.target = row.target;
+    compared.macs = row.macs;
+    compared.parameterBytes = cost.parameterBytes;
+    compared.outputBytes = cost.outputBytes;
     if (row.estimate) compared.estimatedCycles = row.estimate->estimatedCycles;
+    compared.modelOperators = op.modelOperators();
     result.push_back(std::move(compared));
   }
   return result;
@@ -102,6 +109,11 @@ int CompilationDiff::changedCount() const {
                                         [](const OperatorDifference& d) { return d.changed(); }));
 }
 
+int CompilationDiff::mergedCount() const {
+  return static_cast<int>(std::count_if(operators.begin(), operators.end(),
+                                        [](const OperatorDifference& d) { return d.merged(); }));
+}
+
 int CompilationDiff::addedCount() const {
   return static_cast<int>(std::count_if(operators.begin(), operators.end(),
                                         [](const OperatorDifference& d) { return d.added(); }));
@@ -121,6 +133,26 @@ CompilationDiff diffCompilations(const Compilation& a, const Compilation& b) {
   const std::vector<ComparedOperator> right = comparedOperators(b);
   std::vector<int> partner(left.size(), -1);  // left index -> right index
   std::vector<bool> taken(right.size(), false);
+  std::vector<bool> merged(left.size(), false);
+
+  // First, an operator that stands for several of the model's (a region
+  // compiled to one) with each operator of the other side among them.
+  const auto within = [](const ComparedOperator& part, const ComparedOperator& whole) {
+    return whole.modelOperators.size() > part.modelOperators.size() &&
+           std::all_of(part.modelOperators.begin(), part.modelOperators.end(), [&](int m) {
+             return std::find(whole.modelOperators.begin(), whole.modelOperators.end(), m) !=
+                    whole.modelOperators.end();
+           });
+  };
+  for (std::size_t i = 0; i < left.size(); ++i) {
+    for (std::size_t j = 0; j < right.size() && partner[i] < 0; ++j) {
+      if (within(left[i], right[j]) || within(right[j], left[i])) {
+        partner[i] = static_cast<int>(j);
+        taken[j] = true;
+        merged[i] = true;
+      }
+    }
+  }
 
   // First by the name of the tensor written, where it names one operator on
   // each side.
@@ -130,7 +162,7 @@ CompilationDiff diffCompilations(const Compilation& a, const Compilation& b) {
   for (const auto& [name, indices] : leftByName) {
     const auto other = rightByName.find(name);
     if (name.empty() || indices.size() != 1 || other == rightByName.end() ||
-        other->second.size() != 1) {
+        other->second.size() != 1 || partner[indices[0]] >= 0 || taken[other->second[0]]) {
       continue;
     }
     partner[indices[0]] = static_cast<int>(other->second[0]);
@@ -159,7 +191,9 @@ CompilationDiff diffCompilations(const Compilation& a, const Compilation& b) {
     d.a = left[i];
     if (partner[i] >= 0) {
       d.b = right[static_cast<std::size_t>(partner[i])];
-      d.changes = changesBetween(*d.a, *d.b);
+      // A merged pair's MACs, bytes and cycles are of different wholes.
+      d.changes = merged[i] ? std::vector<std::string>{"merged"} : changesBetween(*d.a, *d.b);
+      if (merged[i] && d.a->target != d.b->target) d.changes.push_back("target");
     }
     diff.operators.push_back(std::move(d));
   }
@@ -188,6 +222,7 @@ nlohmann::json compilationDiffJson(const CompilationDiff& diff) {
   for (const OperatorDifference& d : diff.operators) {
     const char* status = d.added()     ? "added"
                          : d.removed() ? "removed"
+                         : d.merged()  ? "merged"
                          : d.changed() ? "changed"
                                        : "same";
     operators.push_back({{"status", status},
@@ -198,6 +233,7 @@ nlohmann::json compilationDiffJson(const CompilationDiff& diff) {
   nlohmann::json json = {{"identical", diff.identical()},
                          {"summary",
                           {{"changed", diff.changedCount()},
+                           {"merged", diff.mergedCount()},
                            {"added", diff.addedCount()},
                            {"removed", diff.removedCount()}}},
                          {"totals", {{"a", totalsJson(diff.a)}, {"b", totalsJson(diff.b)}}},

@@ -1,6 +1,8 @@
 // What differs between two compilations: of one model with other targets, a
 // planner, a board, a tuning log, or of two versions of a model (retrained,
-// re-quantised). Operators correspond by the name of the tensor they write,
+// re-quantised). An operator one side compiled from several of the model's
+// (an Ethos-U region) corresponds to each of them on the other side (a pair
+// "merged"); the others correspond by the name of the tensor they write,
 // then, among those left, by type and order; each pair says what changed
 // (type, target, MACs, weight and output bytes), the rest are added or
 // removed. `loupec diff` prints it and the GUI's comparison shows it.
@@ -22,23 +24,27 @@ struct ComparedOperator {
   int index = 0;       // in the compilation's partitioned graph
   std::string name;    // the tensor it writes
   std::string type;    // "CONV_2D"
-  std::string target;  // "c", "npu"; empty when no target took it
+  std::string target;  // "c", "ethos-u"; empty when no target took it
   std::int64_t macs = 0;
   std::int64_t parameterBytes = 0;  // its constant operands
   std::int64_t outputBytes = 0;
   std::optional<std::int64_t> estimatedCycles;  // its target's estimate, if it has a model
   // Measured on a board (setMeasuredTimes), in CompilationDiff::timeUnit.
   std::optional<double> measuredTime;
+  std::vector<int> modelOperators;  // the model's operators it stands for
 };
 
 struct OperatorDifference {
   std::optional<ComparedOperator> a;  // none: added in B
   std::optional<ComparedOperator> b;  // none: removed from A
-  std::vector<std::string> changes;   // of a pair: "type", "target", "macs", ... (empty: same)
+  // Of a pair: "merged" (one side's operator stands for several of the
+  // model's, the other's among them), "type", "target", "macs", ... (empty: same).
+  std::vector<std::string> changes;
 
   bool added() const { return !a; }
   bool removed() const { return !b; }
   bool changed() const { return a && b && !changes.empty(); }
+  bool merged() const { return !changes.empty() && changes.front() == "merged"; }
 };
 
 // A compilation's totals, as compared.
@@ -64,7 +70,8 @@ struct CompilationDiff {
   std::string timeUnit;
   std::string measuredOn;
 
-  int changedCount() const;
+  int changedCount() const;  // merged pairs included
+  int mergedCount() const;
   int addedCount() const;
   int removedCount() const;
   // No operator added, removed or changed, and equal totals.

@@ -14,12 +14,12 @@ namespace loupe::ir {
 
 // One target's refusal of an operator, in words ("stride 4 exceeds 3").
 struct TargetRejection {
-  std::string target;  // "npu"
+  std::string target;  // "ethos-u"
   std::vector<std::string> reasons;
 };
 
 struct OperatorPlacement {
-  // The first target in priority order that accepts the operator ("npu",
+  // The first target in priority order that accepts the operator ("ethos-u",
   // "c"); empty before annotation, and when no target accepts it.
   std::string target;
   // The targets before and beside it that refused it, with their reasons.
@@ -34,7 +34,7 @@ struct OperatorPlacement {
 // read (weights, biases) belong to the function and are not inputs.
 struct ExternalFunction {
   std::string name;            // "npu_0": the target and its n-th region
-  std::string target;          // "npu"
+  std::string target;          // "ethos-u"
   std::vector<int> operators;  // operator indices, in execution order
   std::vector<int> inputs;     // non-constant tensors read from outside, in first-use order
   std::vector<int> outputs;    // tensors produced inside and read outside or model outputs

@@ -27,8 +27,8 @@ struct OperatorPlacementRow {
   int operatorIndex = 0;
   std::string name;    // the operator's output tensor, as the graph names it
   std::string type;    // "CONV_2D"
-  std::string target;  // "npu", "c"; empty when no target took it
-  std::string device;  // "npu", "host"; empty when no target took it
+  std::string target;  // "ethos-u", "c"; empty when no target took it
+  std::string device;  // "ethos-u", "host"; empty when no target took it
   // "npu_0", "ethos-u_0" (a region compiled to one operator); empty for
   // operators in main.
   std::string region;
@@ -38,9 +38,9 @@ struct OperatorPlacementRow {
 };
 
 struct DeviceTotals {
-  std::string device;       // "npu"
-  std::string target;       // "npu -config=npu-128"
-  std::string displayName;  // "NPU (Ethos-U55-like) npu-128"
+  std::string device;       // "ethos-u"
+  std::string target;       // "ethos-u -accelerator_config=ethos-u55-128"
+  std::string displayName;  // "Ethos-U ethos-u55-128"
   int operators = 0;
   std::int64_t macs = 0;
   // The sum of the estimates; none when the target has no cycle model.
@@ -65,12 +65,12 @@ std::string deviceOf(const Target& target);
 void addDeviceReport(nlohmann::json& deviceMapping, const DeviceReport& report);
 
 // The estimated cycles of every operator `target` accepts, for each value of
-// each of its kind's options that has a choice ("npu-32" ... "npu-256"), so a
+// each of its kind's options that has a choice ("ethos-u55-32" ... "ethos-u65-256"), so a
 // report can show how the configuration changes them. Empty for a target
 // whose kind has no such option or no performance model.
 struct ConfigurationEstimates {
-  std::string configuration;                                  // "npu -config=npu-32"
-  std::string label;                                          // the option's value: "npu-32"
+  std::string configuration;  // "ethos-u -accelerator_config=ethos-u55-32"
+  std::string label;          // the option's value: "ethos-u55-32"
   std::vector<std::optional<std::int64_t>> cyclesByOperator;  // in the graph's order
 };
 std::vector<ConfigurationEstimates> estimatesAcrossConfigurations(const ir::Graph& partitioned,

@@ -49,10 +49,10 @@ class Target {
 
   const std::string& name() const { return name_; }
   const TargetOptions& options() const { return options_; }
-  // "npu -config=npu-128": the name and every option that is set (an empty
+  // "ethos-u -accelerator_config=ethos-u55-128": the name and every option that is set (an empty
   // value is an option left to its context), as a target string.
   std::string toString() const;
-  // How a person is shown the target: "NPU (Ethos-U55-like) npu-128".
+  // How a person is shown the target: "Ethos-U ethos-u55-128".
   virtual std::string displayName() const = 0;
   virtual TargetVerdict accepts(const ir::Graph& graph, const ir::Operator& op) const = 0;
   // How code generation compiles the regions placed on this target: none

@@ -14,13 +14,13 @@
 namespace loupe::target {
 
 struct TargetOptionSpec {
-  std::string key;  // "config", written -config=VALUE
+  std::string key;  // "accelerator_config", written -accelerator_config=VALUE
   std::vector<std::string> allowedValues;
   std::string defaultValue;
 };
 
 struct TargetKind {
-  std::string name;  // "npu"
+  std::string name;  // "ethos-u"
   std::vector<TargetOptionSpec> options;
   // Makes the target from options that are checked against `options` and
   // have every default filled in.

@@ -75,7 +75,7 @@ TargetList parseTargetString(std::string_view text, const TargetRegistry& regist
   if (trim(text).empty()) {
     throw TargetStringError(
         "the target string is empty: name at least one target, e.g. \"c\" or "
-        "\"npu -config=npu-128, c\"");
+        "\"ethos-u -accelerator_config=ethos-u55-128, c\"");
   }
   TargetList targets;
   std::size_t start = 0;

@@ -1,6 +1,6 @@
 // The target string of `--target`, as TVM writes it: targets separated by
 // commas in priority order, each a name and -key=value options, e.g.
-// "npu -config=npu-128, c". An operator goes to the first target that
+// "ethos-u -accelerator_config=ethos-u55-128, c". An operator goes to the first target that
 // accepts it. `c` is not implied: a string without it is valid, and then an
 // operator no listed target accepts is an error of annotate_targets, which
 // names the operator and every target's reasons.
@@ -29,7 +29,7 @@ using TargetList = std::vector<std::shared_ptr<const Target>>;
 // allowed values (listing them).
 TargetList parseTargetString(std::string_view text, const TargetRegistry& registry);
 
-// The targets as a target string again: "npu -config=npu-128, c".
+// The targets as a target string again: "ethos-u -accelerator_config=ethos-u55-128, c".
 std::string targetListString(const TargetList& targets);
 
 }  // namespace loupe::target

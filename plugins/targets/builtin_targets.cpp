@@ -2,13 +2,11 @@
 
 #include "targets/c_target.h"
 #include "targets/ethos_u/ethosu_target.h"
-#include "targets/npu/npu_target.h"
 
 namespace loupe::targets {
 
 void registerBuiltinTargets(target::TargetRegistry& registry) {
   registry.add(cTargetKind());
-  registry.add(npu::npuTargetKind());
   registry.add(ethos_u::ethosUTargetKind());
 }
 

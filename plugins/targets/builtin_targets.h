@@ -1,5 +1,5 @@
-// Registers the targets this plugin provides: `c` (the CPU) and `npu` (the
-// NPU, Ethos-U55-like).
+// Registers the targets this plugin provides: `c` (the CPU) and `ethos-u`
+// (Arm's Ethos-U NPU).
 #pragma once
 
 #include "target/target_registry.h"

@@ -4,8 +4,8 @@
 // and every TFLM SEANet per-layer case likewise. Each model is built once.
 // Every memory planning algorithm, and a plan split over two pools the
 // application passes in, keep the shared models bit-exact. So does
-// partitioning for "npu -config=npu-128, c" and running the NPU's operators
-// on the software NPU. So does writing outputs partly over their dying
+// compiling for "ethos-u -accelerator_config=ethos-u55-128, c" and running
+// its operators on the functional model. So does writing outputs partly over their dying
 // inputs (overlapping outputs).
 #include <QtTest>
 
@@ -53,24 +53,16 @@ const Built& builtModel(const std::filesystem::path& path,
   return cache.emplace(std::pair{path, variant}, std::move(built)).first->second;
 }
 
-// The model partitioned for the NPU, and its regions as external NPU
-// functions on the device "npu" (the host binds the software NPU to it).
-struct NpuOffload {
-  ir::Graph partitioned;
-  codegen::CompileOptions options;
-};
-
-NpuOffload npuOffload(const std::filesystem::path& path) {
-  const target::TargetList targets =
-      target::parseTargetString("npu -config=npu-128, c", targets::builtinTargetRegistry());
+// The model partitioned for the Ethos-U (u55-128): each region one Ethos-U
+// operator, which the host runs through Loupe's functional model.
+ir::Graph ethosUPartitioned(const std::filesystem::path& path) {
+  const target::TargetList targets = target::parseTargetString(
+      "ethos-u -accelerator_config=ethos-u55-128, c", targets::builtinTargetRegistry());
   passes::StageTimeline timeline;
   passes::PassContext context;
-  NpuOffload offload;
-  offload.partitioned = passes::runPartitionPipeline(
+  return passes::runPartitionPipeline(
       passes::runGraphPipeline(frontend::importTfliteFile(path), timeline, context), targets,
       timeline, context);
-  offload.options.externalFunctions = target::externalFunctions(offload.partitioned, targets);
-  return offload;
 }
 
 // Runs golden set `golden` on `built`; empty when every output matches.
@@ -232,45 +224,31 @@ class GeneratedCMatchesGolden : public QObject {
     }
   }
 
-  void npuOffloadMatches() {
+  void ethosUOffloadMatches() {
     QFETCH(int, set);
     const test::GoldenSet& golden = sets_[static_cast<std::size_t>(set)];
     try {
-      const NpuOffload offload = npuOffload(golden.model);
-      const Built& built =
-          builtModel(golden.model, offload.options, "npu-128", &offload.partitioned);
-      // Integer models run their convolutions on the NPU; the generated C
-      // calls the driver and returns its status.
+      const ir::Graph partitioned = ethosUPartitioned(golden.model);
+      const Built& built = builtModel(golden.model, {}, "ethos-u55-128", &partitioned);
       if (golden.name.starts_with("kws_ref_model/")) {
-        // Every convolution runs inside an NPU region function: one call per
-        // region, on device 0 ("npu"), named tvmgen_default_<region>.
-        std::set<int> onNpu;
-        int regionCalls = 0;
-        for (const codegen::OperatorCall& call : built.model.calls) {
-          if (call.device != 0) continue;
-          ++regionCalls;
-          QVERIFY(built.model.functions[call.function].name.starts_with("tvmgen_default_npu_"));
-          onNpu.insert(call.operators.begin(), call.operators.end());
-        }
+        // Every operator but the SOFTMAX is one Ethos-U operator, whose
+        // function hands the command stream to the driver and returns its
+        // status.
+        int ethosU = 0;
         for (const ir::Operator& op : built.model.graph.operators) {
-          if (op.type == ir::OpType::Conv2D || op.type == ir::OpType::DepthwiseConv2D) {
-            QVERIFY2(onNpu.contains(op.index), qPrintable(QString::number(op.index)));
-          }
+          ethosU += op.type == ir::OpType::EthosU;
         }
-        QCOMPARE(built.model.devices, std::vector<std::string>{"npu"});
-        QCOMPARE(static_cast<std::size_t>(regionCalls), built.model.graph.externalFunctions.size());
-        QVERIFY(onNpu.size() >= 9);
-        // One stream per region: the region's function binds its regions and
-        // runs the stream once, every driver status checked.
-        bool printed = false;
+        QCOMPARE(ethosU, 1);
+        QCOMPARE(built.model.graph.operators.size(), std::size_t{2});
+        QVERIFY(built.model.devices.empty());
+        bool checked = false;
         for (const auto& source : built.model.sources) {
-          if (source.text.find("LoupeNpuRunStream(resource_handle, command_stream") !=
-              std::string::npos) {
-            printed = source.text.find("if (status != 0) return status;") != std::string::npos;
-            break;
-          }
+          const auto call = source.text.find("loupe_ethosu_run_operator(");
+          if (call == std::string::npos) continue;
+          checked = source.text.find("if (status != 0) return status;", call) < call + 200;
+          break;
         }
-        QVERIFY(printed);
+        QVERIFY(checked);
       }
       const QString difference = differenceFromGolden(built, golden);
       QVERIFY2(difference.isEmpty(), qPrintable(difference));
@@ -278,7 +256,7 @@ class GeneratedCMatchesGolden : public QObject {
       QFAIL(e.what());
     }
   }
-  void npuOffloadMatches_data() { outputsMatch_data(); }
+  void ethosUOffloadMatches_data() { outputsMatch_data(); }
 
   void seanetCasesMatch_data() {
     QTest::addColumn<int>("index");

@@ -8,10 +8,10 @@
 // every workload's last schedule (loop nests unrolled by 8, as a tuning log
 // can choose); the two together run every set on all five boards. The outputs must
 // equal TFLite's golden bytes, and the profile must have one entry per call of
-// the compiled model (an operator, or a whole NPU region) adding up to the
-// total. On the host and the M55 every set also runs partitioned for
-// "npu -config=npu-128, c", each NPU region one function and one command
-// stream on the software NPU the firmware binds as its device.
+// the compiled model (an operator, or a whole Ethos-U region) adding up to
+// the total. On the host and the M55 every set also runs compiled for
+// "ethos-u -accelerator_config=ethos-u55-128, c", each NPU region one Ethos-U
+// operator whose command stream the firmware's functional model runs.
 #include <QtTest>
 
 #include <algorithm>
@@ -147,7 +147,7 @@ class DeployGoldenOnBoards : public QObject {
     QTest::addColumn<QString>("targets");
     QTest::addColumn<int>("set");
     QVERIFY(sets_.size() >= 40);
-    const QString npu = "npu -config=npu-128, c";
+    const QString npu = "ethos-u -accelerator_config=ethos-u55-128, c";
 #if LOUPE_GOLDEN_DSP_BOARDS
     // deploy_golden_on_dsp_boards (label boards, outside the default run):
     // every set with the DSP kernels on the Cortex-M4, M7 and M33,
@@ -157,7 +157,7 @@ class DeployGoldenOnBoards : public QObject {
     // the sets the default run leaves out on the M3 and the M55,
     addRows("qemu-mps2-an385", "c", "", false, true);
     addRows("qemu-mps3-an547", "c", "", false, true);
-    addRows("qemu-mps3-an547", npu, "npu-128 ", false, true);
+    addRows("qemu-mps3-an547", npu, "ethos-u55-128 ", false, true);
     // every set on the STM32F405 of qemu-netduinoplus2 and the nRF51 of
     // qemu-microbit (the sets whose models do not fit it refused first),
     addRows("qemu-netduinoplus2", "c", "", true, true);
@@ -177,14 +177,14 @@ class DeployGoldenOnBoards : public QObject {
     }
 #else
     // The default run: every set in portable C on the host, alone and with
-    // the NPU; each model's representative sets with the Thumb kernels on
-    // the Cortex-M3 and with MVE and the NPU on the Cortex-M55
+    // the Ethos-U; each model's representative sets with the Thumb kernels on
+    // the Cortex-M3 and with MVE and the Ethos-U on the Cortex-M55
     // (deploy_simd_kernels runs the DSP kernels on random operators).
     addRows("host", "c", "", true, true);
-    addRows("host", npu, "npu-128 ", true, true);
+    addRows("host", npu, "ethos-u55-128 ", true, true);
     addRows("qemu-mps2-an385", "c", "", true, false);
     addRows("qemu-mps3-an547", "c", "", true, false);
-    addRows("qemu-mps3-an547", npu, "npu-128 ", true, false);
+    addRows("qemu-mps3-an547", npu, "ethos-u55-128 ", true, false);
     // Outputs over their dying inputs, with the Thumb and the MVE kernels.
     const QString overlaps = QString("c") + QString::fromUtf8(kOverlapSuffix.data());
     addRows("qemu-mps2-an385", overlaps, "overlaps ", true, false);
@@ -248,7 +248,7 @@ class DeployGoldenOnBoards : public QObject {
             test::compareBytes(outputs[i], test::readBytes(golden.outputs[i]), dtype);
         QVERIFY2(difference.isEmpty(), qPrintable(QString("output %1: %2").arg(i).arg(difference)));
       }
-      // One entry per call the compiled model makes (an NPU region is one
+      // One entry per call the compiled model makes (an Ethos-U region is one
       // call, however many operators it runs), adding up to the measured total.
       const deploy::RunProfile& profile = deployed.deployment->profile();
       QCOMPARE(profile.operators.size(), deployed.model.calls.size());

@@ -205,7 +205,7 @@ class BoardRunTest : public QObject {
              qPrintable(check.text()));
   }
 
-  void kwsOnHostWithTheNpuTargetIsBitExact() {
+  void kwsOnHostWithTheEthosUTargetIsBitExact() {
     ModelDocument document;
     QVERIFY(document.open(loupe::test::kwsModelPath()));
     BoardRun run(&document, *loupe::test::registries());
@@ -213,25 +213,24 @@ class BoardRunTest : public QObject {
     connect(&run, &BoardRun::progress, this, [&lines](const QString& line) { lines << line; });
     BoardRun::Request request;
     QString error;
-    request.targets = loupe::models::parseTargets("npu -config=npu-128, c",
+    request.targets = loupe::models::parseTargets("ethos-u -accelerator_config=ethos-u55-128, c",
                                                   loupe::test::registries()->targets, &error);
     QVERIFY(run.start(request));
     QVERIFY(run.waitUntilIdle(kRunTimeoutMs));
     QVERIFY2(run.state() == BoardRun::State::Succeeded, qPrintable(run.errorMessage()));
     QVERIFY(run.outputsAgree());  // the reference and TFLite's real1 outputs, bit-exact
-    QVERIFY2(!lines.filter("for npu -config=npu-128, c").isEmpty(), qPrintable(lines.join('\n')));
-    // The NPU's functions are profiled like the CPU's.
-    int npuRows = 0;
-    for (const auto& row : run.profileRows()) {
-      npuRows += QString::fromStdString(row.time.name).contains("_npu_");
-    }
-    QVERIFY2(npuRows > 0, qPrintable(lines.join('\n')));
-    // kws's first region runs its nine convolutions in one call; the table
-    // and the chart name it by its operators, not by nine joined types.
+    QVERIFY2(!lines.filter("for ethos-u -accelerator_config=ethos-u55-128, c").isEmpty(),
+             qPrintable(lines.join('\n')));
+    // The Ethos-U operator is profiled like the CPU's: one call running
+    // kws's twelve operators but the SOFTMAX; the table and the chart name it
+    // by its operators, not by twelve joined types.
+    QCOMPARE(run.profileRows().size(), std::size_t{2});
     const auto& region = run.profileRows().front();
-    QCOMPARE(region.modelOperators, QList<int>({0, 1, 2, 3, 4, 5, 6, 7, 8}));
-    QCOMPARE(ProfileTableModel::callOperatorsText(region), QString("op 0\u20268"));
-    QCOMPARE(ProfileTableModel::callTypeText(region), QString("region of 9 operators"));
+    QVERIFY2(QString::fromStdString(region.time.name).contains("ethos_u"),
+             region.time.name.c_str());
+    QCOMPARE(region.modelOperators, QList<int>({0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}));
+    QCOMPARE(ProfileTableModel::callOperatorsText(region), QString("op 0\u202611"));
+    QCOMPARE(ProfileTableModel::callTypeText(region), QString("CUSTOM(ethos-u)"));
 
     // A target list is parsed where it is typed, before any run: an unknown
     // target never reaches the board, and the parser says why.
@@ -334,8 +333,8 @@ class BoardRunTest : public QObject {
 
     QVERIFY(window.deployPanel()->selectPlatform("host"));
     // Run on board compiles for the targets the views show.
-    QVERIFY(window.setTargetString("npu -config=npu-64, c"));
-    QCOMPARE(window.deployPanel()->targetString(), "npu -config=npu-64, c");
+    QVERIFY(window.setTargetString("ethos-u -accelerator_config=ethos-u55-64, c"));
+    QCOMPARE(window.deployPanel()->targetString(), "ethos-u -accelerator_config=ethos-u55-64, c");
     QVERIFY(window.waitUntilIdle());
     QVERIFY(window.runOnBoardAction()->isEnabled());
     window.runOnBoardAction()->trigger();
@@ -346,7 +345,8 @@ class BoardRunTest : public QObject {
              qPrintable(window.boardRun()->errorMessage()));
     QVERIFY(window.deployPanel()->resultLabel()->text().contains("bit-exact"));
     QVERIFY(window.buildLog()->toPlainText().contains("[compile]"));
-    QVERIFY(window.buildLog()->toPlainText().contains("to C for npu -config=npu-64, c"));
+    QVERIFY(window.buildLog()->toPlainText().contains(
+        "to C for ethos-u -accelerator_config=ethos-u55-64, c"));
 
     QTableView* table = window.profileView()->table();
     QCOMPARE(table->model()->rowCount(), static_cast<int>(window.boardRun()->profileRows().size()));

@@ -1,9 +1,10 @@
-// The GUI compiling for the NPU (Ethos-U55-like) as `loupec compile --target`
-// does: the Device Mapping view shows target::deviceReport's numbers, the
-// graph colours every operator by its target, a row selects its operator in
-// every view, the C of an NPU operator is the driver call, the stage
-// navigator opens Partitioned and Fused, and another target recompiles in
-// the background and changes the totals.
+// The GUI compiling for the Ethos-U as `loupec compile --target` does: the
+// Device Mapping view shows target::deviceReport's numbers and the cycles in
+// every configuration, the graph colours every operator by its target, a
+// row selects its operators in every view, the C of the Ethos-U operator is
+// the driver call, the Command Stream view lists the region's stream, the
+// stage navigator opens Partitioned and Fused, and another target
+// recompiles in the background and changes the totals.
 #include <QComboBox>
 #include <QLabel>
 #include <QTableView>
@@ -19,6 +20,7 @@
 #include "models/display_text.h"
 #include "models/model_compilation.h"
 #include "models/model_document.h"
+#include "models/npu_command_stream_model.h"
 #include "models/operator_properties_model.h"
 #include "models/stage_tree_model.h"
 #include "passes/pass_manager.h"
@@ -26,6 +28,7 @@
 #include "target/device_report.h"
 #include "target/target_string.h"
 #include "targets/builtin_targets.h"
+#include "views/command_stream_view.h"
 #include "views/device_mapping_view.h"
 #include "views/function_listing_view.h"
 #include "views/graph_node_item.h"
@@ -38,7 +41,7 @@ using loupe::models::ModelCompilation;
 
 namespace {
 
-const QString kNpu128 = QStringLiteral("npu -config=npu-128, c");
+const QString kEthosU128 = QStringLiteral("ethos-u -accelerator_config=ethos-u55-128, c");
 
 // What `loupec compile MODEL --target TARGETS` reports.
 loupe::target::DeviceReport loupecReport(const QString& path, const QString& targets) {
@@ -55,9 +58,9 @@ loupe::target::DeviceReport loupecReport(const QString& path, const QString& tar
 
 const loupe::target::DeviceTotals& npuTotals(const loupe::target::DeviceReport& report) {
   for (const auto& d : report.devices) {
-    if (d.device == "npu") return d;
+    if (d.device == "ethos-u") return d;
   }
-  qFatal("no npu device in the report");
+  qFatal("no ethos-u device in the report");
 }
 
 // The row of the totals table for `device`, or -1.
@@ -90,74 +93,66 @@ class DeviceMappingTest : public QObject {
   Q_OBJECT
 
  private slots:
-  void theNpuRowShowsLoupecsOperatorsAndCycles() {
-    auto window = compiledWindow(loupe::test::kwsModelPath(), kNpu128);
+  void theEthosURowShowsLoupecsOperatorsAndCycles() {
+    auto window = compiledWindow(loupe::test::kwsModelPath(), kEthosU128);
     QVERIFY(window);
     QCOMPARE(window->compilation()->state(), ModelCompilation::State::Compiled);
-    QCOMPARE(window->targetBox()->currentData().toString(), kNpu128);
-    const auto expected = npuTotals(loupecReport(loupe::test::kwsModelPath(), kNpu128));
+    QCOMPARE(window->targetBox()->currentData().toString(), kEthosU128);
+    const auto expected = npuTotals(loupecReport(loupe::test::kwsModelPath(), kEthosU128));
     QVERIFY(expected.estimatedCycles);
 
     QVERIFY(window->showView("devices"));
     auto* view = window->deviceMappingView();
     const QAbstractItemModel* totals = view->totalsTable()->model();
     using Totals = loupe::models::DeviceTotalsModel;
-    QVERIFY(totalsRow(totals, "npu") >= 0);
-    QCOMPARE(totalsCell(totals, "npu", Totals::OperatorsColumn), QStringLiteral("10"));
-    QCOMPARE(expected.operators, 10);
-    QCOMPARE(totalsCell(totals, "npu", Totals::EstimatedCyclesColumn),
+    QVERIFY(totalsRow(totals, "ethos-u") >= 0);
+    QCOMPARE(totalsCell(totals, "ethos-u", Totals::OperatorsColumn), QStringLiteral("1"));
+    QCOMPARE(expected.operators, 1);
+    QCOMPARE(totalsCell(totals, "ethos-u", Totals::EstimatedCyclesColumn),
              loupe::models::groupedNumber(*expected.estimatedCycles));
-    QCOMPARE(totalsCell(totals, "npu", Totals::TargetColumn),
-             QStringLiteral("NPU (Ethos-U55-like) npu-128"));
-    QCOMPARE(totalsCell(totals, "host", Totals::OperatorsColumn), QStringLiteral("3"));
+    QCOMPARE(totalsCell(totals, "ethos-u", Totals::TargetColumn),
+             QStringLiteral("Ethos-U ethos-u55-128"));
+    QCOMPARE(totalsCell(totals, "host", Totals::OperatorsColumn), QStringLiteral("1"));
     QCOMPARE(totalsCell(totals, "host", Totals::EstimatedCyclesColumn),
              QStringLiteral("no cycle model"));
-    // The generated code's devices struct has the NPU as its one member.
-    QVERIFY2(view->devicesStructLabel()->text().contains("tvm_device_t* npu;"),
+    // The NPU is driven from main's code: the run function takes no devices.
+    QVERIFY2(view->devicesStructLabel()->text().contains("ethosu_invoke_v3"),
              qPrintable(view->devicesStructLabel()->text()));
 
-    // Per operator: 13 rows, the NPU's with estimates, the CPU's with its reasons.
+    // Per operator: the Ethos-U operator with its estimate, SOFTMAX with its reason.
     const QAbstractItemModel* operators = view->operatorTable()->model();
     using Ops = loupe::models::DeviceOperatorTableModel;
-    QCOMPARE(operators->rowCount(), 13);
-    int npuRows = 0;
-    for (int row = 0; row < operators->rowCount(); ++row) {
-      const QString device = operators->index(row, Ops::DeviceColumn).data().toString();
-      const QStringList refused =
-          operators->index(row, Ops::OperatorColumn).data(Ops::RejectionsRole).toStringList();
-      if (device.startsWith("npu")) {
-        ++npuRows;
-        QVERIFY(operators->index(row, Ops::EstimatedCyclesColumn).data(Ops::SortRole).toLongLong() >
-                0);
-        QVERIFY(refused.isEmpty());
-      } else {
-        QVERIFY2(device.startsWith("host"), qPrintable(device));
-        QVERIFY(!refused.isEmpty());
-        for (const QString& reason : refused)
-          QVERIFY2(reason.startsWith("npu: "), qPrintable(reason));
-        // The reasons stand where an NPU operator's estimate would.
-        const QString shown = operators->index(row, Ops::ComputeCyclesColumn).data().toString();
-        QVERIFY2(shown.contains(refused.front().mid(QStringLiteral("npu: ").size())),
-                 qPrintable(shown));
-        QVERIFY2(shown.startsWith("refused by NPU (Ethos-U55-like): "), qPrintable(shown));
-        QCOMPARE(view->operatorTable()->columnSpan(row, Ops::ComputeCyclesColumn),
-                 Ops::WeightsColumn - Ops::ComputeCyclesColumn + 1);
-      }
-    }
-    QCOMPARE(npuRows, 10);
+    QCOMPARE(operators->rowCount(), 2);
+    QCOMPARE(operators->index(0, Ops::DeviceColumn).data().toString(), QStringLiteral("ethos-u"));
+    QCOMPARE(operators->index(0, Ops::EstimatedCyclesColumn).data(Ops::SortRole).toLongLong(),
+             *expected.estimatedCycles);
+    QVERIFY(operators->index(0, Ops::OperatorColumn)
+                .data(Ops::RejectionsRole)
+                .toStringList()
+                .isEmpty());
+    QCOMPARE(operators->index(1, Ops::DeviceColumn).data().toString(), QStringLiteral("host"));
+    const QStringList refused =
+        operators->index(1, Ops::OperatorColumn).data(Ops::RejectionsRole).toStringList();
+    QCOMPARE(refused, QStringList({"ethos-u: the Ethos-U emitter has no lowering of SOFTMAX yet"}));
+    // The reasons stand where an NPU operator's estimate would.
+    const QString shown = operators->index(1, Ops::ComputeCyclesColumn).data().toString();
+    QVERIFY2(shown.startsWith("refused by ethos-u: the Ethos-U emitter"), qPrintable(shown));
+    QCOMPARE(view->operatorTable()->columnSpan(1, Ops::ComputeCyclesColumn),
+             Ops::WeightsColumn - Ops::ComputeCyclesColumn + 1);
 
-    // The sweep: four configurations, npu-128's total is the NPU's estimate,
-    // and a bigger MAC array never takes more cycles.
+    // The sweep: every configuration compiles the region again; the U55's
+    // column for 128 MACs is the estimate, and more MACs never take more cycles.
     const auto* sweep = qobject_cast<const loupe::models::ConfigurationCyclesModel*>(
         view->configurationTable()->model());
     QVERIFY(sweep);
-    QCOMPARE(sweep->columnCount(), sweep->kFirstConfigurationColumn + 4);
-    QCOMPARE(sweep->rowCount(), 10 + 1);
+    QCOMPARE(sweep->columnCount(), sweep->kFirstConfigurationColumn + 5);
+    QCOMPARE(sweep->rowCount(), 1 + 1);
     QStringList labels;
-    for (int c = 0; c < 4; ++c) {
+    for (int c = 0; c < 5; ++c) {
       labels << sweep->headerData(sweep->kFirstConfigurationColumn + c, Qt::Horizontal).toString();
     }
-    QCOMPARE(labels, QStringList({"npu-32", "npu-64", "npu-128", "npu-256"}));
+    QCOMPARE(labels, QStringList({"ethos-u55-32", "ethos-u55-64", "ethos-u55-128", "ethos-u55-256",
+                                  "ethos-u65-256"}));
     QCOMPARE(sweep->total(2), static_cast<qint64>(*expected.estimatedCycles));
     // The total row comes first, in sight.
     QCOMPARE(sweep->index(0, 0).data().toString(), QStringLiteral("total"));
@@ -167,47 +162,33 @@ class DeviceMappingTest : public QObject {
     QVERIFY(sweep->total(0) > sweep->total(3));
   }
 
-  void everyConvolutionIsColouredAsNpu() {
-    auto window = compiledWindow(loupe::test::kwsModelPath(), kNpu128);
+  void everyOperatorOfTheRegionIsColouredAsTheEthosUs() {
+    auto window = compiledWindow(loupe::test::kwsModelPath(), kEthosU128);
     QVERIFY(window);
     QVERIFY(window->showView("graph"));
     auto* graph = window->graphView();
     const auto& model = window->document()->graph();
-    int convolutions = 0;
     int onNpu = 0;
     for (const auto& op : model.operators) {
       auto* node = graph->nodeOfOperator(op.index);
       QVERIFY(node);
       const QString type = QString::fromStdString(op.typeName());
       const QString target = node->node().target;
-      onNpu += target == "npu";
-      if (type == "CONV_2D" || type == "DEPTHWISE_CONV_2D") {
-        ++convolutions;
-        QVERIFY2(target == "npu", qPrintable(type + " on " + target));
-      } else {
-        QVERIFY2(target == "npu" || target == "c", qPrintable(type + " on " + target));
-      }
+      onNpu += target == "ethos-u";
+      QVERIFY2(target == (type == "SOFTMAX" ? "c" : "ethos-u"), qPrintable(type + " on " + target));
       if (!node->isCurrent()) {
         QCOMPARE(node->fillColor(), loupe::views::GraphNodeItem::targetColor(target));
       }
       // The tool tip names the target, or why the NPU refused the operator.
-      QVERIFY2(node->toolTip().contains(target == "npu" ? "NPU (Ethos-U55-like)"
-                                                        : "refused by NPU (Ethos-U55-like): "),
+      QVERIFY2(node->toolTip().contains(target == "ethos-u" ? "Ethos-U ethos-u55-128"
+                                                            : "refused by ethos-u: "),
                qPrintable(node->toolTip()));
     }
-    QCOMPARE(convolutions, 9);
-    QCOMPARE(onNpu, 10);
-    QVERIFY(loupe::views::GraphNodeItem::targetColor("npu") !=
+    QCOMPARE(onNpu, 12);
+    QVERIFY(loupe::views::GraphNodeItem::targetColor("ethos-u") !=
             loupe::views::GraphNodeItem::targetColor("c"));
-    // Every region of the partitioned graph is outlined (kws: the convolutions,
-    // then the fully connected layer after the CPU's pooling and reshape).
-    QStringList regions;
-    for (const auto& row : window->compilation()->deviceMapping().operators) {
-      if (!row.region.isEmpty() && !regions.contains(row.region)) regions << row.region;
-    }
-    QCOMPARE(regions.size(), 2);
-    QCOMPARE(graph->regionNames(), regions);
-    QVERIFY(!graph->targetLegend()->findChildren<QLabel*>().isEmpty());
+    // The region is outlined and named.
+    QCOMPARE(graph->regionNames(), QStringList({"ethos-u_0"}));
     bool legendNamesNpu = false;
     for (auto* label : graph->targetLegend()->findChildren<QLabel*>()) {
       legendNamesNpu =
@@ -225,39 +206,38 @@ class DeviceMappingTest : public QObject {
   }
 
   void aRowSelectsTheOperatorEverywhere() {
-    auto window = compiledWindow(loupe::test::kwsModelPath(), kNpu128);
+    auto window = compiledWindow(loupe::test::kwsModelPath(), kEthosU128);
     QVERIFY(window);
     QVERIFY(window->showView("devices"));
     auto* table = window->deviceMappingView()->operatorTable();
-    // The fourth row: an operator the NPU runs.
-    const QModelIndex row = table->model()->index(3, 0);
+    // The second row: SOFTMAX, on the CPU.
+    const QModelIndex row = table->model()->index(1, 0);
     const int op = row.data(loupe::models::DeviceOperatorTableModel::OperatorIndexRole).toInt();
-    QVERIFY(op > 0);
+    QCOMPARE(op, 12);
     QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualRect(row).center());
     QCOMPARE(window->document()->currentOperator(), op);
     QVERIFY(window->graphView()->nodeOfOperator(op)->isCurrent());
     QVERIFY(!window->graphView()->nodeOfOperator(0)->isCurrent());
-    const QString tir = window->tirView()->currentFunctionText();
-    QVERIFY2(tir.contains("LoupeNpuRunStream"), qPrintable(tir));
-    // Properties shows where it runs and the NPU's estimate.
+
+    // An operator of the region: Properties shows where it runs, the region's
+    // estimate and its TIR is the driver call.
+    window->document()->setCurrentOperator(3);
+    QCOMPARE(table->currentIndex().row(), 0);
     auto* properties = window->propertiesModel();
-    QCOMPARE(properties->value("Placement", "Target"),
-             QStringLiteral("NPU (Ethos-U55-like) npu-128"));
-    QCOMPARE(properties->value("Placement", "Region"), QStringLiteral("npu_0"));
-    QVERIFY(!properties->value("Estimate", "Estimated cycles").isEmpty());
+    QCOMPARE(properties->value("Placement", "Target"), QStringLiteral("Ethos-U ethos-u55-128"));
+    QCOMPARE(properties->value("Placement", "Device"), QStringLiteral("ethos-u"));
+    QCOMPARE(properties->value("Placement", "Region"), QStringLiteral("ethos-u_0"));
     QCOMPARE(properties->value("Estimate", "Estimated cycles"),
              table->model()
-                 ->index(3, loupe::models::DeviceOperatorTableModel::EstimatedCyclesColumn)
+                 ->index(0, loupe::models::DeviceOperatorTableModel::EstimatedCyclesColumn)
                  .data()
                  .toString());
-
-    // Selecting elsewhere moves the row.
-    window->document()->setCurrentOperator(0);
-    QCOMPARE(table->currentIndex().row(), 0);
+    const QString tir = window->tirView()->currentFunctionText();
+    QVERIFY2(tir.contains("loupe_ethosu_run_operator"), qPrintable(tir));
   }
 
-  void theCOfAnNpuOperatorIsTheDriverCall() {
-    auto window = compiledWindow(loupe::test::kwsModelPath(), kNpu128);
+  void theCOfTheRegionIsTheDriverCallAndItsStreamIsListed() {
+    auto window = compiledWindow(loupe::test::kwsModelPath(), kEthosU128);
     QVERIFY(window);
     const auto& model = window->document()->graph();
     int conv = -1;
@@ -268,20 +248,30 @@ class DeviceMappingTest : public QObject {
     window->document()->setCurrentOperator(conv);
     QVERIFY(window->showView("c"));
     const QString c = window->cView()->currentFunctionText();
-    QVERIFY2(c.contains("LoupeNpuRunStream"), qPrintable(c));
-    // A CPU operator stays plain C.
+    QVERIFY2(c.contains("loupe_ethosu_run_operator("), qPrintable(c));
+    // The Command Stream view lists the region's stream: one NPU operation
+    // per operator of the region but the RESHAPE (a view), then STOP.
+    QVERIFY(window->showView("npu-stream"));
+    const auto& listing = window->commandStreamView()->model()->listing();
+    QCOMPARE(listing.npuOperationCount(), 11);
+    QCOMPARE(listing.accelerator, QStringLiteral("ethos-u55-128"));
+    QVERIFY2(window->commandStreamView()->headerText().startsWith("ethos-u_0 (ops 0\u201311)"),
+             qPrintable(window->commandStreamView()->headerText()));
+    // A CPU operator stays plain C, and has no stream.
     window->document()->setCurrentOperator(static_cast<int>(model.operators.size()) - 1);
-    QVERIFY(!window->cView()->currentFunctionText().contains("LoupeNpuRunStream"));
+    QVERIFY(!window->cView()->currentFunctionText().contains("loupe_ethosu_run_operator"));
+    QCOMPARE(window->commandStreamView()->model()->listing().npuOperationCount(), 0);
     // And a CPU-only compilation has no NPU call at all.
     QVERIFY(window->setTargetString("c"));
     QVERIFY(window->waitUntilIdle());
     window->document()->setCurrentOperator(conv);
     QVERIFY(!window->cView()->currentFunctionText().isEmpty());
-    QVERIFY(!window->cView()->currentFunctionText().contains("LoupeNpuRunStream"));
+    QVERIFY(!window->cView()->currentFunctionText().contains("loupe_ethosu_run_operator"));
+    QCOMPARE(window->commandStreamView()->model()->listing().npuOperationCount(), 0);
   }
 
   void anotherTargetRecompilesInTheBackground() {
-    auto window = compiledWindow(loupe::test::kwsModelPath(), kNpu128);
+    auto window = compiledWindow(loupe::test::kwsModelPath(), kEthosU128);
     QVERIFY(window);
     auto* compilation = window->compilation();
     const auto* sweep = qobject_cast<const loupe::models::ConfigurationCyclesModel*>(
@@ -290,25 +280,26 @@ class DeviceMappingTest : public QObject {
     const qint64 npu128 = *compilation->deviceMapping().devices.front().estimatedCycles;
     QVERIFY(npu32 > npu128);
 
-    // Choosing npu-32 in the toolbar returns at once and compiles on the worker.
+    // Choosing the U55 with 32 MACs returns at once and compiles on the worker.
+    const QString u55_32 = QStringLiteral("ethos-u -accelerator_config=ethos-u55-32, c");
     auto* box = window->targetBox();
-    const int index = box->findData(QStringLiteral("npu -config=npu-32, c"));
+    const int index = box->findData(u55_32);
     QVERIFY(index > 0);
     box->setCurrentIndex(index);
     emit box->activated(index);
-    QCOMPARE(compilation->targetString(), QStringLiteral("npu -config=npu-32, c"));
+    QCOMPARE(compilation->targetString(), u55_32);
     QVERIFY(compilation->isBusy());
     QVERIFY(window->waitUntilIdle());
     QCOMPARE(compilation->state(), ModelCompilation::State::Compiled);
     const QAbstractItemModel* totals = window->deviceMappingView()->totalsTable()->model();
-    QCOMPARE(totalsCell(totals, "npu", loupe::models::DeviceTotalsModel::EstimatedCyclesColumn),
+    QCOMPARE(totalsCell(totals, "ethos-u", loupe::models::DeviceTotalsModel::EstimatedCyclesColumn),
              loupe::models::groupedNumber(npu32));
-    QCOMPARE(totalsCell(totals, "npu", loupe::models::DeviceTotalsModel::TargetColumn),
-             QStringLiteral("NPU (Ethos-U55-like) npu-32"));
+    QCOMPARE(totalsCell(totals, "ethos-u", loupe::models::DeviceTotalsModel::TargetColumn),
+             QStringLiteral("Ethos-U ethos-u55-32"));
 
     // A bad target string changes nothing.
-    QVERIFY(!window->setTargetString("npu -config=npu-31, c"));
-    QCOMPARE(compilation->targetString(), QStringLiteral("npu -config=npu-32, c"));
+    QVERIFY(!window->setTargetString("ethos-u -accelerator_config=ethos-u55-31, c"));
+    QCOMPARE(compilation->targetString(), u55_32);
     QVERIFY(!compilation->isBusy());
 
     // The CPU alone: one device, no cycle model, no devices struct.
@@ -347,7 +338,7 @@ class DeviceMappingTest : public QObject {
   }
 
   void theNavigatorOpensPartitionedAndFused() {
-    auto window = compiledWindow(loupe::test::kwsModelPath(), kNpu128);
+    auto window = compiledWindow(loupe::test::kwsModelPath(), kEthosU128);
     QVERIFY(window);
     auto* navigator = window->stageNavigator();
     const QAbstractItemModel* stages = navigator->model();
@@ -367,7 +358,8 @@ class DeviceMappingTest : public QObject {
     QVERIFY(!passes->shownText().isEmpty());
     // The partitioned graph names each operator's target.
     QVERIFY(passes->showStage("partition_graph"));
-    QVERIFY2(passes->shownText().contains("npu"), qPrintable(passes->shownText().left(400)));
+    QVERIFY2(passes->shownText().contains("target ethos-u"),
+             qPrintable(passes->shownText().left(400)));
     QVERIFY(passes->shownText() != window->compilation()->passStages().front().text);
   }
 };

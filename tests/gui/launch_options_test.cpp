@@ -65,17 +65,19 @@ class LaunchOptionsTest : public QObject {
   }
 
   void aTargetListIsCheckedAndKept() {
-    const auto options = parseLaunchOptions({"loupe", "--target", "npu -config=npu-128, c"}, kViews,
-                                            loupe::test::registries()->targets);
+    const auto options =
+        parseLaunchOptions({"loupe", "--target", "ethos-u -accelerator_config=ethos-u55-128, c"},
+                           kViews, loupe::test::registries()->targets);
     QVERIFY2(options.error.isEmpty(), qPrintable(options.error));
-    QCOMPARE(options.target, "npu -config=npu-128, c");
+    QCOMPARE(options.target, "ethos-u -accelerator_config=ethos-u55-128, c");
     // A configuration the NPU does not have, and a target nobody registered.
-    const QString badConfig = parseLaunchOptions({"loupe", "--target", "npu -config=npu-100, c"},
-                                                 kViews, loupe::test::registries()->targets)
-                                  .error;
-    QVERIFY2(
-        badConfig.contains("--target 'npu -config=npu-100, c'") && badConfig.contains("npu-128"),
-        qPrintable(badConfig));
+    const QString badConfig =
+        parseLaunchOptions({"loupe", "--target", "ethos-u -accelerator_config=ethos-u55-100, c"},
+                           kViews, loupe::test::registries()->targets)
+            .error;
+    QVERIFY2(badConfig.contains("--target 'ethos-u -accelerator_config=ethos-u55-100, c'") &&
+                 badConfig.contains("ethos-u55-128"),
+             qPrintable(badConfig));
     const QString unknown = parseLaunchOptions({"loupe", "--target", "gpu, c"}, kViews,
                                                loupe::test::registries()->targets)
                                 .error;

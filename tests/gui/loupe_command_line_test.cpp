@@ -87,9 +87,11 @@ class LoupeCommandLineTest : public QObject {
   }
 
   void aBadTargetStringExitsWithUsageError() {
-    const Run run = runLoupe({"--screenshot", "x.png", "--target", "npu -config=npu-7"});
+    const Run run =
+        runLoupe({"--screenshot", "x.png", "--target", "ethos-u -accelerator_config=ethos-u55-7"});
     QCOMPARE(run.exitCode, 2);
-    QVERIFY2(run.err.contains("--target 'npu -config=npu-7'"), qPrintable(run.err));
+    QVERIFY2(run.err.contains("--target 'ethos-u -accelerator_config=ethos-u55-7'"),
+             qPrintable(run.err));
     QVERIFY(!QFileInfo::exists("x.png"));
   }
 

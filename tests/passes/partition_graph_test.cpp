@@ -4,7 +4,7 @@
 // back; each region becomes an external function with its inputs and
 // outputs; main calls them in an order that respects every dependency. On
 // the shared models: every model partitions, kws_ref_model's convolutions
-// all go to the NPU, and the generated C does not change.
+// all go to the accelerator, and the generated C does not change.
 #include <QtTest>
 
 #include <filesystem>
@@ -26,14 +26,40 @@ using loupe::test::perTensor;
 
 namespace {
 
-const char* const kNpuThenC = "npu -config=npu-128, c";
+// An accelerator for these tests, so that partitioning is checked apart from
+// any real target's rules: it takes convolutions and ADD/SUB/MUL, and says
+// why not for the rest.
+class TestAccelerator : public target::Target {
+ public:
+  explicit TestAccelerator(target::TargetOptions options) : Target("acc", std::move(options)) {}
+  std::string displayName() const override { return "Test accelerator"; }
+  target::TargetVerdict accepts(const ir::Graph&, const ir::Operator& op) const override {
+    switch (op.type) {
+      case ir::OpType::Add:
+      case ir::OpType::Sub:
+      case ir::OpType::Mul:
+      case ir::OpType::Conv2D:
+      case ir::OpType::DepthwiseConv2D:
+        return target::TargetVerdict::accept();
+      default:
+        return target::TargetVerdict::reject(
+            {"operator type " + op.typeName() + " is not supported by acc"});
+    }
+  }
+};
+
+const char* const kAccThenC = "acc, c";
 
 target::TargetList targetList(const char* text) {
-  return target::parseTargetString(text, targets::builtinTargetRegistry());
+  target::TargetRegistry registry = targets::builtinTargetRegistry();
+  registry.add({"acc", {}, [](const target::TargetOptions& options) {
+                  return std::make_shared<const TestAccelerator>(options);
+                }});
+  return target::parseTargetString(text, registry);
 }
 
-// int8 [1,4,4,8] activations, one scale: ADD/SUB/MUL go to the NPU, RELU
-// (not an NPU operator) stays on the CPU.
+// int8 [1,4,4,8] activations, one scale: ADD/SUB/MUL go to the
+// accelerator, RELU (not one of its operators) stays on the CPU.
 struct Diagram {
   GraphBuilder b;
   int tensor(const char* name) {
@@ -45,7 +71,7 @@ struct Diagram {
   int relu(int x, int out) { return b.op(ir::OpType::Relu, {x}, {out}); }
 };
 
-ir::Graph partitioned(ir::Graph graph, const char* targets = kNpuThenC) {
+ir::Graph partitioned(ir::Graph graph, const char* targets = kAccThenC) {
   passes::StageTimeline timeline;
   passes::PassContext context;
   return passes::runPartitionPipeline(std::move(graph), targetList(targets), timeline, context);
@@ -95,15 +121,14 @@ class PartitionGraph : public QObject {
     d.add(x, x, a);
     d.relu(a, r);
     const ir::Graph graph = passes::annotateOperatorTargets(d.b.inputs({x}).outputs({r}).build(),
-                                                            targetList(kNpuThenC));
-    QCOMPARE(graph.operators[0].placement.target, std::string("npu"));
+                                                            targetList(kAccThenC));
+    QCOMPARE(graph.operators[0].placement.target, std::string("acc"));
     QVERIFY(graph.operators[0].placement.rejections.empty());
     QCOMPARE(graph.operators[1].placement.target, std::string("c"));
     QCOMPARE(graph.operators[1].placement.rejections.size(), std::size_t{1});
-    QCOMPARE(graph.operators[1].placement.rejections[0].target, std::string("npu"));
+    QCOMPARE(graph.operators[1].placement.rejections[0].target, std::string("acc"));
     QCOMPARE(graph.operators[1].placement.rejections[0].reasons,
-             std::vector<std::string>{
-                 "operator type RELU is not supported by the NPU (Ethos-U55-like)"});
+             std::vector<std::string>{"operator type RELU is not supported by acc"});
   }
 
   void anOperatorNoTargetAcceptsIsAnError() {
@@ -111,15 +136,14 @@ class PartitionGraph : public QObject {
     const int x = d.tensor("x"), r = d.tensor("r");
     d.relu(x, r);
     try {
-      partitioned(d.b.inputs({x}).outputs({r}).build(), "npu");
+      partitioned(d.b.inputs({x}).outputs({r}).build(), "acc");
       QFAIL("annotate_targets accepted an operator no target accepts");
     } catch (const passes::PassError& error) {
       QCOMPARE(error.pass(), std::string("annotate_targets"));
       const std::string message = error.what();
       QVERIFY2(message.find("operator 0 (RELU)") != std::string::npos, error.what());
-      QVERIFY2(
-          message.find("npu: operator type RELU is not supported by the NPU") != std::string::npos,
-          error.what());
+      QVERIFY2(message.find("acc: operator type RELU is not supported by acc") != std::string::npos,
+               error.what());
     }
   }
 
@@ -134,7 +158,7 @@ class PartitionGraph : public QObject {
     QVERIFY(graph.mainCalls.empty());
   }
 
-  void aChainOnTheNpuIsOneRegion() {
+  void aChainOnTheAcceleratorIsOneRegion() {
     Diagram d;
     const int x = d.tensor("x"), a = d.tensor("a"), s = d.tensor("s"), r = d.tensor("r");
     d.add(x, x, a);
@@ -144,17 +168,17 @@ class PartitionGraph : public QObject {
     QCOMPARE(regions(graph), (std::vector<int>{0, 0, -1}));
     QCOMPARE(graph.externalFunctions.size(), std::size_t{1});
     const ir::ExternalFunction& f = graph.externalFunctions[0];
-    QCOMPARE(f.name, std::string("npu_0"));
-    QCOMPARE(f.target, std::string("npu"));
+    QCOMPARE(f.name, std::string("acc_0"));
+    QCOMPARE(f.target, std::string("acc"));
     QCOMPARE(f.operators, (std::vector<int>{0, 1}));
     QCOMPARE(f.inputs, std::vector<int>{x});
     QCOMPARE(f.outputs, std::vector<int>{s});  // a is only read inside
-    QCOMPARE(mainText(graph), std::string("npu_0 op2"));
+    QCOMPARE(mainText(graph), std::string("acc_0 op2"));
   }
 
-  // x -> A(npu) -> B(c) -> D(npu)
-  //        \----> C(npu) --/
-  // A and C merge; D cannot join them: the path A -> B -> D leaves the NPU
+  // x -> A(acc) -> B(c) -> D(acc)
+  //        \----> C(acc) --/
+  // A and C merge; D cannot join them: the path A -> B -> D leaves the accelerator
   // and comes back, so one call could not run A, C and D.
   void aDiamondThroughTheCpuIsNotMergedAcross() {
     Diagram d;
@@ -172,15 +196,15 @@ class PartitionGraph : public QObject {
     QCOMPARE(first.inputs, std::vector<int>{x});
     QCOMPARE(first.outputs, (std::vector<int>{a, c}));  // a for B, c for D
     const ir::ExternalFunction& second = graph.externalFunctions[1];
-    QCOMPARE(second.name, std::string("npu_1"));
+    QCOMPARE(second.name, std::string("acc_1"));
     QCOMPARE(second.operators, std::vector<int>{3});
     QCOMPARE(second.inputs, (std::vector<int>{b, c}));
     QCOMPARE(second.outputs, std::vector<int>{out});
-    QCOMPARE(mainText(graph), std::string("npu_0 op1 npu_1"));
+    QCOMPARE(mainText(graph), std::string("acc_0 op1 acc_1"));
   }
 
-  // The same diamond with B on the NPU is convex: one region.
-  void aDiamondOnTheNpuIsOneRegion() {
+  // The same diamond with B on the accelerator is convex: one region.
+  void aDiamondOnTheAcceleratorIsOneRegion() {
     Diagram d;
     const int x = d.tensor("x"), a = d.tensor("a"), b = d.tensor("b"), c = d.tensor("c"),
               out = d.tensor("out");
@@ -193,20 +217,20 @@ class PartitionGraph : public QObject {
     QCOMPARE(graph.externalFunctions[0].outputs, std::vector<int>{out});
   }
 
-  // NPU operators that do not feed each other directly still share a region
-  // when no path between them leaves the NPU; main calls the region once
+  // Accelerator operators that do not feed each other directly still share a region
+  // when no path between them leaves the accelerator; main calls the region once
   // everything it reads is written, here after a CPU operator that comes
   // between them in execution order.
   void mainOrderFollowsDependencies() {
     Diagram d;
     const int x = d.tensor("x"), a = d.tensor("a"), r = d.tensor("r"), s = d.tensor("s");
-    d.add(x, x, a);  // op 0, npu
+    d.add(x, x, a);  // op 0, acc
     d.relu(x, r);    // op 1, c
-    d.add(a, r, s);  // op 2, npu: reads op 0 and op 1
+    d.add(a, r, s);  // op 2, acc: reads op 0 and op 1
     const ir::Graph graph = partitioned(d.b.inputs({x}).outputs({s}).build());
     QCOMPARE(regions(graph), (std::vector<int>{0, -1, 0}));
     QCOMPARE(graph.externalFunctions[0].inputs, (std::vector<int>{x, r}));
-    QCOMPARE(mainText(graph), std::string("op1 npu_0"));
+    QCOMPARE(mainText(graph), std::string("op1 acc_0"));
   }
 
   void stagesAndPrinterShowThePartition() {
@@ -217,28 +241,28 @@ class PartitionGraph : public QObject {
     passes::StageTimeline timeline;
     passes::PassContext context;
     const ir::Graph graph = passes::runPartitionPipeline(d.b.inputs({x}).outputs({r}).build(),
-                                                         targetList(kNpuThenC), timeline, context);
+                                                         targetList(kAccThenC), timeline, context);
     std::vector<std::string> names;
     for (const auto& stage : timeline.stages()) names.push_back(stage.name);
     QCOMPARE(names, (std::vector<std::string>{"annotate_targets", "merge_target_regions",
                                               "compile_target_regions", "partition_graph"}));
     const std::string& text = timeline.find("partition_graph")->text;
     QCOMPARE(text, ir::printGraph(graph));
-    QVERIFY2(text.find("// op 0 v1 target npu region npu_0\n") != std::string::npos, text.c_str());
+    QVERIFY2(text.find("// op 0 v1 target acc region acc_0\n") != std::string::npos, text.c_str());
     QVERIFY2(text.find("// op 1 v1 target c\n") != std::string::npos, text.c_str());
-    QVERIFY2(text.find("def @npu_0(%0) -> (%1) target npu {ops 0; consts }\n") != std::string::npos,
+    QVERIFY2(text.find("def @acc_0(%0) -> (%1) target acc {ops 0; consts }\n") != std::string::npos,
              text.c_str());
-    QVERIFY2(text.find("def @main: @npu_0, op 1\n") != std::string::npos, text.c_str());
+    QVERIFY2(text.find("def @main: @acc_0, op 1\n") != std::string::npos, text.c_str());
   }
 
-  void kwsConvolutionsAllGoToTheNpu() {
+  void kwsConvolutionsAllGoToTheAccelerator() {
     const ir::Graph graph =
         partitioned(pipelineGraph(test::modelsDir() / "kws_ref_model" / "model.tflite"));
     int convolutions = 0;
     for (const auto& op : graph.operators) {
       if (op.type != ir::OpType::Conv2D && op.type != ir::OpType::DepthwiseConv2D) continue;
       ++convolutions;
-      QVERIFY2(op.placement.target == "npu", op.typeName().c_str());
+      QVERIFY2(op.placement.target == "acc", op.typeName().c_str());
       QVERIFY(op.placement.region >= 0);
     }
     QCOMPARE(convolutions, 9);
@@ -253,17 +277,17 @@ class PartitionGraph : public QObject {
       frontend::ImportOptions inspect;
       inspect.keepUnsupportedOperators = true;
       const ir::Graph imported = passes::annotateOperatorTargets(
-          frontend::importTfliteFile(model, inspect), targetList(kNpuThenC));
+          frontend::importTfliteFile(model, inspect), targetList(kAccThenC));
       for (const auto& op : imported.operators) QVERIFY(!op.placement.target.empty());
       const ir::Graph graph = partitioned(pipelineGraph(model));
-      int onNpu = 0;
+      int onAcc = 0;
       for (const auto& op : graph.operators) {
-        QVERIFY(op.placement.target == "npu" || op.placement.target == "c");
-        QCOMPARE(op.placement.region >= 0, op.placement.target == "npu");
-        onNpu += op.placement.target == "npu";
+        QVERIFY(op.placement.target == "acc" || op.placement.target == "c");
+        QCOMPARE(op.placement.region >= 0, op.placement.target == "acc");
+        onAcc += op.placement.target == "acc";
       }
-      qInfo("%s: %d of %zu operators on npu in %zu region(s)",
-            model.parent_path().filename().c_str(), onNpu, graph.operators.size(),
+      qInfo("%s: %d of %zu operators on acc in %zu region(s)",
+            model.parent_path().filename().c_str(), onAcc, graph.operators.size(),
             graph.externalFunctions.size());
     }
   }
@@ -273,10 +297,10 @@ class PartitionGraph : public QObject {
   void partitionDoesNotChangeGeneratedCode() {
     const ir::Graph graph = pipelineGraph(test::modelsDir() / "kws_ref_model" / "model.tflite");
     const codegen::CompiledModel plain = codegen::compileToC(graph, {});
-    const codegen::CompiledModel withNpu = codegen::compileToC(partitioned(graph), {});
-    QCOMPARE(withNpu.sources.size(), plain.sources.size());
+    const codegen::CompiledModel withAcc = codegen::compileToC(partitioned(graph), {});
+    QCOMPARE(withAcc.sources.size(), plain.sources.size());
     for (std::size_t i = 0; i < plain.sources.size(); ++i) {
-      QCOMPARE(withNpu.sources[i].text, plain.sources[i].text);
+      QCOMPARE(withAcc.sources[i].text, plain.sources[i].text);
     }
   }
 };

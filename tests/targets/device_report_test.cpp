@@ -1,8 +1,8 @@
 // The device report of a partitioned model (target/device_report): every
-// operator's device and estimate, per-device totals that add up, the NPU's
-// estimates falling as its MAC configuration grows, and the totals in the
-// device mapping that metadata.json carries. On kws_ref_model, whose
-// convolutions all go to the NPU.
+// operator's device and estimate, per-device totals that add up, the
+// Ethos-U's estimates falling as its MAC configuration grows, and the totals
+// in the device mapping that metadata.json carries. On kws_ref_model, all of
+// whose operators but the SOFTMAX become one Ethos-U operator.
 #include <QtTest>
 
 #include "analysis/device_mapping.h"
@@ -41,14 +41,15 @@ class DeviceReport : public QObject {
 
  private slots:
   void everyOperatorHasItsDeviceAndTheTotalsAddUp() {
-    const Partitioned kws = kwsPartitionedFor("npu -config=npu-128, c");
+    const Partitioned kws = kwsPartitionedFor("ethos-u -accelerator_config=ethos-u55-128, c");
     const target::DeviceReport report = target::deviceReport(kws.graph, kws.targets);
     QCOMPARE(report.operators.size(), kws.graph.operators.size());
     QCOMPARE(report.devices.size(), std::size_t{2});
     const target::DeviceTotals& npu = report.devices[0];
     const target::DeviceTotals& host = report.devices[1];
-    QCOMPARE(npu.device, std::string("npu"));
-    QCOMPARE(npu.displayName, std::string("NPU (Ethos-U55-like) npu-128"));
+    QCOMPARE(npu.device, std::string("ethos-u"));
+    QCOMPARE(npu.displayName, std::string("Ethos-U ethos-u55-128"));
+    QCOMPARE(report.operators.size(), std::size_t{2});  // the Ethos-U operator, SOFTMAX
     QCOMPARE(host.device, std::string(target::kHostDeviceName));
     QVERIFY(!host.estimatedCycles);  // the CPU has no cycle model
 
@@ -59,23 +60,21 @@ class DeviceReport : public QObject {
       const ir::Operator& op = kws.graph.operators[static_cast<std::size_t>(row.operatorIndex)];
       QCOMPARE(row.macs, analysis::operatorCost(kws.graph, op).macs);
       macs += row.macs;
-      if (op.type == ir::OpType::Conv2D || op.type == ir::OpType::DepthwiseConv2D) {
-        QCOMPARE(row.device, std::string("npu"));
-      }
-      if (row.device == "npu") {
+      QCOMPARE(row.device, std::string(op.type == ir::OpType::EthosU ? "ethos-u" : "host"));
+      if (row.device == "ethos-u") {
         ++npuOperators;
         QVERIFY2(row.estimate, row.type.c_str());
         QCOMPARE(row.estimate->estimatedCycles,
                  std::max(row.estimate->computeCycles, row.estimate->memoryCycles));
         QVERIFY(row.estimate->utilization > 0.0 && row.estimate->utilization <= 1.0);
-        QCOMPARE(row.region.rfind("npu_", 0), std::size_t{0});
+        QCOMPARE(row.region, std::string("ethos-u_0"));
         npuCycles += row.estimate->estimatedCycles;
       } else {
         QCOMPARE(row.device, std::string("host"));
         QVERIFY(!row.estimate);
         QVERIFY(row.region.empty());
         QVERIFY2(!row.rejections.empty(), row.type.c_str());  // the NPU said why not
-        QCOMPARE(row.rejections.front().rfind("npu: ", 0), std::size_t{0});
+        QCOMPARE(row.rejections.front().rfind("ethos-u: ", 0), std::size_t{0});
       }
     }
     QCOMPARE(npu.operators, npuOperators);
@@ -87,19 +86,21 @@ class DeviceReport : public QObject {
   }
 
   void estimatesFallAsTheMacConfigurationGrows() {
-    const Partitioned kws = kwsPartitionedFor("npu -config=npu-64, c");
+    const Partitioned kws = kwsPartitionedFor("ethos-u -accelerator_config=ethos-u55-64, c");
     const auto sweep = target::estimatesAcrossConfigurations(kws.graph, *kws.targets[0],
                                                              targets::builtinTargetRegistry());
-    QCOMPARE(sweep.size(), std::size_t{4});
-    const char* labels[] = {"npu-32", "npu-64", "npu-128", "npu-256"};
+    QCOMPARE(sweep.size(), std::size_t{5});
+    const char* labels[] = {"ethos-u55-32", "ethos-u55-64", "ethos-u55-128", "ethos-u55-256",
+                            "ethos-u65-256"};
     std::int64_t previousTotal = 0;
-    for (std::size_t c = 0; c < sweep.size(); ++c) {
+    // The U55s from 32 to 256 MACs; the U65 after them has other memories.
+    for (std::size_t c = 0; c < 4; ++c) {
       QCOMPARE(sweep[c].label, std::string(labels[c]));
-      QCOMPARE(sweep[c].configuration, std::string("npu -config=") + labels[c]);
+      QCOMPARE(sweep[c].configuration, std::string("ethos-u -accelerator_config=") + labels[c]);
       std::int64_t total = 0;
       for (std::size_t i = 0; i < kws.graph.operators.size(); ++i) {
         const auto cycles = sweep[c].cyclesByOperator[i];
-        QCOMPARE(bool(cycles), kws.graph.operators[i].placement.target == "npu");
+        QCOMPARE(bool(cycles), kws.graph.operators[i].placement.target == "ethos-u");
         if (!cycles) continue;
         total += *cycles;
         if (c > 0) QVERIFY(*cycles <= *sweep[c - 1].cyclesByOperator[i]);
@@ -127,7 +128,7 @@ class DeviceReport : public QObject {
   }
 
   void theDeviceMappingCarriesTheTotalsAndEstimates() {
-    const Partitioned kws = kwsPartitionedFor("npu -config=npu-128, c");
+    const Partitioned kws = kwsPartitionedFor("ethos-u -accelerator_config=ethos-u55-128, c");
     const target::DeviceReport report = target::deviceReport(kws.graph, kws.targets);
     nlohmann::json mapping = analysis::deviceMappingJson(kws.graph);
     target::addDeviceReport(mapping, report);
@@ -136,8 +137,8 @@ class DeviceReport : public QObject {
              *report.devices[0].estimatedCycles);
     QVERIFY(mapping["devices"][1]["estimated_cycles"].is_null());
     for (const nlohmann::json& op : mapping["operators"]) {
-      const bool onNpu = op["target"] == "npu";
-      QCOMPARE(op["device"].get<std::string>(), std::string(onNpu ? "npu" : "host"));
+      const bool onNpu = op["target"] == "ethos-u";
+      QCOMPARE(op["device"].get<std::string>(), std::string(onNpu ? "ethos-u" : "host"));
       QCOMPARE(op["estimate"].is_null(), !onNpu);
       if (onNpu) QVERIFY(op["estimate"]["estimated_cycles"].get<std::int64_t>() > 0);
     }

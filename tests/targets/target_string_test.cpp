@@ -6,7 +6,7 @@
 #include "target/target_lowering.h"
 #include "target/target_string.h"
 #include "targets/builtin_targets.h"
-#include "targets/npu/npu_target.h"
+#include "targets/ethos_u/ethosu_target.h"
 
 using namespace loupe;
 
@@ -31,9 +31,8 @@ class TargetString : public QObject {
   Q_OBJECT
 
  private slots:
-  void registryHoldsCNpuAndEthosU() {
-    QCOMPARE(targets::builtinTargetRegistry().names(),
-             (std::vector<std::string>{"c", "npu", "ethos-u"}));
+  void registryHoldsCAndEthosU() {
+    QCOMPARE(targets::builtinTargetRegistry().names(), (std::vector<std::string>{"c", "ethos-u"}));
   }
 
   void cpuAlone() {
@@ -57,59 +56,63 @@ class TargetString : public QObject {
     QCOMPARE(target::cpuIsaFor(parse("c"), "cortex-m0plus"), target::CpuIsa::Thumb);
     QCOMPARE(target::cpuIsaFor(parse("c"), ""), target::CpuIsa::Scalar);
     QCOMPARE(target::cpuIsaFor(parse("c -mcpu=generic"), "cortex-m55"), target::CpuIsa::Scalar);
-    QCOMPARE(target::cpuIsaFor(parse("npu, c -mcpu=cortex-m7"), ""), target::CpuIsa::Dsp);
+    QCOMPARE(target::cpuIsaFor(parse("ethos-u, c -mcpu=cortex-m7"), ""), target::CpuIsa::Dsp);
   }
 
-  void npuThenCpuInPriorityOrder() {
-    const auto targets = parse("npu -config=npu-256, c");
+  void ethosUThenCpuInPriorityOrder() {
+    const auto targets = parse("ethos-u -accelerator_config=ethos-u55-256, c");
     QCOMPARE(targets.size(), std::size_t{2});
-    QCOMPARE(targets[0]->name(), std::string("npu"));
-    QCOMPARE(targets[0]->options().at("config"), std::string("npu-256"));
-    QCOMPARE(targets[0]->displayName(), std::string("NPU (Ethos-U55-like) npu-256"));
+    QCOMPARE(targets[0]->name(), std::string("ethos-u"));
+    QCOMPARE(targets[0]->options().at("accelerator_config"), std::string("ethos-u55-256"));
+    QCOMPARE(targets[0]->displayName(), std::string("Ethos-U ethos-u55-256"));
     QCOMPARE(targets[1]->name(), std::string("c"));
   }
 
-  void npuConfigDefaultsTo128() {
-    const auto targets = parse("  npu ,c ");
-    QCOMPARE(dynamic_cast<const targets::npu::NpuTarget&>(*targets[0]).config(),
-             std::string("npu-128"));
-    QCOMPARE(target::targetListString(targets), std::string("npu -config=npu-128, c"));
+  void ethosUConfigDefaultsToU55With128Macs() {
+    const auto targets = parse("  ethos-u ,c ");
+    QCOMPARE(dynamic_cast<const targets::ethos_u::EthosUTarget&>(*targets[0]).acceleratorConfig(),
+             std::string("ethos-u55-128"));
+    QCOMPARE(target::targetListString(targets),
+             std::string("ethos-u -accelerator_config=ethos-u55-128, c"));
   }
 
-  void everyMacConfiguration() {
-    for (const char* config : {"npu-32", "npu-64", "npu-128", "npu-256"}) {
-      const auto targets = parse(std::string("npu -config=") + config + ", c");
-      QCOMPARE(targets[0]->options().at("config"), std::string(config));
+  void everyAcceleratorConfiguration() {
+    for (const char* config :
+         {"ethos-u55-32", "ethos-u55-64", "ethos-u55-128", "ethos-u55-256", "ethos-u65-256"}) {
+      const auto targets = parse(std::string("ethos-u -accelerator_config=") + config + ", c");
+      QCOMPARE(targets[0]->options().at("accelerator_config"), std::string(config));
     }
   }
 
   void mistakesAreNamed() {
     QCOMPARE(errorOf(""), std::string("the target string is empty: name at least one target, e.g. "
-                                      "\"c\" or \"npu -config=npu-128, c\""));
+                                      "\"c\" or \"ethos-u -accelerator_config=ethos-u55-128, c\""));
     QCOMPARE(errorOf("   "), errorOf(""));
-    QCOMPARE(errorOf("gpu, c"),
-             std::string("unknown target 'gpu' (known targets: c, npu, ethos-u)"));
-    QCOMPARE(errorOf("npu -config=npu-100, c"),
-             std::string("target 'npu': -config=npu-100 is not one of npu-32, npu-64, npu-128, "
-                         "npu-256"));
-    QCOMPARE(errorOf("npu -macs=128"),
-             std::string("target 'npu' has no option -macs (options: -config)"));
-    QCOMPARE(errorOf("c -config=npu-128"),
-             std::string("target 'c' has no option -config (options: -mcpu)"));
+    QCOMPARE(errorOf("gpu, c"), std::string("unknown target 'gpu' (known targets: c, ethos-u)"));
+    QCOMPARE(
+        errorOf("ethos-u -accelerator_config=ethos-u55-100, c"),
+        std::string("target 'ethos-u': -accelerator_config=ethos-u55-100 is not one of "
+                    "ethos-u55-32, ethos-u55-64, ethos-u55-128, ethos-u55-256, ethos-u65-256"));
+    QCOMPARE(errorOf("ethos-u -macs=128"),
+             std::string("target 'ethos-u' has no option -macs (options: -accelerator_config)"));
+    QCOMPARE(errorOf("c -accelerator_config=ethos-u55-128"),
+             std::string("target 'c' has no option -accelerator_config (options: -mcpu)"));
     QCOMPARE(errorOf("c -mcpu=cortex-a53"),
              std::string("target 'c': -mcpu=cortex-a53 is not one of generic, cortex-m0, "
                          "cortex-m0plus, cortex-m3, cortex-m4, cortex-m7, cortex-m33, cortex-m55"));
-    QCOMPARE(errorOf("npu config=npu-128"),
-             std::string("target 'npu': expected an option -key=value, found 'config=npu-128'"));
-    QCOMPARE(errorOf("npu -config"),
-             std::string("target 'npu': expected an option -key=value, found '-config'"));
-    QCOMPARE(errorOf("npu -config=npu-64 -config=npu-32"),
-             std::string("target 'npu': option -config is given twice"));
-    QCOMPARE(errorOf("npu, , c"),
-             std::string("the target string \"npu, , c\" has an empty entry between commas"));
+    QCOMPARE(errorOf("ethos-u accelerator_config=ethos-u55-128"),
+             std::string("target 'ethos-u': expected an option -key=value, found "
+                         "'accelerator_config=ethos-u55-128'"));
+    QCOMPARE(errorOf("ethos-u -accelerator_config"),
+             std::string("target 'ethos-u': expected an option -key=value, found "
+                         "'-accelerator_config'"));
+    QCOMPARE(errorOf("ethos-u -accelerator_config=ethos-u55-64 -accelerator_config=ethos-u55-32"),
+             std::string("target 'ethos-u': option -accelerator_config is given twice"));
+    QCOMPARE(errorOf("ethos-u, , c"),
+             std::string("the target string \"ethos-u, , c\" has an empty entry between commas"));
     QCOMPARE(errorOf("c,"),
              std::string("the target string \"c,\" has an empty entry between commas"));
-    QCOMPARE(errorOf("c, npu, c"), std::string("target 'c' is given twice"));
+    QCOMPARE(errorOf("c, ethos-u, c"), std::string("target 'c' is given twice"));
   }
 };
 

@@ -64,12 +64,6 @@
  * once; each table entry takes 12 bytes of RAM on a 32-bit core. */
 #define TVM_CRT_RPC_MAX_ALLOCATIONS 16
 
-/*! int32 accumulators of the software NPU's device (loupe/npu.h), 4 bytes
- * each in every loupe_npu_device: the largest OFM block (h * w * c) it runs.
- * 2048 covers every block the compiler chooses, up to the 256-MAC
- * configuration; 256 is enough for streams compiled for 32 MACs. */
-#define LOUPE_NPU_ACCUMULATOR_CAPACITY 2048
-
 /* TVM_CRT_PROFILING is deliberately not defined here: the code generator's
  * TVM_PROFILE_OPERATOR_DONE marks are compiled in only when the firmware
  * defines it non-zero (e.g. -DTVM_CRT_PROFILING=1, or in its own crt_config.h). */

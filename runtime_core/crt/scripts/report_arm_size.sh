@@ -3,12 +3,12 @@
 # project): fails if any object or probe firmware references
 # malloc/free/calloc/realloc, then prints arm-none-eabi-size for the core
 # alone, core + registry, core + registry + profiler, the serial framing on
-# its own, the session + RPC server on their own, the software NPU on its
+# its own, the session + RPC server on their own, the Ethos-U functional model on its
 # own, and the linked AOT-only
 # probe firmware without and with TVM_CRT_PROFILING.
 #
 #   report_arm_size.sh NM SIZE core: OBJ... registry: OBJ... profiler: OBJ... framing: OBJ... \
-#                      rpc: OBJ... npu: OBJ... \
+#                      rpc: OBJ... ethosu: OBJ... \
 #                      probe: ELF PROFILED_ELF probe_main: OBJ PROFILED_OBJ
 set -eu
 
@@ -16,11 +16,11 @@ nm_tool=$1
 size_tool=$2
 shift 2
 
-core="" registry="" profiler="" framing="" rpc="" npu="" probes="" probe_mains=""
+core="" registry="" profiler="" framing="" rpc="" ethosu="" probes="" probe_mains=""
 group=""
 for arg in "$@"; do
   case "$arg" in
-    core: | registry: | profiler: | framing: | rpc: | npu: | probe: | probe_main:) group=${arg%:}; continue ;;
+    core: | registry: | profiler: | framing: | rpc: | ethosu: | probe: | probe_main:) group=${arg%:}; continue ;;
   esac
   case "$group" in
     core) core="$core $arg" ;;
@@ -28,7 +28,7 @@ for arg in "$@"; do
     profiler) profiler="$profiler $arg" ;;
     framing) framing="$framing $arg" ;;
     rpc) rpc="$rpc $arg" ;;
-    npu) npu="$npu $arg" ;;
+    ethosu) ethosu="$ethosu $arg" ;;
     probe) probes="$probes $arg" ;;
     probe_main) probe_mains="$probe_mains $arg" ;;
     *) echo "report_arm_size.sh: $arg comes before any group" >&2; exit 2 ;;
@@ -37,7 +37,7 @@ done
 
 echo "== undefined symbols of the runtime objects (nm -u)"
 # shellcheck disable=SC2086
-undefined=$("$nm_tool" -u $core $registry $profiler $framing $rpc $npu | awk 'NF == 2 {print $2}' | sort -u)
+undefined=$("$nm_tool" -u $core $registry $profiler $framing $rpc $ethosu | awk 'NF == 2 {print $2}' | sort -u)
 echo "$undefined"
 # shellcheck disable=SC2086
 linked=$("$nm_tool" -u $probes | awk 'NF == 2 {print $2}' | sort -u)
@@ -67,7 +67,7 @@ total "core + registry" "$core $registry"
 total "core + registry + profiler" "$core $registry $profiler"
 total "framing (on its own)" "$framing"
 total "session + rpc server (on their own)" "$rpc"
-total "software NPU (on its own)" "$npu"
+total "Ethos-U functional model (on its own)" "$ethosu"
 # probe: and probe_main: list each probe firmware and its own object in the same order.
 # shellcheck disable=SC2086
 set -- $probe_mains
@@ -78,4 +78,4 @@ for elf in $probes; do
 done
 echo "== size per object"
 # shellcheck disable=SC2086
-"$size_tool" $core $registry $profiler $framing $rpc $npu
+"$size_tool" $core $registry $profiler $framing $rpc $ethosu

@@ -1,9 +1,8 @@
 /*
  * Little-endian integers read from byte buffers: the Ethos-U payload and
- * its command words, Vela's bias/scale records, the Loupe NPU command
- * stream. Byte by byte, so a buffer need not be aligned and the result does
- * not depend on the host's byte order; compilers turn these into one load
- * where the target allows it.
+ * its command words, the bias/scale records. Byte by byte, so a buffer need not be aligned and the
+ * result does not depend on the host's byte order; compilers turn these into one load where the
+ * target allows it.
  *
  * Plain C99 and C++.
  */

@@ -23,8 +23,7 @@ typedef enum {
   kTvmErrorCategoryPlatform = 0x04,
   kTvmErrorCategoryExecutor = 0x05,
   kTvmErrorCategoryDevice = 0x06,
-  kTvmErrorCategoryRpc = 0x07,
-  kTvmErrorCategoryNpu = 0x08
+  kTvmErrorCategoryRpc = 0x07
 } tvm_crt_error_category_t;
 
 typedef enum {
@@ -90,27 +89,7 @@ typedef enum {
   /* shorter or longer than its opcode's arguments, or a bad type code */
   kTvmErrorRpcMalformedRequest = (kTvmErrorCategoryRpc << TVM_CRT_ERROR_CATEGORY_SHIFT) | 1,
   /* a model opcode, but the firmware has no model */
-  kTvmErrorRpcNoModel = (kTvmErrorCategoryRpc << TVM_CRT_ERROR_CATEGORY_SHIFT) | 2,
-
-  /* Software NPU (docs/npu.md): the command stream or its data is wrong */
-  /* not "LNPU", or shorter than the header */
-  kTvmErrorNpuBadHeader = (kTvmErrorCategoryNpu << TVM_CRT_ERROR_CATEGORY_SHIFT) | 0,
-  kTvmErrorNpuUnsupportedVersion = (kTvmErrorCategoryNpu << TVM_CRT_ERROR_CATEGORY_SHIFT) | 1,
-  /* a command runs past the end, or the command count does not match */
-  kTvmErrorNpuTruncatedStream = (kTvmErrorCategoryNpu << TVM_CRT_ERROR_CATEGORY_SHIFT) | 2,
-  kTvmErrorNpuUnknownCommand = (kTvmErrorCategoryNpu << TVM_CRT_ERROR_CATEGORY_SHIFT) | 3,
-  /* a payload length other than its opcode's */
-  kTvmErrorNpuBadCommandLength = (kTvmErrorCategoryNpu << TVM_CRT_ERROR_CATEGORY_SHIFT) | 4,
-  /* shapes, kernel or parameters that do not make an operation */
-  kTvmErrorNpuInvalidOperation = (kTvmErrorCategoryNpu << TVM_CRT_ERROR_CATEGORY_SHIFT) | 5,
-  /* a region index beyond the table, or a region without a base address */
-  kTvmErrorNpuRegionInvalid = (kTvmErrorCategoryNpu << TVM_CRT_ERROR_CATEGORY_SHIFT) | 6,
-  /* a tensor or stream reaching past the end of its region */
-  kTvmErrorNpuOutOfBounds = (kTvmErrorCategoryNpu << TVM_CRT_ERROR_CATEGORY_SHIFT) | 7,
-  /* an encoded weight stream that is corrupt or not as long as the operation needs */
-  kTvmErrorNpuBadWeightStream = (kTvmErrorCategoryNpu << TVM_CRT_ERROR_CATEGORY_SHIFT) | 8,
-  /* an OFM block with more elements than the device has accumulators */
-  kTvmErrorNpuBlockTooLarge = (kTvmErrorCategoryNpu << TVM_CRT_ERROR_CATEGORY_SHIFT) | 9
+  kTvmErrorRpcNoModel = (kTvmErrorCategoryRpc << TVM_CRT_ERROR_CATEGORY_SHIFT) | 2
 } tvm_crt_error_t;
 
 #ifdef __cplusplus
