@@ -35,6 +35,14 @@ bool BoardRunResult::outputsAgree() const {
   return true;
 }
 
+bool BoardRunResult::outputsBitExact() const {
+  if (checks.empty()) return false;
+  for (const OutputCheck& check : checks) {
+    if (!check.bitExact) return false;
+  }
+  return true;
+}
+
 std::vector<std::vector<std::uint8_t>> randomInputs(const ir::Graph& graph, std::uint32_t seed) {
   std::mt19937 random(seed);
   std::vector<std::vector<std::uint8_t>> inputs;

@@ -51,7 +51,11 @@ struct BoardRunResult {
   // Against the reference interpreter, then against the golden outputs.
   std::vector<OutputCheck> checks;
 
+  // Every check agrees: integers byte for byte, float32 within the
+  // tolerance (reference_check.h).
   bool outputsAgree() const;
+  // Every check agrees byte for byte.
+  bool outputsBitExact() const;
 };
 
 // Throws std::invalid_argument unless `files` has one entry per tensor of

@@ -273,7 +273,7 @@ bool BoardRun::start(Request request) {
           }
           for (const deploy::OutputCheck& checked : done.checks) {
             result->outputs << OutputCheck{
-                static_cast<int>(checked.index), checked.agrees,
+                static_cast<int>(checked.index), checked.agrees, checked.bitExact,
                 QString::fromStdString(checked.message),
                 checked.metrics
                     ? QString::fromStdString(deploy::validationMetricsSummary(*checked.metrics))

@@ -46,8 +46,10 @@ struct PlatformChoice {
 // How one output of the board compares with the reference interpreter.
 struct OutputCheck {
   int index = 0;
-  bool agrees = false;
-  QString message;  // "agrees ... (bit-exact)" or where it differs
+  bool agrees = false;    // bit-exact, or float32 within the tolerance (reference_check.h)
+  bool bitExact = false;  // the same bytes
+  // "agrees ... (bit-exact)", "agrees ... within 3 ulp (...)" or where it differs
+  QString message;
   QString metrics;  // "max abs error 0 · MAE 0 · ...", empty when the sizes differ
 };
 

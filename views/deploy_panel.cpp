@@ -383,9 +383,13 @@ void DeployPanel::updateResult() {
                  .arg(run_->platform().toHtmlEscaped(), run_->boardName().toHtmlEscaped());
       html += QStringLiteral("<ul style='margin-left:-20px'>");
       for (const models::OutputCheck& check : run_->outputChecks()) {
+        // Green either way when it agrees, but a float32 output within the
+        // tolerance is marked "≈", not "✔": it is not bit-exact.
         html += QStringLiteral("<li style='color:%1'>%2 %3")
                     .arg(check.agrees ? QStringLiteral("#1b7a1b") : QStringLiteral("#b00020"),
-                         check.agrees ? QStringLiteral("\u2714") : QStringLiteral("\u2718"),
+                         check.bitExact ? QStringLiteral("\u2714")
+                         : check.agrees ? QStringLiteral("\u2248")
+                                        : QStringLiteral("\u2718"),
                          check.message.toHtmlEscaped());
         if (!check.metrics.isEmpty()) {
           html += QStringLiteral("<br><span style='color:#555'>%1</span>")

@@ -100,7 +100,7 @@ class DeployTuning : public QObject {
     } catch (const std::exception& e) {
       QFAIL(e.what());
     }
-    QVERIFY(result.outputsAgree());
+    QVERIFY(result.outputsBitExact());
     for (const auto& workload : tuned.workloads) {
       double sum = 0;
       for (const deploy::OperatorTime& time : result.profile.operators) {

@@ -50,7 +50,7 @@ class DeployVela : public QObject {
     request.goldenOutputs = golden;
     request.deployment.build.cacheRoot = LOUPE_DEPLOY_TEST_CACHE;
     const deploy::BoardRunResult run = deploy::runOnBoard(std::move(request));
-    QVERIFY2(run.outputsAgree(), run.checks.back().message.c_str());
+    QVERIFY2(run.outputsBitExact(), run.checks.back().message.c_str());
     QCOMPARE(run.outputs.size(), golden.size());
     for (std::size_t i = 0; i < golden.size(); ++i) QVERIFY(run.outputs[i] == golden[i]);
   }

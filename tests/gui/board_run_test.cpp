@@ -93,6 +93,7 @@ class BoardRunTest : public QObject {
     QVERIFY(run.outputsAgree());
     QVERIFY(run.outputChecks().front().message.contains("reference interpreter (bit-exact)"));
     QCOMPARE(run.outputChecks()[outputs].message, "output 0 equals TFLite's (bit-exact)");
+    for (const auto& check : run.outputChecks()) QVERIFY(check.bitExact);
 
     const int calls = compiledCallCount(document);
     QVERIFY(calls > 0);
