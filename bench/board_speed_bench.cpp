@@ -17,7 +17,6 @@
 #include <fstream>
 #include <iterator>
 #include <map>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -27,13 +26,13 @@
 #include "deploy/deployment.h"
 #include "deploy/process_runner.h"
 #include "driver/compile_driver.h"
+#include "elf_flash_bytes.h"
 #include "frontend/tflite_importer.h"
 
 using namespace loupe;
 namespace fs = std::filesystem;
 
 namespace {
-
 
 using bench::readGoldenFile;
 
@@ -54,18 +53,6 @@ struct Measurement {
   std::string isa;
 };
 
-// text + data of the ELF, as arm-none-eabi-size prints them.
-std::size_t flashBytes(const fs::path& elf) {
-  const deploy::ProcessResult size =
-      deploy::runProcess({"arm-none-eabi-size", elf.string()}, elf.parent_path());
-  std::istringstream lines(size.output);
-  std::string header;
-  std::getline(lines, header);
-  std::size_t text = 0, data = 0;
-  lines >> text >> data;
-  return text + data;
-}
-
 Measurement measure(const deploy::Registries& registries, const deploy::Platform& platform,
                     const fs::path& modelDir, const std::string& targetString,
                     const lowering::ScheduleTable& schedules = {}) {
@@ -80,7 +67,7 @@ Measurement measure(const deploy::Registries& registries, const deploy::Platform
   const auto outputs = deployment.run({readGoldenFile(golden / "input0.bin")});
   Measurement m;
   m.instructions = deployment.profile().total;
-  m.flash = flashBytes(deployment.firmware().firmware);
+  m.flash = bench::elfFlashBytes(deployment.firmware().firmware);
   m.exact = outputs.size() == 1 && outputs[0] == readGoldenFile(golden / "output0.bin");
   m.isa = std::string(target::cpuIsaName(compilation.model.isa));
   return m;

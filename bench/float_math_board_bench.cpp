@@ -33,6 +33,7 @@
 
 #include "builtin_registries.h"
 #include "deploy/process_runner.h"
+#include "elf_flash_bytes.h"
 #include "loupe/loupe_libm.h"
 #include "platforms/qemu_platform.h"
 
@@ -191,17 +192,6 @@ deploy::ProcessResult run(const std::vector<std::string>& argv, const fs::path& 
   return result;
 }
 
-// text + data of the ELF, as arm-none-eabi-size prints them.
-std::size_t flashBytes(const fs::path& elf) {
-  const deploy::ProcessResult size = run({"arm-none-eabi-size", elf.string()}, elf.parent_path());
-  std::istringstream lines(size.output);
-  std::string header;
-  std::getline(lines, header);
-  std::size_t text = 0, data = 0;
-  lines >> text >> data;
-  return text + data;
-}
-
 struct Measurement {
   std::size_t flash = 0;
   double instructions = 0;  // for kPasses x kInputs calls and the loop
@@ -243,7 +233,7 @@ Measurement measure(const platforms::QemuPlatform& platform, const Function& fun
     throw std::runtime_error("no result from " + elf.string() + ":\n" + result.output);
   }
   Measurement m;
-  m.flash = flashBytes(elf);
+  m.flash = bench::elfFlashBytes(elf);
   m.instructions = std::stod(match[1]) *
                    platform.profileClock(static_cast<std::uint32_t>(board.clockHz)).unitsPerTick;
   m.differ = static_cast<std::uint32_t>(std::stoul(match[2]));

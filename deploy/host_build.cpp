@@ -123,8 +123,7 @@ int main(int argc, char** argv) {
       out << "  pools." << pool.name << " = pool_" << pool.name << ";\n";
     workspaceArgument = ", &pools";
   }
-  out << "  status = " << p << "_run(&in, &out" << workspaceArgument << ""
-      << ");\n";
+  out << "  status = " << p << "_run(&in, &out" << workspaceArgument << ");\n";
   out << "  if (status != 0) {\n    fprintf(stderr, \"" << p
       << "_run failed with error code %ld\\n\", (long)status);\n    return 3;\n  }\n";
   for (std::size_t i = 0; i < outputs.size(); ++i) {

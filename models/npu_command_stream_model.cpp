@@ -47,9 +47,6 @@ bool NpuCommandStreamModel::showCompiledRegion(int operatorIndex) {
           .arg(row->region, consecutive && ops.size() > 2
                                 ? QStringLiteral("%1\u2013%2").arg(ops.front()).arg(ops.back())
                                 : numbers.join(u'+'));
-  if (!listing_.error.isEmpty()) {
-    placeholder_ = tr("The command stream cannot be listed: %1").arg(listing_.error);
-  }
   return true;
 }
 
@@ -64,13 +61,13 @@ void NpuCommandStreamModel::showOperator(int operatorIndex) {
     placeholder_ = tr("No model open.");
   } else if (isEthosUOperator(document_->graph(), operatorIndex)) {
     listing_ = npuStreamListing(document_->graph(), operatorIndex, true);
-    if (!listing_.error.isEmpty()) {
-      placeholder_ = tr("The command stream cannot be listed: %1").arg(listing_.error);
-    }
   } else if (!showCompiledRegion(operatorIndex)) {
     placeholder_ =
         tr("Select an ethos-u operator (a model compiled by Vela), or an operator compiled for "
            "the Ethos-U (Target: Ethos-U), to list its Ethos-U command stream.");
+  }
+  if (!listing_.error.isEmpty()) {
+    placeholder_ = tr("The command stream cannot be listed: %1").arg(listing_.error);
   }
   endResetModel();
 }

@@ -161,14 +161,7 @@ CompareView::CompareView(models::ModelDocument* document, models::ModelCompilati
           [this](const QModelIndex& current) {
             const QList<int> operators = comparison_->modelOperatorsOfA(current.row());
             if (!operators.isEmpty()) document_->setCurrentOperator(operators.front());
-            const QList<int> operatorsB = comparison_->modelOperatorsOfB(current.row());
-            if (documentB_ && documentB_->isLoaded() && !operatorsB.isEmpty()) {
-              // A merged pair: B's operator stands for A's among others.
-              documentB_->setCurrentOperator(!operators.isEmpty() &&
-                                                     operatorsB.contains(operators.front())
-                                                 ? operators.front()
-                                                 : operatorsB.front());
-            }
+            selectRowInB(current.row(), operators.value(0, -1));
           });
   connect(document_, &models::ModelDocument::currentOperatorChanged, chartA_,
           &MemoryTimelineChart::setSelectedOperator);
@@ -319,13 +312,18 @@ void CompareView::selectInB(int modelOperatorA) {
   const auto& rows = comparison_->diff().operators;
   for (int row = 0; row < static_cast<int>(rows.size()); ++row) {
     if (!comparison_->modelOperatorsOfA(row).contains(modelOperatorA)) continue;
-    const QList<int> operatorsB = comparison_->modelOperatorsOfB(row);
-    if (operatorsB.contains(modelOperatorA)) {
-      documentB_->setCurrentOperator(modelOperatorA);  // a merged pair
-    } else if (!operatorsB.isEmpty()) {
-      documentB_->setCurrentOperator(operatorsB.front());
-    }
+    selectRowInB(row, modelOperatorA);
     return;
+  }
+}
+
+void CompareView::selectRowInB(int row, int modelOperatorA) {
+  if (!documentB_ || !documentB_->isLoaded()) return;
+  const QList<int> operatorsB = comparison_->modelOperatorsOfB(row);
+  if (operatorsB.contains(modelOperatorA)) {
+    documentB_->setCurrentOperator(modelOperatorA);
+  } else if (!operatorsB.isEmpty()) {
+    documentB_->setCurrentOperator(operatorsB.front());
   }
 }
 

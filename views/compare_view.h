@@ -73,6 +73,10 @@ class CompareView : public QWidget {
   void showGraphs();
   // Selects in B's graph the operator corresponding to A's `modelOperatorA`.
   void selectInB(int modelOperatorA);
+  // Selects in B's graph table row `row`'s B operator: `modelOperatorA`
+  // itself where B's operator stands for it among others (a merged pair),
+  // else B's first.
+  void selectRowInB(int row, int modelOperatorA);
 
   models::ModelDocument* document_;
   models::ModelCompilation* compilation_;
