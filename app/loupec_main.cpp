@@ -22,6 +22,7 @@ void printHelp() {
             << loupe::cli::kInfoUsage << "\n"
             << loupe::cli::kCompileUsage << "\n"
             << loupe::cli::kRunUsage << "\n"
+            << loupe::cli::kDebugUsage << "\n"
             << loupe::cli::kValidateUsage << "\n"
             << loupe::cli::kMemplanUsage << "\n"
             << loupe::cli::kNpuStreamUsage << "\n"
@@ -62,6 +63,7 @@ int main(int argc, char** argv) {
     if (verb == "info") return loupe::cli::runInfoCommand(args, registries);
     if (verb == "compile") return loupe::cli::runCompileCommand(args, registries);
     if (verb == "run") return loupe::cli::runRunCommand(args, registries);
+    if (verb == "debug") return loupe::cli::runDebugCommand(args, registries);
     if (verb == "validate") return loupe::cli::runValidateCommand(args, registries);
     if (verb == "generate") return loupe::cli::runGenerateCommand(args, registries);
     if (verb == "tune") return loupe::cli::runTuneCommand(args, registries);

@@ -7,12 +7,14 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <stop_token>
 #include <string>
 #include <vector>
 
 #include "codegen/compiled_model.h"
+#include "debug_tensor_stream.h"
 #include "deploy/firmware_build.h"
 #include "deploy/platform.h"
 #include "deploy/run_profile.h"
@@ -65,6 +67,10 @@ class Deployment {
   void resetState();
 
   const RunProfile& profile() const { return profile_; }
+  // A debug build's last run (codegen::CompiledModel::debugTensors): every
+  // tensor the board sent, by tensor index of the compiled graph; empty
+  // otherwise.
+  const std::map<std::uint32_t, host::StreamedTensor>& deviceTensors() const { return tensors_; }
   // The LOG lines the board sent so far (also reported as stage "board").
   const std::vector<std::string>& boardLogs() const { return boardLogs_; }
   const DeploymentTimes& times() const { return times_; }
@@ -94,6 +100,7 @@ class Deployment {
   std::unique_ptr<host::RpcClient> rpc_;
   host::ModelInfo modelInfo_;
   RunProfile profile_;
+  std::map<std::uint32_t, host::StreamedTensor> tensors_;
   DeploymentTimes times_;
   std::vector<std::string> boardLogs_;
 };

@@ -155,6 +155,12 @@ bool isFloatOutput(const ir::Graph& graph, std::size_t index) {
 
 }  // namespace
 
+bool float32Agree(std::span<const std::uint8_t> actual, std::span<const std::uint8_t> expected,
+                  std::uint32_t tolerance) {
+  return actual.size() == expected.size() && actual.size() % 4 == 0 &&
+         compareFloats(actual, expected, tolerance).beyond == 0;
+}
+
 std::uint32_t ulpDistance(float a, float b) {
   // Sign-magnitude bits to a monotonic integer line, so adjacent floats are 1 apart.
   std::int32_t ia, ib;

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -71,6 +72,12 @@ inline constexpr std::uint32_t kMaxFloatUlps = 4;
 
 // How many representable float32 values lie between a and b.
 std::uint32_t ulpDistance(float a, float b);
+
+// Whether two float32 buffers of the same size agree element by element
+// within `tolerance` ulp, as the output checks count it (a NaN agrees with
+// any NaN, an infinity only with itself).
+bool float32Agree(std::span<const std::uint8_t> actual, std::span<const std::uint8_t> expected,
+                  std::uint32_t tolerance);
 
 // Compares each of `outputs` with TFLite's bytes for it (a golden set's
 // output<i>.bin): integers exactly, float32 within kMaxFloatUlps. "output 0

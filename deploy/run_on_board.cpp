@@ -66,6 +66,11 @@ BoardRunResult runOnBoard(BoardRunRequest request) {
   };
   // The reference check needs the model as imported; the driver takes a copy.
   const ir::Graph imported = model;
+  BoardRunResult result;
+  if (request.corruptOperator) {
+    result.fault = corruptWeights(request.compile.model, *request.corruptOperator, request.inputs);
+    report("fault", result.fault->describe(imported));
+  }
   compileForBoard(request.compile, *request.platform);
   const target::CpuIsa isa = target::cpuIsaFor(request.compile.targets, request.compile.boardCpu);
   report("compile", "compiling " + imported.name + " to C for " +
@@ -75,7 +80,6 @@ BoardRunResult runOnBoard(BoardRunRequest request) {
   // Kept for the search of a board it fits, should this one refuse it.
   std::optional<driver::CompileRequest> forOtherBoards;
   if (request.knownBoards != nullptr && inBoardMemories) forOtherBoards = request.compile;
-  BoardRunResult result;
   try {
     result.compilation = driver::compileModel(std::move(request.compile));
   } catch (const memory::MemoryPlanError& error) {
@@ -98,6 +102,7 @@ BoardRunResult runOnBoard(BoardRunRequest request) {
                         request.progress);
   result.outputs = deployment.run(request.inputs);
   result.profile = deployment.profile();
+  result.deviceTensors = deployment.deviceTensors();
   result.times = deployment.times();
   result.boardName = deployment.board().name;
   result.firmware = deployment.firmware().firmware;

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <optional>
 #include <stop_token>
@@ -17,6 +18,7 @@
 #include "deploy/firmware_footprint.h"
 #include "deploy/platform_registry.h"
 #include "deploy/reference_check.h"
+#include "deploy/weight_fault.h"
 #include "driver/compilation_diff.h"
 #include "driver/compile_driver.h"
 
@@ -36,6 +38,10 @@ struct BoardRunRequest {
   // When set, a model that fits no plan on `platform` is refused naming the
   // smallest of these boards it fits (board_fit.h).
   const PlatformRegistry* knownBoards = nullptr;
+  // For tests and demos of the debug run: the board's model gets one byte
+  // of this operator's weights changed (weight_fault.h); the reference
+  // interpreter keeps the model as imported.
+  std::optional<int> corruptOperator;
 };
 
 struct BoardRunResult {
@@ -50,6 +56,10 @@ struct BoardRunResult {
   std::optional<FirmwareFootprint> footprint;
   // Against the reference interpreter, then against the golden outputs.
   std::vector<OutputCheck> checks;
+  // A debug build (compile.options.debugTensors): every tensor the board
+  // sent, by tensor index of compilation.model.graph; empty otherwise.
+  std::map<std::uint32_t, host::StreamedTensor> deviceTensors;
+  std::optional<WeightFault> fault;  // what corruptOperator changed
 
   // Every check agrees: integers byte for byte, float32 within the
   // tolerance (reference_check.h).

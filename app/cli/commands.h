@@ -12,6 +12,7 @@ namespace loupe::cli {
 // `registries`: the targets and platforms, built once by loupec's main.
 int runInfoCommand(const std::vector<std::string>& args, const deploy::Registries& registries);
 int runRunCommand(const std::vector<std::string>& args, const deploy::Registries& registries);
+int runDebugCommand(const std::vector<std::string>& args, const deploy::Registries& registries);
 int runCompileCommand(const std::vector<std::string>& args, const deploy::Registries& registries);
 int runMemplanCommand(const std::vector<std::string>& args);
 int runNpuStreamCommand(const std::vector<std::string>& args);
@@ -24,6 +25,7 @@ int runDiffCommand(const std::vector<std::string>& args, const deploy::Registrie
 
 extern const char* const kInfoUsage;
 extern const char* const kRunUsage;
+extern const char* const kDebugUsage;
 extern const char* const kCompileUsage;
 extern const char* const kMemplanUsage;
 extern const char* const kNpuStreamUsage;

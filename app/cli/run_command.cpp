@@ -6,19 +6,19 @@
 #include <iostream>
 #include <optional>
 
-#include "analysis/model_report.h"
 #include "cli/board_run_options.h"
 #include "cli/command_line.h"
 #include "cli/commands.h"
 #include "cli/input_files.h"
 #include "cli/output_folder.h"
 #include "cli/target_options.h"
+#include "cli/tensor_dump.h"
 #include "cli/tuning_options.h"
+#include "deploy/board_tensor_check.h"
 #include "deploy/run_on_board.h"
 #include "deploy/run_profile.h"
 #include "frontend/tflite_importer.h"
 #include "ir/graph_printer.h"
-#include "reference/reference_interpreter.h"
 
 namespace loupe::cli {
 
@@ -29,8 +29,12 @@ const char* const kRunUsage =
     "             [--model-name NAME] [--planner NAME] [--pools SPEC] [--target T]\n"
     "             [--overlap-outputs] [--patches] [--plain-plan]\n"
     "      runs the model on raw little-endian input files and writes output<i>.bin to DIR.\n"
-    "      reference (the default): Loupe's reference interpreter; --dump-tensors writes every\n"
-    "        non-constant tensor as t<index>.bin plus index.json.\n"
+    "      --dump-tensors DIR writes every non-constant tensor as t<index>.bin plus index.json\n"
+    "        (the format of TFLite Micro's golden dumps): on a board, a debug build sends each\n"
+    "        tensor back over the session as soon as its operator wrote it (no second copy of\n"
+    "        the workspace on the board); one it never holds whole (inside an Ethos-U\n"
+    "        operator, a patch) is listed with file null and where it is.\n"
+    "      reference (the default): Loupe's reference interpreter.\n"
     "      host, qemu-mps2-an385 (and -an386, -an500, -an505), qemu-mps3-an547 (see loupec\n"
     "        platforms): compiles the model to C with the kernels of the board's CPU\n"
     "        (unless --target \"c -mcpu=...\" names one), generates and builds the\n"
@@ -62,20 +66,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-void dumpTensors(const ir::Graph& graph, const reference::ReferenceInterpreter& interpreter,
-                 const fs::path& dir) {
-  nlohmann::json index = nlohmann::json::array();
-  for (const auto& tensor : graph.tensors) {
-    if (tensor.isConstant || tensor.byteSize() == 0) continue;
-    const std::string file = "t" + std::to_string(tensor.index) + ".bin";
-    writeBinaryFile(dir / file, interpreter.tensorBytes(tensor.index));
-    auto entry = analysis::tensorJson(tensor);
-    entry["file"] = file;
-    index.push_back(entry);
-  }
-  std::ofstream(dir / "index.json") << index.dump(2) << "\n";
-}
-
 void writeProfile(const deploy::RunProfile& profile, const std::string& modelName,
                   const fs::path& file) {
   std::ofstream(file) << deploy::runProfileJson(profile);
@@ -93,14 +83,14 @@ void writeProfile(const deploy::RunProfile& profile, const std::string& modelNam
 int runOnPlatform(const ir::Graph& graph, const ParsedArguments& parsed, const fs::path& outputDir,
                   const std::string& platformName, const deploy::PlatformRegistry& platforms,
                   const target::TargetList& targets) {
-  if (parsed.value("--dump-tensors")) {
-    throw UsageError(
-        "--dump-tensors needs --platform reference (generated code keeps only outputs)");
-  }
   const auto platform = platformNamed(platformName, platforms);
   // Before compiling, building and running: a folder that cannot be written
   // fails now, not after the run.
   const fs::path out = prepareOutputFolder(outputDir, "the output folder");
+  std::optional<fs::path> dumpDir;
+  if (const auto dump = parsed.value("--dump-tensors")) {
+    dumpDir = prepareOutputFolder(*dump, "the tensor folder");
+  }
   if (const auto file = parsed.value("--profile")) {
     prepareOutputFolder(fs::path(*file).parent_path(), "the profile's folder");
   }
@@ -108,8 +98,10 @@ int runOnPlatform(const ir::Graph& graph, const ParsedArguments& parsed, const f
   const lowering::ScheduleTable schedules = schedulesFrom(parsed);
   deploy::BoardRunRequest request =
       boardRunRequestFrom(parsed, platform, graph, targets, schedules);
-  request.inputs = std::move(inputs);
+  request.inputs = inputs;
   request.knownBoards = &platforms;
+  // A debug build sends every tensor back as it is written.
+  request.compile.options.debugTensors = dumpDir.has_value();
   request.progress = [](const std::string& stage, const std::string& detail) {
     std::cout << "[" << stage << "] " << detail << std::endl;
   };
@@ -117,6 +109,15 @@ int runOnPlatform(const ir::Graph& graph, const ParsedArguments& parsed, const f
 
   for (std::size_t i = 0; i < run.outputs.size(); ++i) {
     writeBinaryFile(out / ("output" + std::to_string(i) + ".bin"), run.outputs[i]);
+  }
+  if (dumpDir) {
+    const codegen::CompiledModel& compiled = run.compilation.model;
+    const deploy::TensorBytes tensors =
+        deploy::boardTensors(graph, compiled, run.deviceTensors, inputs);
+    writeTensorDump(graph, tensors, *dumpDir, [&](int tensor) {
+      return deploy::whereNotOnBoard(graph, compiled, run.deviceTensors, tensor);
+    });
+    std::cout << "tensors: " << tensors.size() << " written to " << dumpDir->string() << "\n";
   }
   std::cout << "targets (" << target::targetListString(targets)
             << "): " << targetSummary(run.compilation.graph, targets) << "\n";
@@ -186,15 +187,14 @@ int runRunCommand(const std::vector<std::string>& args, const deploy::Registries
   if (const auto dump = parsed.value("--dump-tensors")) {
     dumpDir = prepareOutputFolder(*dump, "the tensor folder");
   }
-  reference::ReferenceInterpreter interpreter(graph);
   const auto inputs = readInputs(graph, parsed.list("--inputs"));
-  for (std::size_t i = 0; i < inputs.size(); ++i) interpreter.setInput(i, inputs[i]);
-  interpreter.invoke();
-
+  const deploy::TensorBytes tensors = deploy::referenceTensors(graph, inputs);
   for (std::size_t i = 0; i < graph.outputs.size(); ++i) {
-    writeBinaryFile(out / ("output" + std::to_string(i) + ".bin"), interpreter.output(i));
+    writeBinaryFile(out / ("output" + std::to_string(i) + ".bin"), tensors.at(graph.outputs[i]));
   }
-  if (dumpDir) dumpTensors(graph, interpreter, *dumpDir);
+  if (dumpDir) {
+    writeTensorDump(graph, tensors, *dumpDir, [](int) { return std::string(); });
+  }
   std::cout << "ran " << graph.name << " on the reference interpreter: " << graph.outputs.size()
             << " output(s) written to " << out.string() << "\n";
   return 0;

@@ -52,6 +52,52 @@ std::string storageExpression(const CompiledModel& m, int tensor,
   return poolExpression(m, m.memoryPlan.placementOf(tensor), "tensor " + std::to_string(tensor));
 }
 
+// A debug build's lines after a call (or, with none, before the first):
+// every tensor the call wrote, then every view (no call of its own) whose
+// inputs are now all written, sent to the host; `written` says which
+// tensors hold their values so far. The time they take is no operator's.
+void printTensorsToHost(std::ostringstream& out, const CompiledModel& m, const OperatorCall* call,
+                        const std::vector<bool>& calledOperators, std::vector<bool>& written,
+                        const std::vector<std::string>& inputNames,
+                        const std::vector<std::string>& outputNames) {
+  const auto send = [&](int op, int tensor) {
+    const auto t = static_cast<std::size_t>(tensor);
+    out << "  TVMDebugTensor(" << op << "u, " << tensor << "u, (const void*)("
+        << storageExpression(m, tensor, inputNames, outputNames) << "), "
+        << m.graph.tensor(tensor).byteSize() << "u);\n";
+    written[t] = true;
+  };
+  std::vector<int> sent;
+  const std::size_t params = call != nullptr ? m.functions[call->function].params.size() : 0;
+  for (std::size_t i = 0; i < params; ++i) {
+    const int tensor = call->paramTensors.at(i);
+    if (!m.functions[call->function].params[i]->written ||
+        std::find(sent.begin(), sent.end(), tensor) != sent.end()) {
+      continue;
+    }
+    sent.push_back(tensor);
+    send(call->operatorIndex, tensor);
+  }
+  for (bool more = true; more;) {
+    more = false;
+    for (const ir::Operator& view : m.graph.operators) {
+      const auto v = static_cast<std::size_t>(view.index);
+      if (calledOperators[v] || view.outputs.empty() ||
+          written[static_cast<std::size_t>(view.outputs.front())]) {
+        continue;
+      }
+      const bool ready = std::all_of(view.inputs.begin(), view.inputs.end(), [&](int input) {
+        return input == ir::kNoTensor || written[static_cast<std::size_t>(input)];
+      });
+      if (!ready) continue;
+      for (int output : view.outputs) send(view.index, output);
+      sent.push_back(view.outputs.front());
+      more = true;
+    }
+  }
+  if (call != nullptr || !sent.empty()) out << "  TVM_PROFILE_SKIP();\n";
+}
+
 const std::vector<memory::MemoryPool>& poolsOf(const CompiledModel& m) {
   return m.memoryPlan.pools;
 }
@@ -252,9 +298,16 @@ GeneratedFile printRunSource(const CompiledModel& m) {
       << "\": operator calls in order, intermediate tensors at planned workspace offsets.\n"
          " * Built with TVM_CRT_PROFILING defined, a profiler mark after each call charges it\n"
          " * the time since the previous mark (tvm/runtime/crt/profiler.h; whoever runs the model\n"
-         " * calls TVMProfilerRunStart first); otherwise that compiles away. */\n";
-  out << "#include <stddef.h>\n#include <stdint.h>\n\n#include "
-         "<tvm/runtime/crt/error_codes.h>\n#include <tvm/runtime/crt/profiler.h>\n\n#include \""
+         " * calls TVMProfilerRunStart first); otherwise that compiles away."
+      << (m.debugTensors
+              ? "\n * A debug build: after each call, every tensor it wrote goes to the host\n"
+                " * (TVMDebugTensor, tvm/runtime/crt/debug_tensors.h)."
+              : "")
+      << " */\n";
+  out << "#include <stddef.h>\n#include <stdint.h>\n\n"
+      << (m.debugTensors ? "#include <tvm/runtime/crt/debug_tensors.h>\n" : "")
+      << "#include <tvm/runtime/crt/error_codes.h>\n#include <tvm/runtime/crt/profiler.h>\n\n"
+         "#include \""
       << p << ".h\"\n\n";
   for (const tir::PrimFunc& f : m.functions) out << cPrototype(f) << ";\n";
   out << "\n";
@@ -290,6 +343,23 @@ GeneratedFile printRunSource(const CompiledModel& m) {
   if (usesDevices) out << "  int32_t close_status;\n";
   out << "  (void)inputs;\n  (void)outputs;\n";
   for (const memory::MemoryPool& pool : poolsOf(m)) out << "  (void)pool_" << pool.name << ";\n";
+  // For a debug build: the operators with a call, and the tensors that hold
+  // their values before the first call (inputs, constants, state).
+  std::vector<bool> calledOperators(m.graph.operators.size(), false);
+  std::vector<bool> written(m.graph.tensors.size(), false);
+  if (m.debugTensors) {
+    for (const OperatorCall& call : m.calls) {
+      for (int index : call.operators) calledOperators[static_cast<std::size_t>(index)] = true;
+      calledOperators[static_cast<std::size_t>(call.operatorIndex)] = true;
+    }
+    for (const ir::Tensor& tensor : m.graph.tensors) {
+      written[static_cast<std::size_t>(tensor.index)] =
+          tensor.isConstant || findState(m.state, tensor.index) != nullptr;
+    }
+    for (int input : m.graph.inputs) written[static_cast<std::size_t>(input)] = true;
+    // Views of the inputs are whole before any call.
+    printTensorsToHost(out, m, nullptr, calledOperators, written, inputNames, outputNames);
+  }
   for (const OperatorCall& call : m.calls) {
     const tir::PrimFunc& f = m.functions[call.function];
     const ir::Operator& op = m.graph.operators[static_cast<std::size_t>(call.operatorIndex)];
@@ -326,6 +396,9 @@ GeneratedFile printRunSource(const CompiledModel& m) {
     } else {
       out << "  TVM_PROFILE_OPERATOR_DONE(" << op.index << ");\n";
       out << "  if (status != 0) return status;\n";
+    }
+    if (m.debugTensors) {
+      printTensorsToHost(out, m, &call, calledOperators, written, inputNames, outputNames);
     }
   }
   out << "  return 0;\n}\n\n";

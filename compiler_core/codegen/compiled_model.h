@@ -73,6 +73,7 @@ struct PatchExecution {
 struct CompiledModel {
   std::string modelName;  // the <name> of tvmgen_<name>_run
   bool externalWorkspace = false;
+  bool debugTensors = false;                    // CompileOptions::debugTensors
   target::CpuIsa isa = target::CpuIsa::Scalar;  // what the CPU's kernels were lowered for
   ir::Graph graph;
   std::vector<tir::PrimFunc> functions;

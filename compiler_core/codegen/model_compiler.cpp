@@ -383,6 +383,7 @@ CompiledModel compileToC(const ir::Graph& graph, const CompileOptions& options) 
   CompiledModel model;
   model.modelName = options.modelName;
   model.externalWorkspace = options.externalWorkspace;
+  model.debugTensors = options.debugTensors;
   model.isa = options.isa;
   model.graph = graph;
   for (const memory::MemoryPool& pool : options.memory.pools) {

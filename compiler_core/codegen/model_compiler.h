@@ -64,6 +64,11 @@ struct CompileOptions {
   // when it writes it: a large model's weights as C text are several times
   // their size and need not all be held at once (loupec compile's archive).
   bool printOperatorSources = true;
+  // Debug build: after each operator the executor sends every tensor the
+  // operator wrote (and the views that became whole) to the host with
+  // TVMDebugTensor (tvm/runtime/crt/debug_tensors.h), before a later
+  // operator can reuse its bytes. The memory plan is the same as without.
+  bool debugTensors = false;
   // For people: which stage the compilation is in ("lowering operator 12 of
   // 65 (CONV_2D)"); called on the compiling thread.
   std::function<void(const std::string& stage)> progress;

@@ -261,7 +261,7 @@ std::vector<std::uint8_t> Session::request(std::span<const std::uint8_t> body,
   std::vector<std::uint8_t> payload;
   for (int attempt = 1;; ++attempt) {
     send(SessionMessageType::Request, sequence, body, what);
-    const Clock::time_point deadline = Clock::now() + timeout;
+    Clock::time_point deadline = Clock::now() + timeout;
     bool naked = false;
     while (!naked && nextPayload(payload, deadline, what)) {
       if (payload.size() < kSessionHeaderBytes) {
@@ -294,6 +294,15 @@ std::vector<std::uint8_t> Session::request(std::span<const std::uint8_t> body,
             takeLog(std::span(payload).subspan(kSessionHeaderBytes));
           } else {
             ++statistics_.droppedStale;
+          }
+          break;
+        case SessionMessageType::Tensor:
+          if (!isCurrentSession(header) || header.sequence != sequence) {
+            ++statistics_.droppedStale;
+          } else {
+            ++statistics_.tensorChunksReceived;
+            deadline = Clock::now() + timeout;
+            if (tensorHandler_) tensorHandler_(std::span(payload).subspan(kSessionHeaderBytes));
           }
           break;
         case SessionMessageType::Nak: {

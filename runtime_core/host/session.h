@@ -32,6 +32,7 @@ enum class SessionMessageType : std::uint8_t {
   Response = 0x05,
   Log = 0x06,
   Nak = 0x07,
+  Tensor = 0x08,  // a debug build's tensor chunk during RUN (debug_tensor_stream.h)
 };
 
 // NAK reasons: the board's framing events, then the session's own.
@@ -85,6 +86,7 @@ struct SessionStatistics {
   std::size_t retries = 0;   // retransmissions after a time-out or NAK
   std::size_t naksReceived = 0;
   std::size_t logsReceived = 0;
+  std::size_t tensorChunksReceived = 0;
   // Whole frames dropped after decoding, by reason.
   std::size_t droppedStale = 0;          // other nonces (an earlier session)
   std::size_t droppedWrongSequence = 0;  // RESPONSE to a request no longer outstanding
@@ -95,6 +97,8 @@ struct SessionStatistics {
 class Session {
  public:
   using LogHandler = std::function<void(std::string_view)>;
+  // A TENSOR message's body, as it arrives while its request is answered.
+  using TensorHandler = std::function<void(std::span<const std::uint8_t> body)>;
 
   explicit Session(Transport& transport, SessionOptions options = {});
 
@@ -119,6 +123,11 @@ class Session {
   // LOG lines arrive in order; they are kept (logs()) unless a handler is set.
   void setLogHandler(LogHandler handler) { logHandler_ = std::move(handler); }
   const std::vector<std::string>& logs() const { return logs_; }
+  // TENSOR messages of the request under way go to the handler; each one
+  // restarts that attempt's time-out, so a long stream of tensors over a
+  // slow link is not mistaken for a board that stopped answering. Without
+  // a handler they are dropped.
+  void setTensorHandler(TensorHandler handler) { tensorHandler_ = std::move(handler); }
 
  private:
   struct Header {
@@ -148,6 +157,7 @@ class Session {
   std::uint8_t lastHostNonce_ = 0;
   std::uint8_t lastSequence_ = 0;
   LogHandler logHandler_;
+  TensorHandler tensorHandler_;
   std::vector<std::string> logs_;
   mutable SessionStatistics statistics_;
 };

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <tvm/runtime/c_backend_api.h>
 #include <tvm/runtime/crt/crt.h>
+#include <tvm/runtime/crt/debug_tensors.h>
 #include <tvm/runtime/crt/func_registry.h>
 #include <tvm/runtime/crt/module.h>
 #include <tvm/runtime/crt/platform.h>
@@ -954,6 +955,81 @@ static void test_call_func_builds_tensors_inside_allocations_only(void) {
   CRT_EXPECT_EQ_INT(1, calls);
 }
 
+/* ---- A debug build's model: its tensors go to the host during RUN. ---- */
+
+static int32_t RunDebugModel(void) {
+  size_t i;
+  for (i = 0; i < OUTPUT_BYTES; ++i) output0[i] = (uint8_t)(input0[i] + 1);
+  fake_now += 100;
+  TVMProfilerOperatorDone(0);
+  TVMDebugTensor(0, 5, output0, OUTPUT_BYTES);
+  for (i = 0; i < BIG_OUTPUT_BYTES; ++i) output1[i] = (uint8_t)(i * 3);
+  /* Sending takes time too: no operator's. */
+  fake_now += 30;
+  TVMProfilerSkip();
+  fake_now += 50;
+  TVMProfilerOperatorDone(1);
+  TVMDebugTensor(1, 9, output1, BIG_OUTPUT_BYTES);
+  TVMDebugTensor(1, 10, NULL, 0);
+  return 0;
+}
+
+static const TVMModelDescriptor debug_model = {"debug",
+                                               1,
+                                               2,
+                                               model_inputs,
+                                               model_input_bytes,
+                                               model_outputs,
+                                               model_output_bytes,
+                                               2 /* operators */,
+                                               64 /* workspace */,
+                                               0 /* state */,
+                                               RunDebugModel,
+                                               NULL};
+
+static void ExpectTensorMessage(size_t m, uint8_t seq, uint32_t op, uint32_t tensor,
+                                uint32_t offset, uint32_t total, const uint8_t* data, size_t size) {
+  CRT_EXPECT_EQ_INT(kTvmSessionTensor, messages[m][0]);
+  CRT_EXPECT_EQ_INT(host_nonce, messages[m][1]);
+  CRT_EXPECT_EQ_INT(board_nonce, messages[m][2]);
+  CRT_EXPECT_EQ_INT(seq, messages[m][3]);
+  CRT_EXPECT_EQ_INT(4 + TVM_SESSION_TENSOR_HEADER_BYTES + size, message_sizes[m]);
+  CRT_EXPECT_EQ_INT(op, U32At(messages[m] + 4));
+  CRT_EXPECT_EQ_INT(tensor, U32At(messages[m] + 8));
+  CRT_EXPECT_EQ_INT(offset, U32At(messages[m] + 12));
+  CRT_EXPECT_EQ_INT(total, U32At(messages[m] + 16));
+  CRT_EXPECT(size == 0 || memcmp(messages[m] + 20, data, size) == 0);
+}
+
+static void test_a_debug_run_sends_each_tensor_in_chunks_before_its_response(void) {
+  static const uint8_t run[] = {kTvmRpcRun};
+  uint8_t profile[9] = {kTvmRpcGetProfile};
+  Setup(&debug_model);
+  StartSession(0x21);
+  SendHeaderAndBody(kTvmSessionRequest, host_nonce, board_nonce, 7, run, sizeof(run));
+  /* 8 bytes in one message, 1500 in 512 + 512 + 476, an empty tensor in one, then RUN's answer. */
+  CRT_EXPECT_EQ_INT(6, message_count);
+  ExpectTensorMessage(0, 7, 0, 5, 0, OUTPUT_BYTES, output0, OUTPUT_BYTES);
+  ExpectTensorMessage(1, 7, 1, 9, 0, BIG_OUTPUT_BYTES, output1, TVM_SESSION_TENSOR_CHUNK_BYTES);
+  ExpectTensorMessage(2, 7, 1, 9, 512, BIG_OUTPUT_BYTES, output1 + 512, 512);
+  ExpectTensorMessage(3, 7, 1, 9, 1024, BIG_OUTPUT_BYTES, output1 + 1024, 476);
+  ExpectTensorMessage(4, 7, 1, 10, 0, 0, NULL, 0);
+  CRT_EXPECT_EQ_INT(kTvmSessionResponse, messages[5][0]);
+  CRT_EXPECT_EQ_INT(kTvmRpcRun, messages[5][4]);
+  /* Operator 1 is charged its 50 ticks, not the 30 spent sending. */
+  PutU32(profile + 1, 0);
+  PutU32(profile + 5, 2);
+  Request(8, profile, sizeof(profile));
+  CRT_EXPECT_EQ_INT(kTvmErrorNoError, Status());
+  CRT_EXPECT_EQ_INT(100, U64At(Results() + 8 + 4));
+  CRT_EXPECT_EQ_INT(50, U64At(Results() + 8 + 12 + 4));
+  /* Outside a RUN the hook sends nothing, and the session refuses a tensor. */
+  TVMDebugTensor(0, 5, output0, OUTPUT_BYTES);
+  CRT_EXPECT_EQ_INT(0, wire_size);
+  CRT_EXPECT_EQ_INT(kTvmErrorInvalidArgument,
+                    TVMSession_SendTensor(&server.session, 0, 5, output0, OUTPUT_BYTES));
+}
+
 static void test_a_retransmitted_call_is_not_called_twice(void) {
   uint8_t body[32] = {kTvmRpcCallFunc};
   SetupSession();
@@ -993,5 +1069,6 @@ int main(void) {
   CRT_RUN(test_call_func_refuses_bad_requests);
   CRT_RUN(test_call_func_builds_tensors_inside_allocations_only);
   CRT_RUN(test_a_retransmitted_call_is_not_called_twice);
+  CRT_RUN(test_a_debug_run_sends_each_tensor_in_chunks_before_its_response);
   return crt_test_exit_code();
 }

@@ -56,6 +56,10 @@ void TVMProfilerOperatorDone(uint32_t operator_index) {
   if (operator_index >= entry_count) entry_count = (size_t)operator_index + 1;
 }
 
+void TVMProfilerSkip(void) {
+  if (marking) last_mark = TVMPlatformProfilerTicks();
+}
+
 size_t TVMProfilerEntryCount(void) {
   return entry_count;
 }

@@ -4,6 +4,7 @@
  * answers with exactly one response. Lengths are compared by subtraction
  * (offset <= size, then length <= size - offset) so no sum can overflow.
  */
+#include <tvm/runtime/crt/debug_tensors.h>
 #include <tvm/runtime/crt/platform.h>
 #include <tvm/runtime/crt/profiler.h>
 #include <tvm/runtime/crt/rpc_server.h>
@@ -490,6 +491,17 @@ static void SetInput(TVMRpcServer* server, Reader* reader) {
   RespondStatus(server, kTvmRpcSetInput, kTvmErrorNoError);
 }
 
+/* The server whose RUN is under way, for TVMDebugTensor; NULL between runs. */
+static TVMRpcServer* running_server;
+
+void TVMDebugTensor(uint32_t operator_index, uint32_t tensor_index, const void* data,
+                    uint32_t size) {
+  if (running_server == NULL) return;
+  /* A failed write shows as the host's missing chunk, named there. */
+  (void)TVMSession_SendTensor(&running_server->session, operator_index, tensor_index,
+                              (const uint8_t*)data, size);
+}
+
 static void Run(TVMRpcServer* server, Reader* reader) {
   const TVMModelDescriptor* model = server->model;
   uint32_t start;
@@ -508,7 +520,9 @@ static void Run(TVMRpcServer* server, Reader* reader) {
   /* The run's first profiler mark is the start of its total: the way into
    * the model counts to its first operator, not to no one. */
   start = TVMProfilerRunStart();
+  running_server = server;
   model_status = model->run();
+  running_server = NULL;
   end = TVMPlatformProfilerTicks();
   PutU32(results, (uint32_t)model_status);
   /* Unsigned subtraction: right across one wrap of the 32-bit counter. */

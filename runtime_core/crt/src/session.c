@@ -161,6 +161,7 @@ static void HandleMessage(TVMSession* session, const uint8_t* message, size_t si
     case kTvmSessionResponse:
     case kTvmSessionLog:
     case kTvmSessionNak:
+    case kTvmSessionTensor:
       /* The board's own kinds of message (an echoing link): never answered,
        * or two boards would NAK each other forever. */
       return;
@@ -258,6 +259,38 @@ tvm_crt_error_t TVMSession_Log(TVMSession* session, const char* text, size_t siz
   if (size > MAX_BODY_BYTES) size = MAX_BODY_BYTES;
   return SendMessage(session, kTvmSessionLog, CurrentHostNonce(session), CurrentBoardNonce(session),
                      0, (const uint8_t*)text, size, NULL, 0);
+}
+
+static void PutTensorWord(uint8_t* out, uint32_t value) {
+  out[0] = (uint8_t)(value & 0xFFu);
+  out[1] = (uint8_t)((value >> 8) & 0xFFu);
+  out[2] = (uint8_t)((value >> 16) & 0xFFu);
+  out[3] = (uint8_t)(value >> 24);
+}
+
+tvm_crt_error_t TVMSession_SendTensor(TVMSession* session, uint32_t operator_index,
+                                      uint32_t tensor_index, const uint8_t* data, uint32_t size) {
+  uint8_t head[TVM_SESSION_TENSOR_HEADER_BYTES];
+  uint32_t offset = 0;
+  tvm_crt_error_t err = kTvmErrorNoError;
+  if (!session->handling || session->responding || (data == NULL && size > 0)) {
+    return kTvmErrorInvalidArgument;
+  }
+  PutTensorWord(head, operator_index);
+  PutTensorWord(head + 4, tensor_index);
+  PutTensorWord(head + 12, size);
+  /* An empty tensor still sends one message: the host learns it was written. */
+  do {
+    uint32_t chunk = size - offset;
+    if (chunk > TVM_SESSION_TENSOR_CHUNK_BYTES) chunk = TVM_SESSION_TENSOR_CHUNK_BYTES;
+    PutTensorWord(head + 8, offset);
+    /* The sequence of the request under way: a stale chunk is told apart. */
+    err = SendMessage(session, kTvmSessionTensor, session->host_nonce, session->board_nonce,
+                      session->last_sequence, head, sizeof(head),
+                      data == NULL ? NULL : data + offset, chunk);
+    offset += chunk;
+  } while (err == kTvmErrorNoError && offset < size);
+  return err;
 }
 
 int TVMSession_IsOpen(const TVMSession* session) {

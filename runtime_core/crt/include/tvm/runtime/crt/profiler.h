@@ -53,6 +53,10 @@ uint32_t TVMProfilerRunStart(void);
  * last mark, and now is the next mark. */
 void TVMProfilerOperatorDone(uint32_t operator_index);
 
+/*! \brief The ticks since the last mark are no operator's (a debug build
+ * sending an operator's tensors to the host): now is the next mark. */
+void TVMProfilerSkip(void);
+
 /*! \brief 1 + the highest operator index done since the last reset (0 if none):
  * how many entries of TVMProfilerEntries are worth reading. */
 size_t TVMProfilerEntryCount(void);
@@ -66,8 +70,10 @@ uint32_t TVMProfilerDropped(void);
 /* On when TVM_CRT_PROFILING is non-zero or defined empty (then -(-1) == 1). */
 #if defined(TVM_CRT_PROFILING) && ((TVM_CRT_PROFILING + 0) != 0 || (0 - TVM_CRT_PROFILING - 1) == 1)
 #define TVM_PROFILE_OPERATOR_DONE(i) TVMProfilerOperatorDone((uint32_t)(i))
+#define TVM_PROFILE_SKIP() TVMProfilerSkip()
 #else
 #define TVM_PROFILE_OPERATOR_DONE(i) ((void)0)
+#define TVM_PROFILE_SKIP() ((void)0)
 #endif
 
 #ifdef __cplusplus

@@ -42,8 +42,14 @@ typedef enum {
   kTvmSessionRequest = 0x04,
   kTvmSessionResponse = 0x05,
   kTvmSessionLog = 0x06,
-  kTvmSessionNak = 0x07
+  kTvmSessionNak = 0x07,
+  kTvmSessionTensor = 0x08
 } TVMSessionMessageType;
+
+/*! A TENSOR message's body: operator u32, tensor u32, offset u32, total
+ * bytes u32, then at most this many bytes of the tensor from offset. */
+#define TVM_SESSION_TENSOR_HEADER_BYTES 16
+#define TVM_SESSION_TENSOR_CHUNK_BYTES 512
 
 /*! NAK reasons: the framing events of framing.h, then the session's own. */
 typedef enum {
@@ -143,6 +149,16 @@ int TVMSession_ResendResponse(TVMSession* session, uint8_t first_byte);
  * (kTvmErrorInvalidArgument); text longer than a frame is cut.
  */
 tvm_crt_error_t TVMSession_Log(TVMSession* session, const char* text, size_t size);
+
+/*!
+ * \brief While a request is handled (a debug build's RUN), before its
+ * response: send size bytes of tensor tensor_index, which operator
+ * operator_index just wrote, as TENSOR messages of at most
+ * TVM_SESSION_TENSOR_CHUNK_BYTES each, straight from data (nothing is
+ * copied). kTvmErrorInvalidArgument outside a request or during its response.
+ */
+tvm_crt_error_t TVMSession_SendTensor(TVMSession* session, uint32_t operator_index,
+                                      uint32_t tensor_index, const uint8_t* data, uint32_t size);
 
 /*! \brief 1 while a host's session is open (after START). */
 int TVMSession_IsOpen(const TVMSession* session);
