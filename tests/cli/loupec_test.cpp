@@ -481,6 +481,58 @@ class Loupec : public QObject {
     QVERIFY(QFile::exists(dir.filePath("tensors/index.json")));
   }
 
+  void runOnHostDumpsWhatTheBoardComputed() {
+    // A debug build on the host sends every tensor back: each equals
+    // TFLite Micro's dump of the same golden set.
+    QTemporaryDir dir;
+    QVERIFY(qputenv("XDG_CACHE_HOME", dir.filePath("cache").toUtf8()));
+    const auto result = loupec({"run", model("kws_ref_model"), "--platform", "host", "--inputs",
+                                golden("kws_ref_model", "real1", "input0.bin"), "--output-dir",
+                                dir.filePath("out"), "--dump-tensors", dir.filePath("tensors")});
+    QVERIFY2(result.exitCode == 0, qPrintable(result.err));
+    QVERIFY2(result.out.contains("tensors: 14 written to"), result.out.constData());
+    const auto index = nlohmann::json::parse(readAll(dir.filePath("tensors/index.json")));
+    QCOMPARE(index.size(), std::size_t{14});
+    for (const auto& entry : index) {
+      const std::string file = entry["file"];
+      QCOMPARE(entry["tensor_index"], entry["index"]);
+      QCOMPARE(readAll(dir.filePath(QString::fromStdString("tensors/" + file))),
+               readAll(golden("kws_ref_model", "real1", ("tensors/" + file).c_str())));
+    }
+  }
+
+  void debugOnHostFindsTheCorruptedOperator() {
+    QTemporaryDir dir;
+    QVERIFY(qputenv("XDG_CACHE_HOME", dir.filePath("cache").toUtf8()));
+    const QString set = golden("kws_ref_model", "real1", "");
+    auto result = loupec({"debug", model("kws_ref_model"), "--platform", "host", "--golden", set});
+    QVERIFY2(result.exitCode == 0, qPrintable(result.err + result.out));
+    QVERIFY2(result.out.contains("every tensor agrees: 13 compared with TFLite Micro's dump"),
+             result.out.constData());
+    QVERIFY2(QString::fromUtf8(result.out)
+                 .contains(QRegularExpression("\\n2 #2 +CONV_2D +[0-9,]+ +[0-9.]+  "
+                                              "1x25x5x64 +exact\\n")),
+             result.out.constData());
+    result = loupec({"debug", model("kws_ref_model"), "--platform", "host", "--golden", set,
+                     "--corrupt-operator", "4"});
+    QCOMPARE(result.exitCode, 1);
+    QVERIFY2(result.out.contains("first difference: operator 4 CONV_2D (model operator #4): "
+                                 "differs: "),
+             result.out.constData());
+    QVERIFY2(result.out.contains("fault: byte "), result.out.constData());
+    // Wrong command lines.
+    QCOMPARE(loupec({"debug", model("kws_ref_model"), "--golden", set}).exitCode, 2);
+    result =
+        loupec({"debug", model("kws_ref_model"), "--platform", "host", "--golden", dir.path()});
+    QCOMPARE(result.exitCode, 2);
+    QVERIFY2(result.err.contains("no per-tensor dump there"), qPrintable(result.err));
+    result = loupec({"debug", model("kws_ref_model"), "--platform", "host", "--golden", set,
+                     "--corrupt-operator", "99"});
+    QCOMPARE(result.exitCode, 1);
+    QVERIFY2(result.err.contains("the model has no operator 99 (it has 13)"),
+             qPrintable(result.err));
+  }
+
   void runOnHostMatchesGolden() {
     // The generated C, built natively and run as a child process over the RPC
     // session, gives the golden bytes; the second run reuses the cached build.
@@ -856,7 +908,7 @@ class Loupec : public QObject {
       QVERIFY2(man.contains(entry), qPrintable(entry));
       ++commands;
     }
-    QCOMPARE(commands, 11);
+    QCOMPARE(commands, 12);
   }
 
   // A model with control flow (a WHILE whose body holds an IF): info shows
