@@ -10,8 +10,12 @@
 #include <QtTest>
 
 #include <algorithm>
+#include <cstring>
 #include <functional>
 
+#include "analysis/ethosu_region_map.h"
+#include "codegen/c_function_printer.h"
+#include "codegen/model_compiler.h"
 #include "ethosu/driver_payload.h"
 #include "ethosu/npu_architecture.h"
 #include "ethosu/payload_validator.h"
@@ -212,6 +216,85 @@ class EthosuPayloadValidatorTest : public QObject {
       QVERIFY2(v.ok(), v.text().c_str());
       QCOMPARE(v.operations, p.npuOperations);
     }
+  }
+
+  // Two independent readings of the same words: the least memory each
+  // region needs by these checks is the highest byte the region map (built
+  // on the functional model's decoder) finds used.
+  void extentsAgreeWithTheRegionMap_data() {
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("arch");  // empty: a Vela file
+    for (const char* model : {"kws_ref_model", "vww_96_int8", "ic_resnet8_int8", "ad01_int8",
+                              "person_detect", "micro_speech_quantized", "hello_world_int8"}) {
+      for (const char* arch : {"ethos-u55-32", "ethos-u65-256"}) {
+        QTest::newRow((std::string(model) + " " + arch).c_str())
+            << QString::fromStdString((test::modelsDir() / model / "model.tflite").string())
+            << QString(arch);
+      }
+    }
+    for (const auto& f : test::ethosu::velaFiles()) {
+      QTest::newRow(f.name.c_str()) << QString::fromStdString(f.path.string()) << QString();
+    }
+  }
+
+  void extentsAgreeWithTheRegionMap() {
+    QFETCH(QString, file);
+    QFETCH(QString, arch);
+    const ir::Graph graph = arch.isEmpty() ? frontend::importTfliteFile(file.toStdString())
+                                           : compiledFor(file.toStdString(), arch.toStdString());
+    int operators = 0;
+    for (const ir::Operator& op : graph.operators) {
+      if (op.type != ir::OpType::EthosU) continue;
+      ++operators;
+      const PayloadValidation v = validate(payloadOf(graph, op));
+      const analysis::EthosURegionMap map = analysis::ethosuRegionMapOf(graph, op);
+      QVERIFY2(map.problems.empty(), analysis::ethosuRegionMapText(map).c_str());
+      for (const analysis::EthosURegionInfo& info : map.regions) {
+        if (info.region < 0 || info.region >= 8) continue;
+        QVERIFY2(v.regionExtent[static_cast<std::size_t>(info.region)] == info.highest,
+                 (info.name + ": " +
+                  std::to_string(v.regionExtent[static_cast<std::size_t>(info.region)]) +
+                  " here, " + std::to_string(info.highest) + " in the region map")
+                     .c_str());
+      }
+    }
+    QVERIFY(operators > 0);
+  }
+
+  // What the C code hands Arm's driver: the payload (its stream 32 bytes
+  // in), the flash and the arena, each on 16 bytes (ethosu_driver.c refuses
+  // a stream or base address off 16 bytes; arm-none-eabi-gcc places a
+  // uint8_t array on any byte).
+  void theGeneratedCPutsPayloadFlashAndArenaOnSixteenBytes() {
+    const ir::Graph graph =
+        compiledFor(test::modelsDir() / "kws_ref_model" / "model.tflite", "ethos-u55-128");
+    const codegen::CompiledModel model = codegen::compileToC(graph, {});
+    int checked = 0;
+    for (const tir::PrimFunc& func : model.functions) {
+      const std::string c = codegen::printCSource(func);
+      if (c.find("loupe_ethosu_run_operator(") == std::string::npos) continue;
+      ++checked;
+      QVERIFY2(c.find("#define LOUPE_ALIGNED(n) __attribute__((aligned(n)))") != std::string::npos,
+               c.substr(0, 2000).c_str());
+      for (const char* array : {" payload[", " flash["}) {
+        const std::size_t at = c.find(array);
+        QVERIFY2(at != std::string::npos, array);
+        const std::string declaration = c.substr(at, c.find('=', at) - at);
+        QVERIFY2(declaration.find("LOUPE_ALIGNED(16)") != std::string::npos, declaration.c_str());
+      }
+      // The arena: in the planned scratch at an offset of 16, or an array of its own.
+      const std::size_t arena = c.find(" arena");
+      QVERIFY(arena != std::string::npos);
+      const std::string line = c.substr(arena, c.find(';', arena) - arena);
+      const std::size_t plus = line.find(std::string(tir::kScratchParam) + " + ");
+      if (plus != std::string::npos) {
+        const long offset = std::stol(line.substr(plus + std::strlen(tir::kScratchParam) + 3));
+        QVERIFY2(offset % 16 == 0, line.c_str());
+      } else {
+        QVERIFY2(line.find("LOUPE_ALIGNED(16)") != std::string::npos, line.c_str());
+      }
+    }
+    QCOMPARE(checked, 1);
   }
 
   // --- Each check, broken on purpose -----------------------------------
