@@ -126,6 +126,17 @@ std::vector<std::size_t> commandStarts(const std::vector<std::uint32_t>& words) 
   return starts;
 }
 
+// "54 operations, bytes used/given: flash 36832/36832, scratch 22080/22080, fast 0/0".
+std::string usage(const PayloadValidation& v, const OperatorPayload& p) {
+  std::string text = std::to_string(v.operations) + " operations, bytes used/given:";
+  const char* names[] = {"flash", "scratch", "fast scratch"};
+  for (std::size_t r = 0; r < 3; ++r) {
+    text += std::string(r == 0 ? " " : ", ") + names[r] + " " + std::to_string(v.regionExtent[r]) +
+            "/" + std::to_string(p.memory.regionSizes[r]);
+  }
+  return text;
+}
+
 // `p` with its command stream replaced (a new payload around it).
 OperatorPayload withStream(const OperatorPayload& p, const std::vector<std::uint32_t>& words) {
   OperatorPayload q = p;
@@ -196,6 +207,7 @@ class EthosuPayloadValidatorTest : public QObject {
       QVERIFY2(v.ok(), v.text().c_str());
       QCOMPARE(v.operations, p.npuOperations);
       QVERIFY(v.regionExtent[1] > 0);
+      qInfo("%s", usage(v, p).c_str());
     }
   }
 
@@ -215,6 +227,7 @@ class EthosuPayloadValidatorTest : public QObject {
       const PayloadValidation v = validate(p);
       QVERIFY2(v.ok(), v.text().c_str());
       QCOMPARE(v.operations, p.npuOperations);
+      qInfo("%s", usage(v, p).c_str());
     }
   }
 
