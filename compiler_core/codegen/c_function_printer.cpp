@@ -1,5 +1,6 @@
 #include "codegen/c_function_printer.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cinttypes>
 #include <cmath>
@@ -201,7 +202,11 @@ class StmtPrinter {
                                kScratchParam + " + " + std::to_string(s->scratchOffset) + ");");
         } else {
           line(indent + 1, std::string(cTypeName(s->buffer->type)) + " " + s->buffer->name + "[" +
-                               std::to_string(s->buffer->elementCount()) + "];");
+                               std::to_string(s->buffer->elementCount()) + "]" +
+                               (s->buffer->alignment > 1
+                                    ? " LOUPE_ALIGNED(" + std::to_string(s->buffer->alignment) + ")"
+                                    : std::string()) +
+                               ";");
         }
         print(s->body, indent + 1);
         line(indent, "}");
@@ -305,6 +310,7 @@ void printConstant(std::ostringstream& out, const Buffer& c, const std::string& 
   out << "static const " << cTypeName(c->type) << " " << c->name << "["
       << std::max<std::int64_t>(c->elementCount(), 1) << "]";
   if (!section.empty()) out << " LOUPE_CONSTANT_SECTION(\"" << section << "\")";
+  if (c->alignment > 1) out << " LOUPE_ALIGNED(" << c->alignment << ")";
   out << " = {";
   printValues(out, c->data, c->type, c->name, sink);
   if (c->data.empty()) out << "0";
@@ -339,6 +345,17 @@ void writeCSource(std::ostringstream& out, const PrimFunc& func, const CTextSink
     out << "#if defined(__GNUC__)\n#define LOUPE_CONSTANT_SECTION(name) "
            "__attribute__((section(name)))\n#else\n#define LOUPE_CONSTANT_SECTION(name)\n"
            "#endif\n\n";
+  }
+  // Arrays whose address the hardware takes only on a multiple of bytes.
+  std::set<const BufferNode*> buffers;
+  collectBuffers(func.body, buffers);
+  const bool aligned = std::any_of(func.constants.begin(), func.constants.end(),
+                                   [](const Buffer& c) { return c->alignment > 1; }) ||
+                       std::any_of(buffers.begin(), buffers.end(),
+                                   [](const BufferNode* b) { return b->alignment > 1; });
+  if (aligned) {
+    out << "#ifndef LOUPE_ALIGNED\n#if defined(__GNUC__)\n#define LOUPE_ALIGNED(n) "
+           "__attribute__((aligned(n)))\n#else\n#define LOUPE_ALIGNED(n)\n#endif\n#endif\n\n";
   }
   for (std::size_t c = 0; c < func.constants.size(); ++c) {
     printConstant(out, func.constants[c], sectionOf(c), sink);

@@ -218,6 +218,9 @@ class ConvolutionLowering {
       }
       appendScaleRecord(result_.scales, channel);
     }
+    // The NPU takes a scale stream's length only in multiples of 16 bytes
+    // (Vela asserts it, and pads its streams with zeros the same way).
+    result_.scales.resize((result_.scales.size() + 15) / 16 * 16, 0);
     npu.weights = {0, 0, static_cast<std::uint32_t>(result_.weights.size())};
     npu.scales = {0, 0, static_cast<std::uint32_t>(result_.scales.size())};
   }

@@ -46,12 +46,13 @@ tir::Buffer FunctionBuilder::param(int tensorIndex, const std::string& role, boo
   return b;
 }
 
-tir::Buffer FunctionBuilder::constant(const ir::Tensor& tensor, const std::string& role) {
+tir::Buffer FunctionBuilder::constant(const ir::Tensor& tensor, const std::string& role,
+                                      std::int64_t alignment) {
   // The tensor's own bytes, shared rather than copied: a large model's weights
   // are then held once however many functions and graph copies refer to them.
   return addConstant(role, bufferType(tensor.dtype),
                      std::vector<std::int64_t>(tensor.shape.begin(), tensor.shape.end()),
-                     tensor.data);
+                     tensor.data, alignment);
 }
 
 tir::Buffer FunctionBuilder::input(int tensorIndex, const std::string& role) {
@@ -60,9 +61,11 @@ tir::Buffer FunctionBuilder::input(int tensorIndex, const std::string& role) {
 }
 
 tir::Buffer FunctionBuilder::addConstant(const std::string& role, tir::ScalarType type,
-                                         std::vector<std::int64_t> shape, ir::ConstantBytes bytes) {
+                                         std::vector<std::int64_t> shape, ir::ConstantBytes bytes,
+                                         std::int64_t alignment) {
   auto b = std::make_shared<tir::BufferNode>();
   b->name = role;
+  b->alignment = alignment;
   b->type = type;
   b->shape = std::move(shape);
   b->scope = tir::BufferScope::Constant;
@@ -72,9 +75,10 @@ tir::Buffer FunctionBuilder::addConstant(const std::string& role, tir::ScalarTyp
 }
 
 tir::Buffer FunctionBuilder::local(const std::string& name, tir::ScalarType type,
-                                   std::int64_t elements) {
+                                   std::int64_t elements, std::int64_t alignment) {
   auto b = std::make_shared<tir::BufferNode>();
   b->name = name;
+  b->alignment = alignment;
   b->type = type;
   b->shape = {elements};
   b->scope = tir::BufferScope::Local;

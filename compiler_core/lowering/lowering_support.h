@@ -41,8 +41,9 @@ class FunctionBuilder {
 
   // The buffer of graph tensor `tensorIndex` as a parameter named `role`.
   tir::Buffer param(int tensorIndex, const std::string& role, bool written);
-  // A constant from a graph tensor's bytes.
-  tir::Buffer constant(const ir::Tensor& tensor, const std::string& role);
+  // A constant from a graph tensor's bytes; `alignment`: see tir::BufferNode.
+  tir::Buffer constant(const ir::Tensor& tensor, const std::string& role,
+                       std::int64_t alignment = 0);
   // A tensor the function reads: a constant when the graph holds its data
   // (constants have no storage at run time), else a read-only parameter.
   tir::Buffer input(int tensorIndex, const std::string& role);
@@ -54,13 +55,15 @@ class FunctionBuilder {
     if (!bytes.empty()) std::memcpy(bytes.data(), values.data(), bytes.size());
     return addConstant(role, type, {static_cast<std::int64_t>(values.size())}, std::move(bytes));
   }
-  tir::Buffer local(const std::string& name, tir::ScalarType type, std::int64_t elements);
+  tir::Buffer local(const std::string& name, tir::ScalarType type, std::int64_t elements,
+                    std::int64_t alignment = 0);
 
   tir::PrimFunc finish(tir::Stmt body);
 
  private:
   tir::Buffer addConstant(const std::string& role, tir::ScalarType type,
-                          std::vector<std::int64_t> shape, ir::ConstantBytes bytes);
+                          std::vector<std::int64_t> shape, ir::ConstantBytes bytes,
+                          std::int64_t alignment = 0);
 
   const ir::Graph& graph_;
   tir::PrimFunc func_;

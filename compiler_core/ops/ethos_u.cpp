@@ -19,6 +19,7 @@ namespace loupe::ops {
 namespace {
 
 constexpr std::size_t kEthosUFeatureMapSlot = 2;  // after the payload and the flash
+constexpr std::int64_t kEthosUAlignment = 16;     // ethosu_driver.c: MASK_16_BYTE_ALIGN
 
 std::optional<std::string> checkEthosU(const ir::Graph& graph, const ir::Operator& op) {
   const auto* attrs = std::get_if<ir::EthosUAttrs>(&op.attributes);
@@ -101,9 +102,12 @@ tir::PrimFunc lowerEthosUOperator(const ir::Graph& graph, const ir::Operator& op
   const auto& attrs = std::get<ir::EthosUAttrs>(op.attributes);
   lowering::FunctionBuilder fb(graph, op, functionName);
   const ir::Tensor& payloadTensor = *graph.input(op, 0);
-  const Buffer payload = fb.constant(payloadTensor, "payload");
+  // Arm's driver takes the command stream and every base address only on
+  // 16 bytes: the payload (its stream a multiple of 16 bytes into it), the flash,
+  // the arena and a fast scratch of its own are placed so.
+  const Buffer payload = fb.constant(payloadTensor, "payload", kEthosUAlignment);
   const ir::Tensor* flashTensor = graph.input(op, 1);
-  const Buffer flash = flashTensor ? fb.constant(*flashTensor, "flash") : nullptr;
+  const Buffer flash = flashTensor ? fb.constant(*flashTensor, "flash", kEthosUAlignment) : nullptr;
   std::vector<Buffer> inputs;
   for (std::size_t i = 0; i < attrs.inputOffsets.size(); ++i) {
     inputs.push_back(
@@ -113,13 +117,14 @@ tir::PrimFunc lowerEthosUOperator(const ir::Graph& graph, const ir::Operator& op
   for (std::size_t i = 0; i < attrs.outputOffsets.size(); ++i) {
     outputs.push_back(fb.param(op.outputs[i], "output" + std::to_string(i), true));
   }
-  const Buffer arena =
-      fb.local("arena", ScalarType::UInt8, std::max<std::int64_t>(attrs.scratchBytes, 1));
+  const Buffer arena = fb.local("arena", ScalarType::UInt8,
+                                std::max<std::int64_t>(attrs.scratchBytes, 1), kEthosUAlignment);
   const std::int64_t workspaceValues = std::max<std::int64_t>(attrs.workspaceValues, 1);
   const Buffer workspace = fb.local("workspace", ScalarType::Int16, workspaceValues);
   const bool fastInArena = attrs.fastScratchOffset >= 0 || attrs.fastScratchBytes == 0;
-  const Buffer fast =
-      fastInArena ? nullptr : fb.local("fast_scratch", ScalarType::UInt8, attrs.fastScratchBytes);
+  const Buffer fast = fastInArena ? nullptr
+                                  : fb.local("fast_scratch", ScalarType::UInt8,
+                                             attrs.fastScratchBytes, kEthosUAlignment);
 
   const auto copy = [](Expr dst, Expr src, std::int64_t bytes) {
     return evaluate(callExtern("loupe_ethosu_copy", ScalarType::Void,

@@ -38,6 +38,10 @@ struct BufferNode {
   // Constants: little-endian element bytes, shared with the graph tensor they
   // come from when the function uses its weights as they are.
   ir::ConstantBytes data;
+  // Constants and locals: the multiple of bytes the array's address must be
+  // (an Ethos-U payload, flash and scratch: 16, as Arm's driver demands); 0:
+  // the element type's own.
+  std::int64_t alignment = 0;
   std::int64_t elementCount() const;
 };
 using Buffer = std::shared_ptr<const BufferNode>;

@@ -15,8 +15,8 @@ class ScratchLifter {
     if (!s) return s;
     auto copy = std::make_shared<StmtNode>(*s);
     if (s->kind == StmtKind::Allocate && bufferBytes(s->buffer) >= minBytes_) {
-      const std::int64_t offset =
-          (depth + kScratchAlignment - 1) / kScratchAlignment * kScratchAlignment;
+      const std::int64_t align = std::max(kScratchAlignment, s->buffer->alignment);
+      const std::int64_t offset = (depth + align - 1) / align * align;
       copy->scratchOffset = offset;
       highWater_ = std::max(highWater_, offset + bufferBytes(s->buffer));
       copy->body = rewrite(s->body, offset + bufferBytes(s->buffer));
