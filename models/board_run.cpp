@@ -11,6 +11,7 @@
 #include <optional>
 
 #include "deploy/deploy_error.h"
+#include "deploy/reference_check.h"
 #include "deploy/run_on_board.h"
 #include "models/model_document.h"
 #include "models/target_choice.h"
@@ -31,6 +32,7 @@ struct BoardRun::Result {
   QList<QList<int>> modelOperators;  // per profile row
   QStringList flash;                 // the firmware's footprint, per memory
   QString plan;                      // the plan fit-first chose, or empty
+  std::optional<DebugFindings> debug;
 };
 
 namespace {
@@ -51,6 +53,56 @@ Bytes readTensorFile(const QString& path, const ir::Tensor& tensor, const char* 
                              std::to_string(tensor.byteSize()));
   }
   return Bytes(data.begin(), data.end());
+}
+
+// A debug run's tensors against the golden dump (or the reference
+// interpreter's), per imported-model operator.
+BoardRun::DebugFindings compareDebugRun(const ir::Graph& graph, const deploy::BoardRunResult& done,
+                                        const std::vector<Bytes>& inputs,
+                                        const std::optional<std::filesystem::path>& goldenTensors,
+                                        const QString& goldenName) {
+  BoardRun::DebugFindings findings;
+  auto expected = std::make_shared<deploy::TensorBytes>(
+      goldenTensors ? deploy::goldenTensors(graph, *goldenTensors)
+                    : deploy::referenceTensors(graph, inputs));
+  findings.expectedName = goldenTensors ? BoardRun::tr("TFLite Micro's dump (%1)").arg(goldenName)
+                                        : BoardRun::tr("the reference interpreter");
+  const deploy::DebugComparison c = deploy::compareBoardTensors(
+      graph, done.compilation.model, done.deviceTensors, inputs, *expected, done.profile,
+      goldenTensors ? deploy::kMaxFloatUlps : deploy::kMaxReferenceUlps);
+  std::size_t compared = 0;
+  for (const deploy::DebugOperatorRow& row : c.rows) {
+    const QString mark = row.differs() ? QStringLiteral("differs") : QStringLiteral("exact");
+    for (int m : row.modelOperators) findings.marks.insert(m, mark);
+    compared += row.outputs.size();
+  }
+  if (c.firstDiffering) {
+    const deploy::DebugOperatorRow& row = c.rows[*c.firstDiffering];
+    findings.firstDiffering = row.modelOperators.empty() ? -1 : row.modelOperators.front();
+    QString detail;
+    for (const deploy::TensorAgreement& a : row.outputs) {
+      if (a.verdict == deploy::TensorVerdict::Differs) {
+        detail = BoardRun::tr("tensor %1: %2").arg(a.tensor).arg(QString::fromStdString(a.detail));
+        break;
+      }
+    }
+    findings.summary =
+        BoardRun::tr("first difference: operator %1 %2 (model operator %3), %4")
+            .arg(row.operatorIndex)
+            .arg(QString::fromStdString(row.type), QString::fromStdString(row.name), detail);
+  } else {
+    findings.summary = BoardRun::tr("every tensor agrees: %1 compared with %2")
+                           .arg(compared)
+                           .arg(findings.expectedName);
+  }
+  if (!c.notOnBoard.empty()) {
+    findings.summary += BoardRun::tr("; %n tensor(s) never held whole on the board", nullptr,
+                                     static_cast<int>(c.notOnBoard.size()));
+  }
+  findings.board = std::make_shared<deploy::TensorBytes>(
+      deploy::boardTensors(graph, done.compilation.model, done.deviceTensors, inputs));
+  findings.expected = std::move(expected);
+  return findings;
 }
 
 }  // namespace
@@ -174,6 +226,7 @@ bool BoardRun::start(Request request) {
   error_.clear();
   outputs_.clear();
   platform_ = request.platform;
+  debug_.reset();
   emit runningChanged(true);
   emit started(platform_);
 
@@ -183,10 +236,18 @@ bool BoardRun::start(Request request) {
   }
   QStringList files = inputFiles_;
   std::vector<std::filesystem::path> goldenOutputs;
+  // The golden set's per-tensor dump, when it has one.
+  std::optional<std::filesystem::path> goldenTensors;
+  QString goldenName;
   for (const deploy::GoldenSet& set : golden_.sets) {
     if (QString::fromStdString(set.name) != goldenSet_) continue;
     for (const auto& input : set.inputs) files << QString::fromStdString(input.string());
     goldenOutputs = set.outputs;
+    goldenName = QString::fromStdString(set.name);
+    if (!set.inputs.empty()) {
+      const auto dump = set.inputs.front().parent_path() / "tensors";
+      if (std::filesystem::exists(dump / "index.json")) goldenTensors = dump;
+    }
   }
   stop_ = std::stop_source();
   // Progress is reported from the worker; the lines are delivered on this
@@ -203,9 +264,10 @@ bool BoardRun::start(Request request) {
         },
         Qt::QueuedConnection);
   };
-  watcher_.setFuture(QtConcurrent::run(
-      [graph = std::move(graph), files, goldenOutputs, request, &platforms = registries_.platforms,
-       generation, report, stop = stop_.get_token()]() -> std::shared_ptr<const Result> {
+  watcher_.setFuture(
+      QtConcurrent::run([graph = std::move(graph), files, goldenOutputs, goldenTensors, goldenName,
+                         request, &platforms = registries_.platforms, generation, report,
+                         stop = stop_.get_token()]() -> std::shared_ptr<const Result> {
         auto result = std::make_shared<Result>();
         result->generation = generation;
         try {
@@ -231,8 +293,10 @@ bool BoardRun::start(Request request) {
           // overlapped outputs, or the first plan that fits when those do
           // not ("[plan]" line), and a refusal names a board the model fits.
           run.compile.fitToMemories = true;
+          run.compile.options.debugTensors = request.debug;
+          if (request.debug) run.corruptOperator = request.corruptOperator;
           run.knownBoards = &platforms;
-          run.inputs = std::move(inputs);
+          run.inputs = inputs;
           for (std::size_t i = 0; i < goldenOutputs.size(); ++i) {
             run.goldenOutputs.push_back(
                 readTensorFile(QString::fromStdString(goldenOutputs[i].string()),
@@ -270,6 +334,9 @@ bool BoardRun::start(Request request) {
               }
             }
             result->modelOperators << modelOps;
+          }
+          if (request.debug) {
+            result->debug = compareDebugRun(graph, done, inputs, goldenTensors, goldenName);
           }
           for (const deploy::OutputCheck& checked : done.checks) {
             result->outputs << OutputCheck{
@@ -321,6 +388,7 @@ void BoardRun::onDone() {
   flash_ = result->flash;
   plan_ = result->plan;
   outputs_ = result->outputs;
+  debug_ = result->debug;
   times_ = result->times;
   unit_ = QString::fromStdString(result->profile.unit);
   total_ = result->profile.total;
@@ -337,6 +405,7 @@ void BoardRun::onDone() {
     }
   }
   for (const OutputCheck& check : outputs_) emit progress(check.message);
+  if (debug_) emit progress(tr("[debug] %1").arg(debug_->summary));
   emit progress(tr("[done] generate %1 s, build %2 s, flash %3 s, run %4 s")
                     .arg(times_.generate, 0, 'f', 2)
                     .arg(times_.build, 0, 'f', 2)

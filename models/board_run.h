@@ -9,15 +9,18 @@
 #pragma once
 
 #include <QFutureWatcher>
+#include <QHash>
 #include <QList>
 #include <QObject>
 #include <QString>
 #include <QStringList>
 #include <map>
 #include <memory>
+#include <optional>
 #include <stop_token>
 #include <vector>
 
+#include "deploy/board_tensor_check.h"
 #include "deploy/deployment.h"
 #include "deploy/golden_sets.h"
 #include "deploy/registries.h"
@@ -87,6 +90,26 @@ class BoardRun : public QObject {
     bool overlapOutputs = false;
     // The first operators run strip by strip where that lowers the bound.
     bool patches = false;
+    // Debug on board: a debug build sends every tensor back as it is
+    // written, and each is compared with the golden set's per-tensor dump
+    // (TFLite Micro's tensors/) when the inputs are such a set's, otherwise
+    // with the reference interpreter's.
+    bool debug = false;
+    // With debug, for demos: one weight byte of this operator changed on
+    // the board (deploy/weight_fault.h).
+    std::optional<int> corruptOperator;
+  };
+
+  // What the last debug run found (Request::debug).
+  struct DebugFindings {
+    QString expectedName;  // "TFLite Micro's dump (real1)", "the reference interpreter"
+    // Per imported-model operator that sent its outputs: "exact" or "differs".
+    QHash<int, QString> marks;
+    int firstDiffering = -1;  // the imported-model operator, -1 when all agree
+    QString summary;          // "every tensor agrees: 13 ..." or "first difference: ..."
+    // Per imported-model tensor: what the board sent and what was expected.
+    std::shared_ptr<const deploy::TensorBytes> board;
+    std::shared_ptr<const deploy::TensorBytes> expected;
   };
 
   // Deploys to the platforms of `registries`, which outlive the BoardRun.
@@ -138,6 +161,8 @@ class BoardRun : public QObject {
   const QList<ProfileRow>& profileRows() const { return rows_; }
   // Board time per imported-model operator (fused calls split evenly).
   const std::vector<double>& operatorTimes() const { return operatorTimes_; }
+  // The last successful run's debug findings; none after a plain run.
+  const std::optional<DebugFindings>& debugFindings() const { return debug_; }
 
   bool waitUntilIdle(int timeoutMs = 300000);
   // Whether the worker of a run, a cancelled one too, is still busy.
@@ -180,6 +205,7 @@ class BoardRun : public QObject {
   double total_ = 0;
   QList<ProfileRow> rows_;
   std::vector<double> operatorTimes_;
+  std::optional<DebugFindings> debug_;
   std::stop_source stop_;
   QFutureWatcher<std::shared_ptr<const Result>> watcher_;
 };

@@ -40,11 +40,13 @@ DeployPanel::DeployPanel(models::ModelDocument* document, models::BoardRun* run,
       goldenSet_(new QComboBox(this)),
       fit_(new QLabel(this)),
       runButton_(new QPushButton(tr("Run on board"), this)),
+      debugButton_(new QPushButton(tr("Debug on board"), this)),
       cancelButton_(new QPushButton(tr("Cancel"), this)),
       result_(new QLabel(this)) {
   platform_->setObjectName(QStringLiteral("platformBox"));
   port_->comboBox()->setObjectName(QStringLiteral("portBox"));
   runButton_->setObjectName(QStringLiteral("runOnBoardButton"));
+  debugButton_->setObjectName(QStringLiteral("debugOnBoardButton"));
   cancelButton_->setObjectName(QStringLiteral("cancelRunButton"));
   result_->setObjectName(QStringLiteral("deployResult"));
   goldenSet_->setObjectName(QStringLiteral("goldenSetBox"));
@@ -117,9 +119,15 @@ DeployPanel::DeployPanel(models::ModelDocument* document, models::BoardRun* run,
 
   runButton_->setToolTip(tr("Build, flash and run the model on the platform (Ctrl+R)"));
   connect(runButton_, &QPushButton::clicked, this, &DeployPanel::runOnBoard);
+  debugButton_->setToolTip(
+      tr("Run a debug build: every tensor comes back from the board as it is written and is "
+         "compared with the golden set's per-tensor dump or the reference interpreter; the "
+         "graph marks each operator exact or differs and the first difference is selected"));
+  connect(debugButton_, &QPushButton::clicked, this, [this] { debugOnBoard(); });
   connect(cancelButton_, &QPushButton::clicked, run_, &models::BoardRun::cancel);
   auto* runButtons = new QHBoxLayout;
   runButtons->addWidget(runButton_);
+  runButtons->addWidget(debugButton_);
   runButtons->addWidget(cancelButton_);
   runButtons->addStretch(1);
 
@@ -300,6 +308,14 @@ void DeployPanel::runOnBoard() {
   run_->start(chosen);
 }
 
+void DeployPanel::debugOnBoard(std::optional<int> corruptOperator) {
+  models::BoardRun::Request chosen = request();
+  chosen.debug = true;
+  chosen.corruptOperator = corruptOperator;
+  emit aboutToRun(platform_->currentData(Qt::UserRole + 2).toBool() ? chosen.port : QString());
+  run_->start(chosen);
+}
+
 void DeployPanel::updateControls() {
   const bool running = run_->isRunning();
   form_->setRowVisible(serialRow_, platform_->currentData(Qt::UserRole + 2).toBool());
@@ -323,6 +339,7 @@ void DeployPanel::updateControls() {
       run_->goldenSet().isEmpty() ? -1 : goldenSet_->findText(run_->goldenSet()));
   platform_->setEnabled(!running);
   runButton_->setEnabled(!running && document_->isLoaded() && !selectedPlatform().isEmpty());
+  debugButton_->setEnabled(runButton_->isEnabled());
   cancelButton_->setEnabled(running);
 }
 
@@ -398,6 +415,12 @@ void DeployPanel::updateResult() {
         html += QStringLiteral("</li>");
       }
       html += QStringLiteral("</ul>");
+      if (const auto& debug = run_->debugFindings()) {
+        html += tr("<span style='color:%1'>Debug: %2</span><br>")
+                    .arg(debug->firstDiffering >= 0 ? QStringLiteral("#c62828")
+                                                    : QStringLiteral("#2e7d32"),
+                         debug->summary.toHtmlEscaped());
+      }
       if (!run_->planNote().isEmpty()) {
         html += tr("Memory plan: %1<br>").arg(run_->planNote().toHtmlEscaped());
       }

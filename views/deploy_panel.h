@@ -41,6 +41,7 @@ class DeployPanel : public QWidget {
   QComboBox* platformBox() const { return platform_; }
   QComboBox* portBox() const;
   QPushButton* runButton() const { return runButton_; }
+  QPushButton* debugButton() const { return debugButton_; }
   QPushButton* cancelButton() const { return cancelButton_; }
   QLabel* resultLabel() const { return result_; }
   QComboBox* goldenSetBox() const { return goldenSet_; }
@@ -81,6 +82,9 @@ class DeployPanel : public QWidget {
  public slots:
   // Starts a run with the panel's settings (the Run on board action).
   void runOnBoard();
+  // A debug run: every tensor read back and compared (BoardRun::Request::debug);
+  // `corruptOperator` (demos, --corrupt-operator) changes one of its weight bytes.
+  void debugOnBoard(std::optional<int> corruptOperator = std::nullopt);
 
  private:
   void updateControls();
@@ -121,6 +125,7 @@ class DeployPanel : public QWidget {
   QComboBox* goldenSet_;
   QLabel* fit_;
   QPushButton* runButton_;
+  QPushButton* debugButton_;
   QPushButton* cancelButton_;
   QLabel* result_;
 };

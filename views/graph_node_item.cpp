@@ -41,8 +41,13 @@ void GraphNodeItem::setMark(const QString& mark) {
 }
 
 QColor GraphNodeItem::markColor(const QString& mark) {
-  if (mark == QStringLiteral("added")) return QColor(0x1e, 0x8a, 0x3c);
-  if (mark == QStringLiteral("removed")) return QColor(0xc0, 0x24, 0x24);
+  // A comparison's added/removed; a debug run's exact/differs.
+  if (mark == QStringLiteral("added") || mark == QStringLiteral("exact")) {
+    return QColor(0x1e, 0x8a, 0x3c);
+  }
+  if (mark == QStringLiteral("removed") || mark == QStringLiteral("differs")) {
+    return QColor(0xc0, 0x24, 0x24);
+  }
   return QColor(0xd9, 0x7a, 0x00);  // changed, merged
 }
 
@@ -122,6 +127,8 @@ void GraphNodeItem::paintMarkTag(QPainter* painter, const QRectF& r) const {
   // A small tag over the top-right corner, so it reads at any zoom.
   const QString symbol = mark_ == QStringLiteral("added")     ? QStringLiteral("+")
                          : mark_ == QStringLiteral("removed") ? QStringLiteral("\u2212")
+                         : mark_ == QStringLiteral("exact")   ? QStringLiteral("=")
+                         : mark_ == QStringLiteral("differs") ? QStringLiteral("\u2260")
                                                               : QStringLiteral("~");
   const QRectF tag(r.right() - 18, r.top() - 6, 20, 14);
   painter->save();

@@ -27,6 +27,10 @@ QString launchUsage() {
       "  --run-on PLATFORM       run the model on PLATFORM (host, qemu-mps2-an385,\n"
       "                          qemu-mps3-an547) before showing it, as Run on board does;\n"
       "                          a failed run is listed in Problems\n"
+      "  --debug                 with --run-on: Debug on board (every tensor read back and\n"
+      "                          compared; --view debug shows the Debug dock)\n"
+      "  --corrupt-operator K    with --debug: change one weight byte of operator K on the\n"
+      "                          board, as loupec debug --corrupt-operator (demos)\n"
       "  --target TARGETS        compile for TARGETS in priority order, as loupec compile\n"
       "                          --target takes them: \"c\" (the default) or e.g.\n"
       "                          \"ethos-u -accelerator_config=ethos-u55-128, c\" (Arm's\n"
@@ -71,6 +75,8 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments, const QStringList
   const QCommandLineOption op(QStringList{QStringLiteral("select"), QStringLiteral("operator")}, {},
                               QStringLiteral("N"));
   const QCommandLineOption runOn(QStringLiteral("run-on"), {}, QStringLiteral("PLATFORM"));
+  const QCommandLineOption debugRun(QStringLiteral("debug"));
+  const QCommandLineOption corrupt(QStringLiteral("corrupt-operator"), {}, QStringLiteral("K"));
   const QCommandLineOption target(QStringLiteral("target"), {}, QStringLiteral("TARGETS"));
   const QCommandLineOption compareTarget(QStringLiteral("compare-target"), {},
                                          QStringLiteral("TARGETS"));
@@ -89,7 +95,7 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments, const QStringList
   const QCommandLineOption npuOperation(QStringLiteral("npu-operation"), {}, QStringLiteral("N"));
   parser.addOptions({screenshot, view, size, op, runOn, target, compareTarget, comparePlanner,
                      compareModel, detail, compareMeasure, compareTab, exportTo, overlapOutputs,
-                     patches, expandNpu, npuOperation});
+                     patches, expandNpu, npuOperation, debugRun, corrupt});
   if (!parser.parse(arguments)) {
     options.error = parser.errorText();
     return options;
@@ -119,6 +125,19 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments, const QStringList
   if (parser.isSet(runOn) && options.runOn.isEmpty()) {
     options.error = QStringLiteral("--run-on needs a platform name");
     return options;
+  }
+  options.debugRun = parser.isSet(debugRun);
+  if (options.debugRun && options.runOn.isEmpty()) {
+    options.error = QStringLiteral("--debug needs --run-on PLATFORM");
+    return options;
+  }
+  if (parser.isSet(corrupt)) {
+    bool ok = false;
+    options.corruptOperator = parser.value(corrupt).toInt(&ok);
+    if (!ok || options.corruptOperator < 0 || !options.debugRun) {
+      options.error = QStringLiteral("--corrupt-operator needs --debug and an operator index");
+      return options;
+    }
   }
   if (parser.isSet(target)) {
     options.target = parser.value(target);

@@ -20,6 +20,8 @@ struct LaunchOptions {
   QSize windowSize{1400, 900};
   int operatorIndex = -1;       // the operator to select, -1 to keep the default
   QString runOn;                // non-empty: run the model on this platform first
+  bool debugRun = false;        // --debug: that run is Debug on board
+  int corruptOperator = -1;     // --corrupt-operator K: with --debug, operator K's weight byte
   QString target;               // non-empty: compile for these targets ("ethos-u, c")
   target::TargetList targets;   // `target` parsed; empty when not given
   bool fullDetail = false;      // --detail full: full-detail graph nodes

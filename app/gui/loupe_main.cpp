@@ -153,7 +153,13 @@ int takeScreenshot(const loupe::gui::LaunchOptions& options,
                      .arg(options.runOn));
       return 2;
     }
-    window.deployPanel()->runOnBoard();
+    if (options.debugRun) {
+      window.deployPanel()->debugOnBoard(options.corruptOperator >= 0
+                                             ? std::optional<int>(options.corruptOperator)
+                                             : std::nullopt);
+    } else {
+      window.deployPanel()->runOnBoard();
+    }
   }
   if (options.compare()) {
     if (const QString error = startComparison(window, options); !error.isEmpty()) {
@@ -254,7 +260,13 @@ int main(int argc, char** argv) {
       printError(error);
     }
     if (!options.runOn.isEmpty() && window.deployPanel()->selectPlatform(options.runOn)) {
-      window.deployPanel()->runOnBoard();
+      if (options.debugRun) {
+        window.deployPanel()->debugOnBoard(options.corruptOperator >= 0
+                                               ? std::optional<int>(options.corruptOperator)
+                                               : std::nullopt);
+      } else {
+        window.deployPanel()->runOnBoard();
+      }
     }
     if (options.compare()) {
       if (const QString error = startComparison(window, options); !error.isEmpty()) {

@@ -58,6 +58,7 @@
 #include "models/view_exports.h"
 #include "views/command_stream_view.h"
 #include "views/compare_view.h"
+#include "views/debug_tensor_view.h"
 #include "views/deploy_panel.h"
 #include "views/device_mapping_view.h"
 #include "views/function_listing_view.h"
@@ -354,6 +355,14 @@ void MainWindow::createDocks() {
   addDockWidget(Qt::BottomDockWidgetArea, profileDock_);
   tabifyDockWidget(problemsDock_, profileDock_);
 
+  debugTensorView_ = new views::DebugTensorView(document_, boardRun_, this);
+  debugTensorView_->setObjectName(QStringLiteral("debugTensorView"));
+  debugDock_ = new QDockWidget(tr("Debug"), this);
+  debugDock_->setObjectName(QStringLiteral("debugDock"));
+  debugDock_->setWidget(debugTensorView_);
+  addDockWidget(Qt::BottomDockWidgetArea, debugDock_);
+  tabifyDockWidget(problemsDock_, debugDock_);
+
   commandStreamView_ = new views::CommandStreamView(npuCommandStreamModel_, npuSelection_, this);
   commandStreamView_->setObjectName(QStringLiteral("commandStreamView"));
   commandStreamDock_ = new QDockWidget(tr("Command Stream"), this);
@@ -591,12 +600,12 @@ void MainWindow::createActions() {
 }
 
 QStringList MainWindow::viewNames() {
-  return {
-      QStringLiteral("graph"),      QStringLiteral("operators"),   QStringLiteral("ir"),
-      QStringLiteral("devices"),    QStringLiteral("passes"),      QStringLiteral("tir"),
-      QStringLiteral("c"),          QStringLiteral("memory"),      QStringLiteral("compare"),
-      QStringLiteral("deploy"),     QStringLiteral("tune"),        QStringLiteral("profile"),
-      QStringLiteral("npu-stream"), QStringLiteral("npu-regions"), QStringLiteral("npu-weights")};
+  return {QStringLiteral("graph"),      QStringLiteral("operators"),  QStringLiteral("ir"),
+          QStringLiteral("devices"),    QStringLiteral("passes"),     QStringLiteral("tir"),
+          QStringLiteral("c"),          QStringLiteral("memory"),     QStringLiteral("compare"),
+          QStringLiteral("deploy"),     QStringLiteral("tune"),       QStringLiteral("profile"),
+          QStringLiteral("debug"),      QStringLiteral("npu-stream"), QStringLiteral("npu-regions"),
+          QStringLiteral("npu-weights")};
 }
 
 // The target choice, in a toolbar and the Compile menu: the CPU alone or the
@@ -801,13 +810,14 @@ bool MainWindow::showView(const QString& name) {
     return true;
   }
   if (name == QStringLiteral("deploy") || name == QStringLiteral("profile") ||
-      name == QStringLiteral("console")) {
+      name == QStringLiteral("debug") || name == QStringLiteral("console")) {
     // The Deploy panel and the Profile or the Serial Console beside the
     // graph they explain.
     showView(QStringLiteral("graph"));
     deployDock_->show();
     deployDock_->raise();
     QDockWidget* dock = name == QStringLiteral("profile")   ? profileDock_
+                        : name == QStringLiteral("debug")   ? debugDock_
                         : name == QStringLiteral("console") ? serialConsoleDock_
                                                             : buildLogDock_;
     dock->show();
@@ -949,6 +959,16 @@ void MainWindow::onBoardRunFinished() {
   } else if (boardRun_->state() == State::Succeeded) {
     profileDock_->show();
     profileDock_->raise();
+  }
+  // A debug run marks every operator exact or differs and goes to the first
+  // difference; any other run clears the marks.
+  const auto& findings = boardRun_->debugFindings();
+  graphView_->setMarks(findings ? findings->marks : QHash<int, QString>());
+  if (findings) {
+    graphView_->setColourBy(views::GraphView::ColourBy::Target);
+    debugDock_->show();
+    debugDock_->raise();
+    if (findings->firstDiffering >= 0) document_->setCurrentOperator(findings->firstDiffering);
   }
 }
 

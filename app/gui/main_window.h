@@ -58,6 +58,7 @@ class OperatorTableView;
 class PassStageView;
 class ProblemsView;
 class ProfileView;
+class DebugTensorView;
 class PropertiesView;
 class SerialConsolePanel;
 class StageNavigator;
@@ -127,6 +128,7 @@ class MainWindow : public QMainWindow {
   // in Problems and the status bar) for a log that cannot be read.
   bool applyTuningLog(const QString& path);
   views::ProfileView* profileView() const { return profileView_; }
+  views::DebugTensorView* debugTensorView() const { return debugTensorView_; }
   QPlainTextEdit* buildLog() const { return buildLog_; }
   QAction* runOnBoardAction() const { return runOnBoardAction_; }
   QToolButton* cancelCompileButton() const { return cancelCompileButton_; }
@@ -249,6 +251,8 @@ class MainWindow : public QMainWindow {
   QDockWidget* problemsDock_ = nullptr;
   views::DeployPanel* deployPanel_ = nullptr;
   views::ProfileView* profileView_ = nullptr;
+  views::DebugTensorView* debugTensorView_ = nullptr;
+  QDockWidget* debugDock_ = nullptr;
   QPlainTextEdit* buildLog_ = nullptr;
   QDockWidget* deployDock_ = nullptr;
   views::TuningPanel* tuningPanel_ = nullptr;

@@ -24,6 +24,7 @@
 #include "passes/pass_manager.h"
 #include "quiet_main_window.h"
 #include "test_data.h"
+#include "views/debug_tensor_view.h"
 #include "views/deploy_panel.h"
 #include "views/graph_node_item.h"
 #include "views/graph_view.h"
@@ -118,6 +119,49 @@ class BoardRunTest : public QObject {
     QVERIFY(lines.filter("[compile]").size() == 1);
     QVERIFY(!lines.filter("[connect]").isEmpty() || !lines.filter("[flash]").isEmpty());
     QVERIFY(!lines.filter("bit-exact").isEmpty());
+  }
+
+  void debugOnBoardMarksEveryOperatorAgainstTflmsDump() {
+    // Debug on board in the window, kws on the host with golden set real1:
+    // every tensor comes back, each operator is marked exact against TFLite
+    // Micro's dump, and the Debug dock shows the selected operator's output.
+    MainWindow window(quietOptions());
+    window.show();
+    QVERIFY(window.openModel(loupe::test::kwsModelPath()));
+    QVERIFY(window.waitUntilIdle());
+    auto* panel = window.deployPanel();
+    QVERIFY(panel->selectPlatform("host"));
+    QVERIFY(panel->debugButton()->isEnabled());
+    panel->debugButton()->click();
+    QVERIFY(window.boardRun()->waitUntilIdle(kRunTimeoutMs));
+    QVERIFY2(window.boardRun()->state() == BoardRun::State::Succeeded,
+             qPrintable(window.boardRun()->errorMessage()));
+    const auto& findings = window.boardRun()->debugFindings();
+    QVERIFY(findings.has_value());
+    QCOMPARE(findings->expectedName, "TFLite Micro's dump (real1)");
+    QCOMPARE(findings->firstDiffering, -1);
+    QCOMPARE(findings->marks.size(), window.document()->operatorCount());
+    for (const QString& mark : findings->marks) QCOMPARE(mark, "exact");
+    QVERIFY2(findings->summary.startsWith("every tensor agrees: 13 compared with"),
+             qPrintable(findings->summary));
+    // The graph's nodes carry the marks.
+    auto* node = window.graphView()->nodeOfOperator(2);
+    QVERIFY(node);
+    QCOMPARE(node->mark(), "exact");
+    // The Debug dock: the selected operator's output, equal element for element.
+    window.document()->setCurrentOperator(2);
+    auto* debugView = window.debugTensorView();
+    QVERIFY2(debugView->tensorLabel()->text().contains("Equal, element for element."),
+             qPrintable(debugView->tensorLabel()->text()));
+    QCOMPARE(debugView->differingElements(), 0);
+    // A tile per channel, each its 25 rows and 5 columns.
+    QCOMPARE(debugView->tiles().size(), 64);
+    QCOMPARE(debugView->tiles().front().size(), QSize(5, 25));
+    // A plain run afterwards clears the marks.
+    panel->runButton()->click();
+    QVERIFY(window.boardRun()->waitUntilIdle(kRunTimeoutMs));
+    QVERIFY(!window.boardRun()->debugFindings().has_value());
+    QCOMPARE(node->mark(), "");
   }
 
   void kwsOnTheMicrobitRunsWithThePlanThatFits() {
