@@ -95,6 +95,17 @@ QString startComparison(loupe::gui::MainWindow& window, const loupe::gui::Launch
   return {};
 }
 
+// --run-on: Run on board, or with --debug Debug on board (--corrupt-operator).
+void startBoardRun(loupe::gui::MainWindow& window, const loupe::gui::LaunchOptions& options) {
+  if (!options.debugRun) {
+    window.deployPanel()->runOnBoard();
+    return;
+  }
+  window.deployPanel()->debugOnBoard(options.corruptOperator >= 0
+                                         ? std::optional<int>(options.corruptOperator)
+                                         : std::nullopt);
+}
+
 // --expand-npu and --npu-operation: a Vela model's NPU operations in the
 // graph, one of them selected there and in the Command Stream dock. Returns
 // why it cannot, or an empty string.
@@ -153,13 +164,7 @@ int takeScreenshot(const loupe::gui::LaunchOptions& options,
                      .arg(options.runOn));
       return 2;
     }
-    if (options.debugRun) {
-      window.deployPanel()->debugOnBoard(options.corruptOperator >= 0
-                                             ? std::optional<int>(options.corruptOperator)
-                                             : std::nullopt);
-    } else {
-      window.deployPanel()->runOnBoard();
-    }
+    startBoardRun(window, options);
   }
   if (options.compare()) {
     if (const QString error = startComparison(window, options); !error.isEmpty()) {
@@ -260,13 +265,7 @@ int main(int argc, char** argv) {
       printError(error);
     }
     if (!options.runOn.isEmpty() && window.deployPanel()->selectPlatform(options.runOn)) {
-      if (options.debugRun) {
-        window.deployPanel()->debugOnBoard(options.corruptOperator >= 0
-                                               ? std::optional<int>(options.corruptOperator)
-                                               : std::nullopt);
-      } else {
-        window.deployPanel()->runOnBoard();
-      }
+      startBoardRun(window, options);
     }
     if (options.compare()) {
       if (const QString error = startComparison(window, options); !error.isEmpty()) {
