@@ -18,6 +18,7 @@
 #include "deploy/run_on_board.h"
 #include "frontend/tflite_importer.h"
 #include "golden_sets.h"
+#include "hybrid_lstm_model.h"
 #include "hybrid_svdf_model.h"
 #include "test_data.h"
 
@@ -237,21 +238,39 @@ class DeployDebug : public QObject {
     QVERIFY(!debug.comparison.rows.empty());
   }
 
+  void stateAndItsUpdateComeBackFromTheBoard_data() {
+    QTest::addColumn<QString>("model");
+    QTest::newRow("svdf") << "svdf";
+    QTest::newRow("lstm") << "lstm";
+  }
+
   void stateAndItsUpdateComeBackFromTheBoard() {
-    // SVDF's state is updated in place: the board sends it after the
-    // update, and it equals the reference interpreter's after its run.
-    using namespace test::hybrid_svdf;
-    const ir::Graph graph = svdfModel(2, kFeatureRank2, kTimeRank2, true);
-    const auto input =
-        test::bytesOf(std::vector<float>(kSvdfInput.begin(), kSvdfInput.begin() + 6));
+    // SVDF's activation state and the LSTM's cell and output state are
+    // updated in place: the board sends them after the update, and they
+    // equal the reference interpreter's after its run.
+    QFETCH(QString, model);
+    ir::Graph graph;
+    std::vector<std::uint8_t> input;
+    if (model == "svdf") {
+      using namespace test::hybrid_svdf;
+      graph = svdfModel(2, kFeatureRank2, kTimeRank2, true);
+      input = test::bytesOf(std::vector<float>(kSvdfInput.begin(), kSvdfInput.begin() + 6));
+    } else {
+      graph = test::hybrid_lstm::lstmModel(true);
+      input = test::bytesOf(test::hybrid_lstm::kSequence);
+    }
     const DebugRun debug = debugRun("host", graph, {input}, {});
     QVERIFY2(!debug.comparison.anyDiffers(), qPrintable(firstDifference(debug.comparison)));
-    const int state = graph.operators.front().inputs.at(4);
-    bool sent = false;
-    for (const auto& row : debug.comparison.rows) {
-      for (const auto& a : row.outputs) sent = sent || a.tensor == state;
+    std::size_t states = 0, sent = 0;
+    for (const ir::Tensor& tensor : graph.tensors) {
+      if (!tensor.isVariable) continue;
+      ++states;
+      for (const auto& row : debug.comparison.rows) {
+        for (const auto& a : row.outputs) sent += a.tensor == tensor.index;
+      }
     }
-    QVERIFY2(sent, "the SVDF state did not come back");
+    QVERIFY(states > 0);
+    QCOMPARE(sent, states);
   }
 };
 
