@@ -7,14 +7,23 @@
 // compiles from the original model (compiler_core/ethosu/region_compiler:
 // every operator but the final SOFTMAX, which Vela's stream holds as well).
 // Goal (issue 42): Loupe <= 1.0x Vela on cycles and scratch, <= 1.1x on flash.
+// Then the CPU against the NPU for the same operators: kws's region on the
+// U55-128 (estimated NPU cycles of Loupe's stream) beside the Cortex-M55 of
+// qemu-mps3-an547 running them compiled for the CPU alone (instructions
+// measured with QEMU -icount by the board's profiler, one run of a golden
+// set).
 //   cmake --build build/release --target loupe_ethosu_emit_bench
 //   build/release/bench/loupe_ethosu_emit_bench
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <variant>
 
 #include "analysis/ethosu_command_listing.h"
+#include "builtin_registries.h"
+#include "deploy/run_on_board.h"
 #include "ethosu/npu_architecture.h"
 #include "ethosu/region_compiler.h"
 #include "frontend/tflite_importer.h"
@@ -49,6 +58,44 @@ StreamFigures figuresOf(const ir::Graph& graph) {
 
 double ratio(unsigned long long a, unsigned long long b) {
   return b == 0 ? 0.0 : static_cast<double>(a) / static_cast<double>(b);
+}
+
+// kws's NPU region (every operator but SOFTMAX) on the U55-128 against the
+// same operators on the M55's CPU. Returns 1 when the CPU run fails.
+int compareWithTheCpu(const std::filesystem::path& models) {
+  const char* const model = "kws_ref_model";
+  const char* const board = "qemu-mps3-an547";
+  try {
+    const ir::Graph original = frontend::importTfliteFile(models / model / "model.tflite");
+    const int last = static_cast<int>(original.operators.size()) - 2;  // before SOFTMAX
+    const StreamFigures npu = figuresOf(
+        ethosu::withNpuRegion(original, 0, last, *ethosu::findNpuArchitecture("ethos-u55-128")));
+    const deploy::Registries registries = plugins::builtinRegistries();
+    deploy::BoardRunRequest request;
+    request.platform = registries.platforms.find(board);
+    request.compile.model = original;
+    request.compile.targets = target::parseTargetString("c", registries.targets);
+    request.compile.fitToMemories = true;
+    std::ifstream input(models / model / "golden" / "real1" / "input0.bin", std::ios::binary);
+    request.inputs = {{std::istreambuf_iterator<char>(input), {}}};
+    const deploy::BoardRunResult run = deploy::runOnBoard(std::move(request));
+    if (!run.outputsBitExact()) throw std::runtime_error("the CPU's outputs are not bit-exact");
+    double cpu = 0;
+    for (const deploy::OperatorTime& call : run.profile.operators) {
+      if (call.operatorIndex <= last) cpu += call.time;
+    }
+    std::printf(
+        "\nCPU against NPU, %s operators 0-%d (all but SOFTMAX)\n\n"
+        "| | Ethos-U55-128 (estimated NPU cycles, Loupe's stream) | Cortex-M55 on %s "
+        "(measured %s) | CPU / NPU |\n| --- | ---: | ---: | ---: |\n"
+        "| %s | %llu | %.0f | %.1fx |\n",
+        model, last, board, run.profile.unit.c_str(), model, npu.npuCycles, cpu,
+        npu.npuCycles == 0 ? 0.0 : cpu / static_cast<double>(npu.npuCycles));
+    return 0;
+  } catch (const std::exception& error) {
+    std::printf("\nCPU against NPU: failed: %s\n", error.what());
+    return 1;
+  }
 }
 
 }  // namespace
@@ -90,5 +137,6 @@ int main() {
       }
     }
   }
+  failures += compareWithTheCpu(models);
   return failures == 0 ? 0 : 1;
 }
