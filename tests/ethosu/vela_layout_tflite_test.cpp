@@ -29,7 +29,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr std::int32_t kConv2D = 3, kSoftmax = 25, kCustom = 32;
+constexpr std::int32_t kAdd = 0, kConv2D = 3, kSoftmax = 25, kCustom = 32;
 
 struct Exported {
   std::vector<std::uint8_t> source;
@@ -120,8 +120,10 @@ void requireGoldenOutputs(const ir::Graph& graph, const fs::path& set) {
 }
 
 // Two NPU regions with a CPU operator between them: CONV_2D, SOFTMAX (which
-// Loupe's emitter leaves to the CPU), CONV_2D.
-std::vector<std::uint8_t> twoRegionModel() {
+// Loupe's emitter leaves to the CPU), then CONV_2D of the SOFTMAX or, with
+// `residual`, ADD of the SOFTMAX and the first CONV_2D's output (which then
+// passes from one region straight to the other).
+std::vector<std::uint8_t> twoRegionModel(bool residual = false) {
   using tflite::TensorType;
   test::TfliteModelWriter w;
   auto& g = w.subgraph("main");
@@ -163,7 +165,14 @@ std::vector<std::uint8_t> twoRegionModel() {
   tflite::SoftmaxOptionsT softmaxOptions;
   softmaxOptions.beta = 1.0f;
   w.op(g, kSoftmax, {conv1}, {softmax}, softmaxOptions);
-  w.op(g, kConv2D, {softmax, filter2, bias2}, {output}, conv);
+  if (residual) {
+    const int sum = w.tensor(g, "sum", TensorType::INT8, {1, 6, 6, 8});
+    w.quantize(g, sum, {0.1f}, {0});
+    g.outputs = {sum};
+    w.op(g, kAdd, {conv1, softmax}, {sum}, tflite::AddOptionsT{});
+  } else {
+    w.op(g, kConv2D, {softmax, filter2, bias2}, {output}, conv);
+  }
   return w.bytes();
 }
 
@@ -428,6 +437,26 @@ class VelaLayoutTfliteTest : public QObject {
       actual.invoke();
       const auto a = expected.output(0), b = actual.output(0);
       QVERIFY(std::equal(a.begin(), a.end(), b.begin(), b.end()));
+    }
+  }
+
+  // The first CONV_2D's output is read by the SOFTMAX on the CPU and by the
+  // ADD of the second region: it would have to lie in both scratch areas.
+  void aTensorTwoRegionsWouldPlaceApartIsRefused() {
+    const target::TargetList targets = target::parseTargetString(
+        "ethos-u -accelerator_config=ethos-u55-64, c", targets::builtinTargetRegistry());
+    const auto source = twoRegionModel(true);
+    const ir::Graph compiled =
+        driver::partitionModel(frontend::importTflite(source), targets).graph;
+    QCOMPARE(ethosUOperators(compiled).size(), 2u);
+    try {
+      ethosu::velaLayoutTflite(source, compiled);
+      QFAIL("a tensor of two scratch areas was written");
+    } catch (const ethosu::VelaLayoutError& error) {
+      QVERIFY2(QString(error.what())
+                   .contains("'conv1' passes from one Ethos-U region straight "
+                             "to another"),
+               error.what());
     }
   }
 
