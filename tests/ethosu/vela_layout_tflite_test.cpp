@@ -289,6 +289,9 @@ class VelaLayoutTfliteTest : public QObject {
       const auto payload = file.data(inputs.Get(0));
       QVERIFY(payload.size() > 16);
       QCOMPARE(std::string(payload.begin(), payload.begin() + 4), std::string("COP1"));
+      // The driver reads the payload and the flash in place: on 16 bytes.
+      QCOMPARE((payload.data() - e.file.bytes.data()) % 16, 0);
+      QCOMPARE((file.data(inputs.Get(1)).data() - e.file.bytes.data()) % 16, 0);
       QCOMPARE(file.elements(inputs.Get(1)), static_cast<std::int64_t>(e.file.flashBytes));
       const std::int32_t scratch = offsets.at(inputs.Get(2));
       const std::int64_t scratchBytes = file.elements(inputs.Get(2));
