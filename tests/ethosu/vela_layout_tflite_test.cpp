@@ -13,6 +13,7 @@
 #include <set>
 
 #include "driver/compile_driver.h"
+#include "ethosu/payload_validator.h"
 #include "ethosu/region_compiler.h"
 #include "ethosu/vela_layout_tflite.h"
 #include "ethosu_test_model.h"
@@ -231,6 +232,34 @@ class VelaLayoutTfliteTest : public QObject {
         QCOMPARE(reopened.tensor(after.outputs[slot]).name,
                  e.compiled.tensor(before.outputs[slot]).name);
       }
+    }
+    // Each payload passes the checks of Arm's driver and Linux's validator
+    // with the memory TFLite Micro's kernel hands them from this file: the
+    // flash and the payload where they lie in it, the scratch areas at their
+    // arena offsets.
+    const FileView file(e.file.bytes);
+    const std::vector<std::int32_t> offsets = frontend::parseOfflineMemoryAllocation(
+        file.metadata("OfflineMemoryAllocation"), file.graph->tensors()->size());
+    for (const auto* op : *file.graph->operators()) {
+      if (!file.isEthosU(*op)) continue;
+      const auto payload = file.data(op->inputs()->Get(0));
+      const auto flash = file.data(op->inputs()->Get(1));
+      const int scratch = op->inputs()->Get(2), fast = op->inputs()->Get(3);
+      const auto at = [&](const std::uint8_t* p) {
+        return static_cast<std::uint64_t>(p - e.file.bytes.data());
+      };
+      ethosu::PayloadMemory memory;
+      memory.regionSizes = {flash.size(), static_cast<std::uint64_t>(file.elements(scratch)),
+                            static_cast<std::uint64_t>(file.elements(fast))};
+      memory.baseAddresses = {flash.empty() ? 0 : at(flash.data()),
+                              static_cast<std::uint64_t>(offsets.at(scratch)),
+                              static_cast<std::uint64_t>(offsets.at(fast))};
+      memory.payloadAddress = at(payload.data());
+      loupe_ethosu_npu_config npu;
+      loupe_ethosu_npu_config_init(
+          &npu, std::get<ir::EthosUAttrs>(compiledNpu.front()->attributes).accelerator);
+      const ethosu::PayloadValidation validation = ethosu::validatePayload(payload, npu, memory);
+      QVERIFY2(validation.ok(), validation.text().c_str());
     }
     for (const fs::path& set : test::ethosu::goldenSets(model.toStdString())) {
       requireGoldenOutputs(reopened, set);
