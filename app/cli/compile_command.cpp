@@ -1,7 +1,10 @@
 // loupec compile: a model to C, exported as a Model Library Format tar (the
 // generated sources and header, the constants, every stage's printed IR, the
-// memory plan and the C runtime), with a short report on stdout.
+// memory plan and the C runtime), with a short report on stdout; or, with
+// --format tflite, a model with Ethos-U regions as a .tflite in Vela's layout.
+#include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 
 #include "cli/board_run_options.h"
@@ -15,17 +18,20 @@
 #include "deploy/firmware_build.h"
 #include "deploy/firmware_footprint.h"
 #include "driver/compile_driver.h"
+#include "ethosu/vela_layout_tflite.h"
 #include "frontend/tflite_importer.h"
 #include "ir/graph_printer.h"
 #include "mlf/compiled_model_export.h"
 #include "mlf/tar_archive.h"
+#include "target/target.h"
 #include "tir/tir_printer.h"
 
 namespace loupe::cli {
 
 const char* const kCompileUsage =
     "  loupec compile MODEL -o OUT.tar [--model-name NAME] [--workspace static|external]\n"
-    "                 [--planner NAME] [--pools SPEC] [--target \"ethos-u, c\"]\n"
+    "                 [--format mlf|tflite] [--planner NAME] [--pools SPEC]\n"
+    "                 [--target \"ethos-u, c\"]\n"
     "                 [--overlap-outputs] [--patches] [--plain-plan] [--platform NAME]\n"
     "                 [--report]\n"
     "      compiles the model to C and writes a Model Library Format tar: "
@@ -53,11 +59,80 @@ const char* const kCompileUsage =
     "      Prints each device's operators, MACs and estimated cycles (metadata.json has them\n"
     "      too); --report adds every operator's estimate (compute, memory and estimated\n"
     "      cycles, utilisation, encoded weights) and the Ethos-U's cycles in each configuration.\n"
-    "      --tuning-log LOG: the best schedule per workload from loupec tune's LOG";
+    "      --tuning-log LOG: the best schedule per workload from loupec tune's LOG.\n"
+    "      --format tflite -o OUT.tflite (with an ethos-u target): the model as Vela writes it\n"
+    "      instead: each run of operators the Ethos-U takes becomes one custom operator\n"
+    "      'ethos-u' (inputs: the driver payload with the command stream, the encoded weights,\n"
+    "      the scratch and fast scratch, then the feature maps), the metadata\n"
+    "      OfflineMemoryAllocation places the feature maps in the scratch where the command\n"
+    "      stream addresses them, and the CPU's operators stay the model's own TFLite operators;\n"
+    "      TFLite Micro with Arm's driver runs it, and loupec info, run and validate open it.\n"
+    "      It needs an ethos-u target that takes at least one operator and takes none of the C\n"
+    "      code's options (--model-name, --workspace, the memory plan's, --platform,\n"
+    "      --tuning-log, --report). --format mlf, the Model Library Format tar, is the default";
+
+namespace {
+
+// --format tflite: the graph passes and partitioning only (no C), then the
+// file in Vela's layout, reopened before it replaces OUT so that a file
+// Loupe could not read back is never left behind.
+int compileToTflite(const ParsedArguments& parsed, const std::string& output,
+                    const deploy::Registries& registries) {
+  for (const char* option :
+       {"--model-name", "--workspace", "--platform", "--tuning-log", "--report", "--planner",
+        "--pools", "--overlap-outputs", "--patches", "--plain-plan"}) {
+    if (parsed.has(option)) {
+      throw UsageError(std::string(option) +
+                       " is an option of the C code; --format tflite writes TFLite operators, "
+                       "which TFLite Micro plans and runs");
+    }
+  }
+  const target::TargetList targets = targetsFrom(parsed, registries.targets);
+  const bool hasRegionCompiler = std::any_of(targets.begin(), targets.end(), [](const auto& t) {
+    return t->regionOperatorCompiler().has_value();
+  });
+  if (!hasRegionCompiler) {
+    throw UsageError(
+        "--format tflite writes Ethos-U operators; name the NPU in --target, e.g. "
+        "--target \"ethos-u -accelerator_config=ethos-u55-128, c\"");
+  }
+  mlf::checkArchiveTarget(output);
+  const std::filesystem::path modelPath = parsed.positional[0];
+  const std::vector<std::uint8_t> source = frontend::readTfliteFile(modelPath);
+  driver::PartitionedModel partitioned =
+      driver::partitionModel(frontend::importTfliteFile(modelPath, source), targets);
+  ethosu::VelaLayoutTflite file;
+  try {
+    file = ethosu::velaLayoutTflite(source, partitioned.graph);
+  } catch (const ethosu::VelaLayoutError& error) {
+    throw UsageError("--format tflite: " + std::string(error.what()));
+  }
+  try {
+    frontend::importTflite(file.bytes);
+  } catch (const frontend::ImportError& error) {
+    throw std::logic_error("the TFLite file Loupe wrote does not import: " +
+                           std::string(error.what()));
+  }
+  mlf::writeFileAtomically(output, file.bytes);
+  std::cout << "compiled " << partitioned.graph.name
+            << " to TFLite in Vela's layout: " << file.npuOperators
+            << " ethos-u operator(s) (payload " << ir::groupDigits(file.payloadBytes)
+            << " bytes, flash " << ir::groupDigits(file.flashBytes) << " bytes, scratch "
+            << ir::groupDigits(file.scratchBytes) << " bytes), " << file.cpuOperators
+            << " TFLite operator(s) for the CPU; "
+            << ir::groupDigits(static_cast<std::int64_t>(file.bytes.size()))
+            << " bytes (the model: " << ir::groupDigits(static_cast<std::int64_t>(source.size()))
+            << ")\ntargets (" << target::targetListString(targets)
+            << "): " << targetSummary(partitioned.graph, targets) << "\nwrote " << output << "\n";
+  return 0;
+}
+
+}  // namespace
 
 int runCompileCommand(const std::vector<std::string>& args, const deploy::Registries& registries) {
   auto specs = memoryOptionSpecs();
   specs.insert(specs.end(), {{"-o", OptionSpec::Kind::Value},
+                             {"--format", OptionSpec::Kind::Value},
                              {"--model-name", OptionSpec::Kind::Value},
                              {"--workspace", OptionSpec::Kind::Value},
                              {"--report", OptionSpec::Kind::Flag},
@@ -67,7 +142,18 @@ int runCompileCommand(const std::vector<std::string>& args, const deploy::Regist
   const auto parsed = parseArguments(args, specs);
   if (parsed.positional.size() != 1) throw UsageError("compile needs exactly one MODEL file");
   const auto output = parsed.value("-o");
-  if (!output) throw UsageError("compile needs -o OUT.tar");
+  const std::string format = parsed.value("--format").value_or("mlf");
+  if (format != "mlf" && format != "tflite") {
+    throw UsageError(
+        "--format must be 'mlf' (a Model Library Format tar) or 'tflite' "
+        "(Vela's layout), not '" +
+        format + "'");
+  }
+  if (!output) {
+    throw UsageError(format == "tflite" ? "compile needs -o OUT.tflite"
+                                        : "compile needs -o OUT.tar");
+  }
+  if (format == "tflite") return compileToTflite(parsed, *output, registries);
   codegen::CompileOptions options;
   options.modelName = parsed.value("--model-name").value_or("default");
   if (!codegen::isValidModelName(options.modelName)) {

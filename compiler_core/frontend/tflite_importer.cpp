@@ -544,7 +544,7 @@ ir::Graph importTflite(std::span<const std::uint8_t> bytes, const ImportOptions&
   return ModelReader(bytes, options).read();
 }
 
-ir::Graph importTfliteFile(const std::filesystem::path& path, const ImportOptions& options) {
+std::vector<std::uint8_t> readTfliteFile(const std::filesystem::path& path) {
   // A folder opens as a stream on Linux and fails only when read, with the
   // library's words and without the path.
   std::error_code error;
@@ -570,6 +570,11 @@ ir::Graph importTfliteFile(const std::filesystem::path& path, const ImportOption
     bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
   }
   if (in.bad()) throw ImportError("cannot read " + path.string());
+  return bytes;
+}
+
+ir::Graph importTfliteFile(const std::filesystem::path& path, std::span<const std::uint8_t> bytes,
+                           const ImportOptions& options) {
   try {
     ir::Graph graph = importTflite(bytes, options);
     graph.name = ir::displayName(path.stem().string());
@@ -577,6 +582,10 @@ ir::Graph importTfliteFile(const std::filesystem::path& path, const ImportOption
   } catch (const ImportError& error) {
     throw ImportError(path.filename().string() + ": " + error.what());
   }
+}
+
+ir::Graph importTfliteFile(const std::filesystem::path& path, const ImportOptions& options) {
+  return importTfliteFile(path, readTfliteFile(path), options);
 }
 
 }  // namespace loupe::frontend

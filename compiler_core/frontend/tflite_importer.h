@@ -9,6 +9,7 @@
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "ir/graph.h"
 
@@ -30,5 +31,13 @@ ir::Graph importTflite(std::span<const std::uint8_t> bytes, const ImportOptions&
 
 // Reads the file (the graph is named after its stem) and imports it.
 ir::Graph importTfliteFile(const std::filesystem::path& path, const ImportOptions& options = {});
+
+// The file's bytes, read whole. Throws ImportError naming the file.
+std::vector<std::uint8_t> readTfliteFile(const std::filesystem::path& path);
+
+// `bytes`, read from `path`, imported as importTfliteFile imports the file:
+// for a caller that needs the bytes too (a writer that copies from them).
+ir::Graph importTfliteFile(const std::filesystem::path& path, std::span<const std::uint8_t> bytes,
+                           const ImportOptions& options = {});
 
 }  // namespace loupe::frontend

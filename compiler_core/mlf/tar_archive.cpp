@@ -423,6 +423,18 @@ void writeTarArchive(const fs::path& file, const std::vector<ArchiveEntry>& entr
                       [&](int descriptor) { buildTar(file, items, modificationTime, descriptor); });
 }
 
+void writeFileAtomically(const fs::path& file, std::span<const std::uint8_t> bytes) {
+  writeFileAtomically(file, [&](int descriptor) {
+    std::size_t written = 0;
+    while (written < bytes.size()) {
+      const ssize_t n = ::write(descriptor, bytes.data() + written, bytes.size() - written);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) fail(file, std::string("cannot write: ") + std::strerror(n < 0 ? errno : EIO));
+      written += static_cast<std::size_t>(n);
+    }
+  });
+}
+
 void checkArchiveTarget(const fs::path& file) {
   if (!file.has_filename()) fail(file, "not a file name");
   const fs::path folder = folderOf(resolveTarget(file));

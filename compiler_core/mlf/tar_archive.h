@@ -14,6 +14,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -67,6 +68,12 @@ std::optional<std::string> archivePathProblem(std::string_view path);
 // nothing), or an I/O failure; the target is then left as it was.
 void writeTarArchive(const std::filesystem::path& file, const std::vector<ArchiveEntry>& entries,
                      std::int64_t modificationTime = 0);
+
+// Writes `bytes` as `file` the way writeTarArchive writes an archive: into a
+// temporary file beside it that replaces it only when complete (another
+// format's output, the .tflite of loupec compile --format tflite). Throws
+// ArchiveError as writeTarArchive does.
+void writeFileAtomically(const std::filesystem::path& file, std::span<const std::uint8_t> bytes);
 
 // Throws the ArchiveError writeTarArchive would throw for `file` itself (not
 // a regular file or a link to one, its folder missing or not writable, with
