@@ -96,6 +96,16 @@ bool DebugOperatorRow::differs() const {
                      [](const TensorAgreement& a) { return a.verdict == TensorVerdict::Differs; });
 }
 
+std::size_t DebugComparison::agreeingTensors() const {
+  std::size_t agreeing = 0;
+  for (const DebugOperatorRow& row : rows) {
+    for (const TensorAgreement& a : row.outputs) {
+      agreeing += a.verdict == TensorVerdict::Exact || a.verdict == TensorVerdict::Within;
+    }
+  }
+  return agreeing;
+}
+
 TensorBytes referenceTensors(const ir::Graph& model,
                              const std::vector<std::vector<std::uint8_t>>& inputs) {
   reference::ReferenceInterpreter interpreter(model);

@@ -70,6 +70,9 @@ struct DebugComparison {
   std::vector<TensorAgreement> firstDifferingInputs;
 
   bool anyDiffers() const { return firstDiffering.has_value(); }
+  // The board's tensors that agree with the expected ones (exact or within
+  // the tolerance): the count "every tensor agrees: N compared" gives.
+  std::size_t agreeingTensors() const;
 };
 
 // Every non-constant tensor of `model` after the reference interpreter ran

@@ -70,7 +70,6 @@ WeightFault corruptWeights(ir::Graph& model, int operatorIndex,
     return model.tensor(a).data.size() > model.tensor(b).data.size();
   });
   const auto clean = operatorOutputs(model, op, inputs);
-  const ir::ConstantBytes original = model.tensor(constants.front()).data;
   const auto change = [&model](int tensor, std::size_t byte) {
     WeightFault fault;
     fault.tensor = tensor;
@@ -100,7 +99,7 @@ WeightFault corruptWeights(ir::Graph& model, int operatorIndex,
       model.tensor(tensor).data = kept;
     }
   }
-  WeightFault fault = change(constants.front(), original.size() / 2);
+  WeightFault fault = change(constants.front(), model.tensor(constants.front()).data.size() / 2);
   fault.operatorIndex = operatorIndex;
   return fault;
 }

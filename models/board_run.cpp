@@ -70,11 +70,9 @@ BoardRun::DebugFindings compareDebugRun(const ir::Graph& graph, const deploy::Bo
   const deploy::DebugComparison c = deploy::compareBoardTensors(
       graph, done.compilation.model, done.deviceTensors, inputs, *expected, done.profile,
       goldenTensors ? deploy::kMaxFloatUlps : deploy::kMaxReferenceUlps);
-  std::size_t compared = 0;
   for (const deploy::DebugOperatorRow& row : c.rows) {
     const QString mark = row.differs() ? QStringLiteral("differs") : QStringLiteral("exact");
     for (int m : row.modelOperators) findings.marks.insert(m, mark);
-    compared += row.outputs.size();
   }
   if (c.firstDiffering) {
     const deploy::DebugOperatorRow& row = c.rows[*c.firstDiffering];
@@ -92,7 +90,7 @@ BoardRun::DebugFindings compareDebugRun(const ir::Graph& graph, const deploy::Bo
             .arg(QString::fromStdString(row.type), QString::fromStdString(row.name), detail);
   } else {
     findings.summary = BoardRun::tr("every tensor agrees: %1 compared with %2")
-                           .arg(compared)
+                           .arg(c.agreeingTensors())
                            .arg(findings.expectedName);
   }
   if (!c.notOnBoard.empty()) {

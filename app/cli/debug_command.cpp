@@ -220,12 +220,7 @@ int runDebugCommand(const std::vector<std::string>& args, const deploy::Registri
       graph, compiled, run.deviceTensors, inputs, expected, run.profile,
       goldenTensorsDir ? deploy::kMaxFloatUlps : deploy::kMaxReferenceUlps);
   comparison.expectedName = expectedName;
-  if (dumpDir) {
-    writeTensorDump(graph, deploy::boardTensors(graph, compiled, run.deviceTensors, inputs),
-                    *dumpDir, [&](int tensor) {
-                      return deploy::whereNotOnBoard(graph, compiled, run.deviceTensors, tensor);
-                    });
-  }
+  if (dumpDir) writeBoardTensorDump(graph, run, inputs, *dumpDir);
 
   std::cout << "debug run of " << graph.name << " on " << platform->name() << " (" << run.boardName
             << "): " << run.deviceTensors.size() << " tensors read back, compared with "
@@ -234,17 +229,8 @@ int runDebugCommand(const std::vector<std::string>& args, const deploy::Registri
   if (!comparison.notOnBoard.empty()) printNotOnBoard(comparison);
   if (run.fault) std::cout << "fault: " << run.fault->describe(graph) << "\n";
   if (!comparison.firstDiffering) {
-    std::size_t compared = 0;
-    for (const auto& row : comparison.rows) {
-      for (const auto& a : row.outputs) {
-        if (a.verdict == deploy::TensorVerdict::Exact ||
-            a.verdict == deploy::TensorVerdict::Within) {
-          ++compared;
-        }
-      }
-    }
-    std::cout << "every tensor agrees: " << compared << " compared with " << comparison.expectedName
-              << "\n";
+    std::cout << "every tensor agrees: " << comparison.agreeingTensors() << " compared with "
+              << comparison.expectedName << "\n";
     return 0;
   }
   const deploy::DebugOperatorRow& first = comparison.rows[*comparison.firstDiffering];

@@ -111,13 +111,8 @@ int runOnPlatform(const ir::Graph& graph, const ParsedArguments& parsed, const f
     writeBinaryFile(out / ("output" + std::to_string(i) + ".bin"), run.outputs[i]);
   }
   if (dumpDir) {
-    const codegen::CompiledModel& compiled = run.compilation.model;
-    const deploy::TensorBytes tensors =
-        deploy::boardTensors(graph, compiled, run.deviceTensors, inputs);
-    writeTensorDump(graph, tensors, *dumpDir, [&](int tensor) {
-      return deploy::whereNotOnBoard(graph, compiled, run.deviceTensors, tensor);
-    });
-    std::cout << "tensors: " << tensors.size() << " written to " << dumpDir->string() << "\n";
+    std::cout << "tensors: " << writeBoardTensorDump(graph, run, inputs, *dumpDir) << " written to "
+              << dumpDir->string() << "\n";
   }
   std::cout << "targets (" << target::targetListString(targets)
             << "): " << targetSummary(run.compilation.graph, targets) << "\n";

@@ -31,4 +31,16 @@ void writeTensorDump(const ir::Graph& model, const deploy::TensorBytes& tensors,
   if (!out) throw std::runtime_error("cannot write " + (dir / "index.json").string());
 }
 
+std::size_t writeBoardTensorDump(const ir::Graph& model, const deploy::BoardRunResult& run,
+                                 const std::vector<std::vector<std::uint8_t>>& inputs,
+                                 const std::filesystem::path& dir) {
+  const codegen::CompiledModel& compiled = run.compilation.model;
+  const deploy::TensorBytes tensors =
+      deploy::boardTensors(model, compiled, run.deviceTensors, inputs);
+  writeTensorDump(model, tensors, dir, [&](int tensor) {
+    return deploy::whereNotOnBoard(model, compiled, run.deviceTensors, tensor);
+  });
+  return tensors.size();
+}
+
 }  // namespace loupe::cli

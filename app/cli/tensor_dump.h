@@ -10,6 +10,7 @@
 #include <string>
 
 #include "deploy/board_tensor_check.h"
+#include "deploy/run_on_board.h"
 #include "ir/graph.h"
 
 namespace loupe::cli {
@@ -18,5 +19,12 @@ namespace loupe::cli {
 void writeTensorDump(const ir::Graph& model, const deploy::TensorBytes& tensors,
                      const std::filesystem::path& dir,
                      const std::function<std::string(int tensor)>& missing);
+
+// What a debug build's run sent back (BoardRunResult::deviceTensors) with
+// the `inputs` it was given, each tensor it did not hold whole listed with
+// where it is; returns how many tensors have a file.
+std::size_t writeBoardTensorDump(const ir::Graph& model, const deploy::BoardRunResult& run,
+                                 const std::vector<std::vector<std::uint8_t>>& inputs,
+                                 const std::filesystem::path& dir);
 
 }  // namespace loupe::cli

@@ -350,7 +350,6 @@ GeneratedFile printRunSource(const CompiledModel& m) {
   if (m.debugTensors) {
     for (const OperatorCall& call : m.calls) {
       for (int index : call.operators) calledOperators[static_cast<std::size_t>(index)] = true;
-      calledOperators[static_cast<std::size_t>(call.operatorIndex)] = true;
     }
     for (const ir::Tensor& tensor : m.graph.tensors) {
       written[static_cast<std::size_t>(tensor.index)] =

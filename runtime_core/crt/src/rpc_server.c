@@ -4,6 +4,7 @@
  * answers with exactly one response. Lengths are compared by subtraction
  * (offset <= size, then length <= size - offset) so no sum can overflow.
  */
+#include <loupe/little_endian.h>
 #include <tvm/runtime/crt/debug_tensors.h>
 #include <tvm/runtime/crt/platform.h>
 #include <tvm/runtime/crt/profiler.h>
@@ -77,11 +78,6 @@ static int ReadExactly(const Reader* reader) {
 
 /* ---- Writing a response. ---- */
 
-static void PutU32(uint8_t* out, uint32_t value) {
-  size_t i;
-  for (i = 0; i < 4; ++i) out[i] = (uint8_t)(value >> (8 * i));
-}
-
 static void PutU64(uint8_t* out, uint64_t value) {
   size_t i;
   for (i = 0; i < 8; ++i) out[i] = (uint8_t)(value >> (8 * i));
@@ -92,7 +88,7 @@ static void BeginResponse(TVMRpcServer* server, uint8_t opcode, int32_t status,
                           size_t results_bytes) {
   uint8_t header[TVM_RPC_RESPONSE_HEADER_BYTES];
   header[0] = opcode;
-  PutU32(header + 1, (uint32_t)status);
+  loupe_put_le_u32(header + 1, (uint32_t)status);
   TVMSession_BeginResponse(&server->session, sizeof(header) + results_bytes);
   TVMSession_WriteResponse(&server->session, header, sizeof(header));
 }
@@ -453,18 +449,18 @@ static void ModelInfo(TVMRpcServer* server, Reader* reader) {
   Write(server, &model->num_inputs, 1);
   Write(server, &model->num_outputs, 1);
   for (i = 0; i < model->num_inputs; ++i) {
-    PutU32(word, model->input_bytes[i]);
+    loupe_put_le_u32(word, model->input_bytes[i]);
     Write(server, word, sizeof(word));
   }
   for (i = 0; i < model->num_outputs; ++i) {
-    PutU32(word, model->output_bytes[i]);
+    loupe_put_le_u32(word, model->output_bytes[i]);
     Write(server, word, sizeof(word));
   }
-  PutU32(word, model->num_operators);
+  loupe_put_le_u32(word, model->num_operators);
   Write(server, word, sizeof(word));
-  PutU32(word, model->workspace_bytes);
+  loupe_put_le_u32(word, model->workspace_bytes);
   Write(server, word, sizeof(word));
-  PutU32(word, model->state_bytes);
+  loupe_put_le_u32(word, model->state_bytes);
   Write(server, word, sizeof(word));
   EndResponse(server);
 }
@@ -524,7 +520,7 @@ static void Run(TVMRpcServer* server, Reader* reader) {
   model_status = model->run();
   running_server = NULL;
   end = TVMPlatformProfilerTicks();
-  PutU32(results, (uint32_t)model_status);
+  loupe_put_le_u32(results, (uint32_t)model_status);
   /* Unsigned subtraction: right across one wrap of the 32-bit counter. */
   PutU64(results + 4, (uint64_t)(uint32_t)(end - start));
   BeginResponse(server, kTvmRpcRun, kTvmErrorNoError, sizeof(results));
@@ -578,11 +574,11 @@ static void GetProfile(TVMRpcServer* server, Reader* reader) {
   if (returned > MAX_PROFILE_ENTRIES) returned = MAX_PROFILE_ENTRIES;
   BeginResponse(server, kTvmRpcGetProfile, kTvmErrorNoError,
                 8u + (size_t)returned * PROFILE_ENTRY_BYTES);
-  PutU32(record, operators);
-  PutU32(record + 4, returned);
+  loupe_put_le_u32(record, operators);
+  loupe_put_le_u32(record + 4, returned);
   Write(server, record, 8);
   for (i = 0; i < returned; ++i) {
-    PutU32(record, entries[first + i].calls);
+    loupe_put_le_u32(record, entries[first + i].calls);
     PutU64(record + 4, entries[first + i].last_ticks);
     Write(server, record, sizeof(record));
   }

@@ -3,6 +3,7 @@
  * nonce and sequence checks, NAKs, and responses streamed straight into a
  * frame, so nothing larger than the receive buffer is ever held.
  */
+#include <loupe/little_endian.h>
 #include <tvm/runtime/crt/session.h>
 
 static size_t TextLength(const char* text) {
@@ -261,13 +262,6 @@ tvm_crt_error_t TVMSession_Log(TVMSession* session, const char* text, size_t siz
                      0, (const uint8_t*)text, size, NULL, 0);
 }
 
-static void PutTensorWord(uint8_t* out, uint32_t value) {
-  out[0] = (uint8_t)(value & 0xFFu);
-  out[1] = (uint8_t)((value >> 8) & 0xFFu);
-  out[2] = (uint8_t)((value >> 16) & 0xFFu);
-  out[3] = (uint8_t)(value >> 24);
-}
-
 tvm_crt_error_t TVMSession_SendTensor(TVMSession* session, uint32_t operator_index,
                                       uint32_t tensor_index, const uint8_t* data, uint32_t size) {
   uint8_t head[TVM_SESSION_TENSOR_HEADER_BYTES];
@@ -276,14 +270,14 @@ tvm_crt_error_t TVMSession_SendTensor(TVMSession* session, uint32_t operator_ind
   if (!session->handling || session->responding || (data == NULL && size > 0)) {
     return kTvmErrorInvalidArgument;
   }
-  PutTensorWord(head, operator_index);
-  PutTensorWord(head + 4, tensor_index);
-  PutTensorWord(head + 12, size);
+  loupe_put_le_u32(head, operator_index);
+  loupe_put_le_u32(head + 4, tensor_index);
+  loupe_put_le_u32(head + 12, size);
   /* An empty tensor still sends one message: the host learns it was written. */
   do {
     uint32_t chunk = size - offset;
     if (chunk > TVM_SESSION_TENSOR_CHUNK_BYTES) chunk = TVM_SESSION_TENSOR_CHUNK_BYTES;
-    PutTensorWord(head + 8, offset);
+    loupe_put_le_u32(head + 8, offset);
     /* The sequence of the request under way: a stale chunk is told apart. */
     err = SendMessage(session, kTvmSessionTensor, session->host_nonce, session->board_nonce,
                       session->last_sequence, head, sizeof(head),
