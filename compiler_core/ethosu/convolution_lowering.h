@@ -23,11 +23,13 @@ class NpuLoweringError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// One NPU operation and the constants it reads (a convolution's; none for a
-// pool or an element-wise operation).
+// One NPU operation and the constants it reads (a convolution's weights and
+// scales; a lookup-table operation's table; none for a pool or an
+// element-wise operation).
 struct LoweredOperation {
   NpuOperation operation;  // weights and scales at base 0 of region 0: the caller places them
   std::vector<std::uint8_t> weights, scales;
+  std::vector<std::uint8_t> lookupTable;  // 256 bytes for the SHRAM's table 0, or none
 };
 
 // `ifm` and `ofm` say where the caller keeps the operator's input and

@@ -26,6 +26,10 @@ struct NpuFeatureMap {
   // A contiguous NHWC map of these extents at `base` of `region`.
   static NpuFeatureMap nhwc(int region, std::uint64_t base, int height, int width, int depth,
                             int bits = 8);
+  // The same in NHCWB16: rows of bricks, each brick 16 channels of every
+  // column (the last brick padded).
+  static NpuFeatureMap bricks(int region, std::uint64_t base, int height, int width, int depth,
+                              int bits = 8);
   std::uint64_t bytes() const;
 };
 
@@ -68,6 +72,18 @@ struct NpuOperation {
   int activationMin = -128, activationMax = 127;
   BlockConfig block;
   int blockDependency = 0;  // OFM blocks of the previous operation that may still run
+  // Its weights and scales were DMA'd into the scratch: NPU_OP_DMA_WAIT
+  // before it starts.
+  bool waitsForDma = false;
+};
+
+// A one-dimensional copy by the NPU's DMA engine of source.length bytes,
+// from `source` (an external region) to `destination`: an external region,
+// or with `intoShram` the NPU's own SHRAM at that address (a lookup table).
+struct NpuDma {
+  NpuRange source;
+  NpuRange destination;  // its length unused
+  bool intoShram = false;
 };
 
 }  // namespace loupe::ethosu

@@ -4,6 +4,7 @@
 #include <map>
 #include <memory>
 #include <numeric>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -11,6 +12,7 @@
 #include "ethosu/convolution_lowering.h"
 #include "ethosu/driver_payload.h"
 #include "ethosu/elementwise_lowering.h"
+#include "ethosu/lookup_table_lowering.h"
 #include "ethosu/pool_lowering.h"
 #include "ethosu/register_emitter.h"
 #include "frontend/ethosu_payload_reader.h"
@@ -28,6 +30,15 @@ std::int64_t alignUp(std::int64_t n) {
 bool isConvolution(const ir::Operator& op) {
   return op.type == ir::OpType::Conv2D || op.type == ir::OpType::DepthwiseConv2D ||
          op.type == ir::OpType::FullyConnected;
+}
+// The most of an operator's constants that may be buffered (see
+// NpuRegionCompiler::bufferingCandidates), or nothing for one without constants.
+std::optional<ConstantBuffering> mostBuffering(const ir::Operator& op) {
+  if (op.type == ir::OpType::Conv2D || op.type == ir::OpType::DepthwiseConv2D) {
+    return ConstantBuffering::ScalesAndWeights;
+  }
+  if (op.type == ir::OpType::FullyConnected) return ConstantBuffering::Scales;
+  return std::nullopt;
 }
 bool isPool(const ir::Operator& op) {
   return op.type == ir::OpType::AveragePool2D || op.type == ir::OpType::MaxPool2D;
@@ -48,6 +59,9 @@ LoweredOperation lowerOperator(const ir::Graph& graph, const ir::Operator& o,
   } else if (isPool(o)) {
     lowered.operation =
         lowerPool(graph, o, arch, mapOf(o.inputs[0], false), mapOf(o.outputs[0], false));
+  } else if (isLookupTableOperator(o)) {
+    lowered =
+        lowerLookupTable(graph, o, arch, mapOf(o.inputs[0], false), mapOf(o.outputs[0], false));
   } else if (isBinary(o)) {
     lowered.operation = lowerElementwise(graph, o, arch, mapOf(o.inputs[0], false),
                                          mapOf(o.inputs[1], false), mapOf(o.outputs[0], false));
@@ -58,8 +72,73 @@ LoweredOperation lowerOperator(const ir::Graph& graph, const ir::Operator& o,
   return lowered;
 }
 
+// The region's inputs (read, not written, in it) and outputs (written in
+// it, read after it or by the model).
+void findBoundary(const ir::Graph& graph, int first, int last, std::vector<int>& inputs,
+                  std::vector<int>& outputs) {
+  std::set<int> written;
+  for (int i = first; i <= last; ++i) {
+    for (const int t : graph.operators[static_cast<std::size_t>(i)].inputs) {
+      if (t == ir::kNoTensor || graph.tensor(t).isConstant || written.count(t) != 0) continue;
+      if (std::find(inputs.begin(), inputs.end(), t) == inputs.end()) inputs.push_back(t);
+    }
+    for (const int t : graph.operators[static_cast<std::size_t>(i)].outputs) written.insert(t);
+  }
+  for (int i = first; i <= last; ++i) {
+    for (const int t : graph.operators[static_cast<std::size_t>(i)].outputs) {
+      bool readAfter =
+          std::find(graph.outputs.begin(), graph.outputs.end(), t) != graph.outputs.end();
+      for (std::size_t j = static_cast<std::size_t>(last) + 1; j < graph.operators.size(); ++j) {
+        const auto& in = graph.operators[j].inputs;
+        readAfter = readAfter || std::find(in.begin(), in.end(), t) != in.end();
+      }
+      if (readAfter) outputs.push_back(t);
+    }
+  }
+}
+
+// The feature maps kept in NHCWB16 (bricks of 16 channels, whole bricks
+// read and written in longer bursts) rather than NHWC, as Vela keeps those
+// between NPU operations: the region's intermediates that only operations
+// reading and writing whole 4-D maps touch, of a depth in whole bricks (a
+// padded brick would cost scratch). Not the region's inputs and outputs
+// (the CPU's code and a Vela file's caller see NHWC), nor what a view
+// shares, a fully connected layer reads flat or an element-wise operation
+// broadcasts.
+std::set<int> brickedFeatureMaps(const ir::Graph& graph, int first, int last,
+                                 const std::vector<int>& inputs, const std::vector<int>& outputs) {
+  std::set<int> bricked, excluded(inputs.begin(), inputs.end());
+  excluded.insert(outputs.begin(), outputs.end());
+  for (int i = first; i <= last; ++i) {
+    const ir::Operator& o = graph.operators[static_cast<std::size_t>(i)];
+    std::vector<int> maps;
+    for (const int t : o.inputs) {
+      if (t != ir::kNoTensor && !graph.tensor(t).isConstant) maps.push_back(t);
+    }
+    maps.insert(maps.end(), o.outputs.begin(), o.outputs.end());
+    bool whole = !ir::isNoCopyView(graph, o) && o.type != ir::OpType::FullyConnected;
+    if (isBinary(o)) {
+      for (const int t : maps) {
+        whole = whole && graph.tensor(t).shape == graph.tensor(o.outputs.front()).shape;
+      }
+    }
+    for (const int t : maps) {
+      if (!whole) excluded.insert(t);
+    }
+    for (const int t : o.outputs) bricked.insert(t);
+  }
+  for (const int t : excluded) bricked.erase(t);
+  // A depth short of whole bricks would pad every pixel: more scratch.
+  std::erase_if(bricked, [&graph](int t) {
+    const ir::Shape& shape = graph.tensor(t).shape;
+    return shape.empty() || shape.back() % 16 != 0;
+  });
+  return bricked;
+}
+
 // A feature map in the scratch: the tensors that share its bytes (a view
-// and its input), and the steps it lives over.
+// and its input), and the steps it lives over; or (no tensors) an
+// operation's weights and scales, DMA'd in during the operation before it.
 struct ScratchBuffer {
   std::vector<int> tensors;
   std::int64_t bytes = 0;
@@ -69,11 +148,22 @@ struct ScratchBuffer {
 
 class RegionCompiler {
  public:
-  RegionCompiler(const ir::Graph& graph, int first, int last, const NpuArchitecture& arch)
-      : graph_(graph), first_(first), last_(last), arch_(arch) {}
+  RegionCompiler(const ir::Graph& graph, int first, int last, const NpuArchitecture& arch,
+                 const ConstantBufferingPlan& buffered,
+                 const std::map<int, LoweredOperation>& lowered, const std::vector<int>& inputs,
+                 const std::vector<int>& outputs, const std::set<int>& bricked)
+      : graph_(graph),
+        first_(first),
+        last_(last),
+        arch_(arch),
+        buffered_(buffered),
+        lowered_(lowered),
+        inputs_(inputs),
+        outputs_(outputs),
+        bricked_(bricked) {}
 
   ir::Graph run() {
-    findBoundary();
+    sizeBufferedConstants();
     planScratch();
     lowerOperations();
     return replaceRegion();
@@ -85,39 +175,41 @@ class RegionCompiler {
   }
   bool inRegion(int index) const { return index >= first_ && index <= last_; }
 
-  // The region's inputs (read, not written, in it) and outputs (written in
-  // it, read after it or by the model).
-  void findBoundary() {
-    std::set<int> written;
+  // The sizes of the constants of the operations buffered_ names, and the
+  // step of the operation before each, beside which the DMA runs.
+  void sizeBufferedConstants() {
+    int previous = -1;
     for (int i = first_; i <= last_; ++i) {
-      for (const int t : op(i).inputs) {
-        if (t == ir::kNoTensor || graph_.tensor(t).isConstant || written.count(t) != 0) continue;
-        if (std::find(inputs_.begin(), inputs_.end(), t) == inputs_.end()) inputs_.push_back(t);
-      }
-      for (const int t : op(i).outputs) written.insert(t);
-    }
-    for (int i = first_; i <= last_; ++i) {
-      for (const int t : op(i).outputs) {
-        bool readAfter =
-            std::find(graph_.outputs.begin(), graph_.outputs.end(), t) != graph_.outputs.end();
-        for (std::size_t j = static_cast<std::size_t>(last_) + 1; j < graph_.operators.size();
-             ++j) {
-          const auto& in = graph_.operators[j].inputs;
-          readAfter = readAfter || std::find(in.begin(), in.end(), t) != in.end();
+      const ir::Operator& o = op(i);
+      if (ir::isNoCopyView(graph_, o)) continue;
+      const auto buffering = buffered_.find(i);
+      if (buffering != buffered_.end()) {
+        const auto most = mostBuffering(o);
+        if (previous < 0 || !most ||
+            (buffering->second == ConstantBuffering::ScalesAndWeights &&
+             *most == ConstantBuffering::Scales)) {
+          throw NpuLoweringError("operator " + std::to_string(i) + " (" + o.typeName() +
+                                 "): its constants cannot be buffered so");
         }
-        if (readAfter) outputs_.push_back(t);
+        const LoweredOperation& sized = lowered_.at(i);
+        const bool weights = buffering->second == ConstantBuffering::ScalesAndWeights;
+        const std::int64_t bytes = alignUp(static_cast<std::int64_t>(sized.scales.size())) +
+                                   (weights ? static_cast<std::int64_t>(sized.weights.size()) : 0);
+        bufferedConstants_[i] = {previous - first_, bytes, weights};
       }
+      previous = i;
     }
   }
 
-  // Buffer of each feature map, views joined with their inputs.
+  // Buffer of each feature map, views joined with their inputs, and of each
+  // operation's buffered constants.
   void planScratch() {
     const int steps = last_ - first_ + 1;
     const auto bufferOf = [this](int tensor) -> ScratchBuffer& {
       const auto found = bufferIndex_.find(tensor);
       if (found != bufferIndex_.end()) return buffers_[found->second];
       bufferIndex_[tensor] = buffers_.size();
-      buffers_.push_back({{tensor}, graph_.tensor(tensor).byteSize(), 1 << 30, -1, -1});
+      buffers_.push_back({{tensor}, bytesOf(tensor), 1 << 30, -1, -1});
       return buffers_.back();
     };
     const auto live = [](ScratchBuffer& b, int step) {
@@ -142,6 +234,10 @@ class RegionCompiler {
       for (const int t : o.outputs) live(bufferOf(t), step);
     }
     for (const int t : outputs_) live(bufferOf(t), steps);
+    for (auto& [index, constants] : bufferedConstants_) {
+      constants.buffer = buffers_.size();
+      buffers_.push_back({{}, constants.bytes, constants.dmaStep, index - first_, -1});
+    }
     // Largest first, each at the lowest offset clear of the buffers placed
     // whose lives overlap its own.
     std::vector<std::size_t> order(buffers_.size());
@@ -171,18 +267,28 @@ class RegionCompiler {
     }
   }
 
-  std::int64_t offsetOf(int tensor) const { return buffers_[bufferIndex_.at(tensor)].offset; }
-
-  NpuFeatureMap mapOf(int tensor, bool flat) const {
-    return featureMapOf(graph_, tensor, flat, static_cast<std::uint64_t>(offsetOf(tensor)));
+  // A bricked map's depth takes whole bricks of 16 channels.
+  std::int64_t bytesOf(int tensor) const {
+    if (bricked_.count(tensor) == 0) return graph_.tensor(tensor).byteSize();
+    return static_cast<std::int64_t>(featureMapOf(graph_, tensor, false, 0, true).bytes());
   }
+
+  std::int64_t offsetOf(int tensor) const { return buffers_[bufferIndex_.at(tensor)].offset; }
 
   void lowerOperations() {
     for (int i = first_; i <= last_; ++i) {
       const ir::Operator& o = op(i);
       if (ir::isNoCopyView(graph_, o)) continue;
-      LoweredOperation lowered = lowerOperator(
-          graph_, o, arch_, [this](int tensor, bool flat) { return mapOf(tensor, flat); });
+      // The operation as lowered once, its feature maps' bases the tensors'
+      // indices (NpuRegionCompiler's constructor): now their places in the
+      // scratch.
+      LoweredOperation lowered = lowered_.at(i);
+      const auto place = [this](NpuFeatureMap& map) {
+        map.base = static_cast<std::uint64_t>(offsetOf(static_cast<int>(map.base)));
+      };
+      place(lowered.operation.ifm);
+      if (lowered.operation.kind == NpuOperationKind::Elementwise) place(lowered.operation.ifm2);
+      place(lowered.operation.ofm);
       if (!lowered.weights.empty()) {
         flash_.resize(static_cast<std::size_t>(alignUp(static_cast<std::int64_t>(flash_.size()))));
         lowered.operation.scales.base = flash_.size();
@@ -190,6 +296,41 @@ class RegionCompiler {
         flash_.resize(static_cast<std::size_t>(alignUp(static_cast<std::int64_t>(flash_.size()))));
         lowered.operation.weights.base = flash_.size();
         flash_.insert(flash_.end(), lowered.weights.begin(), lowered.weights.end());
+      }
+      const auto buffered = bufferedConstants_.find(i);
+      if (buffered != bufferedConstants_.end()) {
+        // The scales, and the weights after them as they lie in the flash,
+        // copied in one DMA started after the previous operation (the
+        // stream so far). The scratch plan gives the copy bytes free from
+        // that operation on, not while the one before it runs: the copy
+        // starts once at most the previous operation is still running.
+        NpuOperation& n = lowered.operation;
+        const std::uint64_t source = n.scales.base;
+        const auto destination =
+            static_cast<std::uint64_t>(buffers_[buffered->second.buffer].offset);
+        const auto length = static_cast<std::uint32_t>(
+            buffered->second.weights ? n.weights.base + n.weights.length - source
+                                     : n.scales.length);
+        emitKernelWait(writer_, 1);
+        emitDma(writer_, {{0, source, length}, {1, destination, length}});
+        n.scales = {1, destination, n.scales.length};
+        if (buffered->second.weights) {
+          n.weights = {1, destination + (n.weights.base - source), n.weights.length};
+        }
+        n.waitsForDma = true;
+      }
+      if (!lowered.lookupTable.empty()) {
+        // The table into the SHRAM's table area, which an operation still
+        // running may hold accumulators in: once every operation is done.
+        flash_.resize(static_cast<std::size_t>(alignUp(static_cast<std::int64_t>(flash_.size()))));
+        const std::uint64_t source = flash_.size();
+        flash_.insert(flash_.end(), lowered.lookupTable.begin(), lowered.lookupTable.end());
+        emitKernelWait(writer_, 0);
+        NpuDma table{{0, source, static_cast<std::uint32_t>(lowered.lookupTable.size())},
+                     {0, arch_.config.lut_shram_address, 0}};
+        table.intoShram = true;
+        emitDma(writer_, table);
+        lowered.operation.waitsForDma = true;
       }
       emitNpuOperation(writer_, lowered.operation);
     }
@@ -277,9 +418,21 @@ class RegionCompiler {
   const ir::Graph& graph_;
   const int first_, last_;
   const NpuArchitecture& arch_;
-  std::vector<int> inputs_, outputs_;
+  const ConstantBufferingPlan& buffered_;
+  const std::map<int, LoweredOperation>& lowered_;
+  const std::vector<int>& inputs_;
+  const std::vector<int>& outputs_;
+  const std::set<int>& bricked_;
   std::vector<ScratchBuffer> buffers_;
   std::map<int, std::size_t> bufferIndex_;
+  // Operations whose constants are DMA'd into the scratch, by operator index.
+  struct BufferedConstants {
+    int dmaStep = 0;  // the step of the operation the copy runs beside
+    std::int64_t bytes = 0;
+    bool weights = false;    // the weights too, not only the scales
+    std::size_t buffer = 0;  // into buffers_
+  };
+  std::map<int, BufferedConstants> bufferedConstants_;
   std::int64_t scratchBytes_ = 0;
   std::vector<std::uint8_t> flash_;
   CommandStreamWriter writer_;
@@ -287,7 +440,8 @@ class RegionCompiler {
 
 }  // namespace
 
-NpuFeatureMap featureMapOf(const ir::Graph& graph, int tensor, bool flat, std::uint64_t base) {
+NpuFeatureMap featureMapOf(const ir::Graph& graph, int tensor, bool flat, std::uint64_t base,
+                           bool bricks) {
   const ir::Tensor& t = graph.tensor(tensor);
   if (flat) return NpuFeatureMap::nhwc(1, base, 1, 1, static_cast<int>(t.elementCount()));
   if (t.shape.size() > 4) {
@@ -297,11 +451,13 @@ NpuFeatureMap featureMapOf(const ir::Graph& graph, int tensor, bool flat, std::u
   int dims[4] = {1, 1, 1, 1};
   for (std::size_t i = 0; i < t.shape.size(); ++i) dims[4 - t.shape.size() + i] = t.shape[i];
   if (dims[0] != 1) throw NpuLoweringError(t.name + " has a batch other than 1");
+  if (bricks) return NpuFeatureMap::bricks(1, base, dims[1], dims[2], dims[3]);
   return NpuFeatureMap::nhwc(1, base, dims[1], dims[2], dims[3]);
 }
 
 bool npuRegionTakes(const ir::Graph& graph, const ir::Operator& op) {
-  return isConvolution(op) || isPool(op) || isBinary(op) || ir::isNoCopyView(graph, op);
+  return isConvolution(op) || isPool(op) || isBinary(op) || isLookupTableOperator(op) ||
+         ir::isNoCopyView(graph, op);
 }
 
 std::vector<std::string> npuRefusals(const ir::Graph& graph, const ir::Operator& op,
@@ -329,12 +485,49 @@ const ir::Graph* npuRegionSource(const ir::Operator& op) {
   return op.subgraphs.front().get();
 }
 
-ir::Graph withNpuRegion(const ir::Graph& graph, int first, int last, const NpuArchitecture& arch) {
+NpuRegionCompiler::NpuRegionCompiler(const ir::Graph& graph, int first, int last,
+                                     const NpuArchitecture& arch)
+    : graph_(graph), first_(first), last_(last), arch_(arch) {
   if (first < 0 || last < first || static_cast<std::size_t>(last) >= graph.operators.size()) {
     throw NpuLoweringError("no operators " + std::to_string(first) + ".." + std::to_string(last) +
                            " in the graph");
   }
-  return RegionCompiler(graph, first, last, arch).run();
+  findBoundary(graph, first, last, inputs_, outputs_);
+  bricked_ = brickedFeatureMaps(graph, first, last, inputs_, outputs_);
+  // Each feature map's base is its tensor's index until a compilation
+  // places it: lowering reads only the maps' extents and layout, and the
+  // weights' encoding, the costly part, is then done once for every plan
+  // compiled.
+  for (int i = first; i <= last; ++i) {
+    const ir::Operator& o = graph.operators.at(static_cast<std::size_t>(i));
+    if (ir::isNoCopyView(graph, o)) continue;
+    lowered_[i] = lowerOperator(graph, o, arch, [this, &graph](int tensor, bool flat) {
+      return featureMapOf(graph, tensor, flat, static_cast<std::uint64_t>(tensor),
+                          bricked_.count(tensor) != 0);
+    });
+  }
+}
+
+ir::Graph NpuRegionCompiler::compile(const ConstantBufferingPlan& buffering) const {
+  return RegionCompiler(graph_, first_, last_, arch_, buffering, lowered_, inputs_, outputs_,
+                        bricked_)
+      .run();
+}
+
+ConstantBufferingPlan NpuRegionCompiler::bufferingCandidates() const {
+  ConstantBufferingPlan candidates;
+  bool afterAnother = false;
+  for (const auto& [index, lowered] : lowered_) {
+    const auto most = mostBuffering(graph_.operators.at(static_cast<std::size_t>(index)));
+    if (afterAnother && most) candidates[index] = *most;
+    afterAnother = true;
+  }
+  return candidates;
+}
+
+ir::Graph withNpuRegion(const ir::Graph& graph, int first, int last, const NpuArchitecture& arch,
+                        const ConstantBufferingPlan& buffering) {
+  return NpuRegionCompiler(graph, first, last, arch).compile(buffering);
 }
 
 }  // namespace loupe::ethosu

@@ -14,19 +14,60 @@
 // disjoint bytes, largest first at the lowest offset that fits.
 #pragma once
 
+#include <map>
+#include <set>
 #include <string>
 #include <vector>
 
+#include "ethosu/convolution_lowering.h"
 #include "ethosu/npu_architecture.h"
 #include "ethosu/npu_operation.h"
 #include "ir/graph.h"
 
 namespace loupe::ethosu {
 
-// `graph` with its operators first..last (execution order, inclusive)
-// replaced by one Ethos-U operator for `arch`. Throws NpuLoweringError
-// naming the first operator the NPU cannot run.
-ir::Graph withNpuRegion(const ir::Graph& graph, int first, int last, const NpuArchitecture& arch);
+// What of an operation's constants the NPU's DMA copies from the flash into
+// the scratch while the operation before it runs (Vela's weight buffering).
+// The kernel then fetches its bias and scale records without the flash's
+// latency on every OFM block and, with the weights, re-reads them at every
+// block position from the SRAM; the copy takes scratch bytes from the
+// operation before to its own.
+enum class ConstantBuffering { Scales, ScalesAndWeights };
+using ConstantBufferingPlan = std::map<int, ConstantBuffering>;  // by operator index
+
+// Operators first..last (execution order, inclusive) of a graph, lowered
+// once, compiled into one Ethos-U operator for `arch` with whichever
+// buffering of their constants is asked for. Keeps a reference to `graph`.
+class NpuRegionCompiler {
+ public:
+  // Throws NpuLoweringError naming the first operator the NPU cannot run.
+  NpuRegionCompiler(const ir::Graph& graph, int first, int last, const NpuArchitecture& arch);
+
+  // The graph with the region replaced by its Ethos-U operator, the
+  // constants of the operators in `buffering` copied into the scratch as
+  // it says. Throws NpuLoweringError for an operator whose constants
+  // cannot be buffered so (see bufferingCandidates).
+  ir::Graph compile(const ConstantBufferingPlan& buffering = {}) const;
+
+  // The most each operator can buffer: every operation with constants
+  // after the region's first operation (the copy runs beside the one
+  // before); a convolution's or depthwise convolution's scales and weights,
+  // a fully connected layer's scales alone (its weights are read once: a
+  // copy would only move them twice).
+  ConstantBufferingPlan bufferingCandidates() const;
+
+ private:
+  const ir::Graph& graph_;
+  int first_, last_;
+  const NpuArchitecture& arch_;
+  std::vector<int> inputs_, outputs_;        // the region's, as the CPU sees them
+  std::set<int> bricked_;                    // feature maps in NHCWB16
+  std::map<int, LoweredOperation> lowered_;  // by operator index; views have none
+};
+
+// NpuRegionCompiler(graph, first, last, arch).compile(buffering).
+ir::Graph withNpuRegion(const ir::Graph& graph, int first, int last, const NpuArchitecture& arch,
+                        const ConstantBufferingPlan& buffering = {});
 
 // The operators an Ethos-U operator of withNpuRegion stands for, as a graph
 // of their own (its operators the region's, its inputs and outputs the
@@ -35,9 +76,11 @@ ir::Graph withNpuRegion(const ir::Graph& graph, int first, int last, const NpuAr
 const ir::Graph* npuRegionSource(const ir::Operator& op);
 
 // `tensor` as the NPU reads it at `base` of region 1 (the scratch): NHWC
-// of batch 1, a fully connected layer's input and output (`flat`) as
-// 1x1xN. Throws NpuLoweringError for a rank above 4 or a batch other than 1.
-NpuFeatureMap featureMapOf(const ir::Graph& graph, int tensor, bool flat, std::uint64_t base);
+// (with `bricks`, NHCWB16) of batch 1, a fully connected layer's input and
+// output (`flat`) as 1x1xN. Throws NpuLoweringError for a rank above 4 or a
+// batch other than 1.
+NpuFeatureMap featureMapOf(const ir::Graph& graph, int tensor, bool flat, std::uint64_t base,
+                           bool bricks = false);
 
 // Whether the region compiler takes `op` (an operator it lowers, or a view).
 bool npuRegionTakes(const ir::Graph& graph, const ir::Operator& op);

@@ -214,6 +214,9 @@ void emitNpuOperation(CommandStreamWriter& w, const NpuOperation& op) {
   }
   emitActivation(w, op);
   emitBlock(w, op);
+  // No DMA is left running: one at a time, each the next operation's.
+  if (op.waitsForDma)
+    w.operation(LOUPE_ETHOSU_NPU_OP_DMA_WAIT, {{LOUPE_ETHOSU_FIELD(NPU_OP_DMA_WAIT, k), 0}});
   switch (op.kind) {
     case NpuOperationKind::Conv:
       w.operation(LOUPE_ETHOSU_NPU_OP_CONV);
@@ -231,6 +234,28 @@ void emitNpuOperation(CommandStreamWriter& w, const NpuOperation& op) {
           {{LOUPE_ETHOSU_FIELD(NPU_OP_ELEMENTWISE, elementwise_mode), asField(op.subKind)}});
       break;
   }
+}
+
+void emitKernelWait(CommandStreamWriter& w, int outstanding) {
+  w.operation(LOUPE_ETHOSU_NPU_OP_KERNEL_WAIT,
+              {{LOUPE_ETHOSU_FIELD(NPU_OP_KERNEL_WAIT, n), asField(outstanding)}});
+}
+
+void emitDma(CommandStreamWriter& w, const NpuDma& dma) {
+  w.set(LOUPE_ETHOSU_NPU_SET_DMA0_SRC_REGION,
+        {{LOUPE_ETHOSU_FIELD(NPU_SET_DMA0_SRC_REGION, region), asField(dma.source.region)},
+         {LOUPE_ETHOSU_FIELD(NPU_SET_DMA0_SRC_REGION, region_mode),
+          LOUPE_ETHOSU_dma_region_mode_EXTERNAL}});
+  w.setValue(LOUPE_ETHOSU_NPU_SET_DMA0_SRC, dma.source.base);
+  w.set(LOUPE_ETHOSU_NPU_SET_DMA0_DST_REGION,
+        {{LOUPE_ETHOSU_FIELD(NPU_SET_DMA0_DST_REGION, region),
+          dma.intoShram ? 0u : asField(dma.destination.region)},
+         {LOUPE_ETHOSU_FIELD(NPU_SET_DMA0_DST_REGION, region_mode),
+          dma.intoShram ? LOUPE_ETHOSU_dma_region_mode_INTERNAL
+                        : LOUPE_ETHOSU_dma_region_mode_EXTERNAL}});
+  w.setValue(LOUPE_ETHOSU_NPU_SET_DMA0_DST, dma.destination.base);
+  w.setValue(LOUPE_ETHOSU_NPU_SET_DMA0_LEN, dma.source.length);
+  w.operation(LOUPE_ETHOSU_NPU_OP_DMA_START);
 }
 
 void emitStop(CommandStreamWriter& w) {

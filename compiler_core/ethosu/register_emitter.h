@@ -11,6 +11,14 @@ namespace loupe::ethosu {
 
 void emitNpuOperation(CommandStreamWriter& writer, const NpuOperation& op);
 
+// NPU_OP_KERNEL_WAIT: the stream goes on once at most `outstanding` kernel
+// operations are still running.
+void emitKernelWait(CommandStreamWriter& writer, int outstanding);
+
+// Starts `dma`; the operation that reads what it copies waits for it
+// (NpuOperation::waitsForDma).
+void emitDma(CommandStreamWriter& writer, const NpuDma& dma);
+
 // The stream's end: NPU_OP_STOP with the mask the driver expects.
 void emitStop(CommandStreamWriter& writer);
 

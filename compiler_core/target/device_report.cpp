@@ -105,7 +105,7 @@ std::vector<ConfigurationEstimates> estimatesAcrossConfigurations(const ir::Grap
   const TargetKind* kind = registry.find(target.name());
   if (kind == nullptr) return sweep;
   for (const TargetOptionSpec& option : kind->options) {
-    if (option.allowedValues.size() < 2) continue;
+    if (!option.configuration || option.allowedValues.size() < 2) continue;
     for (const std::string& value : option.allowedValues) {
       TargetOptions options = target.options();
       options[option.key] = value;

@@ -17,6 +17,9 @@ struct TargetOptionSpec {
   std::string key;  // "accelerator_config", written -accelerator_config=VALUE
   std::vector<std::string> allowedValues;
   std::string defaultValue;
+  // The hardware's configuration (an NPU's size, a CPU): estimates are set
+  // side by side across its values (estimatesAcrossConfigurations).
+  bool configuration = true;
 };
 
 struct TargetKind {

@@ -74,10 +74,14 @@ std::vector<OperatorPayload> ethosuPayloads(const ir::Graph& graph) {
   return payloads;
 }
 
-// The model partitioned for "ethos-u -accelerator_config=<arch>, c".
-ir::Graph compiledFor(const std::filesystem::path& model, std::string_view arch) {
+// The model partitioned for "ethos-u -accelerator_config=<arch>
+// [-system_config=<system>], c".
+ir::Graph compiledFor(const std::filesystem::path& model, std::string_view arch,
+                      std::string_view system = {}) {
   const target::TargetList targets = target::parseTargetString(
-      "ethos-u -accelerator_config=" + std::string(arch) + ", c", targets::builtinTargetRegistry());
+      "ethos-u -accelerator_config=" + std::string(arch) +
+          (system.empty() ? "" : " -system_config=" + std::string(system)) + ", c",
+      targets::builtinTargetRegistry());
   passes::StageTimeline timeline;
   passes::PassContext context;
   return passes::runPartitionPipeline(
@@ -179,16 +183,21 @@ class EthosuPayloadValidatorTest : public QObject {
   Q_OBJECT
 
  private slots:
+  // On both systems: NXP's buffers most weights, DMAs into the scratch.
   void everyLoupePayloadPassesOnEveryConfiguration_data() {
     QTest::addColumn<QString>("model");
     QTest::addColumn<QString>("arch");
+    QTest::addColumn<QString>("system");
     for (const auto& entry : std::filesystem::directory_iterator(test::modelsDir())) {
       if (!std::filesystem::exists(entry.path() / "model.tflite")) continue;
       for (const NpuArchitecture& arch : npuArchitectures()) {
         if (arch.cores != 1) continue;  // the target offers the single-core ones
-        const std::string model = entry.path().filename().string();
-        QTest::newRow((model + " " + std::string(arch.name)).c_str())
-            << QString::fromStdString(model) << QString::fromStdString(std::string(arch.name));
+        for (const char* system : {"", "nxp-imx93"}) {
+          const std::string model = entry.path().filename().string();
+          QTest::newRow((model + " " + std::string(arch.name) + " " + system).c_str())
+              << QString::fromStdString(model) << QString::fromStdString(std::string(arch.name))
+              << system;
+        }
       }
     }
   }
@@ -196,8 +205,9 @@ class EthosuPayloadValidatorTest : public QObject {
   void everyLoupePayloadPassesOnEveryConfiguration() {
     QFETCH(QString, model);
     QFETCH(QString, arch);
-    const ir::Graph graph =
-        compiledFor(test::modelsDir() / model.toStdString() / "model.tflite", arch.toStdString());
+    QFETCH(QString, system);
+    const ir::Graph graph = compiledFor(test::modelsDir() / model.toStdString() / "model.tflite",
+                                        arch.toStdString(), system.toStdString());
     const std::vector<OperatorPayload> payloads = ethosuPayloads(graph);
     // Only the float model keeps everything on the CPU.
     if (model != "hello_world_float") QVERIFY(!payloads.empty());

@@ -9,10 +9,12 @@
 #include <QtTest>
 
 #include "ethosu/convolution_lowering.h"
+#include "ethosu/payload_validator.h"
 #include "ethosu/region_compiler.h"
 #include "ethosu_test_model.h"
 #include "frontend/ethosu_payload_reader.h"
 #include "frontend/tflite_importer.h"
+#include "graph_builder.h"
 #include "reference/reference_interpreter.h"
 #include "test_data.h"
 
@@ -99,6 +101,241 @@ class EthosuRegionCompilerTest : public QObject {
                                 .arg(last)));
       }
     }
+  }
+
+  // Weight buffering: each buffered operator's constants are copied by one
+  // DMA (from the flash, region 0, into the scratch, region 1), started
+  // when at most the operation before is running, that the operation waits
+  // for, its scales (and with them its weights) read from
+  // the scratch, the scratch grown to hold them, and the bytes unchanged.
+  void bufferedConstantsAreCopiedIntoTheScratchAndGiveTheSameBytes_data() {
+    QTest::addColumn<QString>("model");
+    QTest::addColumn<bool>("weightsToo");
+    for (const char* model : {"kws_ref_model", "ic_resnet8_int8", "ad01_int8", "vww_96_int8"}) {
+      QTest::newRow((std::string(model) + " scales").c_str()) << model << false;
+      QTest::newRow((std::string(model) + " weights").c_str()) << model << true;
+    }
+  }
+
+  void bufferedConstantsAreCopiedIntoTheScratchAndGiveTheSameBytes() {
+    QFETCH(QString, model);
+    QFETCH(bool, weightsToo);
+    const auto dir = test::modelsDir() / model.toStdString();
+    const ir::Graph graph = frontend::importTfliteFile((dir / "model.tflite").string());
+    const auto [first, last] = longestNpuRun(graph);
+    ConstantBufferingPlan plan =
+        NpuRegionCompiler(graph, first, last, *findNpuArchitecture("ethos-u55-128"))
+            .bufferingCandidates();
+    QVERIFY(!plan.empty());
+    QVERIFY(plan.count(first) == 0);  // nothing before it to hide a copy
+    if (!weightsToo) {
+      for (auto& [index, buffering] : plan) buffering = ConstantBuffering::Scales;
+    }
+    const NpuArchitecture& arch = *findNpuArchitecture("ethos-u55-128");
+    const ir::Graph plain = withNpuRegion(graph, first, last, arch);
+    const ir::Graph buffered = withNpuRegion(graph, first, last, arch, plan);
+    const ir::Operator& npu = buffered.operators.at(std::size_t(first));
+    const auto scratchOf = [first](const ir::Graph& g) {
+      return std::get<ir::EthosUAttrs>(g.operators.at(std::size_t(first)).attributes).scratchBytes;
+    };
+    QVERIFY(scratchOf(buffered) > scratchOf(plain));
+    QCOMPARE(buffered.tensor(npu.inputs[1]).data,
+             plain.tensor(plain.operators.at(std::size_t(first)).inputs[1]).data);
+
+    const auto payload = frontend::readEthosUPayload(buffered.tensor(npu.inputs[0]).data);
+    int dmas = 0, weightsCopied = 0;
+    for (const auto& stream : payload.streams) {
+      for (std::size_t k = 0; k < stream.operations.size(); ++k) {
+        const loupe_ethosu_operation& op = stream.operations[k];
+        if (op.kind == LOUPE_ETHOSU_OPERATION_DMA) {
+          ++dmas;
+          QCOMPARE(int(op.dma_src_region), 0);
+          QCOMPARE(int(op.dma_dst_region), 1);
+          QVERIFY(op.dma_dst + op.dma_length <= std::uint64_t(scratchOf(buffered)));
+          // After an operation, which it runs beside, once the one before
+          // that is done.
+          QVERIFY(k >= 2);
+          QCOMPARE(int(stream.operations[k - 1].kind), int(LOUPE_ETHOSU_OPERATION_KERNEL_WAIT));
+          QCOMPARE(int(stream.operations[k - 1].sub_kind), 1);
+          QVERIFY(k + 2 < stream.operations.size());
+          QCOMPARE(int(stream.operations[k + 1].kind), int(LOUPE_ETHOSU_OPERATION_DMA_WAIT));
+          const loupe_ethosu_operation& reader = stream.operations[k + 2];
+          QCOMPARE(int(reader.scales[0].region), 1);
+          QCOMPARE(reader.scales[0].base, op.dma_dst);
+          if (reader.weights[0].region == 1) {
+            ++weightsCopied;
+            QCOMPARE(reader.weights[0].base,
+                     op.dma_dst + (op.dma_length - reader.weights[0].length));
+          }
+        }
+      }
+    }
+    QCOMPARE(dmas, int(plan.size()));
+    QCOMPARE(weightsCopied, int(std::count_if(plan.begin(), plan.end(), [](const auto& entry) {
+               return entry.second == ConstantBuffering::ScalesAndWeights;
+             })));
+
+    for (const auto& set : test::ethosu::goldenSets(model.toStdString())) {
+      reference::ReferenceInterpreter interpreter(buffered);
+      for (std::size_t i = 0; i < buffered.inputs.size(); ++i) {
+        interpreter.setInput(i, test::readBytes(set / ("input" + std::to_string(i) + ".bin")));
+      }
+      interpreter.invoke();
+      for (std::size_t i = 0; i < buffered.outputs.size(); ++i) {
+        const auto golden = test::readBytes(set / ("output" + std::to_string(i) + ".bin"));
+        const auto output = interpreter.output(i);
+        QVERIFY2(std::equal(golden.begin(), golden.end(), output.begin(), output.end()),
+                 set.filename().string().c_str());
+      }
+    }
+  }
+
+  // Between NPU operations feature maps are in NHCWB16; what the CPU sees
+  // (the region's input and output) and what a view shares stay NHWC.
+  void intermediatesAreInBricksAndTheBoundaryInNhwc() {
+    const ir::Graph graph =
+        frontend::importTfliteFile((test::modelsDir() / "kws_ref_model" / "model.tflite").string());
+    const int last = static_cast<int>(graph.operators.size()) - 2;  // before SOFTMAX
+    const ir::Graph compiled = withNpuRegion(graph, 0, last, *findNpuArchitecture("ethos-u55-128"));
+    const auto payload =
+        frontend::readEthosUPayload(compiled.tensor(compiled.operators[0].inputs[0]).data);
+    std::vector<const loupe_ethosu_operation*> kernels;
+    for (const auto& stream : payload.streams) {
+      for (const auto& op : stream.operations) {
+        if (op.kind == LOUPE_ETHOSU_OPERATION_CONV || op.kind == LOUPE_ETHOSU_OPERATION_DEPTHWISE ||
+            op.kind == LOUPE_ETHOSU_OPERATION_POOL) {
+          kernels.push_back(&op);
+        }
+      }
+    }
+    QVERIFY(kernels.size() >= 3);
+    QCOMPARE(int(kernels.front()->ifm.layout), int(LOUPE_ETHOSU_activation_format_NHWC));
+    QCOMPARE(int(kernels.back()->ofm.layout), int(LOUPE_ETHOSU_activation_format_NHWC));
+    // Operation k's output is operation k+1's input, in the same layout:
+    // bricks from the first convolution to the average pool.
+    int bricked = 0;
+    for (std::size_t k = 0; k + 1 < kernels.size(); ++k) {
+      if (kernels[k]->ofm.base[0] != kernels[k + 1]->ifm.base[0]) continue;
+      QCOMPARE(int(kernels[k]->ofm.layout), int(kernels[k + 1]->ifm.layout));
+      bricked += kernels[k]->ofm.layout == LOUPE_ETHOSU_activation_format_NHCWB16;
+      if (kernels[k]->ofm.layout == LOUPE_ETHOSU_activation_format_NHCWB16) {
+        QCOMPARE(kernels[k]->ofm.stride_x, std::uint64_t{16});
+        QCOMPARE(kernels[k]->ofm.stride_c, 16 * std::uint64_t{kernels[k]->ofm.width});
+      }
+    }
+    QVERIFY(bricked >= 9);
+  }
+
+  void constantsOfTheFirstOperationCannotBeBuffered() {
+    const ir::Graph graph =
+        frontend::importTfliteFile((test::modelsDir() / "kws_ref_model" / "model.tflite").string());
+    try {
+      withNpuRegion(graph, 0, 3, *findNpuArchitecture("ethos-u55-128"),
+                    {{0, ConstantBuffering::Scales}});
+      QFAIL("the first operation's constants were buffered");
+    } catch (const NpuLoweringError& error) {
+      QVERIFY2(QString(error.what()).contains("cannot be buffered"), error.what());
+    }
+  }
+
+  // Lookup-table operators: each alone, and two in a row (the second's
+  // table replacing the first's in the SHRAM), on every input value, give
+  // the reference interpreter's bytes on every single-core configuration.
+  void lookupTableOperatorsGiveTheReferencesBytes_data() {
+    QTest::addColumn<int>("type");
+    QTest::addColumn<double>("outScale");
+    QTest::addColumn<int>("outZeroPoint");
+    const std::pair<ir::OpType, std::pair<double, int>> cases[] = {
+        {ir::OpType::Logistic, {1.0 / 256, -128}},
+        {ir::OpType::Tanh, {1.0 / 128, 0}},
+        {ir::OpType::HardSwish, {0.03, -20}},
+        {ir::OpType::LeakyRelu, {0.04, 10}},
+        {ir::OpType::Elu, {0.05, 30}},
+        {ir::OpType::Relu, {0.05, -128}},
+        {ir::OpType::Relu6, {6.0 / 255, -128}},
+        {ir::OpType::Abs, {0.05, -128}},
+        {ir::OpType::Quantize, {0.02, -7}}};
+    for (const auto& [type, quantization] : cases) {
+      QTest::newRow(ir::opTypeName(type).data())
+          << int(type) << quantization.first << quantization.second;
+    }
+  }
+
+  void lookupTableOperatorsGiveTheReferencesBytes() {
+    QFETCH(int, type);
+    QFETCH(double, outScale);
+    QFETCH(int, outZeroPoint);
+    const ir::Shape shape{1, 4, 8, 24};  // 768 values: every int8 three times
+    test::GraphBuilder b;
+    const int in = b.tensor("in", ir::DType::Int8, shape, test::perTensor(0.05f, 5));
+    const int mid =
+        b.tensor("mid", ir::DType::Int8, shape, test::perTensor(float(outScale), outZeroPoint));
+    const int out = b.tensor("out", ir::DType::Int8, shape, test::perTensor(1.0f / 128, 0));
+    ir::Attributes attributes;
+    if (type == int(ir::OpType::LeakyRelu)) attributes = ir::LeakyReluAttrs{0.15f};
+    b.op(static_cast<ir::OpType>(type), {in}, {mid}, attributes);
+    b.op(ir::OpType::Tanh, {mid}, {out});
+    const ir::Graph graph = b.inputs({in}).outputs({out}).build();
+    std::vector<std::uint8_t> input(static_cast<std::size_t>(ir::elementCount(shape)));
+    for (std::size_t i = 0; i < input.size(); ++i) input[i] = static_cast<std::uint8_t>(i * 7);
+    const auto run = [&input](const ir::Graph& g, int tensor) {
+      reference::ReferenceInterpreter interpreter(g);
+      interpreter.setInput(0, input);
+      interpreter.invoke();
+      const auto bytes = interpreter.tensorBytes(tensor);
+      return std::vector<std::uint8_t>(bytes.begin(), bytes.end());
+    };
+    for (const NpuArchitecture& arch : npuArchitectures()) {
+      if (arch.cores != 1) continue;
+      // Alone, then both: the intermediate and the output.
+      const ir::Graph first = withNpuRegion(graph, 0, 0, arch);
+      QCOMPARE(first.operators.front().type, ir::OpType::EthosU);
+      QCOMPARE(run(first, mid), run(graph, mid));
+      const ir::Graph both = withNpuRegion(graph, 0, 1, arch);
+      QCOMPARE(both.operators.size(), std::size_t{1});
+      QCOMPARE(run(both, out), run(graph, out));
+      const auto payload =
+          frontend::readEthosUPayload(both.tensor(both.operators[0].inputs[0]).data);
+      int tables = 0;
+      for (const auto& stream : payload.streams) {
+        for (const auto& op : stream.operations) {
+          if (op.kind == LOUPE_ETHOSU_OPERATION_DMA) {
+            QVERIFY(op.dma_dst_internal);
+            QCOMPARE(op.dma_length, std::uint64_t{256});
+            ++tables;
+          }
+        }
+      }
+      QCOMPARE(tables, 2);
+      // And the payload passes the driver's and Linux's checks.
+      const ir::Operator& npu = both.operators[0];
+      PayloadMemory memory;
+      memory.regionSizes = {both.tensor(npu.inputs[1]).data.size(),
+                            std::uint64_t(std::get<ir::EthosUAttrs>(npu.attributes).scratchBytes),
+                            0};
+      const PayloadValidation validation =
+          validatePayload(both.tensor(npu.inputs[0]).data, arch.config, memory);
+      QVERIFY2(validation.ok(), validation.text().c_str());
+    }
+  }
+
+  // An int16 TANH, and an int8 NEG (TFLite Micro's NEG takes floats only,
+  // so there is no table to follow), are refused with the reason.
+  void lookupTableOperatorsTheTableCannotStandForAreRefused() {
+    const auto refusal = [](ir::OpType type, ir::DType dtype) {
+      test::GraphBuilder b;
+      const int in = b.tensor("in", dtype, {1, 2, 2, 4}, test::perTensor(0.01f, 0));
+      const int out = b.tensor("out", dtype, {1, 2, 2, 4}, test::perTensor(0.01f, 0));
+      b.op(type, {in}, {out});
+      const ir::Graph graph = b.inputs({in}).outputs({out}).build();
+      const auto reasons =
+          npuRefusals(graph, graph.operators.front(), *findNpuArchitecture("ethos-u55-128"));
+      return reasons.empty() ? QString() : QString::fromStdString(reasons.front());
+    };
+    const QString int16 = refusal(ir::OpType::Tanh, ir::DType::Int16);
+    QVERIFY2(int16.contains("is not an int8 tensor"), qPrintable(int16));
+    const QString neg = refusal(ir::OpType::Neg, ir::DType::Int8);
+    QVERIFY2(neg.startsWith("no lookup table: ") && neg.contains("float32"), qPrintable(neg));
   }
 
   void anOperatorTheNpuDoesNotTakeIsNamed() {

@@ -9,6 +9,7 @@
 #include <QLabel>
 #include <QTableView>
 #include <QtTest>
+#include <algorithm>
 
 #include "frontend/tflite_importer.h"
 #include "gui/main_window.h"
@@ -249,11 +250,20 @@ class DeviceMappingTest : public QObject {
     QVERIFY(window->showView("c"));
     const QString c = window->cView()->currentFunctionText();
     QVERIFY2(c.contains("loupe_ethosu_run_operator("), qPrintable(c));
-    // The Command Stream view lists the region's stream: one NPU operation
-    // per operator of the region but the RESHAPE (a view), then STOP.
+    // The Command Stream view lists the region's stream: one kernel
+    // operation per operator of the region but the RESHAPE (a view), each
+    // DMA of buffered weights with the waits before and for it, then STOP.
     QVERIFY(window->showView("npu-stream"));
     const auto& listing = window->commandStreamView()->model()->listing();
-    QCOMPARE(listing.npuOperationCount(), 11);
+    const auto count = [&listing](const QString& kind) {
+      return static_cast<int>(std::count_if(
+          listing.operations.begin(), listing.operations.end(),
+          [&kind](const loupe::models::NpuOperationEntry& e) { return e.kind == kind; }));
+    };
+    const int dmas = count("DMA");
+    QCOMPARE(count("DMA_WAIT"), dmas);
+    QCOMPARE(count("KERNEL_WAIT"), dmas);
+    QCOMPARE(listing.npuOperationCount() - 3 * dmas, 11);
     QCOMPARE(listing.accelerator, QStringLiteral("ethos-u55-128"));
     QVERIFY2(window->commandStreamView()->headerText().startsWith("ethos-u_0 (ops 0\u201311)"),
              qPrintable(window->commandStreamView()->headerText()));

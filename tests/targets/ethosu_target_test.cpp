@@ -5,12 +5,16 @@
 // compiled graph gives TFLite Micro's bytes on every golden set.
 #include <QtTest>
 
+#include "analysis/ethosu_command_listing.h"
 #include "driver/compile_driver.h"
+#include "ethosu/region_compiler.h"
 #include "frontend/tflite_importer.h"
 #include "reference/reference_interpreter.h"
 #include "target/device_report.h"
 #include "target/target_string.h"
 #include "targets/builtin_targets.h"
+#include "targets/ethos_u/ethosu_performance.h"
+#include "targets/ethos_u/ethosu_target.h"
 #include "test_data.h"
 
 using namespace loupe;
@@ -41,21 +45,25 @@ class EthosUTargetTest : public QObject {
     }
   }
 
+  // Both systems: the NXP one's slow flash makes most weight buffering pay.
   void modelsCompileToOneEthosUOperatorAndGiveTfliteMicrosBytes_data() {
     QTest::addColumn<QString>("model");
+    QTest::addColumn<QString>("target");
     for (const char* model : {"kws_ref_model", "vww_96_int8", "ic_resnet8_int8", "ad01_int8",
                               "person_detect", "micro_speech_quantized"}) {
-      QTest::newRow(model) << model;
+      QTest::newRow(model) << model << "ethos-u -accelerator_config=ethos-u55-128, c";
+      QTest::newRow((std::string(model) + " nxp-imx93").c_str())
+          << model << "ethos-u -accelerator_config=ethos-u55-128 -system_config=nxp-imx93, c";
     }
   }
 
   void modelsCompileToOneEthosUOperatorAndGiveTfliteMicrosBytes() {
     QFETCH(QString, model);
+    QFETCH(QString, target);
     const auto dir = test::modelsDir() / model.toStdString();
     const auto registry = targets::builtinTargetRegistry();
-    driver::CompileRequest request{
-        frontend::importTfliteFile((dir / "model.tflite").string()),
-        target::parseTargetString("ethos-u -accelerator_config=ethos-u55-128, c", registry)};
+    driver::CompileRequest request{frontend::importTfliteFile((dir / "model.tflite").string()),
+                                   target::parseTargetString(target.toStdString(), registry)};
     const driver::Compilation compilation = driver::compileModel(std::move(request));
     int npuOperators = 0;
     for (const ir::Operator& op : compilation.graph.operators) {
@@ -87,6 +95,61 @@ class EthosUTargetTest : public QObject {
         QVERIFY2(std::equal(golden.begin(), golden.end(), output.begin(), output.end()),
                  qPrintable(QString::fromStdString(entry.path().filename().string())));
       }
+    }
+  }
+
+  // The weight buffering the target chooses for a system: no plan it
+  // could have taken instead (nothing buffered, every candidate's scales,
+  // every candidate's all) costs less NPU cycles plus scratch bytes in that
+  // system, and on NXP's system with its slow flash it buffers.
+  void theChosenWeightBufferingCostsNoMoreThanTheOthers_data() {
+    QTest::addColumn<QString>("model");
+    QTest::addColumn<bool>("nxp");
+    for (const char* model : {"kws_ref_model", "ic_resnet8_int8", "ad01_int8"}) {
+      QTest::newRow(model) << model << false;
+      QTest::newRow((std::string(model) + " nxp-imx93").c_str()) << model << true;
+    }
+  }
+
+  void theChosenWeightBufferingCostsNoMoreThanTheOthers() {
+    QFETCH(QString, model);
+    QFETCH(bool, nxp);
+    const ir::Graph graph = frontend::importTfliteFile(
+        (test::modelsDir() / model.toStdString() / "model.tflite").string());
+    int last = static_cast<int>(graph.operators.size()) - 1;
+    if (graph.operators.back().type == ir::OpType::Softmax) --last;
+    const auto registry = targets::builtinTargetRegistry();
+    const auto targets =
+        target::parseTargetString(std::string("ethos-u -accelerator_config=ethos-u55-128") +
+                                      (nxp ? " -system_config=nxp-imx93" : ""),
+                                  registry);
+    const auto& npu = dynamic_cast<const targets::ethos_u::EthosUTarget&>(*targets.front());
+    QCOMPARE(QString::fromStdString(npu.toString()).contains("nxp-imx93"), nxp);
+    const ethosu::SystemConfig system = npu.system();
+    const auto costOf = [&system](const ir::Graph& compiled) {
+      const ir::Operator& op = compiled.operators.front();
+      const auto estimate =
+          ethosu::estimatePayload(analysis::ethosuPayloadOf(compiled, op), system);
+      return estimate.npuCycles +
+             std::uint64_t(std::get<ir::EthosUAttrs>(op.attributes).scratchBytes);
+    };
+    const ir::Graph chosen = (*npu.regionOperatorCompiler())(graph, 0, last);
+    const auto& arch = npu.architecture();
+    ethosu::ConstantBufferingPlan most =
+        ethosu::NpuRegionCompiler(graph, 0, last, arch).bufferingCandidates();
+    ethosu::ConstantBufferingPlan scales = most;
+    for (auto& [index, buffering] : scales) buffering = ethosu::ConstantBuffering::Scales;
+    const std::uint64_t cost = costOf(chosen);
+    QVERIFY(cost <= costOf(ethosu::withNpuRegion(graph, 0, last, arch)));
+    QVERIFY(cost <= costOf(ethosu::withNpuRegion(graph, 0, last, arch, scales)));
+    QVERIFY(cost <= costOf(ethosu::withNpuRegion(graph, 0, last, arch, most)));
+    if (nxp) {
+      int dmas = 0;
+      const auto payload = analysis::ethosuPayloadOf(chosen, chosen.operators.front());
+      for (const auto& stream : payload.streams) {
+        for (const auto& op : stream.operations) dmas += op.kind == LOUPE_ETHOSU_OPERATION_DMA;
+      }
+      QVERIFY(dmas > 0);
     }
   }
 

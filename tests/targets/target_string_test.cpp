@@ -94,7 +94,7 @@ class TargetString : public QObject {
         std::string("target 'ethos-u': -accelerator_config=ethos-u55-100 is not one of "
                     "ethos-u55-32, ethos-u55-64, ethos-u55-128, ethos-u55-256, ethos-u65-256"));
     QCOMPARE(errorOf("ethos-u -macs=128"),
-             std::string("target 'ethos-u' has no option -macs (options: -accelerator_config)"));
+             std::string("target 'ethos-u' has no option -macs (options: -accelerator_config, -system_config)"));
     QCOMPARE(errorOf("c -accelerator_config=ethos-u55-128"),
              std::string("target 'c' has no option -accelerator_config (options: -mcpu)"));
     QCOMPARE(errorOf("c -mcpu=cortex-a53"),

@@ -5,6 +5,7 @@
 #include "analysis/ethosu_command_listing.h"
 #include "ethosu/region_compiler.h"
 #include "targets/ethos_u/ethosu_performance.h"
+#include "targets/ethos_u/weight_buffering.h"
 
 namespace loupe::targets::ethos_u {
 
@@ -23,22 +24,29 @@ target::TargetVerdict EthosUTarget::accepts(const ir::Graph& graph, const ir::Op
   return target::TargetVerdict::reject(std::move(reasons));
 }
 
+ethosu::SystemConfig EthosUTarget::system() const {
+  const loupe_ethosu_npu_config& npu = architecture().config;
+  return options().at("system_config") == kNxpSystemConfig ? ethosu::nxpVelaDefaultSystem(npu)
+                                                           : ethosu::velaDefaultSystem(npu);
+}
+
 std::optional<target::Target::RegionOperatorCompiler> EthosUTarget::regionOperatorCompiler() const {
   const ethosu::NpuArchitecture* arch = &architecture();
-  return RegionOperatorCompiler([arch](const ir::Graph& graph, int first, int last) {
-    return ethosu::withNpuRegion(graph, first, last, *arch);
-  });
+  return RegionOperatorCompiler(
+      [arch, system = system()](const ir::Graph& graph, int first, int last) {
+        return withBufferedWeights(graph, first, last, *arch, system);
+      });
 }
 
 namespace {
 
 // The estimate of Ethos-U operator `op` of `graph`: its payload on the NPU
-// it was compiled for.
-target::OperatorEstimate streamEstimate(const ir::Graph& graph, const ir::Operator& op) {
+// it was compiled for, in `system`.
+target::OperatorEstimate streamEstimate(const ir::Graph& graph, const ir::Operator& op,
+                                        const ethosu::SystemConfig& system) {
   const frontend::EthosUPayload payload = analysis::ethosuPayloadOf(graph, op);
   const loupe_ethosu_npu_config npu = ethosu::npuConfigOf(payload);
-  const ethosu::StreamEstimate stream =
-      ethosu::estimatePayload(payload, ethosu::velaDefaultSystem(npu));
+  const ethosu::StreamEstimate stream = ethosu::estimatePayload(payload, system);
   target::OperatorEstimate estimate;
   estimate.macs = static_cast<std::int64_t>(stream.macs);
   estimate.computeCycles = static_cast<std::int64_t>(stream.npuCycles);
@@ -78,15 +86,16 @@ std::optional<target::OperatorEstimate> EthosUTarget::estimate(const ir::Graph& 
   try {
     if (op.type != ir::OpType::EthosU) {
       const ir::Graph region = ethosu::withNpuRegion(graph, op.index, op.index, arch);
-      return streamEstimate(region, region.operators.at(static_cast<std::size_t>(op.index)));
+      return streamEstimate(region, region.operators.at(static_cast<std::size_t>(op.index)),
+                            system());
     }
     const auto& attrs = std::get<ir::EthosUAttrs>(op.attributes);
-    if (attrs.accelerator == arch.accelerator) return streamEstimate(graph, op);
+    if (attrs.accelerator == arch.accelerator) return streamEstimate(graph, op, system());
     const ir::Graph* source = ethosu::npuRegionSource(op);
     if (source == nullptr) return std::nullopt;  // Vela's, for another NPU
-    const ir::Graph region =
-        ethosu::withNpuRegion(*source, 0, static_cast<int>(source->operators.size()) - 1, arch);
-    return streamEstimate(region, region.operators.front());
+    const ir::Graph region = withBufferedWeights(
+        *source, 0, static_cast<int>(source->operators.size()) - 1, arch, system());
+    return streamEstimate(region, region.operators.front(), system());
   } catch (const std::exception&) {
     // Lowering, decoding or the model refused it: no estimate to give.
     return std::nullopt;
@@ -99,7 +108,10 @@ target::TargetKind ethosUTargetKind() {
   return {kEthosUTargetName,
           {{"accelerator_config",
             {"ethos-u55-32", "ethos-u55-64", "ethos-u55-128", "ethos-u55-256", "ethos-u65-256"},
-            "ethos-u55-128"}},
+            "ethos-u55-128"},
+           // Where the constants and the scratch live and how fast, as Vela's
+           // --system-config: unset, Arm Vela's internal-default.
+           {"system_config", {"internal-default", kNxpSystemConfig}, "", false}},
           [](const target::TargetOptions& options) {
             return std::make_shared<const EthosUTarget>(options);
           }};

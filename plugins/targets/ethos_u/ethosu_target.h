@@ -10,10 +10,13 @@
 #include "ethosu/npu_architecture.h"
 #include "target/target.h"
 #include "target/target_registry.h"
+#include "targets/ethos_u/ethosu_performance.h"
 
 namespace loupe::targets::ethos_u {
 
 inline constexpr const char* kEthosUTargetName = "ethos-u";
+// -system_config=nxp-imx93: NXP Vela's default system (ethosu_performance.h).
+inline constexpr const char* kNxpSystemConfig = "nxp-imx93";
 
 class EthosUTarget : public target::Target {
  public:
@@ -22,6 +25,9 @@ class EthosUTarget : public target::Target {
   // "ethos-u55-128".
   const std::string& acceleratorConfig() const { return options().at("accelerator_config"); }
   const ethosu::NpuArchitecture& architecture() const;
+  // The memories the estimates and the choice of weight buffering assume
+  // (-system_config): Arm Vela's internal-default unless nxp-imx93.
+  ethosu::SystemConfig system() const;
   // "Ethos-U ethos-u55-128".
   std::string displayName() const override;
   target::TargetVerdict accepts(const ir::Graph& graph, const ir::Operator& op) const override;
