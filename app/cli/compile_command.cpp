@@ -53,7 +53,7 @@ const char* const kCompileUsage =
     "      instead); one that fits no plan is told each plan's shortfall (exit 1).\n"
     "      --target: targets in priority order (default \"c\"); every operator goes to the\n"
     "      first that accepts it, and metadata.json's device_mapping records it. \"ethos-u\n"
-    "      -accelerator_config=ethos-u55-32|64|128|256|ethos-u65-256\" (as tvmc names Arm's NPU):\n"
+    "      -accelerator_config=ethos-u55-32|64|128|256|ethos-u65-256|512\" (as tvmc names Arm's NPU):\n"
     "      each run of operators it takes becomes one Ethos-U operator, a real command stream\n"
     "      with its weights (mlw) and scratch, run through ethosu_invoke_v3.\n"
     "      -system_config=internal-default|nxp-imx93 (Vela's --system-config: Arm's default,\n"

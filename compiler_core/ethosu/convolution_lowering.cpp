@@ -19,8 +19,6 @@ class ConvolutionLowering {
       : graph_(graph), op_(op), arch_(arch) {}
 
   LoweredOperation run(const NpuFeatureMap& ifm, const NpuFeatureMap& ofm) {
-    if (arch_.cores != 1)
-      fail("the emitter writes single-core streams (not " + std::string(arch_.name) + ")");
     const ir::Tensor& in = activation(input(0), "input");
     const ir::Tensor& out = activation(graph_.output(op_, 0), "output");
     const ir::Tensor& filter = input(1);
@@ -181,23 +179,13 @@ class ConvolutionLowering {
     npu.block = *block;
   }
 
+  // Each core's weight and scale streams: on a two-core NPU (U65-512)
+  // core c computes output channels c, c+2, ... with half the block's
+  // depth, from streams of its own (as Vela's weight_compressor splits them;
+  // the functional model's decoder reads them so).
   void encodeConstants(const std::vector<reference::QuantizedMultiplier>& multipliers, int ofmDepth,
                        int kh, int kw, int ifmDepth) {
     NpuOperation& npu = result_.operation;
-    loupe_ethosu_weight_layout layout{};
-    layout.ofm_depth = static_cast<std::uint32_t>(ofmDepth);
-    layout.kernel_height = static_cast<std::uint32_t>(kh);
-    layout.kernel_width = static_cast<std::uint32_t>(kw);
-    layout.ifm_depth = static_cast<std::uint32_t>(ifmDepth);
-    layout.ofm_block_depth = static_cast<std::uint32_t>(npu.block.ofmBlock.depth);
-    layout.is_depthwise = npu.kind == NpuOperationKind::Depthwise ? 1 : 0;
-    layout.is_part_kernel_first = npu.block.partKernelFirst ? 1 : 0;
-    layout.ifm_bits = static_cast<std::uint8_t>(npu.ifm.bits);
-    layout.dilation_x = static_cast<std::uint8_t>(npu.kernel.dilationX);
-    layout.dilation_y = static_cast<std::uint8_t>(npu.kernel.dilationY);
-    layout.ifm_ublock_depth = arch_.config.ifm_ublock_depth;
-    layout.ofm_ublock_depth = arch_.config.ofm_ublock_depth;
-    result_.weights = encodeWeightStream(layout, ohwi_);
     const ir::Tensor* bias = graph_.input(op_, 2);
     if (bias != nullptr && (bias->dtype != ir::DType::Int32 || !bias->isConstant ||
                             bias->elementCount() != ofmDepth)) {
@@ -206,23 +194,52 @@ class ConvolutionLowering {
     }
     const auto* biasValues =
         bias != nullptr ? reinterpret_cast<const std::int32_t*>(bias->data.data()) : nullptr;
-    for (int c = 0; c < ofmDepth; ++c) {
-      const reference::QuantizedMultiplier& m = multipliers[static_cast<std::size_t>(c)];
-      ChannelScale channel;
-      channel.bias = biasValues != nullptr ? biasValues[c] : 0;
-      channel.scale = static_cast<std::uint32_t>(m.multiplier);
-      channel.shift = m.multiplier == 0 ? 0 : 31 - m.shift;
-      if (channel.shift < 0 || channel.shift > 63) {
-        fail("output channel " + std::to_string(c) + "'s scale needs a shift of " +
-             std::to_string(channel.shift) + ", outside the NPU's 0-63");
+    const int cores = std::max(1, arch_.cores);
+    const std::size_t perChannel = static_cast<std::size_t>(kh) * kw * ifmDepth;
+    npu.weightStreams = cores;
+    for (int core = 0; core < std::min(cores, ofmDepth); ++core) {
+      const int coreDepth = (ofmDepth - core + cores - 1) / cores;
+      const int coreBlockDepth = (npu.block.ofmBlock.depth + cores - 1 - core) / cores;
+      if (coreBlockDepth == 0) continue;
+      loupe_ethosu_weight_layout layout{};
+      layout.ofm_depth = static_cast<std::uint32_t>(coreDepth);
+      layout.kernel_height = static_cast<std::uint32_t>(kh);
+      layout.kernel_width = static_cast<std::uint32_t>(kw);
+      layout.ifm_depth = static_cast<std::uint32_t>(ifmDepth);
+      layout.ofm_block_depth = static_cast<std::uint32_t>(coreBlockDepth);
+      layout.is_depthwise = npu.kind == NpuOperationKind::Depthwise ? 1 : 0;
+      layout.is_part_kernel_first = npu.block.partKernelFirst ? 1 : 0;
+      layout.ifm_bits = static_cast<std::uint8_t>(npu.ifm.bits);
+      layout.dilation_x = static_cast<std::uint8_t>(npu.kernel.dilationX);
+      layout.dilation_y = static_cast<std::uint8_t>(npu.kernel.dilationY);
+      layout.ifm_ublock_depth = arch_.config.ifm_ublock_depth;
+      layout.ofm_ublock_depth = arch_.config.ofm_ublock_depth;
+      std::vector<std::int16_t> coreOhwi;
+      std::vector<std::uint8_t> coreScales;
+      for (int c = core; c < ofmDepth; c += cores) {
+        const auto from = ohwi_.begin() + static_cast<std::ptrdiff_t>(perChannel * c);
+        coreOhwi.insert(coreOhwi.end(), from, from + static_cast<std::ptrdiff_t>(perChannel));
+        const reference::QuantizedMultiplier& m = multipliers[static_cast<std::size_t>(c)];
+        ChannelScale channel;
+        channel.bias = biasValues != nullptr ? biasValues[c] : 0;
+        channel.scale = static_cast<std::uint32_t>(m.multiplier);
+        channel.shift = m.multiplier == 0 ? 0 : 31 - m.shift;
+        if (channel.shift < 0 || channel.shift > 63) {
+          fail("output channel " + std::to_string(c) + "'s scale needs a shift of " +
+               std::to_string(channel.shift) + ", outside the NPU's 0-63");
+        }
+        appendScaleRecord(coreScales, channel);
       }
-      appendScaleRecord(result_.scales, channel);
+      // The NPU takes a scale stream's length only in multiples of 16 bytes
+      // (Vela asserts it, and pads its streams with zeros the same way).
+      coreScales.resize((coreScales.size() + 15) / 16 * 16, 0);
+      result_.weights[static_cast<std::size_t>(core)] = encodeWeightStream(layout, coreOhwi);
+      result_.scales[static_cast<std::size_t>(core)] = std::move(coreScales);
     }
-    // The NPU takes a scale stream's length only in multiples of 16 bytes
-    // (Vela asserts it, and pads its streams with zeros the same way).
-    result_.scales.resize((result_.scales.size() + 15) / 16 * 16, 0);
-    npu.weights = {0, 0, static_cast<std::uint32_t>(result_.weights.size())};
-    npu.scales = {0, 0, static_cast<std::uint32_t>(result_.scales.size())};
+    for (std::size_t core = 0; core < result_.weights.size(); ++core) {
+      npu.weights[core] = {0, 0, static_cast<std::uint32_t>(result_.weights[core].size())};
+      npu.scales[core] = {0, 0, static_cast<std::uint32_t>(result_.scales[core].size())};
+    }
   }
 
   const ir::Graph& graph_;
@@ -233,6 +250,52 @@ class ConvolutionLowering {
 };
 
 }  // namespace
+
+namespace {
+
+std::uint64_t alignTo16(std::uint64_t n) {
+  return (n + 15) / 16 * 16;
+}
+
+}  // namespace
+
+ConstantsPlacement appendConstants(LoweredOperation& lowered, std::vector<std::uint8_t>& flash) {
+  NpuOperation& npu = lowered.operation;
+  ConstantsPlacement placement;
+  const auto append = [&flash](const std::vector<std::uint8_t>& stream) {
+    flash.resize(alignTo16(flash.size()));
+    const std::uint64_t base = flash.size();
+    flash.insert(flash.end(), stream.begin(), stream.end());
+    return base;
+  };
+  flash.resize(alignTo16(flash.size()));
+  placement.begin = flash.size();
+  for (std::size_t core = 0; core < lowered.scales.size(); ++core) {
+    if (!lowered.scales[core].empty()) npu.scales[core].base = append(lowered.scales[core]);
+  }
+  placement.scalesEnd = alignTo16(flash.size());
+  for (std::size_t core = 0; core < lowered.weights.size(); ++core) {
+    if (!lowered.weights[core].empty()) npu.weights[core].base = append(lowered.weights[core]);
+  }
+  placement.end = alignTo16(flash.size());
+  flash.resize(placement.end);
+  for (std::size_t core = 1; core < lowered.weights.size(); ++core) {
+    if (lowered.weights[core].empty()) {
+      npu.weights[core] = {npu.weights[0].region, npu.weights[0].base, 0};
+      npu.scales[core] = {npu.scales[0].region, npu.scales[0].base, 0};
+    }
+  }
+  return placement;
+}
+
+std::uint64_t constantsBytes(const LoweredOperation& lowered, bool withWeights) {
+  std::uint64_t bytes = 0;
+  for (const auto& stream : lowered.scales) bytes += alignTo16(stream.size());
+  if (withWeights) {
+    for (const auto& stream : lowered.weights) bytes += alignTo16(stream.size());
+  }
+  return bytes;
+}
 
 LoweredOperation lowerConvolution(const ir::Graph& graph, const ir::Operator& op,
                                   const NpuArchitecture& arch, const NpuFeatureMap& ifm,

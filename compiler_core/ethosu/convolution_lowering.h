@@ -8,6 +8,7 @@
 // TFLite's integers. int8 activations, symmetric int8 weights.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <stdexcept>
 #include <vector>
@@ -28,9 +29,26 @@ class NpuLoweringError : public std::runtime_error {
 // element-wise operation).
 struct LoweredOperation {
   NpuOperation operation;  // weights and scales at base 0 of region 0: the caller places them
-  std::vector<std::uint8_t> weights, scales;
+  std::array<std::vector<std::uint8_t>, 2> weights, scales;  // per core (core 1: two-core NPUs)
   std::vector<std::uint8_t> lookupTable;  // 256 bytes for the SHRAM's table 0, or none
+
+  bool hasConstants() const { return !weights[0].empty(); }
 };
+
+// Where appendConstants put an operation's constants in the flash: every
+// core's scale stream from `begin` to `scalesEnd`, then every core's weight
+// stream up to `end`, each stream on 16 bytes.
+struct ConstantsPlacement {
+  std::uint64_t begin = 0, scalesEnd = 0, end = 0;
+};
+
+// Appends `lowered`'s constants to `flash` and points its operation at them
+// (region 0); a core without channels gets core 0's base and length 0.
+ConstantsPlacement appendConstants(LoweredOperation& lowered, std::vector<std::uint8_t>& flash);
+
+// The bytes appendConstants takes for the scales (`withWeights`: and the
+// weights) from the first scale stream on, when `flash` ends on 16 bytes.
+std::uint64_t constantsBytes(const LoweredOperation& lowered, bool withWeights);
 
 // `ifm` and `ofm` say where the caller keeps the operator's input and
 // output (their extents are checked against the tensors'). Throws

@@ -5,6 +5,7 @@
 // scaling and clamp, and the block it runs in.
 #pragma once
 
+#include <array>
 #include <cstdint>
 
 #include "ethosu/block_config.h"
@@ -53,7 +54,11 @@ struct NpuOperation {
   int subKind = 0;  // pooling_mode or elementwise_mode (loupe/ethosu/ethosu_registers.h)
   NpuFeatureMap ifm, ifm2, ofm;
   NpuKernel kernel;
-  NpuRange weights, scales;  // convolutions: the mlw stream and the 10-byte records
+  // Convolutions: per core, the mlw stream and the 10-byte records (core 1's
+  // only on a two-core NPU, where every operation writes both cores'
+  // registers: weightStreams 2).
+  std::array<NpuRange, 2> weights, scales;
+  int weightStreams = 1;
   // Pools and element-wise operations: with globalScale the OFM is scaled
   // by ofmScale / 2^ofmShift; without, it is taken as computed (an average
   // pool then divides by the elements inside the IFM, as TFLite does).

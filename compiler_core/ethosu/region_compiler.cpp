@@ -193,8 +193,7 @@ class RegionCompiler {
         }
         const LoweredOperation& sized = lowered_.at(i);
         const bool weights = buffering->second == ConstantBuffering::ScalesAndWeights;
-        const std::int64_t bytes = alignUp(static_cast<std::int64_t>(sized.scales.size())) +
-                                   (weights ? static_cast<std::int64_t>(sized.weights.size()) : 0);
+        const auto bytes = static_cast<std::int64_t>(constantsBytes(sized, weights));
         bufferedConstants_[i] = {previous - first_, bytes, weights};
       }
       previous = i;
@@ -276,6 +275,7 @@ class RegionCompiler {
   std::int64_t offsetOf(int tensor) const { return buffers_[bufferIndex_.at(tensor)].offset; }
 
   void lowerOperations() {
+    if (arch_.cores > 1) emitParallelMode(writer_, arch_.cores);
     for (int i = first_; i <= last_; ++i) {
       const ir::Operator& o = op(i);
       if (ir::isNoCopyView(graph_, o)) continue;
@@ -289,14 +289,8 @@ class RegionCompiler {
       place(lowered.operation.ifm);
       if (lowered.operation.kind == NpuOperationKind::Elementwise) place(lowered.operation.ifm2);
       place(lowered.operation.ofm);
-      if (!lowered.weights.empty()) {
-        flash_.resize(static_cast<std::size_t>(alignUp(static_cast<std::int64_t>(flash_.size()))));
-        lowered.operation.scales.base = flash_.size();
-        flash_.insert(flash_.end(), lowered.scales.begin(), lowered.scales.end());
-        flash_.resize(static_cast<std::size_t>(alignUp(static_cast<std::int64_t>(flash_.size()))));
-        lowered.operation.weights.base = flash_.size();
-        flash_.insert(flash_.end(), lowered.weights.begin(), lowered.weights.end());
-      }
+      ConstantsPlacement placed;
+      if (lowered.hasConstants()) placed = appendConstants(lowered, flash_);
       const auto buffered = bufferedConstants_.find(i);
       if (buffered != bufferedConstants_.end()) {
         // The scales, and the weights after them as they lie in the flash,
@@ -305,17 +299,18 @@ class RegionCompiler {
         // that operation on, not while the one before it runs: the copy
         // starts once at most the previous operation is still running.
         NpuOperation& n = lowered.operation;
-        const std::uint64_t source = n.scales.base;
         const auto destination =
             static_cast<std::uint64_t>(buffers_[buffered->second.buffer].offset);
-        const auto length = static_cast<std::uint32_t>(
-            buffered->second.weights ? n.weights.base + n.weights.length - source
-                                     : n.scales.length);
+        const std::uint64_t end = buffered->second.weights ? placed.end : placed.scalesEnd;
+        const auto length = static_cast<std::uint32_t>(end - placed.begin);
         emitKernelWait(writer_, 1);
-        emitDma(writer_, {{0, source, length}, {1, destination, length}});
-        n.scales = {1, destination, n.scales.length};
-        if (buffered->second.weights) {
-          n.weights = {1, destination + (n.weights.base - source), n.weights.length};
+        emitDma(writer_, {{0, placed.begin, length}, {1, destination, length}});
+        const auto relocate = [&](NpuRange& range) {
+          range = {1, destination + (range.base - placed.begin), range.length};
+        };
+        for (std::size_t core = 0; core < n.scales.size(); ++core) {
+          relocate(n.scales[core]);
+          if (buffered->second.weights) relocate(n.weights[core]);
         }
         n.waitsForDma = true;
       }

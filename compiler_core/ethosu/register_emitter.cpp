@@ -155,12 +155,20 @@ void emitKernel(CommandStreamWriter& w, const NpuOperation& op) {
 }
 
 void emitWeightsAndScales(CommandStreamWriter& w, const NpuOperation& op) {
-  w.setValue(LOUPE_ETHOSU_NPU_SET_WEIGHT_REGION, static_cast<std::uint64_t>(op.weights.region));
-  w.setValue(LOUPE_ETHOSU_NPU_SET_WEIGHT_BASE, op.weights.base);
-  w.setValue(LOUPE_ETHOSU_NPU_SET_WEIGHT_LENGTH, op.weights.length);
-  w.setValue(LOUPE_ETHOSU_NPU_SET_SCALE_REGION, static_cast<std::uint64_t>(op.scales.region));
-  w.setValue(LOUPE_ETHOSU_NPU_SET_SCALE_BASE, op.scales.base);
-  w.setValue(LOUPE_ETHOSU_NPU_SET_SCALE_LENGTH, op.scales.length);
+  w.setValue(LOUPE_ETHOSU_NPU_SET_WEIGHT_REGION, static_cast<std::uint64_t>(op.weights[0].region));
+  w.setValue(LOUPE_ETHOSU_NPU_SET_WEIGHT_BASE, op.weights[0].base);
+  w.setValue(LOUPE_ETHOSU_NPU_SET_WEIGHT_LENGTH, op.weights[0].length);
+  if (op.weightStreams > 1) {
+    w.setValue(LOUPE_ETHOSU_NPU_SET_WEIGHT1_BASE, op.weights[1].base);
+    w.setValue(LOUPE_ETHOSU_NPU_SET_WEIGHT1_LENGTH, op.weights[1].length);
+  }
+  w.setValue(LOUPE_ETHOSU_NPU_SET_SCALE_REGION, static_cast<std::uint64_t>(op.scales[0].region));
+  w.setValue(LOUPE_ETHOSU_NPU_SET_SCALE_BASE, op.scales[0].base);
+  w.setValue(LOUPE_ETHOSU_NPU_SET_SCALE_LENGTH, op.scales[0].length);
+  if (op.weightStreams > 1) {
+    w.setValue(LOUPE_ETHOSU_NPU_SET_SCALE1_BASE, op.scales[1].base);
+    w.setValue(LOUPE_ETHOSU_NPU_SET_SCALE1_LENGTH, op.scales[1].length);
+  }
 }
 
 void emitActivation(CommandStreamWriter& w, const NpuOperation& op) {
@@ -234,6 +242,10 @@ void emitNpuOperation(CommandStreamWriter& w, const NpuOperation& op) {
           {{LOUPE_ETHOSU_FIELD(NPU_OP_ELEMENTWISE, elementwise_mode), asField(op.subKind)}});
       break;
   }
+}
+
+void emitParallelMode(CommandStreamWriter& w, int cores) {
+  w.setValue(LOUPE_ETHOSU_NPU_SET_PARALLEL_MODE, static_cast<std::uint64_t>(cores - 1));
 }
 
 void emitKernelWait(CommandStreamWriter& w, int outstanding) {

@@ -11,6 +11,10 @@ namespace loupe::ethosu {
 
 void emitNpuOperation(CommandStreamWriter& writer, const NpuOperation& op);
 
+// NPU_SET_PARALLEL_MODE at the stream's start on a two-core NPU: both cores
+// work on every operation, each on its share of the OFM's channels.
+void emitParallelMode(CommandStreamWriter& writer, int cores);
+
 // NPU_OP_KERNEL_WAIT: the stream goes on once at most `outstanding` kernel
 // operations are still running.
 void emitKernelWait(CommandStreamWriter& writer, int outstanding);

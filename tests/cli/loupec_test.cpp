@@ -159,7 +159,7 @@ class Loupec : public QObject {
       QCOMPARE(result.exitCode, 2);
       QVERIFY2(result.err.contains("--target: target 'ethos-u': -accelerator_config=ethos-u55-100 "
                                    "is not one of ethos-u55-32, ethos-u55-64, ethos-u55-128, "
-                                   "ethos-u55-256, ethos-u65-256"),
+                                   "ethos-u55-256, ethos-u65-256, ethos-u65-512"),
                qPrintable(result.err));
     }
   }
@@ -210,9 +210,9 @@ class Loupec : public QObject {
       QVERIFY2(out.contains(row), qPrintable(row.pattern() + "\n" + out));
     }
     // And each configuration's column, whose total falls from the U55 with 32
-    // MACs to the one with 256 (the U65 last).
+    // MACs to the one with 256 (the two U65s last).
     const QRegularExpression totals(
-        "\\n +total +([\\d,]+) +([\\d,]+) +([\\d,]+) +([\\d,]+) +([\\d,]+)\\n");
+        "\\n +total +([\\d,]+) +([\\d,]+) +([\\d,]+) +([\\d,]+) +([\\d,]+) +([\\d,]+)\\n");
     const auto total = totals.match(out);
     QVERIFY2(total.hasMatch(), qPrintable(out));
     QCOMPARE(total.captured(3), group(devices[0]["estimated_cycles"].get<std::int64_t>()));

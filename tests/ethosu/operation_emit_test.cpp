@@ -3,7 +3,7 @@
 // int8 models, and ADD, SUB and MUL cases of their own (scales either way,
 // broadcasting either input), lowered to one Ethos-U operation (registers,
 // mlw weights, scale records, a block whose SHRAM layout fits), wrapped in
-// a driver payload for each single-core configuration, parsed and run by
+// a driver payload for each configuration, parsed and run by
 // the functional model as the driver would: its output is the reference
 // interpreter's, byte for byte. And the SHRAM layout rules give the banks
 // Vela wrote for every block of its own streams.
@@ -67,18 +67,17 @@ std::string runOnFunctionalModel(const NpuArchitecture& arch,
 }
 
 // One lowered operation run alone from its own payload: the constants as
-// the flash (scale records, then weights, each on 16 bytes), each input's
+// the flash (appendConstants: scale records, then weights, each on 16 bytes), each input's
 // bytes at its map's base in the scratch (the rest 0xA5); the OFM's bytes,
 // or the functional model's error in `error`.
 std::vector<std::uint8_t> runAlone(
     const NpuArchitecture& arch, LoweredOperation lowered,
     const std::vector<std::pair<NpuFeatureMap, std::span<const std::uint8_t>>>& inputs,
     std::string& error) {
-  std::vector<std::uint8_t> flash = lowered.scales;
-  flash.resize(alignUp(flash.size()));
-  lowered.operation.weights.base = flash.size();
-  flash.insert(flash.end(), lowered.weights.begin(), lowered.weights.end());
+  std::vector<std::uint8_t> flash;
+  if (lowered.hasConstants()) appendConstants(lowered, flash);
   CommandStreamWriter writer;
+  if (arch.cores > 1) emitParallelMode(writer, arch.cores);
   emitNpuOperation(writer, lowered.operation);
   emitStop(writer);
   const std::vector<std::uint8_t> payload = driverPayload(arch.config, writer.words());
@@ -103,7 +102,6 @@ class EthosuOperationEmitTest : public QObject {
     for (const char* model : {"kws_ref_model", "vww_96_int8", "ic_resnet8_int8", "ad01_int8",
                               "person_detect", "micro_speech_quantized"}) {
       for (const NpuArchitecture& arch : npuArchitectures()) {
-        if (arch.cores != 1) continue;
         QTest::newRow((std::string(model) + " " + std::string(arch.name)).c_str())
             << model << arch.accelerator;
       }
@@ -226,7 +224,6 @@ class EthosuOperationEmitTest : public QObject {
     }
     interpreter.invoke();
     for (const NpuArchitecture& arch : npuArchitectures()) {
-      if (arch.cores != 1) continue;
       const NpuFeatureMap map0 = featureMapOf(graph, in0, false, 0);
       const NpuFeatureMap map1 = featureMapOf(graph, in1, false, alignUp(map0.bytes()));
       const NpuFeatureMap ofm =
@@ -297,18 +294,28 @@ class EthosuOperationEmitTest : public QObject {
     QVERIFY(compared > 300);
   }
 
-  void aTwoCoreConfigurationIsRefusedByName() {
+  // On the two-core U65-512 a convolution has a weight and a scale stream
+  // per core, core c's holding output channels c, c+2, ...: the 64 channels
+  // split 32/32, each core's records 32 x 10 bytes padded to 16.
+  void aTwoCoreConvolutionHasAStreamPerCore() {
     const ir::Graph graph =
         frontend::importTfliteFile((test::modelsDir() / "kws_ref_model" / "model.tflite").string());
     const ir::Operator& conv = graph.operators.front();
     const NpuArchitecture& u65_512 = *findNpuArchitecture("ethos-u65-512");
-    try {
-      lowerConvolution(graph, conv, u65_512, featureMapOf(graph, conv.inputs[0], false, 0),
-                       featureMapOf(graph, conv.outputs[0], false, 4096));
-      QFAIL("a two-core stream was lowered");
-    } catch (const NpuLoweringError& error) {
-      QVERIFY2(QString(error.what()).contains("ethos-u65-512"), error.what());
+    LoweredOperation lowered =
+        lowerConvolution(graph, conv, u65_512, featureMapOf(graph, conv.inputs[0], false, 0),
+                         featureMapOf(graph, conv.outputs[0], false, 4096));
+    QCOMPARE(lowered.operation.weightStreams, 2);
+    for (std::size_t core = 0; core < 2; ++core) {
+      QVERIFY(!lowered.weights[core].empty());
+      QCOMPARE(lowered.scales[core].size(), std::size_t{320});
     }
+    std::vector<std::uint8_t> flash;
+    const ConstantsPlacement placed = appendConstants(lowered, flash);
+    QCOMPARE(placed.scalesEnd - placed.begin, std::uint64_t{640});
+    QCOMPARE(lowered.operation.scales[1].base, std::uint64_t{320});
+    QCOMPARE(lowered.operation.weights[0].base, std::uint64_t{640});
+    QCOMPARE(flash.size(), placed.end);
   }
 };
 

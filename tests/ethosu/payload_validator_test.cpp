@@ -191,7 +191,6 @@ class EthosuPayloadValidatorTest : public QObject {
     for (const auto& entry : std::filesystem::directory_iterator(test::modelsDir())) {
       if (!std::filesystem::exists(entry.path() / "model.tflite")) continue;
       for (const NpuArchitecture& arch : npuArchitectures()) {
-        if (arch.cores != 1) continue;  // the target offers the single-core ones
         for (const char* system : {"", "nxp-imx93"}) {
           const std::string model = entry.path().filename().string();
           QTest::newRow((model + " " + std::string(arch.name) + " " + system).c_str())

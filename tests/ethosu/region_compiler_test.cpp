@@ -4,7 +4,7 @@
 // planned scratch, the rest stays on the CPU, and the model then gives
 // TFLite Micro's bytes on every golden set (the reference interpreter runs
 // the operator through the driver call and the functional model, as it runs
-// a Vela file's). Every configuration of one core is tried on the first
+// a Vela file's). Every configuration is tried on the first
 // set, the two Vela's files use on all of them.
 #include <QtTest>
 
@@ -52,7 +52,6 @@ class EthosuRegionCompilerTest : public QObject {
     for (const char* model : {"kws_ref_model", "vww_96_int8", "ic_resnet8_int8", "ad01_int8",
                               "person_detect", "micro_speech_quantized"}) {
       for (const NpuArchitecture& arch : npuArchitectures()) {
-        if (arch.cores != 1) continue;
         const bool velas =
             arch.accelerator == LOUPE_ETHOSU_U55_128 || arch.accelerator == LOUPE_ETHOSU_U55_256;
         QTest::newRow((std::string(model) + " " + std::string(arch.name)).c_str())
@@ -240,7 +239,7 @@ class EthosuRegionCompilerTest : public QObject {
 
   // Lookup-table operators: each alone, and two in a row (the second's
   // table replacing the first's in the SHRAM), on every input value, give
-  // the reference interpreter's bytes on every single-core configuration.
+  // the reference interpreter's bytes on every configuration.
   void lookupTableOperatorsGiveTheReferencesBytes_data() {
     QTest::addColumn<int>("type");
     QTest::addColumn<double>("outScale");
@@ -286,7 +285,6 @@ class EthosuRegionCompilerTest : public QObject {
       return std::vector<std::uint8_t>(bytes.begin(), bytes.end());
     };
     for (const NpuArchitecture& arch : npuArchitectures()) {
-      if (arch.cores != 1) continue;
       // Alone, then both: the intermediate and the output.
       const ir::Graph first = withNpuRegion(graph, 0, 0, arch);
       QCOMPARE(first.operators.front().type, ir::OpType::EthosU);

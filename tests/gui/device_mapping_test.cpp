@@ -146,14 +146,14 @@ class DeviceMappingTest : public QObject {
     const auto* sweep = qobject_cast<const loupe::models::ConfigurationCyclesModel*>(
         view->configurationTable()->model());
     QVERIFY(sweep);
-    QCOMPARE(sweep->columnCount(), sweep->kFirstConfigurationColumn + 5);
+    QCOMPARE(sweep->columnCount(), sweep->kFirstConfigurationColumn + 6);
     QCOMPARE(sweep->rowCount(), 1 + 1);
     QStringList labels;
-    for (int c = 0; c < 5; ++c) {
+    for (int c = 0; c < 6; ++c) {
       labels << sweep->headerData(sweep->kFirstConfigurationColumn + c, Qt::Horizontal).toString();
     }
     QCOMPARE(labels, QStringList({"ethos-u55-32", "ethos-u55-64", "ethos-u55-128", "ethos-u55-256",
-                                  "ethos-u65-256"}));
+                                  "ethos-u65-256", "ethos-u65-512"}));
     QCOMPARE(sweep->total(2), static_cast<qint64>(*expected.estimatedCycles));
     // The total row comes first, in sight.
     QCOMPARE(sweep->index(0, 0).data().toString(), QStringLiteral("total"));

@@ -89,9 +89,9 @@ class DeviceReport : public QObject {
     const Partitioned kws = kwsPartitionedFor("ethos-u -accelerator_config=ethos-u55-64, c");
     const auto sweep = target::estimatesAcrossConfigurations(kws.graph, *kws.targets[0],
                                                              targets::builtinTargetRegistry());
-    QCOMPARE(sweep.size(), std::size_t{5});
-    const char* labels[] = {"ethos-u55-32", "ethos-u55-64", "ethos-u55-128", "ethos-u55-256",
-                            "ethos-u65-256"};
+    QCOMPARE(sweep.size(), std::size_t{6});
+    const char* labels[] = {"ethos-u55-32",  "ethos-u55-64",  "ethos-u55-128",
+                            "ethos-u55-256", "ethos-u65-256", "ethos-u65-512"};
     std::int64_t previousTotal = 0;
     // The U55s from 32 to 256 MACs; the U65 after them has other memories.
     for (std::size_t c = 0; c < 4; ++c) {

@@ -77,8 +77,8 @@ class TargetString : public QObject {
   }
 
   void everyAcceleratorConfiguration() {
-    for (const char* config :
-         {"ethos-u55-32", "ethos-u55-64", "ethos-u55-128", "ethos-u55-256", "ethos-u65-256"}) {
+    for (const char* config : {"ethos-u55-32", "ethos-u55-64", "ethos-u55-128", "ethos-u55-256",
+                               "ethos-u65-256", "ethos-u65-512"}) {
       const auto targets = parse(std::string("ethos-u -accelerator_config=") + config + ", c");
       QCOMPARE(targets[0]->options().at("accelerator_config"), std::string(config));
     }
@@ -89,12 +89,14 @@ class TargetString : public QObject {
                                       "\"c\" or \"ethos-u -accelerator_config=ethos-u55-128, c\""));
     QCOMPARE(errorOf("   "), errorOf(""));
     QCOMPARE(errorOf("gpu, c"), std::string("unknown target 'gpu' (known targets: c, ethos-u)"));
+    QCOMPARE(errorOf("ethos-u -accelerator_config=ethos-u55-100, c"),
+             std::string("target 'ethos-u': -accelerator_config=ethos-u55-100 is not one of "
+                         "ethos-u55-32, ethos-u55-64, ethos-u55-128, ethos-u55-256, ethos-u65-256, "
+                         "ethos-u65-512"));
     QCOMPARE(
-        errorOf("ethos-u -accelerator_config=ethos-u55-100, c"),
-        std::string("target 'ethos-u': -accelerator_config=ethos-u55-100 is not one of "
-                    "ethos-u55-32, ethos-u55-64, ethos-u55-128, ethos-u55-256, ethos-u65-256"));
-    QCOMPARE(errorOf("ethos-u -macs=128"),
-             std::string("target 'ethos-u' has no option -macs (options: -accelerator_config, -system_config)"));
+        errorOf("ethos-u -macs=128"),
+        std::string(
+            "target 'ethos-u' has no option -macs (options: -accelerator_config, -system_config)"));
     QCOMPARE(errorOf("c -accelerator_config=ethos-u55-128"),
              std::string("target 'c' has no option -accelerator_config (options: -mcpu)"));
     QCOMPARE(errorOf("c -mcpu=cortex-a53"),

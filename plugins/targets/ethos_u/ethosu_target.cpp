@@ -103,11 +103,10 @@ std::optional<target::OperatorEstimate> EthosUTarget::estimate(const ir::Graph& 
 }
 
 target::TargetKind ethosUTargetKind() {
-  // Single-core configurations: the emitter does not write the U65-512's
-  // two weight streams yet.
   return {kEthosUTargetName,
           {{"accelerator_config",
-            {"ethos-u55-32", "ethos-u55-64", "ethos-u55-128", "ethos-u55-256", "ethos-u65-256"},
+            {"ethos-u55-32", "ethos-u55-64", "ethos-u55-128", "ethos-u55-256", "ethos-u65-256",
+             "ethos-u65-512"},
             "ethos-u55-128"},
            // Where the constants and the scratch live and how fast, as Vela's
            // --system-config: unset, Arm Vela's internal-default.
