@@ -423,7 +423,9 @@ QVariant ComparisonTableModel::data(const QModelIndex& index, int role) const {
                  : value;
     }
     case CostRatioColumn:
-      if (!costs.a || !costs.b || costs.a->value <= 0) return QString();
+      if (!costs.a || !costs.b) return QString();
+      // Nothing to divide by: a view of its input's bytes (no call, no operation).
+      if (costs.a->value <= 0) return QStringLiteral("\u2013");
       return QStringLiteral("\u00d7%1").arg(costRatioText(costs.b->value / costs.a->value));
     case MacsAColumn:
       return d.a ? number(d.a->macs) : QString();
@@ -487,18 +489,23 @@ QVariant ComparisonTableModel::headerData(int section, Qt::Orientation orientati
       return tr("Target A \u2192 B");
     case CostAColumn:
     case CostBColumn: {
-      // Named by what the column holds: never one unit passed off as another.
+      // Named by what the column holds, never one unit passed off as
+      // another; on two lines, so the numbers' column stays narrow.
       const bool sideB = section == CostBColumn;
-      QStringList kinds;
-      for (CostKind kind : costKinds(sideB)) kinds << costKindText(kind, unit);
+      QStringList how, units;
+      for (CostKind kind : costKinds(sideB)) {
+        how << (kind == CostKind::EstimatedNpuCycles ? tr("estimated") : tr("measured"));
+        units << (kind == CostKind::EstimatedNpuCycles ? tr("NPU cycles") : unit);
+      }
       const QString side = sideB ? tr("B") : tr("A");
-      return kinds.isEmpty()
-                 ? side
-                 : QStringLiteral("%1: %2").arg(side, kinds.join(QStringLiteral(" | ")));
+      return how.isEmpty() ? side
+                           : QStringLiteral("%1 %2\n%3")
+                                 .arg(side, how.join(QStringLiteral(" | ")),
+                                      units.join(QStringLiteral(" | ")));
     }
     case CostRatioColumn: {
       const QList<CostKind> a = costKinds(false), b = costKinds(true);
-      return a.size() == 1 && a == b ? tr("B / A") : tr("B / A (units differ)");
+      return a.size() == 1 && a == b ? tr("B / A") : tr("B / A\n(units differ)");
     }
     case MacsAColumn:
       return tr("MACs A");

@@ -151,6 +151,8 @@ CompareView::CompareView(models::ModelDocument* document, models::ModelCompilati
   split->setStretchFactor(0, 3);
   split->setStretchFactor(1, 2);
   split->setChildrenCollapsible(false);
+  // The table, with its per-operator figures, gets the larger share from the start.
+  split->setSizes({600, 400});
 
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
@@ -288,6 +290,7 @@ QString CompareView::setTargetB(const QString& targetString) {
   targetB_->setCurrentIndex(index);
   // setCurrentIndex leaves the line edit alone when the index is unchanged.
   targetB_->setEditText(targetB_->itemText(index));
+  targetB_->lineEdit()->setCursorPosition(0);  // a long label shows its start
   return {};
 }
 
@@ -366,6 +369,12 @@ void CompareView::showResult() {
   table_->resizeColumnsToContents();
   // The tensor names are long; the numbers before them must stay in view.
   table_->setColumnWidth(models::ComparisonTableModel::TensorColumn, 200);
+  // So are the per-operator figures after the types ("DEPTHWISE_CONV_2D ->
+  // CUSTOM(ethos-u)"), which elide instead.
+  constexpr int kTypeWidth = 180;
+  if (table_->columnWidth(models::ComparisonTableModel::TypeColumn) > kTypeWidth) {
+    table_->setColumnWidth(models::ComparisonTableModel::TypeColumn, kTypeWidth);
+  }
 }
 
 void CompareView::selectInB(int modelOperatorA) {
