@@ -6,10 +6,12 @@
 #include <QLocale>
 #include <QPointer>
 #include <QtConcurrent>
+#include <algorithm>
 #include <cmath>
 
 #include "deploy/run_on_board.h"
 #include "frontend/tflite_importer.h"
+#include "models/display_text.h"
 
 namespace loupe::models {
 
@@ -18,10 +20,14 @@ struct CompilationComparison::Result {
   QString labelA, labelB;
   driver::CompilationDiff diff;
   MemoryPlanLayout planA, planB;
-  QList<QList<int>> modelOperatorsOfA, modelOperatorsOfB;  // per diff row
+  QList<int> differenceOfRow;                              // the diff row of each table row
+  QStringList splitRowTypes;                               // per table row
+  QList<QList<int>> modelOperatorsOfA, modelOperatorsOfB;  // per table row
   QHash<int, QString> marksA, marksB;
   DeviceMapping mappingA, mappingB;
   std::vector<double> timesA, timesB;  // per imported operator, when measured
+  QList<RowCosts> costs;               // per diff row
+  QList<CostTotals> costTotals;
 };
 
 namespace {
@@ -145,11 +151,30 @@ void CompilationComparison::start(ComparisonSide a, ComparisonSide b,
             result->timesA = timesPerModelOperator(left, a.model.operators.size());
             result->timesB = timesPerModelOperator(right, b.model.operators.size());
           }
-          for (const driver::OperatorDifference& d : result->diff.operators) {
+          for (std::size_t i = 0; i < result->diff.operators.size(); ++i) {
+            const driver::OperatorDifference& d = result->diff.operators[i];
             const QList<int> opsA = modelOperatorsOf(l, d.a);
             const QList<int> opsB = modelOperatorsOf(r, d.b);
-            result->modelOperatorsOfA.append(opsA);
-            result->modelOperatorsOfB.append(opsB);
+            QList<int> sortedA = opsA, sortedB = opsB;
+            std::sort(sortedA.begin(), sortedA.end());
+            std::sort(sortedB.begin(), sortedB.end());
+            if (opsA.size() > 1 && sortedA == sortedB) {
+              for (int m : opsA) {
+                result->differenceOfRow.append(static_cast<int>(i));
+                result->splitRowTypes.append(
+                    m >= 0 && static_cast<std::size_t>(m) < a.model.operators.size()
+                        ? QString::fromStdString(
+                              a.model.operators[static_cast<std::size_t>(m)].typeName())
+                        : QString());
+                result->modelOperatorsOfA.append(QList<int>{m});
+                result->modelOperatorsOfB.append(QList<int>{m});
+              }
+            } else {
+              result->differenceOfRow.append(static_cast<int>(i));
+              result->splitRowTypes.append(QString());
+              result->modelOperatorsOfA.append(opsA);
+              result->modelOperatorsOfB.append(opsB);
+            }
             const QString mark = d.added()     ? QStringLiteral("added")
                                  : d.removed() ? QStringLiteral("removed")
                                  : d.merged()  ? QStringLiteral("merged")
@@ -159,6 +184,11 @@ void CompilationComparison::start(ComparisonSide a, ComparisonSide b,
             for (int m : opsA) result->marksA.insert(m, mark);
             for (int m : opsB) result->marksB.insert(m, mark);
           }
+          result->costs =
+              comparisonRowCosts(result->modelOperatorsOfA, result->modelOperatorsOfB,
+                                 {result->mappingA.npuCyclesOfModelOperator, result->timesA},
+                                 {result->mappingB.npuCyclesOfModelOperator, result->timesB});
+          result->costTotals = comparisonCostTotals(result->costs, result->modelOperatorsOfA);
         } catch (const std::exception& error) {
           result->error = QString::fromUtf8(error.what());
         }
@@ -219,6 +249,18 @@ QString CompilationComparison::labelB() const {
   return result_ ? result_->labelB : QString();
 }
 
+int CompilationComparison::rowCount() const {
+  return result_ ? static_cast<int>(result_->differenceOfRow.size()) : 0;
+}
+
+const driver::OperatorDifference& CompilationComparison::rowDifference(int row) const {
+  return result_->diff.operators.at(static_cast<std::size_t>(result_->differenceOfRow.at(row)));
+}
+
+QString CompilationComparison::splitRowType(int row) const {
+  return result_ ? result_->splitRowTypes.value(row) : QString();
+}
+
 QList<int> CompilationComparison::modelOperatorsOfA(int row) const {
   return result_ ? result_->modelOperatorsOfA.value(row) : QList<int>();
 }
@@ -251,6 +293,14 @@ const std::vector<double>& CompilationComparison::operatorTimesB() const {
   return result_ ? result_->timesB : emptyValue<std::vector<double>>();
 }
 
+const QList<RowCosts>& CompilationComparison::rowCosts() const {
+  return result_ ? result_->costs : emptyValue<QList<RowCosts>>();
+}
+
+const QList<CostTotals>& CompilationComparison::costTotals() const {
+  return result_ ? result_->costTotals : emptyValue<QList<CostTotals>>();
+}
+
 ComparisonTableModel::ComparisonTableModel(const CompilationComparison* comparison, QObject* parent)
     : QAbstractTableModel(parent), comparison_(comparison) {
   connect(comparison, &CompilationComparison::started, this, [this] {
@@ -264,7 +314,7 @@ ComparisonTableModel::ComparisonTableModel(const CompilationComparison* comparis
 }
 
 int ComparisonTableModel::rowCount(const QModelIndex& parent) const {
-  return parent.isValid() ? 0 : static_cast<int>(comparison_->diff().operators.size());
+  return parent.isValid() ? 0 : comparison_->rowCount();
 }
 
 int ComparisonTableModel::columnCount(const QModelIndex& parent) const {
@@ -272,8 +322,7 @@ int ComparisonTableModel::columnCount(const QModelIndex& parent) const {
 }
 
 QString ComparisonTableModel::status(int row) const {
-  const driver::OperatorDifference& d =
-      comparison_->diff().operators.at(static_cast<std::size_t>(row));
+  const driver::OperatorDifference& d = comparison_->rowDifference(row);
   return d.added()     ? QStringLiteral("added")
          : d.removed() ? QStringLiteral("removed")
          : d.merged()  ? QStringLiteral("merged")
@@ -281,10 +330,20 @@ QString ComparisonTableModel::status(int row) const {
                        : QStringLiteral("same");
 }
 
+QList<CostKind> ComparisonTableModel::costKinds(bool sideB) const {
+  QList<CostKind> kinds;
+  for (const RowCosts& row : comparison_->rowCosts()) {
+    const std::optional<OperatorCost>& cost = sideB ? row.b : row.a;
+    if (cost && !kinds.contains(cost->kind)) kinds.append(cost->kind);
+  }
+  std::sort(kinds.begin(), kinds.end());
+  return kinds;
+}
+
 QVariant ComparisonTableModel::data(const QModelIndex& index, int role) const {
   if (!index.isValid() || index.row() >= rowCount()) return {};
-  const driver::OperatorDifference& d =
-      comparison_->diff().operators.at(static_cast<std::size_t>(index.row()));
+  const driver::OperatorDifference& d = comparison_->rowDifference(index.row());
+  const QString splitType = comparison_->splitRowType(index.row());
   const QString state = status(index.row());
   if (role == Qt::BackgroundRole) {
     if (state == QLatin1String("added")) return QColor(0xdf, 0xf3, 0xdc);
@@ -294,10 +353,20 @@ QVariant ComparisonTableModel::data(const QModelIndex& index, int role) const {
     }
     return {};
   }
+  const RowCosts costs = comparison_->rowCosts().value(index.row());
+  const QString unit = QString::fromStdString(comparison_->diff().timeUnit);
   if (role == Qt::TextAlignmentRole) {
-    return index.column() >= MacsAColumn && index.column() <= TimeDeltaColumn
+    return index.column() >= CostAColumn && index.column() <= TimeDeltaColumn
                ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
                : QVariant();
+  }
+  if (role == Qt::ToolTipRole && index.column() >= CostAColumn &&
+      index.column() <= CostRatioColumn) {
+    if (!costs.a || !costs.b) return {};
+    return tr("B's %1 %2 / A's %3 %4%5")
+        .arg(groupedNumber(std::llround(costs.b->value)), costKindText(costs.b->kind, unit),
+             groupedNumber(std::llround(costs.a->value)), costKindText(costs.a->kind, unit),
+             costs.a->kind == costs.b->kind ? QString() : tr(": not the same unit"));
   }
   if (role == Qt::ToolTipRole) {
     QStringList changes;
@@ -317,13 +386,21 @@ QVariant ComparisonTableModel::data(const QModelIndex& index, int role) const {
       return state;
     case IndexColumn: {
       const auto [a, b] = both([](const auto& op) { return QStringLiteral("#%1").arg(op.index); });
-      return a == b
-                 ? a
+      const QString pair =
+          a == b ? a
                  : QStringLiteral("%1 \u2192 %2").arg(a.isEmpty() ? "-" : a, b.isEmpty() ? "-" : b);
+      // A row of a split pair: which of its model operators.
+      return splitType.isEmpty() ? pair
+                                 : QStringLiteral("%1 op %2")
+                                       .arg(pair)
+                                       .arg(comparison_->modelOperatorsOfA(index.row()).value(0));
     }
     case TensorColumn:
       return QString::fromStdString(any.name);
     case TypeColumn:
+      if (!splitType.isEmpty()) {
+        return QStringLiteral("%1 in %2").arg(splitType, QString::fromStdString(any.type));
+      }
       return d.a && d.b && d.a->type != d.b->type
                  ? QStringLiteral("%1 \u2192 %2")
                        .arg(QString::fromStdString(d.a->type), QString::fromStdString(d.b->type))
@@ -334,6 +411,22 @@ QVariant ComparisonTableModel::data(const QModelIndex& index, int role) const {
                  ? a
                  : QStringLiteral("%1 \u2192 %2").arg(a.isEmpty() ? "-" : a, b.isEmpty() ? "-" : b);
     }
+    case CostAColumn:
+    case CostBColumn: {
+      const bool sideB = index.column() == CostBColumn;
+      const std::optional<OperatorCost>& cost = sideB ? costs.b : costs.a;
+      if (!cost) return QString();
+      const QString value = groupedNumber(std::llround(cost->value));
+      // A column of both kinds says each figure's.
+      return costKinds(sideB).size() > 1
+                 ? QStringLiteral("%1 %2").arg(value, costKindAbbreviation(cost->kind, unit))
+                 : value;
+    }
+    case CostRatioColumn:
+      if (!costs.a || !costs.b) return QString();
+      // Nothing to divide by: a view of its input's bytes (no call, no operation).
+      if (costs.a->value <= 0) return QStringLiteral("\u2013");
+      return QStringLiteral("\u00d7%1").arg(costRatioText(costs.b->value / costs.a->value));
     case MacsAColumn:
       return d.a ? number(d.a->macs) : QString();
     case MacsBColumn:
@@ -373,7 +466,16 @@ QVariant ComparisonTableModel::data(const QModelIndex& index, int role) const {
 
 QVariant ComparisonTableModel::headerData(int section, Qt::Orientation orientation,
                                           int role) const {
-  if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
+  if (orientation != Qt::Horizontal) return {};
+  const QString unit = QString::fromStdString(comparison_->diff().timeUnit);
+  if (role == Qt::ToolTipRole && section >= CostAColumn && section <= CostRatioColumn) {
+    return tr(
+        "Each side's one figure per operator: the estimated NPU cycles of the Ethos-U's "
+        "performance model where the NPU runs it, else the time measured on the board. "
+        "Cycles and instructions are different units: a ratio between them says how many "
+        "NPU cycles the estimate gives per measured CPU instruction.");
+  }
+  if (role != Qt::DisplayRole) return {};
   switch (section) {
     case StatusColumn:
       return tr("Status");
@@ -385,6 +487,26 @@ QVariant ComparisonTableModel::headerData(int section, Qt::Orientation orientati
       return tr("Type");
     case TargetColumn:
       return tr("Target A \u2192 B");
+    case CostAColumn:
+    case CostBColumn: {
+      // Named by what the column holds, never one unit passed off as
+      // another; on two lines, so the numbers' column stays narrow.
+      const bool sideB = section == CostBColumn;
+      QStringList how, units;
+      for (CostKind kind : costKinds(sideB)) {
+        how << (kind == CostKind::EstimatedNpuCycles ? tr("estimated") : tr("measured"));
+        units << (kind == CostKind::EstimatedNpuCycles ? tr("NPU cycles") : unit);
+      }
+      const QString side = sideB ? tr("B") : tr("A");
+      return how.isEmpty() ? side
+                           : QStringLiteral("%1 %2\n%3")
+                                 .arg(side, how.join(QStringLiteral(" | ")),
+                                      units.join(QStringLiteral(" | ")));
+    }
+    case CostRatioColumn: {
+      const QList<CostKind> a = costKinds(false), b = costKinds(true);
+      return a.size() == 1 && a == b ? tr("B / A") : tr("B / A\n(units differ)");
+    }
     case MacsAColumn:
       return tr("MACs A");
     case MacsBColumn:
@@ -406,7 +528,6 @@ QVariant ComparisonTableModel::headerData(int section, Qt::Orientation orientati
     case TimeAColumn:
     case TimeBColumn:
     case TimeDeltaColumn: {
-      const QString unit = QString::fromStdString(comparison_->diff().timeUnit);
       const QString what = section == TimeAColumn   ? tr("Time A")
                            : section == TimeBColumn ? tr("Time B")
                                                     : tr("\u0394 time");

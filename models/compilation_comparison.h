@@ -16,6 +16,7 @@
 
 #include "deploy/registries.h"
 #include "driver/compilation_diff.h"
+#include "models/comparison_costs.h"
 #include "models/device_mapping.h"
 #include "models/memory_plan_layout.h"
 #include "target/target_string.h"
@@ -60,6 +61,14 @@ class CompilationComparison : public QObject {
   const MemoryPlanLayout& planB() const;
   QString labelA() const;
   QString labelB() const;
+  // The table's rows: one per operator pair of diff(), but a pair of
+  // operators that both stand for the same several model operators (two
+  // Ethos-U operators of one region, compiled for two configurations) is
+  // one row per model operator, so each gets its own figures.
+  int rowCount() const;
+  const driver::OperatorDifference& rowDifference(int row) const;
+  // A row of such a pair: its model operator's type ("CONV_2D"); else empty.
+  QString splitRowType(int row) const;
   // The imported model's operators of row `row`'s A side (what selecting
   // it selects), empty for an operator B adds.
   QList<int> modelOperatorsOfA(int row) const;
@@ -76,6 +85,11 @@ class CompilationComparison : public QObject {
   // measured; a call running several shares its time evenly), in diff().timeUnit.
   const std::vector<double>& operatorTimesA() const;
   const std::vector<double>& operatorTimesB() const;
+  // Per row, each side's one figure for it: estimated NPU cycles where
+  // an Ethos-U runs it, else the measured time (comparison_costs.h).
+  const QList<RowCosts>& rowCosts() const;
+  // Those with a figure on both sides, totalled per pair of kinds.
+  const QList<CostTotals>& costTotals() const;
 
  signals:
   void started();
@@ -101,9 +115,10 @@ class CompilationComparison : public QObject {
   std::unique_ptr<Request> pending_;
 };
 
-// Status, operator indices, type, target A -> B, MACs, weights, output
-// bytes and estimated cycles of A and B, the difference of the cycles, the
-// measured times and their difference, and the tensor the operator writes.
+// One row per CompilationComparison row: status, operator indices, type, target A -> B, each side's
+// one figure for the operator (estimated NPU cycles or measured time, the kind in the header) and B
+// / A, MACs, weights, output bytes and estimated cycles of A and B, the difference of the cycles,
+// the measured times and their difference, and the tensor the operator writes.
 class ComparisonTableModel : public QAbstractTableModel {
   Q_OBJECT
 
@@ -113,6 +128,9 @@ class ComparisonTableModel : public QAbstractTableModel {
     IndexColumn,  // "#3 -> #3": the operator in A and in B
     TypeColumn,
     TargetColumn,
+    CostAColumn,  // estimated NPU cycles or measured time (RowCosts)
+    CostBColumn,
+    CostRatioColumn,  // B / A, also where the units differ (the header says so)
     MacsAColumn,
     MacsBColumn,
     WeightsAColumn,
@@ -136,6 +154,8 @@ class ComparisonTableModel : public QAbstractTableModel {
   QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
   // "same", "changed", "added", "removed"
   QString status(int row) const;
+  // The kinds of figure column CostAColumn (`sideB` false) or CostBColumn holds.
+  QList<CostKind> costKinds(bool sideB) const;
 
  private:
   const CompilationComparison* comparison_;

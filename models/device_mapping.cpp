@@ -1,7 +1,10 @@
 #include "models/device_mapping.h"
 
+#include <exception>
+
 #include "ir/graph.h"
 #include "target/device_report.h"
+#include "targets/ethos_u/ethosu_operator_cycles.h"
 
 namespace loupe::models {
 
@@ -25,6 +28,7 @@ DeviceMapping deviceMappingOf(const ir::Graph& partitioned, const target::Device
   for (const std::string& d : devices) mapping.deviceMembers.append(QString::fromStdString(d));
 
   mapping.rowOfModelOperator = QList<int>(modelOperatorCount, -1);
+  mapping.npuCyclesOfModelOperator = QList<std::optional<qint64>>(modelOperatorCount);
   // The report's rows follow the graph's operators one to one.
   for (std::size_t i = 0; i < report.operators.size(); ++i) {
     const target::OperatorPlacementRow& r = report.operators[i];
@@ -48,6 +52,19 @@ DeviceMapping deviceMappingOf(const ir::Graph& partitioned, const target::Device
     if (partitioned.operators.at(i).type == ir::OpType::EthosU) {
       row.npuStream = std::make_shared<const NpuStreamListing>(
           npuStreamListing(partitioned, static_cast<int>(i), true));
+      try {
+        for (const auto& figure :
+             targets::ethos_u::npuCyclesPerModelOperator(partitioned, partitioned.operators[i])) {
+          if (figure.modelOperator >= 0 && figure.modelOperator < modelOperatorCount) {
+            mapping.npuCyclesOfModelOperator[figure.modelOperator] =
+                static_cast<qint64>(figure.npuCycles);
+          }
+        }
+      } catch (const std::exception& error) {
+        // A Vela operator, or a stream that does not follow its region:
+        // its operators go without a figure rather than with a wrong one.
+        row.npuCyclesError = QString::fromUtf8(error.what());
+      }
     }
     mapping.operators.append(row);
   }

@@ -47,6 +47,9 @@ struct DeviceOperatorRow {
   // listed with every command (the Command Stream view shows it for each
   // operator of the region); null for every other operator.
   std::shared_ptr<const NpuStreamListing> npuStream;
+  // Such an operator whose stream could not be split among its model
+  // operators (targets/ethos_u/ethosu_operator_cycles.h): why.
+  QString npuCyclesError;
 };
 
 struct DeviceTotalsRow {
@@ -76,6 +79,12 @@ struct DeviceMapping {
   QList<ConfigurationCycles> configurations;
   // Row of `operators` per imported operator, -1 when none (folded away).
   QList<int> rowOfModelOperator;
+  // Per imported operator, the estimated NPU cycles of the operations an
+  // Ethos-U operator compiled from a region runs for it (the performance
+  // model's per-operation NPU cycles, a view's 0); none for operators the
+  // NPU does not run. A region's figures add up to its estimate's
+  // computeCycles.
+  QList<std::optional<qint64>> npuCyclesOfModelOperator;
 
   bool isEmpty() const { return operators.isEmpty(); }
   // The row holding imported operator `modelOperator`, or nullptr.

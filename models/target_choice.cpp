@@ -32,6 +32,17 @@ QList<TargetChoice> targetChoices(const target::TargetRegistry& registry) {
   return choices;
 }
 
+std::optional<TargetChoice> targetChoiceOf(const QString& targetString,
+                                           const target::TargetRegistry& registry, QString* error) {
+  const target::TargetList targets = parseTargets(targetString, registry, error);
+  if (targets.empty()) return std::nullopt;
+  const QString canonical = QString::fromStdString(target::targetListString(targets));
+  for (const TargetChoice& choice : targetChoices(registry)) {
+    if (choice.targetString == canonical) return choice;
+  }
+  return TargetChoice{canonical, canonical};
+}
+
 target::TargetList parseTargets(const QString& targetString, const target::TargetRegistry& registry,
                                 QString* error) {
   try {

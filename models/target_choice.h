@@ -7,6 +7,7 @@
 
 #include <QList>
 #include <QString>
+#include <optional>
 
 #include "target/target_registry.h"
 #include "target/target_string.h"
@@ -24,6 +25,14 @@ struct TargetChoice {
 // "CPU only (c)" first, then one choice per configuration of `registry`'s
 // ethos-u kind, in its order.
 QList<TargetChoice> targetChoices(const target::TargetRegistry& registry);
+
+// The choice `targetString` names, as the window shows it: its target
+// string made canonical (`ethos-u, c` -> `ethos-u
+// -accelerator_config=ethos-u55-128, c`) and the label of the choice that
+// is (or that string itself); nothing, and the parser's message in `error`,
+// when it is not a valid target list.
+std::optional<TargetChoice> targetChoiceOf(const QString& targetString,
+                                           const target::TargetRegistry& registry, QString* error);
 
 // The targets `targetString` names in priority order; an empty list and the
 // parser's message in `error` when it is not a valid target list.

@@ -7,6 +7,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLineEdit>
 #include <QLocale>
 #include <QPushButton>
 #include <QSplitter>
@@ -79,6 +80,17 @@ CompareView::CompareView(models::ModelDocument* document, models::ModelCompilati
   for (const models::TargetChoice& choice : models::targetChoices(registries_.targets)) {
     targetB_->addItem(choice.label, choice.targetString);
   }
+  // A typed list becomes an item once parsed (setTargetB), under its canonical name.
+  targetB_->setEditable(true);
+  targetB_->setInsertPolicy(QComboBox::NoInsert);
+  targetB_->setToolTip(
+      tr("A choice, or a target list as loupec --target takes it (\"ethos-u "
+         "-accelerator_config=ethos-u55-256, c\"); Enter or Compare parses it"));
+  connect(targetB_->lineEdit(), &QLineEdit::returnPressed, this, [this] {
+    if (const QString error = setTargetB(typedTargetB()); !error.isEmpty()) {
+      summary_->setText(error);
+    }
+  });
   for (QComboBox* box : {targetB_, plannerB_}) {
     box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     box->setMinimumContentsLength(12);
@@ -139,6 +151,8 @@ CompareView::CompareView(models::ModelDocument* document, models::ModelCompilati
   split->setStretchFactor(0, 3);
   split->setStretchFactor(1, 2);
   split->setChildrenCollapsible(false);
+  // The table, with its per-operator figures, gets the larger share from the start.
+  split->setSizes({600, 400});
 
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
@@ -225,13 +239,12 @@ void CompareView::compare() {
           .arg(name, targetLabel(compilation_->targetString(), registries_.targets),
                compilation_->planner()),
       document_->graph(), compilation_->targets(), compilation_->planner()};
-  QString error;
-  const QString targetString = targetB_->currentData().toString();
-  target::TargetList targetsB = models::parseTargets(targetString, registries_.targets, &error);
-  if (targetsB.empty()) {
+  if (const QString error = setTargetB(typedTargetB()); !error.isEmpty()) {
     summary_->setText(error);
     return;
   }
+  QString error;
+  target::TargetList targetsB = models::parseTargets(targetBString(), registries_.targets, &error);
   std::optional<ir::Graph> modelB =
       modelBPath_.isEmpty() ? std::optional<ir::Graph>(document_->graph())
                             : models::CompilationComparison::importModel(modelBPath_, &error);
@@ -248,6 +261,37 @@ void CompareView::compare() {
     measureOn = registries_.platforms.find(platform.toStdString());
   }
   comparison_->start(std::move(a), std::move(b), std::move(measureOn));
+}
+
+QString CompareView::typedTargetB() const {
+  // The line edit holds the current item's label unless something was typed.
+  const QString text = targetB_->currentText().trimmed();
+  const int index = targetB_->currentIndex();
+  return index >= 0 && text == targetB_->itemText(index) ? targetB_->itemData(index).toString()
+                                                         : text;
+}
+
+QString CompareView::targetBString() const {
+  return targetB_->currentData().toString();
+}
+
+QString CompareView::setTargetB(const QString& targetString) {
+  QString error;
+  const std::optional<models::TargetChoice> choice =
+      models::targetChoiceOf(targetString, registries_.targets, &error);
+  if (!choice) {
+    return tr("Target B '%1': %2").arg(targetString, error);
+  }
+  int index = targetB_->findData(choice->targetString);
+  if (index < 0) {
+    targetB_->addItem(choice->label, choice->targetString);
+    index = targetB_->count() - 1;
+  }
+  targetB_->setCurrentIndex(index);
+  // setCurrentIndex leaves the line edit alone when the index is unchanged.
+  targetB_->setEditText(targetB_->itemText(index));
+  targetB_->lineEdit()->setCursorPosition(0);  // a long label shows its start
+  return {};
 }
 
 void CompareView::showResult() {
@@ -293,6 +337,26 @@ void CompareView::showResult() {
         std::llround(*diff.a.measuredTime), std::llround(*diff.b.measuredTime));
   }
   text += QStringLiteral("<br>") + totals.join(QStringLiteral(" \u00b7 "));
+  // Per operator, each side's one figure (CPU vs NPU: measured instructions
+  // against estimated NPU cycles), totalled over the rows of one pair of
+  // kinds, so no sum mixes units.
+  const QString unit = QString::fromStdString(diff.timeUnit);
+  QStringList costs;
+  for (const models::CostTotals& t : comparison_->costTotals()) {
+    const bool sameUnit = t.a == t.b;
+    const QString a = locale.toString(static_cast<qlonglong>(std::llround(t.totalA)));
+    const QString b = locale.toString(static_cast<qlonglong>(std::llround(t.totalB)));
+    const QString ratio = t.totalA > 0 ? models::costRatioText(t.totalB / t.totalA) : tr("-");
+    const QString ops = t.modelOperators.size() == 1 ? tr("op %1") : tr("ops %1");
+    costs << (sameUnit ? tr("%1: A %2 \u2192 B %3 %4 (\u00d7%5)")
+                             .arg(ops.arg(models::operatorRangesText(t.modelOperators)), a, b,
+                                  models::costKindText(t.a, unit), ratio)
+                       : tr("%1: A %2 %3 \u2192 B %4 %5 (B/A \u00d7%6, not the same unit)")
+                             .arg(ops.arg(models::operatorRangesText(t.modelOperators)), a,
+                                  models::costKindText(t.a, unit), b,
+                                  models::costKindText(t.b, unit), ratio));
+  }
+  if (!costs.isEmpty()) text += QStringLiteral("<br>") + costs.join(QStringLiteral(" \u00b7 "));
   summary_->setText(text);
   // Both plans on one byte scale, so the larger looks larger.
   const qint64 scale = std::max(comparison_->planA().totalBytes, comparison_->planB().totalBytes);
@@ -305,12 +369,17 @@ void CompareView::showResult() {
   table_->resizeColumnsToContents();
   // The tensor names are long; the numbers before them must stay in view.
   table_->setColumnWidth(models::ComparisonTableModel::TensorColumn, 200);
+  // So are the per-operator figures after the types ("DEPTHWISE_CONV_2D ->
+  // CUSTOM(ethos-u)"), which elide instead.
+  constexpr int kTypeWidth = 180;
+  if (table_->columnWidth(models::ComparisonTableModel::TypeColumn) > kTypeWidth) {
+    table_->setColumnWidth(models::ComparisonTableModel::TypeColumn, kTypeWidth);
+  }
 }
 
 void CompareView::selectInB(int modelOperatorA) {
   if (!documentB_ || !documentB_->isLoaded()) return;
-  const auto& rows = comparison_->diff().operators;
-  for (int row = 0; row < static_cast<int>(rows.size()); ++row) {
+  for (int row = 0; row < comparison_->rowCount(); ++row) {
     if (!comparison_->modelOperatorsOfA(row).contains(modelOperatorA)) continue;
     selectRowInB(row, modelOperatorA);
     return;

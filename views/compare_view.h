@@ -39,7 +39,15 @@ class CompareView : public QWidget {
               const deploy::Registries& registries, QWidget* parent = nullptr);
   ~CompareView() override;
 
+  // Editable: a choice, or a target list typed as `loupec --target` takes
+  // it; once parsed it shows the choice B compiles (setTargetB).
   QComboBox* targetBSelector() const { return targetB_; }
+  // B compiles for `targetString`: the box shows its choice, canonical
+  // ("ethos-u, c" shows "Ethos-U ethos-u55-128 + CPU"). Returns why it is
+  // not a target list (the box unchanged), or empty.
+  QString setTargetB(const QString& targetString);
+  // The canonical target string B compiles for now.
+  QString targetBString() const;
   QComboBox* plannerBSelector() const { return plannerB_; }
   QPushButton* compareButton() const { return compareButton_; }
   // "don't run" (first), then the platforms that need no serial port.
@@ -69,6 +77,8 @@ class CompareView : public QWidget {
 
  private:
   void chooseModelB();
+  // What Target B's box asks for: the chosen item's target string, or the typed text.
+  QString typedTargetB() const;
   void showResult();
   void showGraphs();
   // Selects in B's graph the operator corresponding to A's `modelOperatorA`.

@@ -5,6 +5,7 @@
 #include <QPainter>
 #include <algorithm>
 
+#include "models/display_text.h"
 #include "views/view_fonts.h"
 
 namespace loupe::views {
@@ -38,6 +39,41 @@ void GraphNodeItem::setMark(const QString& mark) {
   mark_ = mark;
   updateToolTip();
   update();
+}
+
+void GraphNodeItem::setNpuCycles(std::optional<qint64> cycles) {
+  if (cycles == npuCycles_) return;
+  prepareGeometryChange();  // the tag widens the bounding rectangle
+  npuCycles_ = cycles;
+  updateToolTip();
+  update();
+}
+
+QString GraphNodeItem::npuCyclesText() const {
+  return npuCycles_ ? QStringLiteral("\u2248%1 cyc").arg(models::groupedNumber(*npuCycles_))
+                    : QString();
+}
+
+QRectF GraphNodeItem::npuCyclesTagRect(const QRectF& r) const {
+  if (!npuCycles_) return {};
+  const QFontMetricsF metrics(factFont());
+  const qreal width = metrics.horizontalAdvance(npuCyclesText()) + 8;
+  const qreal height = metrics.height() + 2;
+  return QRectF(r.right() + 5, r.center().y() - height / 2, width, height);
+}
+
+void GraphNodeItem::paintNpuCyclesTag(QPainter* painter, const QRectF& r) const {
+  if (!npuCycles_) return;
+  // Beside the box rather than in it: a compact node has no line to spare.
+  const QRectF tag = npuCyclesTagRect(r);
+  painter->save();
+  painter->setPen(QPen(QColor(0x4c, 0x9a, 0x46), 1));
+  painter->setBrush(QColor(0xf4, 0xfb, 0xf3));
+  painter->drawRoundedRect(tag, 3, 3);
+  painter->setPen(QColor(0x1f, 0x5a, 0x1b));
+  painter->setFont(factFont());
+  painter->drawText(tag, Qt::AlignCenter, npuCyclesText());
+  painter->restore();
 }
 
 QColor GraphNodeItem::markColor(const QString& mark) {
@@ -75,6 +111,14 @@ void GraphNodeItem::updateToolTip() {
   }
   if (!node_.supported) text += QStringLiteral("\nLoupe cannot run it");
   if (!runFact_.isEmpty()) text += QLatin1Char('\n') + runFact_;
+  if (npuCycles_) {
+    text += QStringLiteral("\n\u2248 %1 estimated NPU cycles%2")
+                .arg(models::groupedNumber(*npuCycles_),
+                     *npuCycles_ == 0
+                         ? QStringLiteral(" (no NPU operation of its own)")
+                         : QStringLiteral(" (its operations in %1's stream)")
+                               .arg(region_.isEmpty() ? QStringLiteral("the NPU") : region_));
+  }
   if (!mark_.isEmpty()) text += QStringLiteral("\ncompared: %1").arg(mark_);
   setToolTip(text);
 }
@@ -142,8 +186,11 @@ void GraphNodeItem::paintMarkTag(QPainter* painter, const QRectF& r) const {
 }
 
 QRectF GraphNodeItem::boundingRect() const {
-  // Room for the comparison tag over the top-right corner.
-  return QRectF(QPointF(0, 0), node_.rect.size()).adjusted(-3, -8, 4, 3);
+  // Room for the comparison tag over the top-right corner, and the cycles
+  // tag beside the box.
+  const QRectF box(QPointF(0, 0), node_.rect.size());
+  const QRectF bounds = box.adjusted(-3, -8, 4, 3);
+  return npuCycles_ ? bounds.united(npuCyclesTagRect(box).adjusted(-1, -1, 1, 1)) : bounds;
 }
 
 void GraphNodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*) {
@@ -169,6 +216,7 @@ void GraphNodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QW
     painter->drawEllipse(r.adjusted(1, 1, -1, -1));
   }
   paintMarkTag(painter, r);
+  paintNpuCyclesTag(painter, r);
   // Dark text on pale fills, white on the hottest ones.
   const bool darkFill = !current_ && heat_ > 0.6 && node_.operatorIndex >= 0;
   const QColor titleColour = darkFill ? QColor(Qt::white) : QColor(0x10, 0x10, 0x10);

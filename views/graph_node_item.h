@@ -1,10 +1,12 @@
 // One node of the Graph view: an operator box (type in bold, output type and
 // shape below, fill by target - CPU or Ethos-U - or by board time, a red dashed border
-// when Loupe cannot run it) or a model input/output ellipse. Clicking it selects its operator.
+// when Loupe cannot run it, a "≈12,345 cyc" tag at its right when the NPU runs it)
+// or a model input/output ellipse. Clicking it selects its operator.
 #pragma once
 
 #include <QGraphicsItem>
 #include <QStringList>
+#include <optional>
 
 #include "models/graph_layout.h"
 
@@ -34,6 +36,13 @@ class GraphNodeItem : public QGraphicsItem {
   // or empty (none, or the same): a coloured border and a corner tag.
   void setMark(const QString& mark);
   const QString& mark() const { return mark_; }
+  // The estimated NPU cycles of what the Ethos-U runs for the operator
+  // (DeviceMapping::npuCyclesOfModelOperator): a tag beside the box and a
+  // line of the tool tip; none removes them.
+  void setNpuCycles(std::optional<qint64> cycles);
+  std::optional<qint64> npuCycles() const { return npuCycles_; }
+  // The tag's text: "≈12,345 cyc"; empty without cycles.
+  QString npuCyclesText() const;
   static QColor markColor(const QString& mark);
   // The fill drawn now (target, heat or selection).
   QColor fillColor() const;
@@ -58,8 +67,12 @@ class GraphNodeItem : public QGraphicsItem {
   QStringList rejections_;
   QString runFact_;
   QString mark_;
+  std::optional<qint64> npuCycles_;
   void updateToolTip();
   void paintMarkTag(QPainter* painter, const QRectF& r) const;
+  // The cycles tag, right of the box `r`, and the rectangle it takes.
+  QRectF npuCyclesTagRect(const QRectF& r) const;
+  void paintNpuCyclesTag(QPainter* painter, const QRectF& r) const;
 };
 
 }  // namespace loupe::views

@@ -39,6 +39,27 @@ QFont edgeLabelFont() {
   return font;
 }
 
+// A region's estimate over its operators (one Ethos-U operator each).
+struct RegionCycles {
+  qint64 npu = 0;        // the NPU cycles: what its operators' tags add up to
+  qint64 memory = 0;     // the busiest memory's access cycles
+  qint64 estimated = 0;  // the larger of the two, per operator, summed
+  QStringList errors;    // why an operator has no figures per model operator
+};
+
+RegionCycles regionCycles(const QList<const models::DeviceOperatorRow*>& rows) {
+  RegionCycles cycles;
+  for (const models::DeviceOperatorRow* row : rows) {
+    if (row->estimate) {
+      cycles.npu += row->estimate->computeCycles;
+      cycles.memory += row->estimate->memoryCycles;
+      cycles.estimated += row->estimate->estimatedCycles;
+    }
+    if (!row->npuCyclesError.isEmpty()) cycles.errors << row->npuCyclesError;
+  }
+  return cycles;
+}
+
 // The outline around an NPU region's operators.
 QPen regionPen() {
   return QPen(QColor(0x2e, 0x7d, 0x32), 1.5, Qt::DashLine);
@@ -393,6 +414,7 @@ void GraphView::applyPlacements() {
   // Each region's nodes, in node order, with the target's name.
   QMap<QString, QRectF> regionBounds;
   QMap<QString, QString> regionTarget;
+  QMap<QString, QList<const models::DeviceOperatorRow*>> regionRows;
   bool anyNpu = false;
   for (GraphNodeItem* item : nodes_) {
     const int op = item->node().operatorIndex;
@@ -402,15 +424,18 @@ void GraphView::applyPlacements() {
     if (!row) {
       // Not compiled (yet), or folded away: the CPU runs what is left of it.
       item->setPlacement(QStringLiteral("c"), {}, {}, {});
+      item->setNpuCycles(std::nullopt);
       continue;
     }
     item->setPlacement(row->target, row->targetDisplayName, row->region, row->rejections);
+    item->setNpuCycles(mapping_.npuCyclesOfModelOperator.value(op));
     anyNpu = anyNpu || row->target == QStringLiteral("ethos-u");
     if (!row->region.isEmpty()) {
       regionBounds[row->region] = regionBounds.value(row->region).isNull()
                                       ? item->sceneBoundingRect()
                                       : regionBounds[row->region].united(item->sceneBoundingRect());
       regionTarget[row->region] = row->targetDisplayName;
+      if (!regionRows[row->region].contains(row)) regionRows[row->region].append(row);
     }
   }
   npuLegend_->setVisible(anyNpu);
@@ -425,9 +450,25 @@ void GraphView::applyPlacements() {
     path.addRoundedRect(box, 8, 8);
     auto* outline = scene->addPath(path, regionPen(), Qt::NoBrush);
     outline->setZValue(-1);
-    outline->setToolTip(
-        tr("region %1: one external function on %2").arg(it.key(), regionTarget.value(it.key())));
-    auto* label = scene->addSimpleText(it.key(), labelFont);
+    const RegionCycles cycles = regionCycles(regionRows.value(it.key()));
+    QString tip =
+        tr("region %1: one external function on %2").arg(it.key(), regionTarget.value(it.key()));
+    QString name = it.key();
+    if (cycles.estimated) {
+      // The operators' tags add up to the NPU cycles; the estimate also
+      // weighs the memories, which may take longer.
+      name += QStringLiteral("\n\u2248%1 NPU cyc").arg(models::groupedNumber(cycles.npu));
+      tip += tr("\n\u2248 %1 NPU cycles (the sum of its operators' tags); estimated %2 cycles, "
+                "the larger of those and the busiest memory's %3")
+                 .arg(models::groupedNumber(cycles.npu), models::groupedNumber(cycles.estimated),
+                      models::groupedNumber(cycles.memory));
+    }
+    for (const QString& error : cycles.errors) {
+      tip += tr("\nno cycles per operator: %1").arg(error);
+    }
+    outline->setToolTip(tip);
+    auto* label = scene->addSimpleText(name, labelFont);
+    label->setToolTip(tip);
     label->setBrush(regionPen().color());
     label->setPos(box.left() - label->boundingRect().width() - 6, box.top());
     regionItems_ << outline << label;

@@ -1,7 +1,8 @@
 // The Graph tab: the imported model as Graphviz `dot` lays it out (off the
 // GUI thread, see DocumentGraphLayout), drawn in a QGraphicsView. Operators
 // are boxes with their type and output type/shape, coloured by target - the
-// CPU or the Ethos-U, each NPU region outlined and named (the
+// CPU or the Ethos-U, each NPU region outlined and named with its estimated
+// NPU cycles, each operator in it tagged with its share (the
 // legend says which) or, once the model ran on a board, by time as a heat
 // map; edges carry their tensor's shape. Wheel zooms, dragging
 // pans, Fit shows everything, the overview in the corner jumps; clicking a

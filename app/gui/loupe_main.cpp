@@ -68,12 +68,7 @@ QString startComparison(loupe::gui::MainWindow& window, const loupe::gui::Launch
   }
   const QString target = options.compareTarget.isEmpty() ? window.compilation()->targetString()
                                                          : options.compareTarget;
-  int index = view->targetBSelector()->findData(target);
-  if (index < 0) {
-    view->targetBSelector()->addItem(target, target);
-    index = view->targetBSelector()->count() - 1;
-  }
-  view->targetBSelector()->setCurrentIndex(index);
+  if (const QString error = view->setTargetB(target); !error.isEmpty()) return error;
   if (!options.comparePlanner.isEmpty()) {
     if (view->plannerBSelector()->findText(options.comparePlanner) < 0) {
       return QStringLiteral("--compare-planner: no planner '%1'").arg(options.comparePlanner);
@@ -101,9 +96,8 @@ void startBoardRun(loupe::gui::MainWindow& window, const loupe::gui::LaunchOptio
     window.deployPanel()->runOnBoard();
     return;
   }
-  window.deployPanel()->debugOnBoard(options.corruptOperator >= 0
-                                         ? std::optional<int>(options.corruptOperator)
-                                         : std::nullopt);
+  window.deployPanel()->debugOnBoard(
+      options.corruptOperator >= 0 ? std::optional<int>(options.corruptOperator) : std::nullopt);
 }
 
 // --expand-npu and --npu-operation: a Vela model's NPU operations in the

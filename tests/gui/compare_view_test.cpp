@@ -2,14 +2,20 @@
 // operators the NPU takes in the table and both graphs and shows both memory
 // plans; a model against itself shows no difference; measured on the host,
 // every operator has a time on both sides; two planners differ only in RAM;
-// another model file pairs its layers; a row selects its operator everywhere.
+// another model file pairs its layers; a row selects its operator everywhere;
+// CPU vs NPU sets measured instructions against estimated NPU cycles per
+// operator, two configurations their estimated cycles; Target B shows the
+// choice B compiles, however it was typed.
 #include <QComboBox>
+#include <QLineEdit>
 #include <QTableView>
 #include <QtTest>
 
 #include "gui/main_window.h"
 #include "gui_test_files.h"
+#include "models/comparison_costs.h"
 #include "models/compilation_comparison.h"
+#include "models/display_text.h"
 #include "models/memory_plan_layout.h"
 #include "models/model_document.h"
 #include "quiet_main_window.h"
@@ -25,6 +31,23 @@ using loupe::models::ComparisonTableModel;
 namespace {
 
 const QString kEthosU128 = QStringLiteral("ethos-u -accelerator_config=ethos-u55-128, c");
+const QString kEthosU256 = QStringLiteral("ethos-u -accelerator_config=ethos-u55-256, c");
+
+// The estimate of a side's one Ethos-U operator (kws's region).
+const loupe::target::OperatorEstimate& regionEstimate(const loupe::models::DeviceMapping& mapping) {
+  for (const auto& row : mapping.operators) {
+    if (row.device == "ethos-u" && row.estimate) return *row.estimate;
+  }
+  qFatal("no Ethos-U operator with an estimate");
+}
+
+QString cell(const ComparisonTableModel& table, int row, int column) {
+  return table.index(row, column).data().toString();
+}
+
+QString header(const ComparisonTableModel& table, int column) {
+  return table.headerData(column, Qt::Horizontal, Qt::DisplayRole).toString();
+}
 
 QString modelPath(const char* name) {
   return QString::fromStdString((loupe::test::modelsDir() / name / "model.tflite").string());
@@ -168,6 +191,163 @@ class CompareViewTest : public QObject {
     const QStringList rows = statuses(*view->tableModel());
     QVERIFY(rows.contains("changed"));
     QVERIFY(!rows.contains("added") && !rows.contains("removed"));
+  }
+
+  // CPU vs NPU: kws on the M55 of qemu-mps3-an547 (A, measured
+  // instructions) against the Ethos-U55-128 (B, estimated NPU cycles): every
+  // operator of the region has both figures and their ratio, the columns
+  // say which unit they hold, and B's figures add up to the region's NPU
+  // cycles.
+  void cpuInstructionsAgainstEstimatedNpuCycles() {
+    MainWindow window(quietOptions());
+    window.resize(1400, 900);
+    window.show();
+    QVERIFY(window.openModel(modelPath("kws_ref_model")));
+    QVERIFY(window.waitUntilIdle());
+    auto* view = window.compareView();
+    const int board = view->measureSelector()->findData("qemu-mps3-an547");
+    if (board < 0) QSKIP("qemu-mps3-an547 cannot be run here (QEMU or the Arm GCC missing)");
+    view->measureSelector()->setCurrentIndex(board);
+    QCOMPARE(view->setTargetB(kEthosU128), QString());
+    window.showView("compare");
+    view->compare();
+    QVERIFY(window.waitUntilIdle(1200000));
+    QVERIFY2(view->comparison()->error().isEmpty(), qPrintable(view->comparison()->error()));
+    const ComparisonTableModel& table = *view->tableModel();
+    const auto* comparison = view->comparison();
+    QCOMPARE(comparison->diff().timeUnit, "instructions");
+    QCOMPARE(header(table, ComparisonTableModel::CostAColumn), "A measured\ninstructions");
+    QCOMPARE(header(table, ComparisonTableModel::CostBColumn),
+             "B estimated | measured\nNPU cycles | instructions");  // SOFTMAX stays on the CPU
+    QCOMPARE(header(table, ComparisonTableModel::CostRatioColumn), "B / A\n(units differ)");
+    const auto& costs = comparison->rowCosts();
+    QCOMPARE(costs.size(), table.rowCount());
+    const auto& npuCycles = comparison->mappingB().npuCyclesOfModelOperator;
+    qint64 npuTotal = 0;
+    for (int row = 0; row < table.rowCount(); ++row) {
+      const QList<int> ops = comparison->modelOperatorsOfA(row);
+      QCOMPARE(ops.size(), 1);
+      const int op = ops.front();
+      QVERIFY(costs[row].a && costs[row].b);
+      QCOMPARE(costs[row].a->kind, loupe::models::CostKind::Measured);
+      QCOMPARE(costs[row].a->value, comparison->operatorTimesA().at(op));
+      QCOMPARE(cell(table, row, ComparisonTableModel::CostAColumn),
+               loupe::models::groupedNumber(std::llround(costs[row].a->value)));
+      // The RESHAPE is a view of its input's bytes on both: no call, no
+      // operation, 0 on each side and no ratio.
+      const bool view = window.document()->graph().operators.at(op).typeName() == "RESHAPE";
+      QCOMPARE(costs[row].a->value > 0, !view);
+      QCOMPARE(cell(table, row, ComparisonTableModel::CostRatioColumn),
+               view ? QStringLiteral("\u2013")
+                    : QStringLiteral("\u00d7") +
+                          loupe::models::costRatioText(costs[row].b->value / costs[row].a->value));
+      if (op == 12) {  // SOFTMAX: on the CPU on both sides
+        QCOMPARE(costs[row].b->kind, loupe::models::CostKind::Measured);
+        QVERIFY(cell(table, row, ComparisonTableModel::CostBColumn).endsWith(" instr."));
+        continue;
+      }
+      QCOMPARE(costs[row].b->kind, loupe::models::CostKind::EstimatedNpuCycles);
+      QVERIFY(npuCycles.value(op));
+      QCOMPARE(costs[row].b->value, static_cast<double>(*npuCycles.value(op)));
+      QCOMPARE(costs[row].b->value > 0, !view);
+      QCOMPARE(cell(table, row, ComparisonTableModel::CostBColumn),
+               loupe::models::groupedNumber(*npuCycles.value(op)) + " NPU cyc");
+      npuTotal += *npuCycles.value(op);
+    }
+    QCOMPARE(npuTotal, regionEstimate(comparison->mappingB()).computeCycles);
+    // Totalled per pair of units, never across them.
+    bool cpuAgainstNpu = false;
+    for (const loupe::models::CostTotals& t : comparison->costTotals()) {
+      if (t.a != loupe::models::CostKind::Measured ||
+          t.b != loupe::models::CostKind::EstimatedNpuCycles) {
+        continue;
+      }
+      cpuAgainstNpu = true;
+      QCOMPARE(t.modelOperators, QList<int>({0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}));
+      QCOMPARE(std::llround(t.totalB), npuTotal);
+    }
+    QVERIFY(cpuAgainstNpu);
+    const QString summary = view->summaryText();
+    QVERIFY2(summary.contains("ops 0\u201311: A ") && summary.contains("measured instructions") &&
+                 summary.contains("estimated NPU cycles (B/A") &&
+                 summary.contains("not the same unit"),
+             qPrintable(summary));
+    // The box shows what B compiled for.
+    QCOMPARE(view->targetBSelector()->currentText(), "Ethos-U ethos-u55-128 + CPU");
+  }
+
+  // One configuration against another: estimated NPU cycles on both sides,
+  // each side's adding up to its own region's.
+  void twoConfigurationsCompareTheirEstimatedCycles() {
+    MainWindow window(quietOptions());
+    window.show();
+    QVERIFY(window.setTargetString(kEthosU128));
+    auto* view = compare(window, modelPath("kws_ref_model"), kEthosU256);
+    QVERIFY(view);
+    const ComparisonTableModel& table = *view->tableModel();
+    QCOMPARE(header(table, ComparisonTableModel::CostAColumn), "A estimated\nNPU cycles");
+    QCOMPARE(header(table, ComparisonTableModel::CostBColumn), "B estimated\nNPU cycles");
+    QCOMPARE(header(table, ComparisonTableModel::CostRatioColumn), "B / A");
+    const auto& costs = view->comparison()->rowCosts();
+    double a = 0, b = 0;
+    int both = 0;
+    for (int row = 0; row < table.rowCount(); ++row) {
+      if (!costs[row].a || !costs[row].b) continue;  // SOFTMAX: not measured
+      ++both;
+      a += costs[row].a->value;
+      b += costs[row].b->value;
+      QCOMPARE(cell(table, row, ComparisonTableModel::CostBColumn),
+               loupe::models::groupedNumber(std::llround(costs[row].b->value)));
+      if (costs[row].a->value > 0) {
+        QCOMPARE(cell(table, row, ComparisonTableModel::CostRatioColumn),
+                 QStringLiteral("\u00d7") +
+                     loupe::models::costRatioText(costs[row].b->value / costs[row].a->value));
+      }
+    }
+    QCOMPARE(both, 12);
+    QCOMPARE(std::llround(a), regionEstimate(view->comparison()->mappingA()).computeCycles);
+    QCOMPARE(std::llround(b), regionEstimate(view->comparison()->mappingB()).computeCycles);
+    QVERIFY2(view->summaryText().contains("estimated NPU cycles (\u00d7"),
+             qPrintable(view->summaryText()));
+    // B's graph tags its operators with B's figures.
+    QCOMPARE(view->graphB()->nodeOfOperator(0)->npuCycles(),
+             view->comparison()->mappingB().npuCyclesOfModelOperator.value(0));
+  }
+
+  // Target B shows the choice B compiles, canonical however it was given:
+  // a short target list, or one typed into the box.
+  void targetBShowsTheCanonicalChoice() {
+    MainWindow window(quietOptions());
+    window.show();
+    QVERIFY(window.openModel(modelPath("kws_ref_model")));
+    QVERIFY(window.waitUntilIdle());
+    auto* view = window.compareView();
+    QComboBox* box = view->targetBSelector();
+    QCOMPARE(view->setTargetB("ethos-u, c"), QString());
+    QCOMPARE(box->currentText(), "Ethos-U ethos-u55-128 + CPU");
+    QCOMPARE(view->targetBString(), kEthosU128);
+    // Typed, then Enter.
+    box->lineEdit()->clear();
+    QTest::keyClicks(box->lineEdit(), "ethos-u -accelerator_config=ethos-u55-256,c");
+    QTest::keyClick(box->lineEdit(), Qt::Key_Return);
+    QCOMPARE(box->currentText(), "Ethos-U ethos-u55-256 + CPU");
+    QCOMPARE(view->targetBString(), kEthosU256);
+    // No choice names it: the canonical string itself, once.
+    const int items = box->count();
+    QCOMPARE(view->setTargetB("ethos-u -accelerator_config=ethos-u55-64"), QString());
+    QCOMPARE(box->currentText(), "ethos-u -accelerator_config=ethos-u55-64");
+    QCOMPARE(view->setTargetB("ethos-u  -accelerator_config=ethos-u55-64"), QString());
+    QCOMPARE(box->count(), items + 1);
+    // Not a target list: refused, the box as it was.
+    QVERIFY(!view->setTargetB("gpu").isEmpty());
+    QCOMPARE(view->targetBString(), "ethos-u -accelerator_config=ethos-u55-64");
+    // Typed and compared: B compiles what the box then shows.
+    box->setEditText("c");
+    view->compare();
+    QVERIFY(window.waitUntilIdle());
+    QCOMPARE(box->currentText(), "CPU only (c)");
+    QVERIFY2(view->summaryText().contains("B: model \u00b7 CPU only (c)"),
+             qPrintable(view->summaryText()));
   }
 
   void aRowSelectsItsOperator() {

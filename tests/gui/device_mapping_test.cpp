@@ -206,6 +206,82 @@ class DeviceMappingTest : public QObject {
     QVERIFY(graph->regionNames().isEmpty());
   }
 
+  // Every operator the NPU runs is tagged with its estimated NPU cycles, the
+  // performance model's per-operation figures: they add up to the region's
+  // NPU cycles (its estimate's computeCycles, as loupec reports it; the
+  // estimate itself is the larger of those and the busiest memory's). The
+  // RESHAPE, a view of its input's bytes, runs no operation: 0. The CPU's
+  // SOFTMAX has no tag.
+  void everyNpuOperatorShowsItsShareOfTheRegionsCycles() {
+    auto window = compiledWindow(loupe::test::kwsModelPath(), kEthosU128);
+    QVERIFY(window);
+    QVERIFY(window->showView("graph"));
+    const loupe::target::DeviceReport report =
+        loupecReport(loupe::test::kwsModelPath(), kEthosU128);
+    std::optional<loupe::target::OperatorEstimate> region;
+    for (const auto& row : report.operators) {
+      if (row.device == "ethos-u") region = row.estimate;
+    }
+    QVERIFY(region);
+    auto* graph = window->graphView();
+    qint64 sum = 0;
+    int tagged = 0;
+    for (const auto& op : window->document()->graph().operators) {
+      auto* node = graph->nodeOfOperator(op.index);
+      QVERIFY(node);
+      const QString type = QString::fromStdString(op.typeName());
+      if (node->node().target != "ethos-u") {
+        QVERIFY2(!node->npuCycles(), qPrintable(type));
+        QVERIFY(node->npuCyclesText().isEmpty());
+        QVERIFY(!node->toolTip().contains("NPU cycles"));
+        continue;
+      }
+      QVERIFY2(node->npuCycles(), qPrintable(type));
+      const qint64 cycles = *node->npuCycles();
+      QCOMPARE(node->npuCyclesText(),
+               QStringLiteral("\u2248%1 cyc").arg(loupe::models::groupedNumber(cycles)));
+      QVERIFY2(
+          node->toolTip().contains(
+              QStringLiteral("%1 estimated NPU cycles").arg(loupe::models::groupedNumber(cycles))),
+          qPrintable(node->toolTip()));
+      // The tag is drawn beside the box, inside what the item covers.
+      QVERIFY(node->boundingRect().width() > node->node().rect.width() + 20);
+      if (type == "RESHAPE") {
+        QCOMPARE(cycles, 0);
+      } else {
+        QVERIFY2(cycles > 0, qPrintable(type));
+      }
+      sum += cycles;
+      ++tagged;
+    }
+    QCOMPARE(tagged, 12);
+    QCOMPARE(sum, region->computeCycles);
+    QVERIFY(region->estimatedCycles >= sum);
+    const auto& mapping = window->compilation()->deviceMapping();
+    QCOMPARE(mapping.rowFor(0)->npuCyclesError, QString());
+
+    // Another configuration: its own figures, adding up to its own estimate.
+    const QString u55256 = QStringLiteral("ethos-u -accelerator_config=ethos-u55-256, c");
+    QVERIFY(window->setTargetString(u55256));
+    QVERIFY(window->waitUntilIdle());
+    qint64 sum256 = 0;
+    for (int op = 0; op < 12; ++op) sum256 += graph->nodeOfOperator(op)->npuCycles().value_or(-1);
+    std::optional<loupe::target::OperatorEstimate> region256;
+    for (const auto& row : loupecReport(loupe::test::kwsModelPath(), u55256).operators) {
+      if (row.device == "ethos-u") region256 = row.estimate;
+    }
+    QVERIFY(region256);
+    QCOMPARE(sum256, region256->computeCycles);
+    QVERIFY(sum256 < sum);
+
+    // The CPU alone: no tags.
+    QVERIFY(window->setTargetString("c"));
+    QVERIFY(window->waitUntilIdle());
+    for (int op = 0; op < window->document()->operatorCount(); ++op) {
+      QVERIFY(!graph->nodeOfOperator(op)->npuCycles());
+    }
+  }
+
   void aRowSelectsTheOperatorEverywhere() {
     auto window = compiledWindow(loupe::test::kwsModelPath(), kEthosU128);
     QVERIFY(window);
