@@ -31,6 +31,7 @@ struct LoweredOperation {
   NpuOperation operation;  // weights and scales at base 0 of region 0: the caller places them
   std::array<std::vector<std::uint8_t>, 2> weights, scales;  // per core (core 1: two-core NPUs)
   std::vector<std::uint8_t> lookupTable;  // 256 bytes for the SHRAM's table 0, or none
+  std::vector<NpuOperation> followers;    // further operations of the operator, after it
 
   bool hasConstants() const { return !weights[0].empty(); }
 };

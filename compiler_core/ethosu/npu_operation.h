@@ -23,6 +23,9 @@ struct NpuFeatureMap {
   bool nhcwb16 = false;  // bricks of 16 channels instead of NHWC
   int zeroPoint = 0;
   std::uint64_t strideX = 0, strideY = 0, strideC = 0;  // bytes
+  // A slice of a larger map (a concatenation's input in its output): bytes
+  // from the start of the whole map's place to the slice's.
+  std::uint64_t offset = 0;
 
   // A contiguous NHWC map of these extents at `base` of `region`.
   static NpuFeatureMap nhwc(int region, std::uint64_t base, int height, int width, int depth,

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "ethosu/command_stream_writer.h"
+#include "ethosu/concatenation_lowering.h"
 #include "ethosu/convolution_lowering.h"
 #include "ethosu/driver_payload.h"
 #include "ethosu/elementwise_lowering.h"
@@ -59,6 +60,10 @@ LoweredOperation lowerOperator(const ir::Graph& graph, const ir::Operator& o,
   } else if (isPool(o)) {
     lowered.operation =
         lowerPool(graph, o, arch, mapOf(o.inputs[0], false), mapOf(o.outputs[0], false));
+  } else if (o.type == ir::OpType::Concatenation) {
+    std::vector<NpuFeatureMap> inputs;
+    for (const int t : o.inputs) inputs.push_back(mapOf(t, false));
+    lowered = lowerConcatenation(graph, o, arch, inputs, mapOf(o.outputs[0], false));
   } else if (isLookupTableOperator(o)) {
     lowered =
         lowerLookupTable(graph, o, arch, mapOf(o.inputs[0], false), mapOf(o.outputs[0], false));
@@ -116,7 +121,8 @@ std::set<int> brickedFeatureMaps(const ir::Graph& graph, int first, int last,
       if (t != ir::kNoTensor && !graph.tensor(t).isConstant) maps.push_back(t);
     }
     maps.insert(maps.end(), o.outputs.begin(), o.outputs.end());
-    bool whole = !ir::isNoCopyView(graph, o) && o.type != ir::OpType::FullyConnected;
+    bool whole = !ir::isNoCopyView(graph, o) && o.type != ir::OpType::FullyConnected &&
+                 o.type != ir::OpType::Concatenation;
     if (isBinary(o)) {
       for (const int t : maps) {
         whole = whole && graph.tensor(t).shape == graph.tensor(o.outputs.front()).shape;
@@ -283,12 +289,16 @@ class RegionCompiler {
       // indices (NpuRegionCompiler's constructor): now their places in the
       // scratch.
       LoweredOperation lowered = lowered_.at(i);
-      const auto place = [this](NpuFeatureMap& map) {
-        map.base = static_cast<std::uint64_t>(offsetOf(static_cast<int>(map.base)));
+      const auto place = [this](NpuOperation& operation) {
+        const auto at = [this](NpuFeatureMap& map) {
+          map.base = static_cast<std::uint64_t>(offsetOf(static_cast<int>(map.base))) + map.offset;
+        };
+        at(operation.ifm);
+        if (operation.kind == NpuOperationKind::Elementwise) at(operation.ifm2);
+        at(operation.ofm);
       };
-      place(lowered.operation.ifm);
-      if (lowered.operation.kind == NpuOperationKind::Elementwise) place(lowered.operation.ifm2);
-      place(lowered.operation.ofm);
+      place(lowered.operation);
+      for (NpuOperation& follower : lowered.followers) place(follower);
       ConstantsPlacement placed;
       if (lowered.hasConstants()) placed = appendConstants(lowered, flash_);
       const auto buffered = bufferedConstants_.find(i);
@@ -328,6 +338,7 @@ class RegionCompiler {
         lowered.operation.waitsForDma = true;
       }
       emitNpuOperation(writer_, lowered.operation);
+      for (const NpuOperation& follower : lowered.followers) emitNpuOperation(writer_, follower);
     }
     emitStop(writer_);
   }
@@ -452,7 +463,7 @@ NpuFeatureMap featureMapOf(const ir::Graph& graph, int tensor, bool flat, std::u
 
 bool npuRegionTakes(const ir::Graph& graph, const ir::Operator& op) {
   return isConvolution(op) || isPool(op) || isBinary(op) || isLookupTableOperator(op) ||
-         ir::isNoCopyView(graph, op);
+         op.type == ir::OpType::Concatenation || ir::isNoCopyView(graph, op);
 }
 
 std::vector<std::string> npuRefusals(const ir::Graph& graph, const ir::Operator& op,

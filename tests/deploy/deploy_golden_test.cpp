@@ -11,7 +11,8 @@
 // the compiled model (an operator, or a whole Ethos-U region) adding up to
 // the total. On the host and the M55 every set also runs compiled for
 // "ethos-u -accelerator_config=ethos-u55-128, c", each NPU region one Ethos-U
-// operator whose command stream the firmware's functional model runs.
+// operator whose command stream the firmware's functional model runs (the
+// boards run: with every other configuration, and on NXP's system, too).
 #include <QtTest>
 
 #include <algorithm>
@@ -158,6 +159,17 @@ class DeployGoldenOnBoards : public QObject {
     addRows("qemu-mps2-an385", "c", "", false, true);
     addRows("qemu-mps3-an547", "c", "", false, true);
     addRows("qemu-mps3-an547", npu, "ethos-u55-128 ", false, true);
+    // every set on the host and the M55 with every other Ethos-U
+    // configuration, and the U55-128 on NXP's system (most weights buffered),
+    for (const char* config :
+         {"ethos-u55-32", "ethos-u55-64", "ethos-u55-256", "ethos-u65-256", "ethos-u65-512"}) {
+      const QString targets = QString("ethos-u -accelerator_config=%1, c").arg(config);
+      addRows("host", targets, QString(config) + " ", true, true);
+      addRows("qemu-mps3-an547", targets, QString(config) + " ", true, true);
+    }
+    const QString nxp = "ethos-u -accelerator_config=ethos-u55-128 -system_config=nxp-imx93, c";
+    addRows("host", nxp, "ethos-u55-128 nxp-imx93 ", true, true);
+    addRows("qemu-mps3-an547", nxp, "ethos-u55-128 nxp-imx93 ", true, true);
     // every set on the STM32F405 of qemu-netduinoplus2 and the nRF51 of
     // qemu-microbit (the sets whose models do not fit it refused first),
     addRows("qemu-netduinoplus2", "c", "", true, true);

@@ -8,6 +8,8 @@
 // set, the two Vela's files use on all of them.
 #include <QtTest>
 
+#include <random>
+
 #include "ethosu/convolution_lowering.h"
 #include "ethosu/payload_validator.h"
 #include "ethosu/region_compiler.h"
@@ -315,6 +317,78 @@ class EthosuRegionCompilerTest : public QObject {
           validatePayload(both.tensor(npu.inputs[0]).data, arch.config, memory);
       QVERIFY2(validation.ok(), validation.text().c_str());
     }
+  }
+
+  // CONCATENATION along channels, columns and rows (and of a 2-D tensor),
+  // each input copied into its slice of the output, one after a TANH on
+  // the NPU, gives the reference's bytes on every configuration.
+  void concatenationsGiveTheReferencesBytes_data() {
+    QTest::addColumn<QList<int>>("shape0");
+    QTest::addColumn<QList<int>>("shape1");
+    QTest::addColumn<int>("axis");
+    QTest::newRow("channels") << QList<int>{1, 4, 5, 8} << QList<int>{1, 4, 5, 24} << 3;
+    QTest::newRow("columns") << QList<int>{1, 4, 2, 16} << QList<int>{1, 4, 5, 16} << 2;
+    QTest::newRow("rows, negative axis") << QList<int>{1, 3, 5, 8} << QList<int>{1, 1, 5, 8} << -3;
+    QTest::newRow("2-D") << QList<int>{1, 8} << QList<int>{1, 40} << 1;
+  }
+
+  void concatenationsGiveTheReferencesBytes() {
+    QFETCH(QList<int>, shape0);
+    QFETCH(QList<int>, shape1);
+    QFETCH(int, axis);
+    const ir::Shape s0(shape0.begin(), shape0.end()), s1(shape1.begin(), shape1.end());
+    ir::Shape joined = s0;
+    const auto a = static_cast<std::size_t>(axis < 0 ? axis + int(s0.size()) : axis);
+    joined[a] += s1[a];
+    const ir::Quantization q = test::perTensor(0.05f, -3);
+    test::GraphBuilder b;
+    const int in0 = b.tensor("a", ir::DType::Int8, s0, q);
+    const int in1 = b.tensor("b", ir::DType::Int8, s1, q);
+    const int tanh = b.tensor("tanh", ir::DType::Int8, s1, q);
+    const int third = b.tensor("c", ir::DType::Int8, s0, q);
+    ir::Shape all = joined;
+    all[a] += s0[a];
+    const int out = b.tensor("out", ir::DType::Int8, all, q);
+    b.op(ir::OpType::Tanh, {in1}, {tanh});
+    b.op(ir::OpType::Concatenation, {in0, tanh, third}, {out}, ir::ConcatenationAttrs{axis});
+    const ir::Graph graph = b.inputs({in0, in1, third}).outputs({out}).build();
+    std::mt19937 random(static_cast<unsigned>(a * 31 + s1[a]));
+    std::vector<std::vector<std::uint8_t>> bytes;
+    for (const int t : {in0, in1, third}) {
+      bytes.emplace_back(static_cast<std::size_t>(graph.tensor(t).elementCount()));
+      for (auto& v : bytes.back()) v = static_cast<std::uint8_t>(random());
+    }
+    const auto run = [&bytes](const ir::Graph& g) {
+      reference::ReferenceInterpreter interpreter(g);
+      for (std::size_t i = 0; i < bytes.size(); ++i) interpreter.setInput(i, bytes[i]);
+      interpreter.invoke();
+      const auto output = interpreter.output(0);
+      return std::vector<std::uint8_t>(output.begin(), output.end());
+    };
+    const auto expected = run(graph);
+    for (const NpuArchitecture& arch : npuArchitectures()) {
+      const ir::Graph compiled = withNpuRegion(graph, 0, 1, arch);
+      QCOMPARE(compiled.operators.size(), std::size_t{1});
+      QVERIFY2(run(compiled) == expected, arch.name.data());
+      const auto& attrs = std::get<ir::EthosUAttrs>(compiled.operators[0].attributes);
+      // The TANH's table (a wait for the kernels, its DMA, the wait for
+      // that), the TANH, three copies.
+      QCOMPARE(attrs.npuOperations, 7u);
+    }
+  }
+
+  void aConcatenationOfInputsQuantisedOtherwiseIsRefused() {
+    test::GraphBuilder b;
+    const int in0 = b.tensor("a", ir::DType::Int8, {1, 2, 2, 4}, test::perTensor(0.05f, 0));
+    const int in1 = b.tensor("b", ir::DType::Int8, {1, 2, 2, 4}, test::perTensor(0.07f, 0));
+    const int out = b.tensor("out", ir::DType::Int8, {1, 2, 2, 8}, test::perTensor(0.05f, 0));
+    b.op(ir::OpType::Concatenation, {in0, in1}, {out}, ir::ConcatenationAttrs{3});
+    const ir::Graph graph = b.inputs({in0, in1}).outputs({out}).build();
+    const auto reasons =
+        npuRefusals(graph, graph.operators.front(), *findNpuArchitecture("ethos-u55-128"));
+    QCOMPARE(reasons.size(), std::size_t{1});
+    QVERIFY2(QString::fromStdString(reasons.front()).contains("not quantised like the output"),
+             reasons.front().c_str());
   }
 
   // An int16 TANH, and an int8 NEG (TFLite Micro's NEG takes floats only,

@@ -9,10 +9,12 @@
 #include "driver/compile_driver.h"
 #include "ethosu/region_compiler.h"
 #include "frontend/tflite_importer.h"
+#include "graph_builder.h"
 #include "reference/reference_interpreter.h"
 #include "target/device_report.h"
 #include "target/target_string.h"
 #include "targets/builtin_targets.h"
+#include "targets/ethos_u/ethosu_operator_cycles.h"
 #include "targets/ethos_u/ethosu_performance.h"
 #include "targets/ethos_u/ethosu_target.h"
 #include "test_data.h"
@@ -151,6 +153,36 @@ class EthosUTargetTest : public QObject {
       }
       QVERIFY(dmas > 0);
     }
+  }
+
+  // Per model operator NPU cycles of a region with a lookup-table operator
+  // and a concatenation (three copies): one figure each, adding up to the
+  // stream's NPU cycles, the copies all the concatenation's.
+  void eachModelOperatorOfARegionHasItsCycles() {
+    const ir::Quantization q = test::perTensor(0.05f, -3);
+    test::GraphBuilder b;
+    const int in0 = b.tensor("a", ir::DType::Int8, {1, 4, 5, 8}, q);
+    const int in1 = b.tensor("b", ir::DType::Int8, {1, 4, 5, 16}, q);
+    const int tanh = b.tensor("tanh", ir::DType::Int8, {1, 4, 5, 16}, q);
+    const int out = b.tensor("out", ir::DType::Int8, {1, 4, 5, 32}, q);
+    b.op(ir::OpType::Tanh, {in1}, {tanh});
+    b.op(ir::OpType::Concatenation, {in0, tanh, in0}, {out}, ir::ConcatenationAttrs{3});
+    const ir::Graph graph = b.inputs({in0, in1}).outputs({out}).build();
+    const ir::Graph compiled =
+        ethosu::withNpuRegion(graph, 0, 1, *ethosu::findNpuArchitecture("ethos-u55-128"));
+    const ir::Operator& npu = compiled.operators.front();
+    const auto figures = targets::ethos_u::npuCyclesPerModelOperator(compiled, npu);
+    QCOMPARE(figures.size(), std::size_t{2});
+    const auto payload = analysis::ethosuPayloadOf(compiled, npu);
+    const auto estimate =
+        ethosu::estimatePayload(payload, ethosu::velaDefaultSystem(ethosu::npuConfigOf(payload)));
+    std::uint64_t sum = 0;
+    for (const auto& figure : figures) {
+      QVERIFY(figure.npuCycles > 0);
+      sum += figure.npuCycles;
+    }
+    QCOMPARE(sum, estimate.npuCycles);
+    QCOMPARE(figures[1].npuOperations, 3);
   }
 
   // The Ethos-U operator's estimate is its own stream's; another

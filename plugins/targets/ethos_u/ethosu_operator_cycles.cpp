@@ -1,5 +1,6 @@
 #include "targets/ethos_u/ethosu_operator_cycles.h"
 
+#include <algorithm>
 #include <string>
 
 #include "analysis/ethosu_command_listing.h"
@@ -90,11 +91,19 @@ std::vector<ModelOperatorCycles> npuCyclesPerModelOperator(const ir::Graph& grap
     }
     NetworkOperator n;
     if (!ir::isNoCopyView(*source, o)) {
-      if (next >= network.size()) {
+      // A concatenation runs as one copy per input.
+      const std::size_t parts =
+          o.type == ir::OpType::Concatenation ? std::max<std::size_t>(o.inputs.size(), 1) : 1;
+      if (next + parts > network.size()) {
         throw ethosu::EstimateError("the stream has " + std::to_string(network.size()) +
                                     " network operators, fewer than its region's operators");
       }
-      n = network[next++];
+      for (std::size_t part = 0; part < parts; ++part) {
+        const NetworkOperator& copy = network[next++];
+        n.npuCycles += copy.npuCycles;
+        n.ofmElements += copy.ofmElements;
+        n.operations += copy.operations;
+      }
       const std::int64_t written = source->tensor(o.outputs.at(0)).elementCount();
       if (n.ofmElements != written) {
         throw ethosu::EstimateError("network operator " + std::to_string(next - 1) + " writes " +
