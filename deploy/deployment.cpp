@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "deploy/deploy_error.h"
+#include "deploy/mac_peak.h"
 
 namespace loupe::deploy {
 
@@ -162,6 +163,9 @@ std::vector<Deployment::Bytes> Deployment::run(const std::vector<Bytes>& inputs)
     for (const ProfilerEntry& entry : entries) runTicks += entry.ticks;
   }
   profile_ = makeRunProfile(model_, entries, runTicks, clock.unit, clock.unitsPerTick);
+  if (clock.unit == "instructions") {
+    if (const auto peak = peakMacsPerInstruction(platform_.cpu())) profile_.peakMacsPerUnit = *peak;
+  }
   times_.run = secondsSince(start);
   return outputs;
 }

@@ -13,6 +13,11 @@ double RunProfile::operatorSum() const {
   return sum;
 }
 
+std::optional<double> RunProfile::percentOfPeak(const OperatorTime& call) const {
+  if (peakMacsPerUnit <= 0 || call.macs <= 0 || call.time <= 0 || call.npu) return std::nullopt;
+  return 100.0 * static_cast<double>(call.macs) / (call.time * peakMacsPerUnit);
+}
+
 std::vector<double> RunProfile::timePerOperator(std::size_t operatorCount) const {
   std::vector<double> times(operatorCount, 0.0);
   for (const OperatorTime& call : operators) {
@@ -56,6 +61,7 @@ RunProfile makeRunProfile(const codegen::CompiledModel& model,
       }
     }
     if (time.operators.size() <= 1) time.type = op.typeName();
+    time.npu = op.type == ir::OpType::EthosU;
     time.time = static_cast<double>(entries[index].ticks) * unitsPerTick;
     profile.operators.push_back(std::move(time));
   }
@@ -70,13 +76,16 @@ std::string runProfileJson(const RunProfile& profile) {
   // before its first and after its last profiler mark (the glue between
   // operators is charged to the operator that follows it).
   root["unattributed"] = profile.total - profile.operatorSum();
+  if (profile.peakMacsPerUnit > 0) root["peak_macs_per_instruction"] = profile.peakMacsPerUnit;
   root["operators"] = nlohmann::ordered_json::array();
   for (const auto& op : profile.operators) {
-    root["operators"].push_back({{"name", op.name},
-                                 {"type", op.type},
-                                 {"time", op.time},
-                                 {"macs", op.macs},
-                                 {"index", op.operatorIndex}});
+    nlohmann::ordered_json entry = {{"name", op.name},
+                                    {"type", op.type},
+                                    {"time", op.time},
+                                    {"macs", op.macs},
+                                    {"index", op.operatorIndex}};
+    if (const auto percent = profile.percentOfPeak(op)) entry["percent_of_peak"] = *percent;
+    root["operators"].push_back(std::move(entry));
   }
   return root.dump(2) + "\n";
 }

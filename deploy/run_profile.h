@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,14 +22,21 @@ struct OperatorTime {
   std::string type;            // "CONV_2D"; a region: "CONV_2D+DEPTHWISE_CONV_2D+..."
   double time = 0;             // in RunProfile::unit
   std::int64_t macs = 0;
+  bool npu = false;  // an Ethos-U operator: the CPU only starts the NPU and waits
 };
 
 struct RunProfile {
   std::string unit;                     // "instructions" or "ns"
   double total = 0;                     // the whole run, measured around it on the board
   std::vector<OperatorTime> operators;  // one per call (operator or region), in call order
+  // The core's most MACs per instruction (mac_peak.h) when the unit is
+  // instructions and the core is known; 0 otherwise.
+  double peakMacsPerUnit = 0;
 
   double operatorSum() const;
+  // MACs per instruction against the peak, in percent: nothing without a
+  // peak, MACs or time, or for an NPU call.
+  std::optional<double> percentOfPeak(const OperatorTime& call) const;
   // The time of each operator of the compiled graph (`operatorCount` of
   // them; 0 for one no call ran): a call that ran several (an NPU region) is
   // shared evenly among them, since the board times the call as one.
@@ -48,7 +56,8 @@ RunProfile makeRunProfile(const codegen::CompiledModel& model,
                           const std::vector<ProfilerEntry>& entries, std::uint64_t totalTicks,
                           const std::string& unit, double unitsPerTick);
 
-// {"unit", "total", "operators": [{"name", "type", "time", "macs", "index"}]}
+// {"unit", "total", "peak_macs_per_instruction" (when known), "operators":
+// [{"name", "type", "time", "macs", "index", "percent_of_peak" (when known)}]}
 std::string runProfileJson(const RunProfile& profile);
 // Trace Event Format: one complete event per operator call, back to back.
 std::string chromeTraceJson(const RunProfile& profile, const std::string& modelName);

@@ -212,6 +212,7 @@ void BoardRun::clearProfile() {
   operatorTimes_.clear();
   unit_.clear();
   total_ = 0;
+  peak_ = 0;
   if (had) emit profileChanged();
 }
 
@@ -390,6 +391,7 @@ void BoardRun::onDone() {
   times_ = result->times;
   unit_ = QString::fromStdString(result->profile.unit);
   total_ = result->profile.total;
+  peak_ = result->profile.peakMacsPerUnit;
   rows_.clear();
   operatorTimes_.assign(static_cast<std::size_t>(document_->operatorCount()), 0.0);
   for (qsizetype i = 0; i < result->modelOperators.size(); ++i) {
@@ -424,6 +426,12 @@ bool BoardRun::waitUntilIdle(int timeoutMs) {
     loop.exec();
   }
   return !running_;
+}
+
+std::optional<double> BoardRun::percentOfPeak(const ProfileRow& row) const {
+  deploy::RunProfile profile;
+  profile.peakMacsPerUnit = peak_;
+  return profile.percentOfPeak(row.time);
 }
 
 }  // namespace loupe::models

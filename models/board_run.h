@@ -158,6 +158,10 @@ class BoardRun : public QObject {
   // The profile of the last successful run (empty rows before).
   const QString& profileUnit() const { return unit_; }
   double profileTotal() const { return total_; }
+  // The core's int8 MACs per instruction (deploy/mac_peak.h); 0 when unknown.
+  double profilePeak() const { return peak_; }
+  // A row's MACs per instruction against that peak, in percent, or nothing.
+  std::optional<double> percentOfPeak(const ProfileRow& row) const;
   const QList<ProfileRow>& profileRows() const { return rows_; }
   // Board time per imported-model operator (fused calls split evenly).
   const std::vector<double>& operatorTimes() const { return operatorTimes_; }
@@ -203,6 +207,7 @@ class BoardRun : public QObject {
   deploy::DeploymentTimes times_;
   QString unit_;
   double total_ = 0;
+  double peak_ = 0;
   QList<ProfileRow> rows_;
   std::vector<double> operatorTimes_;
   std::optional<DebugFindings> debug_;

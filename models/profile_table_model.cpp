@@ -39,9 +39,20 @@ QVariant ProfileTableModel::data(const QModelIndex& index, int role) const {
         return row.time.time;
       case MacsColumn:
         return static_cast<qlonglong>(row.time.macs);
+      case PeakColumn:
+        return run_->percentOfPeak(row).value_or(-1.0);
       default:
         break;
     }
+  }
+  if (role == Qt::ToolTipRole && index.column() == PeakColumn) {
+    if (const auto percent = run_->percentOfPeak(row)) {
+      return tr("%1 MACs per instruction of the core's %2")
+          .arg(static_cast<double>(row.time.macs) / row.time.time, 0, 'f', 2)
+          .arg(run_->profilePeak(), 0, 'f', 0);
+    }
+    return row.time.npu ? tr("the NPU runs it: no CPU peak applies")
+                        : tr("no MACs, or no peak known for this platform");
   }
   if (role == Qt::ToolTipRole && index.column() == OperatorColumn) {
     return QString::fromStdString(row.time.name);
@@ -61,6 +72,10 @@ QVariant ProfileTableModel::data(const QModelIndex& index, int role) const {
       return groupedNumber(row.time.macs);
     case PercentColumn:
       return QStringLiteral("%1 %").arg(percent, 0, 'f', 1);
+    case PeakColumn: {
+      const auto ofPeak = run_->percentOfPeak(row);
+      return ofPeak ? QStringLiteral("%1 %").arg(*ofPeak, 0, 'f', 1) : QString();
+    }
     default:
       return {};
   }
@@ -80,6 +95,8 @@ QVariant ProfileTableModel::headerData(int section, Qt::Orientation orientation,
       return tr("MACs");
     case PercentColumn:
       return tr("% of total");
+    case PeakColumn:
+      return tr("% of peak");
     default:
       return {};
   }

@@ -19,7 +19,15 @@ class ProfileTableModel : public QAbstractTableModel {
   static QString callOperatorsText(const ProfileRow& row);
   static QString callTypeText(const ProfileRow& row);
 
-  enum Column { OperatorColumn, TypeColumn, TimeColumn, MacsColumn, PercentColumn, ColumnCount };
+  enum Column {
+    OperatorColumn,
+    TypeColumn,
+    TimeColumn,
+    MacsColumn,
+    PeakColumn,  // % of the core's MAC peak, blank where there is none
+    PercentColumn,
+    ColumnCount
+  };
   // The first imported-model operator of the row (what selecting it selects).
   enum Role { OperatorIndexRole = Qt::UserRole + 1, SortRole };
 

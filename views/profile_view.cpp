@@ -19,6 +19,7 @@
 #include "models/display_text.h"
 #include "models/model_document.h"
 #include "models/profile_table_model.h"
+#include "views/percent_bar_delegate.h"
 
 namespace loupe::views {
 
@@ -47,6 +48,8 @@ ProfileView::ProfileView(models::ModelDocument* document, models::BoardRun* run,
   table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 6);
   table_->horizontalHeader()->setStretchLastSection(true);
   table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  table_->setItemDelegateForColumn(ProfileTableModel::PeakColumn,
+                                   new PercentBarDelegate(ProfileTableModel::SortRole, table_));
   connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
           [this](const QModelIndex& current) {
             if (!current.isValid()) return;
@@ -66,7 +69,7 @@ ProfileView::ProfileView(models::ModelDocument* document, models::BoardRun* run,
   splitter->addWidget(chartView_);
   splitter->setStretchFactor(0, 5);
   splitter->setStretchFactor(1, 4);
-  splitter->setSizes({590, 330});
+  splitter->setSizes({680, 240});
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(4, 4, 4, 4);
   layout->addWidget(summary_);
@@ -74,6 +77,11 @@ ProfileView::ProfileView(models::ModelDocument* document, models::BoardRun* run,
 
   connect(run_, &models::BoardRun::profileChanged, this, [this] {
     table_->resizeColumnsToContents();
+    // Room for the bar, whatever the numbers' width.
+    table_->setColumnWidth(
+        ProfileTableModel::PeakColumn,
+        std::max(table_->columnWidth(ProfileTableModel::PeakColumn),
+                 table_->fontMetrics().horizontalAdvance(QStringLiteral("100.0 %")) * 2));
     rebuildChart();
     updateSummary();
     showCurrentOperator(document_->currentOperator());

@@ -11,6 +11,8 @@
 #include <QTableView>
 #include <QtTest>
 
+#include <cmath>
+
 #include "codegen/model_compiler.h"
 #include "gui/main_window.h"
 #include "gui_test_files.h"
@@ -113,6 +115,9 @@ class BoardRunTest : public QObject {
              "Time (ns)");
     QCOMPARE(table.index(0, ProfileTableModel::TypeColumn).data().toString(),
              QString::fromStdString(run.profileRows().front().time.type));
+    // Nanoseconds on the host: no MAC peak to hold them against.
+    QCOMPARE(run.profilePeak(), 0.0);
+    QCOMPARE(table.index(0, ProfileTableModel::PeakColumn).data().toString(), QString());
     QCOMPARE(run.operatorTimes().size(), static_cast<std::size_t>(document.operatorCount()));
 
     // The stages were reported as they happened.
@@ -162,6 +167,43 @@ class BoardRunTest : public QObject {
     QVERIFY(window.boardRun()->waitUntilIdle(kRunTimeoutMs));
     QVERIFY(!window.boardRun()->debugFindings().has_value());
     QCOMPARE(node->mark(), "");
+  }
+
+  void theProfileHoldsEachOperatorAgainstTheM55sPeak() {
+    // kws on the Cortex-M55 (16 int8 MACs per VMLADAVA): each operator with
+    // MACs gets MACs / (instructions x 16) in percent, and the bar column
+    // shows it; SOFTMAX's 12 MACs too, RESHAPE (no call) not at all.
+    ModelDocument document;
+    QVERIFY(document.open(loupe::test::kwsModelPath()));
+    BoardRun run(&document, *loupe::test::registries());
+    ProfileTableModel table(&run);
+    BoardRun::Request request;
+    request.platform = "qemu-mps3-an547";
+    QVERIFY(run.start(request));
+    QVERIFY(run.waitUntilIdle(kRunTimeoutMs));
+    QVERIFY2(run.state() == BoardRun::State::Succeeded, qPrintable(run.errorMessage()));
+    QCOMPARE(run.profileUnit(), "instructions");
+    QCOMPARE(run.profilePeak(), 16.0);
+    QCOMPARE(table.headerData(ProfileTableModel::PeakColumn, Qt::Horizontal).toString(),
+             "% of peak");
+    int convolutions = 0;
+    for (int r = 0; r < table.rowCount(); ++r) {
+      const auto& row = run.profileRows()[r];
+      const auto percent = run.percentOfPeak(row);
+      QCOMPARE(percent.has_value(), row.time.macs > 0);
+      if (!percent) continue;
+      const double expected = 100.0 * static_cast<double>(row.time.macs) / (row.time.time * 16.0);
+      QVERIFY(std::abs(*percent - expected) < 1e-9);
+      QVERIFY(*percent > 0 && *percent <= 100);
+      QCOMPARE(table.index(r, ProfileTableModel::PeakColumn).data().toString(),
+               QString("%1 %").arg(expected, 0, 'f', 1));
+      QCOMPARE(table.index(r, ProfileTableModel::PeakColumn)
+                   .data(ProfileTableModel::SortRole)
+                   .toDouble(),
+               *percent);
+      convolutions += row.time.type == "CONV_2D";
+    }
+    QCOMPARE(convolutions, 5);
   }
 
   void kwsOnTheMicrobitRunsWithThePlanThatFits() {
