@@ -17,6 +17,7 @@
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,7 @@
 #include "deploy/auto_tuner.h"
 #include "deploy/deployment.h"
 #include "deploy/process_runner.h"
+#include "deploy/run_profile.h"
 #include "driver/compile_driver.h"
 #include "elf_flash_bytes.h"
 #include "frontend/tflite_importer.h"
@@ -51,7 +53,42 @@ struct Measurement {
   std::size_t flash = 0;
   bool exact = false;
   std::string isa;
+  deploy::RunProfile profile;
+
+  // The whole run's MACs per instruction against the core's peak, in
+  // percent ("-" where no peak is known).
+  std::string percentOfPeak() const {
+    if (profile.peakMacsPerUnit <= 0 || instructions <= 0) return "-";
+    double macs = 0;
+    for (const deploy::OperatorTime& call : profile.operators) {
+      if (!call.npu) macs += static_cast<double>(call.macs);
+    }
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f%%",
+                  100.0 * macs / (instructions * profile.peakMacsPerUnit));
+    return text;
+  }
 };
+
+// Per operator of one run: its instructions, MACs, MACs per instruction and
+// share of the core's peak.
+void printOperatorTable(const std::string& model, const std::string& board, const Measurement& m) {
+  std::printf(
+      "\n%s on %s (%s kernels, default schedules), per operator; peak %.0f MACs per "
+      "instruction\n\n| op | type | MACs | instructions | MACs/instr | %% of peak |\n"
+      "| --- | --- | ---: | ---: | ---: | ---: |\n",
+      model.c_str(), board.c_str(), m.isa.c_str(), m.profile.peakMacsPerUnit);
+  for (const deploy::OperatorTime& call : m.profile.operators) {
+    const auto percent = m.profile.percentOfPeak(call);
+    char rate[32] = "-", share[32] = "-";
+    if (call.macs > 0 && call.time > 0) {
+      std::snprintf(rate, sizeof rate, "%.2f", static_cast<double>(call.macs) / call.time);
+    }
+    if (percent) std::snprintf(share, sizeof share, "%.1f", *percent);
+    std::printf("| %d | %s | %lld | %.0f | %s | %s |\n", call.operatorIndex, call.type.c_str(),
+                static_cast<long long>(call.macs), call.time, rate, share);
+  }
+}
 
 Measurement measure(const deploy::Registries& registries, const deploy::Platform& platform,
                     const fs::path& modelDir, const std::string& targetString,
@@ -67,6 +104,7 @@ Measurement measure(const deploy::Registries& registries, const deploy::Platform
   const auto outputs = deployment.run({readGoldenFile(golden / "input0.bin")});
   Measurement m;
   m.instructions = deployment.profile().total;
+  m.profile = deployment.profile();
   m.flash = bench::elfFlashBytes(deployment.firmware().firmware);
   m.exact = outputs.size() == 1 && outputs[0] == readGoldenFile(golden / "output0.bin");
   m.isa = std::string(target::cpuIsaName(compilation.model.isa));
@@ -136,8 +174,12 @@ int main(int argc, char** argv) {
       tuningDir.string().c_str());
   std::printf(
       "| model | board | portable | ISA | default | tuned | CMSIS-NN | default vs CMSIS-NN | "
-      "tuned vs CMSIS-NN | flash default | flash tuned | exact |\n");
-  std::printf("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
+      "tuned vs CMSIS-NN | %% of peak default | %% of peak tuned | flash default | flash tuned | "
+      "exact |\n");
+  std::printf(
+      "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
+  // kws on the M55 (the thinnest lead over CMSIS-NN) again per operator.
+  std::optional<Measurement> kwsOnM55;
   int failures = 0;
   for (const std::string& model : models) {
     const fs::path modelDir = fs::path(LOUPE_BENCH_MODELS_DIR) / model;
@@ -174,10 +216,13 @@ int main(int argc, char** argv) {
           std::snprintf(tunedFlash, sizeof tunedFlash, "%zu", tuned.flash);
         }
         failures += exact ? 0 : 1;
-        std::printf("| %s | %s | %.2f | %s | %.2f | %s | %s | %s | %s | %zu | %s | %s |\n",
-                    model.c_str(), board.c_str(), portable.instructions / 1e6, native.isa.c_str(),
-                    native.instructions / 1e6, tunedText, cmsisText, defaultRatio, tunedRatio,
-                    native.flash, tunedFlash, exact ? "yes" : "NO");
+        std::printf(
+            "| %s | %s | %.2f | %s | %.2f | %s | %s | %s | %s | %s | %s | %zu | %s | %s |\n",
+            model.c_str(), board.c_str(), portable.instructions / 1e6, native.isa.c_str(),
+            native.instructions / 1e6, tunedText, cmsisText, defaultRatio, tunedRatio,
+            native.percentOfPeak().c_str(), tune ? tuned.percentOfPeak().c_str() : "-",
+            native.flash, tunedFlash, exact ? "yes" : "NO");
+        if (model == "kws_ref_model" && board == "qemu-mps3-an547") kwsOnM55 = native;
         std::fflush(stdout);
       } catch (const std::exception& e) {
         std::printf("| %s | %s | failed: %s |\n", model.c_str(), board.c_str(), e.what());
@@ -185,5 +230,6 @@ int main(int argc, char** argv) {
       }
     }
   }
+  if (kwsOnM55) printOperatorTable("kws_ref_model", "qemu-mps3-an547", *kwsOnM55);
   return failures == 0 ? 0 : 1;
 }
