@@ -1,10 +1,12 @@
 #include "models/device_mapping.h"
 
 #include <exception>
+#include <optional>
 
 #include "ir/graph.h"
 #include "target/device_report.h"
 #include "targets/ethos_u/ethosu_operator_cycles.h"
+#include "targets/ethos_u/ethosu_target.h"
 
 namespace loupe::models {
 
@@ -53,8 +55,15 @@ DeviceMapping deviceMappingOf(const ir::Graph& partitioned, const target::Device
       row.npuStream = std::make_shared<const NpuStreamListing>(
           npuStreamListing(partitioned, static_cast<int>(i), true));
       try {
-        for (const auto& figure :
-             targets::ethos_u::npuCyclesPerModelOperator(partitioned, partitioned.operators[i])) {
+        // The memories the Ethos-U target compiled for (its -system_config).
+        std::optional<ethosu::SystemConfig> system;
+        for (const auto& t : targets) {
+          if (const auto* npu = dynamic_cast<const targets::ethos_u::EthosUTarget*>(t.get())) {
+            system = npu->system();
+          }
+        }
+        for (const auto& figure : targets::ethos_u::npuCyclesPerModelOperator(
+                 partitioned, partitioned.operators[i], system ? &*system : nullptr)) {
           if (figure.modelOperator >= 0 && figure.modelOperator < modelOperatorCount) {
             mapping.npuCyclesOfModelOperator[figure.modelOperator] =
                 static_cast<qint64>(figure.npuCycles);

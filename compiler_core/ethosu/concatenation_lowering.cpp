@@ -20,17 +20,11 @@ LoweredOperation lowerConcatenation(const ir::Graph& graph, const ir::Operator& 
   if (op.type != ir::OpType::Concatenation || attrs == nullptr) fail("is not a concatenation");
   if (inputs.size() != op.inputs.size() || inputs.empty()) fail("has no inputs to copy");
   const ir::Tensor& out = graph.output(op, 0);
-  const auto isInt8PerTensor = [](const ir::Tensor& t) {
-    return t.dtype == ir::DType::Int8 && t.quantization.isQuantized() &&
-           !t.quantization.isPerChannel();
-  };
-  if (!isInt8PerTensor(out)) {
-    fail(reference::describeTensor("output", out) + " is not an int8 tensor quantised per tensor");
-  }
+  if (auto problem = notInt8PerTensor("output", out)) fail(*problem);
   for (std::size_t i = 0; i < op.inputs.size(); ++i) {
     const ir::Tensor& in = graph.tensor(op.inputs[i]);
     if (in.isConstant) fail("input " + std::to_string(i) + " is a constant");
-    if (!isInt8PerTensor(in) || in.quantization.scale() != out.quantization.scale() ||
+    if (notInt8PerTensor("input", in) || in.quantization.scale() != out.quantization.scale() ||
         in.quantization.zeroPoint() != out.quantization.zeroPoint()) {
       fail(reference::describeTensor("input " + std::to_string(i), in) +
            " is not quantised like the output (the NPU copies the bytes)");

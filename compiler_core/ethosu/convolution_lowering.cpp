@@ -131,10 +131,7 @@ class ConvolutionLowering {
   }
 
   const ir::Tensor& activation(const ir::Tensor& t, const char* role) const {
-    if (t.dtype != ir::DType::Int8 || !t.quantization.isQuantized() ||
-        t.quantization.isPerChannel()) {
-      fail(reference::describeTensor(role, t) + " is not an int8 tensor quantised per tensor");
-    }
+    if (auto problem = notInt8PerTensor(role, t)) fail(*problem);
     return t;
   }
 
@@ -258,6 +255,14 @@ std::uint64_t alignTo16(std::uint64_t n) {
 }
 
 }  // namespace
+
+std::optional<std::string> notInt8PerTensor(std::string_view role, const ir::Tensor& tensor) {
+  if (tensor.dtype == ir::DType::Int8 && tensor.quantization.isQuantized() &&
+      !tensor.quantization.isPerChannel()) {
+    return std::nullopt;
+  }
+  return reference::describeTensor(role, tensor) + " is not an int8 tensor quantised per tensor";
+}
 
 ConstantsPlacement appendConstants(LoweredOperation& lowered, std::vector<std::uint8_t>& flash) {
   NpuOperation& npu = lowered.operation;

@@ -10,7 +10,10 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "ethosu/npu_architecture.h"
@@ -23,6 +26,10 @@ class NpuLoweringError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
+
+// Why `tensor` (in `role`: "input", "output") is not an int8 feature map
+// quantised per tensor, as the NPU's int8 operations take, or nothing.
+std::optional<std::string> notInt8PerTensor(std::string_view role, const ir::Tensor& tensor);
 
 // One NPU operation and the constants it reads (a convolution's weights and
 // scales; a lookup-table operation's table; none for a pool or an

@@ -36,11 +36,7 @@ NpuOperation lowerElementwise(const ir::Graph& graph, const ir::Operator& op,
   if (a == nullptr || b == nullptr) fail("needs two inputs");
   const ir::Tensor& out = graph.output(op, 0);
   for (const ir::Tensor* t : {a, b, &out}) {
-    if (t->dtype != ir::DType::Int8 || !t->quantization.isQuantized() ||
-        t->quantization.isPerChannel()) {
-      fail(reference::describeTensor(t == &out ? "output" : "input", *t) +
-           " is not an int8 tensor quantised per tensor");
-    }
+    if (auto problem = notInt8PerTensor(t == &out ? "output" : "input", *t)) fail(*problem);
   }
   const auto* attrs = std::get_if<ir::ElementwiseAttrs>(&op.attributes);
   const ir::Activation activation = attrs != nullptr ? attrs->activation : ir::Activation::None;

@@ -3,7 +3,6 @@
 #include <exception>
 #include <string>
 
-#include "reference/kernel_checks.h"
 #include "reference/reference_interpreter.h"
 
 namespace loupe::ethosu {
@@ -86,11 +85,7 @@ LoweredOperation lowerLookupTable(const ir::Graph& graph, const ir::Operator& op
   if (in == nullptr || in->isConstant) fail("has no input feature map");
   const ir::Tensor& out = graph.output(op, 0);
   for (const ir::Tensor* t : {in, &out}) {
-    if (t->dtype != ir::DType::Int8 || !t->quantization.isQuantized() ||
-        t->quantization.isPerChannel()) {
-      fail(reference::describeTensor(t == in ? "input" : "output", *t) +
-           " is not an int8 tensor quantised per tensor");
-    }
+    if (auto problem = notInt8PerTensor(t == in ? "input" : "output", *t)) fail(*problem);
   }
   if (in->shape != out.shape) fail("its input and output shapes differ");
   if (ifm.height != ofm.height || ifm.width != ofm.width || ifm.depth != ofm.depth) {

@@ -23,11 +23,7 @@ NpuOperation lowerPool(const ir::Graph& graph, const ir::Operator& op, const Npu
   if (attrs == nullptr || in == nullptr) fail("carries no pool attributes or input");
   const ir::Tensor& out = graph.output(op, 0);
   for (const ir::Tensor* t : {in, &out}) {
-    if (t->dtype != ir::DType::Int8 || !t->quantization.isQuantized() ||
-        t->quantization.isPerChannel()) {
-      fail(reference::describeTensor(t == in ? "input" : "output", *t) +
-           " is not an int8 tensor quantised per tensor");
-    }
+    if (auto problem = notInt8PerTensor(t == in ? "input" : "output", *t)) fail(*problem);
   }
   if (in->quantization.scale() != out.quantization.scale() ||
       in->quantization.zeroPoint() != out.quantization.zeroPoint()) {

@@ -49,7 +49,8 @@ bool isBinary(const ir::Operator& op) {
 }
 
 // One operator lowered with its feature maps at `mapOf`'s places: its NPU
-// operation and constants (none for a pool or an element-wise operation).
+// operations (a concatenation's copies follow the first) and what they
+// read from the flash (a convolution's weights and scales, a lookup table).
 template <typename MapOf>
 LoweredOperation lowerOperator(const ir::Graph& graph, const ir::Operator& o,
                                const NpuArchitecture& arch, MapOf mapOf) {

@@ -67,7 +67,8 @@ std::vector<NetworkOperator> networkOperators(const frontend::EthosUPayload& pay
 }  // namespace
 
 std::vector<ModelOperatorCycles> npuCyclesPerModelOperator(const ir::Graph& graph,
-                                                           const ir::Operator& op) {
+                                                           const ir::Operator& op,
+                                                           const ethosu::SystemConfig* system) {
   const ir::Graph* source = ethosu::npuRegionSource(op);
   if (source == nullptr) {
     throw ethosu::EstimateError("operator " + std::to_string(op.index) +
@@ -75,8 +76,8 @@ std::vector<ModelOperatorCycles> npuCyclesPerModelOperator(const ir::Graph& grap
   }
   const frontend::EthosUPayload payload = analysis::ethosuPayloadOf(graph, op);
   const loupe_ethosu_npu_config npu = ethosu::npuConfigOf(payload);
-  const ethosu::StreamEstimate stream =
-      ethosu::estimatePayload(payload, ethosu::velaDefaultSystem(npu));
+  const ethosu::StreamEstimate stream = ethosu::estimatePayload(
+      payload, system != nullptr ? *system : ethosu::velaDefaultSystem(npu));
   const std::vector<NetworkOperator> network = networkOperators(payload, stream);
 
   // The Ethos-U operator's sourceOperators are its region operators' model

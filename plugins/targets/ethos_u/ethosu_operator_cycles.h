@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "ir/graph.h"
+#include "targets/ethos_u/ethosu_performance.h"
 
 namespace loupe::targets::ethos_u {
 
@@ -32,8 +33,9 @@ struct ModelOperatorCycles {
 // op.sourceOperators. Throws ethosu::EstimateError when `op` is not a region
 // Loupe compiled (a Vela operator has no region operators to split among),
 // its payload does not decode, or its stream does not follow its region's
-// operators.
-std::vector<ModelOperatorCycles> npuCyclesPerModelOperator(const ir::Graph& graph,
-                                                           const ir::Operator& op);
+// operators. `system` is the memories the estimate assumes (the target's
+// -system_config); none: Arm Vela's default for the payload's NPU.
+std::vector<ModelOperatorCycles> npuCyclesPerModelOperator(
+    const ir::Graph& graph, const ir::Operator& op, const ethosu::SystemConfig* system = nullptr);
 
 }  // namespace loupe::targets::ethos_u
