@@ -77,6 +77,13 @@ void OperatorPropertiesModel::addPlacement() {
     for (int m : placed->modelOperators) ops.append(QString::number(m));
     placement->appendRow(row(tr("Fused from"), tr("ops %1").arg(ops.join(u'+'))));
   }
+  // This operator's share of its NPU region's estimate, where the graph
+  // tags it too.
+  const auto& npuCycles = compilation_->deviceMapping().npuCyclesOfModelOperator;
+  if (operatorIndex_ >= 0 && operatorIndex_ < npuCycles.size() && npuCycles[operatorIndex_]) {
+    placement->appendRow(
+        row(tr("NPU cycles (its share)"), groupedNumber(*npuCycles[operatorIndex_])));
+  }
   if (const auto& e = placed->estimate) {
     QStandardItem* estimate =
         section(this, tr("Estimate"), tr("%1 cycles").arg(groupedNumber(e->estimatedCycles)));

@@ -304,6 +304,12 @@ class DeviceMappingTest : public QObject {
     QCOMPARE(properties->value("Placement", "Target"), QStringLiteral("Ethos-U ethos-u55-128"));
     QCOMPARE(properties->value("Placement", "Device"), QStringLiteral("ethos-u"));
     QCOMPARE(properties->value("Placement", "Region"), QStringLiteral("ethos-u_0"));
+    // Its own share of the region's NPU cycles, as its graph node's tag.
+    const int shown = properties->operatorIndex();
+    QVERIFY(shown >= 0 && shown < 12);
+    QCOMPARE(
+        properties->value("Placement", "NPU cycles (its share)"),
+        loupe::models::groupedNumber(*window->graphView()->nodeOfOperator(shown)->npuCycles()));
     QCOMPARE(properties->value("Estimate", "Estimated cycles"),
              table->model()
                  ->index(0, loupe::models::DeviceOperatorTableModel::EstimatedCyclesColumn)
