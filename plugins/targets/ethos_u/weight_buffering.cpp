@@ -1,5 +1,6 @@
 #include "targets/ethos_u/weight_buffering.h"
 
+#include <map>
 #include <optional>
 #include <set>
 #include <variant>
@@ -7,29 +8,35 @@
 
 #include "analysis/ethosu_command_listing.h"
 #include "ethosu/region_compiler.h"
+#include "targets/ethos_u/ethosu_operator_cycles.h"
 
 namespace loupe::targets::ethos_u {
 
 namespace {
 
-struct RegionCycles {
-  std::uint64_t total = 0;
-  std::vector<std::uint64_t> perOperation;  // the kernel operations', in stream order
-};
-
-// The region's NPU cycles (Vela's count: compute and unhidden DMA), per
-// kernel operation: one per operator of the region that is not a view.
-RegionCycles cyclesOf(const ir::Graph& compiled, int first, const ethosu::SystemConfig& system) {
+// The region's NPU cycles (Vela's count: compute and unhidden DMA).
+std::uint64_t npuCyclesOf(const ir::Graph& compiled, int first,
+                          const ethosu::SystemConfig& system) {
   const ir::Operator& npu = compiled.operators.at(static_cast<std::size_t>(first));
-  const ethosu::StreamEstimate estimate =
-      ethosu::estimatePayload(analysis::ethosuPayloadOf(compiled, npu), system);
-  RegionCycles cycles;
-  cycles.total = estimate.npuCycles;
-  for (const ethosu::OperationEstimate& op : estimate.operations) {
-    const bool kernel =
-        op.kind == LOUPE_ETHOSU_OPERATION_CONV || op.kind == LOUPE_ETHOSU_OPERATION_DEPTHWISE ||
-        op.kind == LOUPE_ETHOSU_OPERATION_POOL || op.kind == LOUPE_ETHOSU_OPERATION_ELEMENTWISE;
-    if (kernel) cycles.perOperation.push_back(op.npuCycles);
+  return ethosu::estimatePayload(analysis::ethosuPayloadOf(compiled, npu), system).npuCycles;
+}
+
+// Each operator first..last of `graph` its NPU cycles in `compiled` (its
+// model operators' shares, as the graph shows them: a concatenation's
+// copies and the DMAs before an operation are its own).
+std::map<int, std::uint64_t> cyclesPerOperator(const ir::Graph& graph, int first, int last,
+                                               const ir::Graph& compiled,
+                                               const ethosu::SystemConfig& system) {
+  std::map<int, std::uint64_t> ofModelOperator;
+  for (const ModelOperatorCycles& figure : npuCyclesPerModelOperator(
+           compiled, compiled.operators.at(static_cast<std::size_t>(first)), &system)) {
+    ofModelOperator[figure.modelOperator] += figure.npuCycles;
+  }
+  std::map<int, std::uint64_t> cycles;
+  for (int i = first; i <= last; ++i) {
+    for (const int m : graph.operators.at(static_cast<std::size_t>(i)).modelOperators()) {
+      cycles[i] += ofModelOperator[m];
+    }
   }
   return cycles;
 }
@@ -47,30 +54,21 @@ ir::Graph withBufferedWeights(const ir::Graph& graph, int first, int last,
   if (most.empty()) return plain;
   ConstantBufferingPlan scales;
   for (const auto& [index, buffering] : most) scales[index] = ConstantBuffering::Scales;
-  const RegionCycles plainCycles = cyclesOf(plain, first, system);
-  const RegionCycles scalesCycles = cyclesOf(region.compile(scales), first, system);
-  const RegionCycles mostCycles = cyclesOf(region.compile(most), first, system);
+  const auto plainCycles = cyclesPerOperator(graph, first, last, plain, system);
+  const auto scalesCycles = cyclesPerOperator(graph, first, last, region.compile(scales), system);
+  const auto mostCycles = cyclesPerOperator(graph, first, last, region.compile(most), system);
   // Each operation's cycles unbuffered, with its scales copied and with its
-  // weights too, all others alike: the n-th kernel operation is the n-th
-  // operator that is not a view. Each takes the fastest.
+  // weights too, all others alike. Each takes the fastest.
   ConstantBufferingPlan chosen;
-  std::size_t n = 0;
-  for (int i = first; i <= last; ++i) {
-    if (ir::isNoCopyView(graph, graph.operators.at(static_cast<std::size_t>(i)))) continue;
-    const auto candidate = most.find(i);
-    if (candidate != most.end() && n < plainCycles.perOperation.size() &&
-        n < scalesCycles.perOperation.size() && n < mostCycles.perOperation.size()) {
-      std::uint64_t best = plainCycles.perOperation[n];
-      if (scalesCycles.perOperation[n] < best) {
-        best = scalesCycles.perOperation[n];
-        chosen[i] = ConstantBuffering::Scales;
-      }
-      if (candidate->second == ConstantBuffering::ScalesAndWeights &&
-          mostCycles.perOperation[n] < best) {
-        chosen[i] = ConstantBuffering::ScalesAndWeights;
-      }
+  for (const auto& [i, candidate] : most) {
+    std::uint64_t best = plainCycles.at(i);
+    if (scalesCycles.at(i) < best) {
+      best = scalesCycles.at(i);
+      chosen[i] = ConstantBuffering::Scales;
     }
-    ++n;
+    if (candidate == ConstantBuffering::ScalesAndWeights && mostCycles.at(i) < best) {
+      chosen[i] = ConstantBuffering::ScalesAndWeights;
+    }
   }
   // What a plan costs: its NPU cycles plus its scratch bytes, a byte of
   // SRAM weighed as a cycle, so that a copy that saves less time than the
@@ -81,7 +79,7 @@ ir::Graph withBufferedWeights(const ir::Graph& graph, int first, int last,
   const auto costOf = [&](const ir::Graph& compiled) {
     const auto& attrs = std::get<ir::EthosUAttrs>(
         compiled.operators.at(static_cast<std::size_t>(first)).attributes);
-    return cyclesOf(compiled, first, system).total + static_cast<std::uint64_t>(attrs.scratchBytes);
+    return npuCyclesOf(compiled, first, system) + static_cast<std::uint64_t>(attrs.scratchBytes);
   };
   const std::uint64_t plainCost = costOf(plain);
   if (chosen.empty()) return plain;
