@@ -121,7 +121,13 @@ DeviceMappingView::DeviceMappingView(models::ModelDocument* document,
     if (op >= 0) document_->setCurrentOperator(op);
   };
   connect(operatorTable_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-          [select](const QModelIndex& current) {
+          [this, select](const QModelIndex& current) {
+            // A row stands for all the operators an NPU region fused: one
+            // of them selected elsewhere stays selected when showOperator
+            // makes its row current.
+            if (operatorModel_->rowOfOperator(document_->currentOperator()) == current.row()) {
+              return;
+            }
             select(current, models::DeviceOperatorTableModel::OperatorIndexRole);
           });
   connect(configurationTable_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
