@@ -13,9 +13,13 @@ double RunProfile::operatorSum() const {
   return sum;
 }
 
-std::optional<double> RunProfile::percentOfPeak(const OperatorTime& call) const {
+std::optional<double> percentOfPeak(const OperatorTime& call, double peakMacsPerUnit) {
   if (peakMacsPerUnit <= 0 || call.macs <= 0 || call.time <= 0 || call.npu) return std::nullopt;
   return 100.0 * static_cast<double>(call.macs) / (call.time * peakMacsPerUnit);
+}
+
+std::optional<double> RunProfile::percentOfPeak(const OperatorTime& call) const {
+  return deploy::percentOfPeak(call, peakMacsPerUnit);
 }
 
 std::vector<double> RunProfile::timePerOperator(std::size_t operatorCount) const {

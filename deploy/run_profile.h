@@ -25,6 +25,10 @@ struct OperatorTime {
   bool npu = false;  // an Ethos-U operator: the CPU only starts the NPU and waits
 };
 
+// A call's MACs per unit of time against `peakMacsPerUnit`, in percent:
+// nothing without a peak, MACs or time, or for an NPU call.
+std::optional<double> percentOfPeak(const OperatorTime& call, double peakMacsPerUnit);
+
 struct RunProfile {
   std::string unit;                     // "instructions" or "ns"
   double total = 0;                     // the whole run, measured around it on the board
@@ -34,8 +38,7 @@ struct RunProfile {
   double peakMacsPerUnit = 0;
 
   double operatorSum() const;
-  // MACs per instruction against the peak, in percent: nothing without a
-  // peak, MACs or time, or for an NPU call.
+  // The call's share of this profile's peak (the free function below).
   std::optional<double> percentOfPeak(const OperatorTime& call) const;
   // The time of each operator of the compiled graph (`operatorCount` of
   // them; 0 for one no call ran): a call that ran several (an NPU region) is

@@ -429,9 +429,7 @@ bool BoardRun::waitUntilIdle(int timeoutMs) {
 }
 
 std::optional<double> BoardRun::percentOfPeak(const ProfileRow& row) const {
-  deploy::RunProfile profile;
-  profile.peakMacsPerUnit = peak_;
-  return profile.percentOfPeak(row.time);
+  return deploy::percentOfPeak(row.time, peak_);
 }
 
 }  // namespace loupe::models
