@@ -28,8 +28,10 @@ NpuOperation lowerElementwise(const ir::Graph& graph, const ir::Operator& op,
     throw NpuLoweringError("operator " + std::to_string(op.index) + " (" + op.typeName() +
                            "): " + why);
   };
-  if (op.type != ir::OpType::Add && op.type != ir::OpType::Sub && op.type != ir::OpType::Mul) {
-    fail("is not an ADD, SUB or MUL");
+  const bool minMax = op.type == ir::OpType::Minimum || op.type == ir::OpType::Maximum;
+  if (op.type != ir::OpType::Add && op.type != ir::OpType::Sub && op.type != ir::OpType::Mul &&
+      !minMax) {
+    fail("is not an ADD, SUB, MUL, MINIMUM or MAXIMUM");
   }
   const ir::Tensor* a = graph.input(op, 0);
   const ir::Tensor* b = graph.input(op, 1);
@@ -63,7 +65,25 @@ NpuOperation lowerElementwise(const ir::Graph& graph, const ir::Operator& op,
     if (totalShift < 0 || totalShift > 63) fail("its scales need a shift outside the NPU's 0-63");
     return totalShift;
   };
-  if (op.type == ir::OpType::Mul) {
+  if (minMax) {
+    // TFLite compares the bytes themselves, whatever their quantisation;
+    // the NPU compares values less their zero points, which is the same
+    // only when every operand shares the output's zero point and scale
+    // (then the output stage's scale is 1).
+    for (const ir::Tensor* t : {a, b}) {
+      if (t->quantization.zeroPoint() != out.quantization.zeroPoint() ||
+          t->quantization.scales != out.quantization.scales) {
+        fail(
+            "its inputs are quantised differently from its output, and TFLite compares the raw "
+            "bytes, which the NPU's comparison of rescaled values cannot match");
+      }
+    }
+    npu.subKind = op.type == ir::OpType::Minimum ? LOUPE_ETHOSU_elementwise_mode_MIN
+                                                 : LOUPE_ETHOSU_elementwise_mode_MAX;
+    npu.ofmScale = 1;
+    npu.ofmShift = 0;
+    npu.activationMin = -128, npu.activationMax = 127;
+  } else if (op.type == ir::OpType::Mul) {
     const loupe_mul_params p = reference::mulParams(*a, *b, out, activation);
     npu.subKind = LOUPE_ETHOSU_elementwise_mode_MUL;
     npu.ofmScale = static_cast<std::uint32_t>(p.output_multiplier);

@@ -1,7 +1,9 @@
-// ADD, SUB and MUL of int8 tensors as one NPU element-wise operation. ADD
-// and SUB rescale as TFLite does: both operands shifted left by 20, the one
-// of the larger scale halved, the other multiplied by its 32-bit scale,
-// then the sum rescaled to the output; MUL scales the product. The second
+// ADD, SUB, MUL, MINIMUM and MAXIMUM of int8 tensors as one NPU
+// element-wise operation. ADD and SUB rescale as TFLite does: both operands
+// shifted left by 20, the one of the larger scale halved, the other
+// multiplied by its 32-bit scale, then the sum rescaled to the output; MUL
+// scales the product; MINIMUM and MAXIMUM take operands quantised as their
+// output and leave the chosen value as it is. The second
 // operand may broadcast along height, width or depth; when the first is the
 // one that broadcasts, the NPU reads them the other way round.
 #pragma once

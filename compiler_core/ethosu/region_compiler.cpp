@@ -32,8 +32,9 @@ bool isConvolution(const ir::Operator& op) {
   return op.type == ir::OpType::Conv2D || op.type == ir::OpType::DepthwiseConv2D ||
          op.type == ir::OpType::FullyConnected;
 }
-// The most of an operator's constants that may be buffered (see
-// NpuRegionCompiler::bufferingCandidates), or nothing for one without constants.
+// The most of an operator's constants compile() can buffer: a fully
+// connected layer's scales alone (see NpuRegionCompiler::bufferingCandidates),
+// nothing for one without constants.
 std::optional<ConstantBuffering> mostBuffering(const ir::Operator& op) {
   if (op.type == ir::OpType::Conv2D || op.type == ir::OpType::DepthwiseConv2D) {
     return ConstantBuffering::ScalesAndWeights;
@@ -45,7 +46,8 @@ bool isPool(const ir::Operator& op) {
   return op.type == ir::OpType::AveragePool2D || op.type == ir::OpType::MaxPool2D;
 }
 bool isBinary(const ir::Operator& op) {
-  return op.type == ir::OpType::Add || op.type == ir::OpType::Sub || op.type == ir::OpType::Mul;
+  return op.type == ir::OpType::Add || op.type == ir::OpType::Sub || op.type == ir::OpType::Mul ||
+         op.type == ir::OpType::Minimum || op.type == ir::OpType::Maximum;
 }
 
 // One operator lowered with its feature maps at `mapOf`'s places: its NPU
@@ -107,10 +109,16 @@ void findBoundary(const ir::Graph& graph, int first, int last, std::vector<int>&
 // read and written in longer bursts) rather than NHWC, as Vela keeps those
 // between NPU operations: the region's intermediates that only operations
 // reading and writing whole 4-D maps touch, of a depth in whole bricks (a
-// padded brick would cost scratch). Not the region's inputs and outputs
-// (the CPU's code and a Vela file's caller see NHWC), nor what a view
-// shares, a fully connected layer reads flat or an element-wise operation
-// broadcasts.
+// padded brick would cost scratch on every pixel), or of one pixel (a few
+// bytes of padding at most). Not the region's inputs and outputs (the CPU's
+// code and a Vela file's caller see NHWC), nor what a view shares or an
+// element-wise operation broadcasts. A fully connected layer reads and
+// writes its maps flat, which bricks leave in the same byte order only when
+// the map is one pixel.
+bool isOnePixel(const ir::Tensor& t) {
+  return !t.shape.empty() && t.elementCount() == static_cast<std::int64_t>(t.shape.back());
+}
+
 std::set<int> brickedFeatureMaps(const ir::Graph& graph, int first, int last,
                                  const std::vector<int>& inputs, const std::vector<int>& outputs) {
   std::set<int> bricked, excluded(inputs.begin(), inputs.end());
@@ -122,23 +130,19 @@ std::set<int> brickedFeatureMaps(const ir::Graph& graph, int first, int last,
       if (t != ir::kNoTensor && !graph.tensor(t).isConstant) maps.push_back(t);
     }
     maps.insert(maps.end(), o.outputs.begin(), o.outputs.end());
-    bool whole = !ir::isNoCopyView(graph, o) && o.type != ir::OpType::FullyConnected &&
-                 o.type != ir::OpType::Concatenation;
-    if (isBinary(o)) {
-      for (const int t : maps) {
-        whole = whole && graph.tensor(t).shape == graph.tensor(o.outputs.front()).shape;
-      }
-    }
+    const bool whole = !ir::isNoCopyView(graph, o) && o.type != ir::OpType::Concatenation;
     for (const int t : maps) {
-      if (!whole) excluded.insert(t);
+      const bool broadcast =
+          isBinary(o) && graph.tensor(t).shape != graph.tensor(o.outputs.front()).shape;
+      const bool flatRows = o.type == ir::OpType::FullyConnected && !isOnePixel(graph.tensor(t));
+      if (!whole || broadcast || flatRows) excluded.insert(t);
     }
     for (const int t : o.outputs) bricked.insert(t);
   }
   for (const int t : excluded) bricked.erase(t);
-  // A depth short of whole bricks would pad every pixel: more scratch.
   std::erase_if(bricked, [&graph](int t) {
-    const ir::Shape& shape = graph.tensor(t).shape;
-    return shape.empty() || shape.back() % 16 != 0;
+    const ir::Tensor& tensor = graph.tensor(t);
+    return tensor.shape.empty() || (tensor.shape.back() % 16 != 0 && !isOnePixel(tensor));
   });
   return bricked;
 }
@@ -450,7 +454,11 @@ class RegionCompiler {
 NpuFeatureMap featureMapOf(const ir::Graph& graph, int tensor, bool flat, std::uint64_t base,
                            bool bricks) {
   const ir::Tensor& t = graph.tensor(tensor);
-  if (flat) return NpuFeatureMap::nhwc(1, base, 1, 1, static_cast<int>(t.elementCount()));
+  if (flat) {
+    const int elements = static_cast<int>(t.elementCount());
+    return bricks ? NpuFeatureMap::bricks(1, base, 1, 1, elements)
+                  : NpuFeatureMap::nhwc(1, base, 1, 1, elements);
+  }
   if (t.shape.size() > 4) {
     throw NpuLoweringError(t.name + " has rank " + std::to_string(t.shape.size()) +
                            ", above the NPU's 4");
@@ -525,8 +533,9 @@ ConstantBufferingPlan NpuRegionCompiler::bufferingCandidates() const {
   ConstantBufferingPlan candidates;
   bool afterAnother = false;
   for (const auto& [index, lowered] : lowered_) {
-    const auto most = mostBuffering(graph_.operators.at(static_cast<std::size_t>(index)));
-    if (afterAnother && most) candidates[index] = *most;
+    const ir::Operator& o = graph_.operators.at(static_cast<std::size_t>(index));
+    const auto most = mostBuffering(o);
+    if (afterAnother && most && o.type != ir::OpType::FullyConnected) candidates[index] = *most;
     afterAnother = true;
   }
   return candidates;

@@ -49,11 +49,14 @@ class NpuRegionCompiler {
   // cannot be buffered so (see bufferingCandidates).
   ir::Graph compile(const ConstantBufferingPlan& buffering = {}) const;
 
-  // The most each operator can buffer: every operation with constants
-  // after the region's first operation (the copy runs beside the one
-  // before); a convolution's or depthwise convolution's scales and weights,
-  // a fully connected layer's scales alone (its weights are read once: a
-  // copy would only move them twice).
+  // The buffering worth weighing: every convolution and depthwise
+  // convolution after the region's first operation (the copy runs beside
+  // the one before), its scales and weights. Not a fully connected layer's
+  // constants, which it reads once: a copy would only move them twice and
+  // hold scratch for it, and a chain of such layers (ad01) would need more
+  // scratch for the copies than for its feature maps (Vela does not buffer
+  // them either). compile() still copies such a layer's scales when asked
+  // (Scales; never its weights).
   ConstantBufferingPlan bufferingCandidates() const;
 
  private:

@@ -107,7 +107,7 @@ class EthosUTargetTest : public QObject {
   void theChosenWeightBufferingCostsNoMoreThanTheOthers_data() {
     QTest::addColumn<QString>("model");
     QTest::addColumn<bool>("nxp");
-    for (const char* model : {"kws_ref_model", "ic_resnet8_int8", "ad01_int8"}) {
+    for (const char* model : {"kws_ref_model", "ic_resnet8_int8", "vww_96_int8"}) {
       QTest::newRow(model) << model << false;
       QTest::newRow((std::string(model) + " nxp-imx93").c_str()) << model << true;
     }
