@@ -331,10 +331,26 @@ void CompareView::showResult() {
     totals << total(tr("estimated cycles"), *diff.a.estimatedCycles, *diff.b.estimatedCycles);
   }
   if (diff.a.measuredTime && diff.b.measuredTime) {
-    totals << total(
+    // A side with NPU operators ran them on Loupe's functional model on the
+    // board's CPU: its whole-run figure is not the NPU's time.
+    bool npuA = false, npuB = false;
+    for (const models::CostTotals& t : comparison_->costTotals()) {
+      npuA = npuA || t.a == models::CostKind::EstimatedNpuCycles;
+      npuB = npuB || t.b == models::CostKind::EstimatedNpuCycles;
+    }
+    QString what =
         tr("measured on %1 (%2)")
-            .arg(QString::fromStdString(diff.measuredOn), QString::fromStdString(diff.timeUnit)),
-        std::llround(*diff.a.measuredTime), std::llround(*diff.b.measuredTime));
+            .arg(QString::fromStdString(diff.measuredOn), QString::fromStdString(diff.timeUnit));
+    if (npuA || npuB) {
+      what =
+          tr("measured on %1 (%2; %3 ran its NPU operators on Loupe's functional model "
+             "on the CPU, not NPU time)")
+              .arg(QString::fromStdString(diff.measuredOn), QString::fromStdString(diff.timeUnit),
+                   npuA && npuB ? tr("each side")
+                   : npuA       ? tr("A")
+                                : tr("B"));
+    }
+    totals << total(what, std::llround(*diff.a.measuredTime), std::llround(*diff.b.measuredTime));
   }
   text += QStringLiteral("<br>") + totals.join(QStringLiteral(" \u00b7 "));
   // Per operator, each side's one figure (CPU vs NPU: measured instructions

@@ -272,6 +272,12 @@ class CompareViewTest : public QObject {
                  summary.contains("estimated NPU cycles (B/A") &&
                  summary.contains("not the same unit"),
              qPrintable(summary));
+    // The whole run measured on the board says B's NPU operators ran on
+    // the functional model there.
+    QVERIFY2(summary.contains("measured on qemu-mps3-an547") &&
+                 summary.contains("(instructions; B ran its NPU operators on Loupe's functional "
+                                  "model on the CPU, not NPU time)"),
+             qPrintable(summary));
     // The box shows what B compiled for.
     QCOMPARE(view->targetBSelector()->currentText(), "Ethos-U ethos-u55-128 + CPU");
   }
