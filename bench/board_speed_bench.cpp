@@ -25,6 +25,7 @@
 #include "builtin_registries.h"
 #include "deploy/auto_tuner.h"
 #include "deploy/deployment.h"
+#include "deploy/mac_peak.h"
 #include "deploy/process_runner.h"
 #include "deploy/run_profile.h"
 #include "driver/compile_driver.h"
@@ -55,13 +56,16 @@ struct Measurement {
   std::string isa;
   deploy::RunProfile profile;
 
-  // The whole run's MACs per instruction against the core's peak, in
-  // percent ("-" where no peak is known).
+  // The whole run's MACs of its MAC kernels (deploy/mac_peak.h) per
+  // instruction against the core's peak, in percent ("-" where no peak is
+  // known).
   std::string percentOfPeak() const {
     if (profile.peakMacsPerUnit <= 0 || instructions <= 0) return "-";
     double macs = 0;
     for (const deploy::OperatorTime& call : profile.operators) {
-      if (!call.npu) macs += static_cast<double>(call.macs);
+      if (!call.npu && deploy::isMacKernelOperator(call.type)) {
+        macs += static_cast<double>(call.macs);
+      }
     }
     char text[32];
     std::snprintf(text, sizeof text, "%.1f%%",

@@ -9,4 +9,9 @@ std::optional<double> peakMacsPerInstruction(std::string_view cpu) {
   return std::nullopt;
 }
 
+bool isMacKernelOperator(std::string_view type) {
+  return type == "CONV_2D" || type == "DEPTHWISE_CONV_2D" || type == "FULLY_CONNECTED" ||
+         type == "TRANSPOSE_CONV" || type == "BATCH_MATMUL";
+}
+
 }  // namespace loupe::deploy

@@ -14,4 +14,11 @@ namespace loupe::deploy {
 // without a known peak (the host, a Cortex-M0).
 std::optional<double> peakMacsPerInstruction(std::string_view cpu);
 
+// Whether an operator's MACs are multiply-accumulates of two operands, the
+// work the peak is about: CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED,
+// TRANSPOSE_CONV, BATCH_MATMUL. A pool's or a SOFTMAX's "MACs" are sums and
+// element-wise steps that no MAC instruction does, so their share of the
+// peak would mean nothing.
+bool isMacKernelOperator(std::string_view type);
+
 }  // namespace loupe::deploy

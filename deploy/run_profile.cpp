@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "analysis/operator_cost.h"
+#include "deploy/mac_peak.h"
 
 namespace loupe::deploy {
 
@@ -14,7 +15,10 @@ double RunProfile::operatorSum() const {
 }
 
 std::optional<double> percentOfPeak(const OperatorTime& call, double peakMacsPerUnit) {
-  if (peakMacsPerUnit <= 0 || call.macs <= 0 || call.time <= 0 || call.npu) return std::nullopt;
+  if (peakMacsPerUnit <= 0 || call.macs <= 0 || call.time <= 0 || call.npu ||
+      !isMacKernelOperator(call.type)) {
+    return std::nullopt;
+  }
   return 100.0 * static_cast<double>(call.macs) / (call.time * peakMacsPerUnit);
 }
 

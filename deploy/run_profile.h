@@ -26,7 +26,8 @@ struct OperatorTime {
 };
 
 // A call's MACs per unit of time against `peakMacsPerUnit`, in percent:
-// nothing without a peak, MACs or time, or for an NPU call.
+// nothing without a peak, MACs or time, for an NPU call or for an operator
+// whose MACs no MAC instruction does (mac_peak.h, isMacKernelOperator).
 std::optional<double> percentOfPeak(const OperatorTime& call, double peakMacsPerUnit);
 
 struct RunProfile {

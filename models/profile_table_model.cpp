@@ -52,7 +52,8 @@ QVariant ProfileTableModel::data(const QModelIndex& index, int role) const {
           .arg(run_->profilePeak(), 0, 'f', 0);
     }
     return row.time.npu ? tr("the NPU runs it: no CPU peak applies")
-                        : tr("no MACs, or no peak known for this platform");
+                        : tr("no multiply-accumulates (a pool's and a SOFTMAX's MACs are "
+                             "sums), or no peak known for this platform");
   }
   if (role == Qt::ToolTipRole && index.column() == OperatorColumn) {
     return QString::fromStdString(row.time.name);

@@ -37,14 +37,22 @@ class MacPeakTest : public QObject {
     deploy::OperatorTime npu{2, {2, 3}, "npu", "CONV_2D+CONV_2D", 900.0, 100000};
     npu.npu = true;
     QVERIFY(!profile.percentOfPeak(npu).has_value());
+    // A pool's MACs are sums: no share of the MAC peak.
+    deploy::OperatorTime pool{4, {4}, "pool", "AVERAGE_POOL_2D", 200.0, 100};
+    QVERIFY(!profile.percentOfPeak(pool).has_value());
+    for (const char* type : {"DEPTHWISE_CONV_2D", "FULLY_CONNECTED"}) {
+      deploy::OperatorTime call{5, {5}, "call", type, 100.0, 100};
+      QCOMPARE(*profile.percentOfPeak(call), 50.0);
+    }
 
-    profile.operators = {conv, reshape, npu};
+    profile.operators = {conv, reshape, npu, pool};
     profile.total = 2000;
     const auto json = nlohmann::json::parse(deploy::runProfileJson(profile));
     QCOMPARE(json["peak_macs_per_instruction"].get<double>(), 2.0);
     QCOMPARE(json["operators"][0]["percent_of_peak"].get<double>(), 25.0);
     QVERIFY(!json["operators"][1].contains("percent_of_peak"));
     QVERIFY(!json["operators"][2].contains("percent_of_peak"));
+    QVERIFY(!json["operators"][3].contains("percent_of_peak"));
     profile.peakMacsPerUnit = 0;  // the host's nanoseconds
     QVERIFY(!nlohmann::json::parse(deploy::runProfileJson(profile))
                  .contains("peak_macs_per_instruction"));
