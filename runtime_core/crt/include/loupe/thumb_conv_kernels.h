@@ -31,6 +31,11 @@
 
 #include "loupe/simd_kernels.h"
 
+#if defined(__ARM_FEATURE_SAT)
+#include <arm_acle.h>
+#define LOUPE_THUMB_HAVE_SSAT 1
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -86,14 +91,38 @@ static inline LOUPE_ALWAYS_INLINE int32_t loupe_thumb_requantize(int32_t acc,
     v = ((int32_t)(sum >> 32) + q->round) >> q->right;
   }
   v += output_offset;
+#if defined(LOUPE_THUMB_HAVE_SSAT)
+  /* No activation (or a ReLU at the lowest int8): one SSAT. The kernels
+   * pass constants here, so the test costs nothing. */
+  if (act_min == -128 && act_max == 127) return __ssat(v, 8);
+#endif
   v = v < act_min ? act_min : v;
   return v > act_max ? act_max : v;
+}
+
+/* Four channels' accumulators c .. c+3 into out[c .. c+3]. */
+static inline LOUPE_ALWAYS_INLINE void loupe_thumb_requantize_store_x4(
+    const uint32_t* acc, int32_t c, const int32_t* multiplier, const int32_t* shift,
+    int32_t output_offset, int32_t act_min, int32_t act_max, int8_t* out) {
+  const int32_t acc0 = (int32_t)acc[0], acc1 = (int32_t)acc[1], acc2 = (int32_t)acc[2],
+                acc3 = (int32_t)acc[3];
+  loupe_thumb_requant q = loupe_thumb_requant_of(multiplier[c], shift[c]);
+  out[c] = (int8_t)loupe_thumb_requantize(acc0, &q, output_offset, act_min, act_max);
+  q = loupe_thumb_requant_of(multiplier[c + 1], shift[c + 1]);
+  out[c + 1] = (int8_t)loupe_thumb_requantize(acc1, &q, output_offset, act_min, act_max);
+  q = loupe_thumb_requant_of(multiplier[c + 2], shift[c + 2]);
+  out[c + 2] = (int8_t)loupe_thumb_requantize(acc2, &q, output_offset, act_min, act_max);
+  q = loupe_thumb_requant_of(multiplier[c + 3], shift[c + 3]);
+  out[c + 3] = (int8_t)loupe_thumb_requantize(acc3, &q, output_offset, act_min, act_max);
 }
 
 /* Taps summed in one 64-bit pair before it is split: the low lane's sum of
  * x * (w + 128) is within [-128 * 255 * n, 127 * 255 * n], 24 signed bits
  * for n <= 257. */
 #define LOUPE_THUMB_PAIR_TAPS 256
+
+/* Patches shorter than this have their tap loop inlined. */
+#define LOUPE_THUMB_INLINE_TAPS 128
 
 static inline uint32_t loupe_thumb_load_word(const int8_t* p) {
   uint32_t v;
@@ -112,10 +141,21 @@ static inline void loupe_thumb_split_pair(int64_t sum, uint32_t* low, uint32_t* 
   *high += (uint32_t)(int32_t)((sum - lane) >> 24);
 }
 
+/* A function of the header kept out of line (unused where nothing calls it). */
+#if defined(__GNUC__)
+#define LOUPE_THUMB_OUT_OF_LINE static __attribute__((noinline, unused))
+#else
+#define LOUPE_THUMB_OUT_OF_LINE static inline
+#endif
+
 /* sum(x * (pair word lanes)) over `taps` taps of one group, the two pair
- * sums added to the four accumulators. */
-static inline void loupe_thumb_group_taps(const int8_t* x, const int8_t* w, int32_t taps,
-                                          uint32_t* acc) {
+ * sums added to the four accumulators. Inlined for short patches, where the
+ * call would cost more than the loop's register moves; out of line for long
+ * ones (inlined into the kernel's two copies, GCC 12 adds six MOVs per four
+ * taps to one of them). */
+static inline LOUPE_ALWAYS_INLINE void loupe_thumb_group_taps_inline(const int8_t* x,
+                                                                     const int8_t* w, int32_t taps,
+                                                                     uint32_t* acc) {
   const uint32_t mask = 0xFF0000FFu;
   int64_t s03 = 0, s21 = 0;
   int32_t quads = taps >> 2, i;
@@ -143,12 +183,15 @@ static inline void loupe_thumb_group_taps(const int8_t* x, const int8_t* w, int3
   loupe_thumb_split_pair(s21, &acc[2], &acc[1]);
 }
 
-static inline void loupe_conv_pixel_s8_thumb_smlal(const int8_t* patch, const int8_t* filter,
-                                                   int32_t length, int32_t channels,
-                                                   const int32_t* acc_init,
-                                                   const int32_t* multiplier, const int32_t* shift,
-                                                   int32_t output_offset, int32_t act_min,
-                                                   int32_t act_max, int8_t* out) {
+LOUPE_THUMB_OUT_OF_LINE void loupe_thumb_group_taps(const int8_t* x, const int8_t* w, int32_t taps,
+                                                    uint32_t* acc) {
+  loupe_thumb_group_taps_inline(x, w, taps, acc);
+}
+
+static inline LOUPE_ALWAYS_INLINE void loupe_conv_pixel_s8_thumb_smlal_body(
+    const int8_t* patch, const int8_t* filter, int32_t length, int32_t channels,
+    const int32_t* acc_init, const int32_t* multiplier, const int32_t* shift, int32_t output_offset,
+    int32_t act_min, int32_t act_max, int8_t* out) {
   const int32_t grouped = channels & ~3;
   const int8_t* w = filter;
   uint32_t offset_sum = 0;
@@ -165,14 +208,14 @@ static inline void loupe_conv_pixel_s8_thumb_smlal(const int8_t* patch, const in
     for (done = 0; done < length; done += LOUPE_THUMB_PAIR_TAPS) {
       const int32_t taps =
           length - done < LOUPE_THUMB_PAIR_TAPS ? length - done : LOUPE_THUMB_PAIR_TAPS;
-      loupe_thumb_group_taps(patch + done, w + 4 * done, taps, acc);
+      if (length < LOUPE_THUMB_INLINE_TAPS)
+        loupe_thumb_group_taps_inline(patch + done, w + 4 * done, taps, acc);
+      else
+        loupe_thumb_group_taps(patch + done, w + 4 * done, taps, acc);
     }
     w += 4 * length;
-    for (i = 0; i < 4; ++i) {
-      const loupe_thumb_requant q = loupe_thumb_requant_of(multiplier[c + i], shift[c + i]);
-      out[c + i] =
-          (int8_t)loupe_thumb_requantize((int32_t)acc[i], &q, output_offset, act_min, act_max);
-    }
+    loupe_thumb_requantize_store_x4(acc, c, multiplier, shift, output_offset, act_min, act_max,
+                                    out);
   }
   /* w is where the plain rows start. */
   for (c = grouped; c < channels; ++c) {
@@ -183,6 +226,22 @@ static inline void loupe_conv_pixel_s8_thumb_smlal(const int8_t* patch, const in
       const loupe_thumb_requant q = loupe_thumb_requant_of(multiplier[c], shift[c]);
       out[c] = (int8_t)loupe_thumb_requantize((int32_t)acc, &q, output_offset, act_min, act_max);
     }
+  }
+}
+
+static inline void loupe_conv_pixel_s8_thumb_smlal(const int8_t* patch, const int8_t* filter,
+                                                   int32_t length, int32_t channels,
+                                                   const int32_t* acc_init,
+                                                   const int32_t* multiplier, const int32_t* shift,
+                                                   int32_t output_offset, int32_t act_min,
+                                                   int32_t act_max, int8_t* out) {
+  /* The full int8 range gets its own copy, whose clamp is one SSAT. */
+  if (act_min == -128 && act_max == 127) {
+    loupe_conv_pixel_s8_thumb_smlal_body(patch, filter, length, channels, acc_init, multiplier,
+                                         shift, output_offset, -128, 127, out);
+  } else {
+    loupe_conv_pixel_s8_thumb_smlal_body(patch, filter, length, channels, acc_init, multiplier,
+                                         shift, output_offset, act_min, act_max, out);
   }
 }
 
