@@ -1,9 +1,11 @@
 // The convolution kernel of each instruction set (CONV_2D and
 // FULLY_CONNECTED call the same kernels): its intrinsic, and the filter
-// layout it reads. The DSP and Thumb kernels read four channels' weights
-// with one pointer (the layout described in loupe/simd_kernels.h above
-// loupe_conv_pixel_s8_thumb), re-laid out here once at compile time.
+// layout it reads. The DSP kernel reads four channels' weights with one
+// pointer (the layout described in loupe/simd_kernels.h above
+// loupe_conv_pixel_s8_thumb), re-laid out here once at compile time; the
+// plain Thumb kernel its own (lowering/thumb_conv_layout.cpp).
 #include "lowering/simd_lowering.h"
+#include "lowering/thumb_conv_layout.h"
 
 namespace loupe::lowering {
 
@@ -27,7 +29,8 @@ std::string_view convKernelName(target::CpuIsa isa) {
 
 std::vector<std::int8_t> simdFilterLayout(const std::vector<std::int8_t>& rows, int channels,
                                           int length, target::CpuIsa isa) {
-  if (isa != target::CpuIsa::Dsp && isa != target::CpuIsa::Thumb) return rows;
+  if (isa == target::CpuIsa::Thumb) return thumbConvFilterLayout(rows, channels, length);
+  if (isa != target::CpuIsa::Dsp) return rows;
   std::vector<std::int8_t> laid(rows.size());
   const int steps = length / 4, rest = length % 4, grouped = channels / 4 * 4;
   for (int c = 0; c < channels; ++c) {

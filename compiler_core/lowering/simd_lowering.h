@@ -33,7 +33,8 @@ std::optional<tir::PrimFunc> lowerFullyConnectedSimd(const ir::Graph& graph, con
 
 // DEPTHWISE_CONV_2D (ops/depthwise_conv2d_simd.cpp), MVE: four channels per
 // vector, one kernel call per pixel over the window's taps inside the
-// input. Covers int8 with depth multiplier 1 under the same conditions.
+// input; plain Thumb: the same, with pairs of adjacent 3x3 windows sharing
+// their loads. Covers int8 with depth multiplier 1 under the same conditions.
 std::optional<tir::PrimFunc> lowerDepthwiseConv2DSimd(const ir::Graph& graph,
                                                       const ir::Operator& op,
                                                       const std::string& functionName,
@@ -60,7 +61,8 @@ std::string_view convKernelName(target::CpuIsa isa);
 
 // A filter of `channels` rows of `length` int8 values laid out for the
 // convolution kernel of `isa` (simd_conv_kernel.cpp): rows for MVE, four
-// channels interleaved by four taps for Thumb and the DSP extension.
+// channels interleaved by four taps for the DSP extension, one word per tap
+// of four channels for Thumb (thumb_conv_layout.cpp).
 std::vector<std::int8_t> simdFilterLayout(const std::vector<std::int8_t>& rows, int channels,
                                           int length, target::CpuIsa isa);
 

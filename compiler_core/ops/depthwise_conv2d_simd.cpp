@@ -1,3 +1,6 @@
+#include <string_view>
+#include <vector>
+
 #include "lowering/conv_lowering_common.h"
 #include "lowering/lowering_rule.h"
 #include "lowering/simd_lowering.h"
@@ -6,10 +9,34 @@ namespace loupe::lowering {
 
 using namespace tir;
 
+namespace {
+
+// The kernels of one instruction set (loupe/simd_kernels.h): any window,
+// a 3x3 window inside the input, and (Thumb) two adjacent such windows.
+struct DepthwiseKernels {
+  std::string_view pixel, window3x3, pair3x3;
+};
+
+std::optional<DepthwiseKernels> depthwiseKernels(target::CpuIsa isa) {
+  switch (isa) {
+    case target::CpuIsa::Mve:
+      return DepthwiseKernels{"loupe.mve.dw_pixel_s8", "loupe.mve.dw_3x3_s8", ""};
+    case target::CpuIsa::Thumb:
+      // Without SIMD the pair shares weight (and, at stride 1, input) loads.
+      return DepthwiseKernels{"loupe.thumb.dw_pixel_s8", "loupe.thumb.dw_3x3_s8",
+                              "loupe.thumb.dw_3x3_x2_s8"};
+    default:
+      return std::nullopt;
+  }
+}
+
+}  // namespace
+
 std::optional<PrimFunc> lowerDepthwiseConv2DSimd(const ir::Graph& graph, const ir::Operator& op,
                                                  const std::string& functionName,
                                                  target::CpuIsa isa) {
-  if (isa != target::CpuIsa::Mve) return std::nullopt;
+  const auto kernels = depthwiseKernels(isa);
+  if (!kernels) return std::nullopt;
   const auto& attrs = std::get<ir::DepthwiseConv2DAttrs>(op.attributes);
   const ir::Tensor& input = *graph.input(op, 0);
   const ir::Tensor& filter = *graph.input(op, 1);
@@ -43,7 +70,10 @@ std::optional<PrimFunc> lowerDepthwiseConv2DSimd(const ir::Graph& graph, const i
   const auto colRuns =
       windowRuns(outWidth, inWidth, filterWidth, attrs.strideW, attrs.dilationW, pad.left);
   const Var b = loopVar("b"), y = loopVar("y"), x = loopVar("x");
-  const Expr pixel = (refVar(b) * outHeight + refVar(y)) * outWidth + refVar(x);
+  const auto pixelAt = [&](const Expr& column) {
+    return (refVar(b) * outHeight + refVar(y)) * outWidth + column;
+  };
+  const Expr pixel = pixelAt(refVar(x));
 
   std::vector<Stmt> rowNests;
   for (const WindowRun& rows : rowRuns) {
@@ -59,24 +89,57 @@ std::optional<PrimFunc> lowerDepthwiseConv2DSimd(const ir::Graph& graph, const i
       }
       const Expr inRow = refVar(b) * inHeight + refVar(y) * attrs.strideH +
                          (rows.tapBegin * attrs.dilationH - pad.top);
-      const Expr inCol = refVar(x) * attrs.strideW + (cols.tapBegin * attrs.dilationW - pad.left);
+      const auto windowAt = [&](const Expr& column) {
+        const Expr inCol = column * attrs.strideW + (cols.tapBegin * attrs.dilationW - pad.left);
+        return addressOf(in, (inRow * inWidth + inCol) * channels);
+      };
       const int tapsH = rows.tapEnd - rows.tapBegin, tapsW = cols.tapEnd - cols.tapBegin;
-      const Expr window = addressOf(in, (inRow * inWidth + inCol) * channels);
+      const Expr window = windowAt(refVar(x));
       const Expr rowStep = intImm(attrs.dilationH * inWidth * channels);
       const Expr colStep = intImm(attrs.dilationW * channels);
       if (complete && tapsH == 3 && tapsW == 3) {
-        // Nearly every pixel of a 3x3 depthwise convolution: the unrolled kernel.
-        const Stmt call = evaluate(
-            callIntrinsic("loupe.mve.dw_3x3_s8", ScalarType::Void,
-                          {window, rowStep, colStep, addressOf(w), intImm(channels),
-                           addressOf(start), addressOf(multiplier), addressOf(shift),
-                           intImm(requantization->outputOffset), intImm(requantization->actMin),
-                           intImm(requantization->actMax), addressOf(out, pixel * channels)}));
-        colNests.push_back(forLoop(x, cols.outBegin, cols.outCount, call));
+        // Nearly every pixel of a 3x3 depthwise convolution: the unrolled
+        // kernel, on pairs of pixels where the instruction set has one.
+        const auto requantArgs = [&](const Expr& outAddress) {
+          return std::vector<Expr>{addressOf(start),
+                                   addressOf(multiplier),
+                                   addressOf(shift),
+                                   intImm(requantization->outputOffset),
+                                   intImm(requantization->actMin),
+                                   intImm(requantization->actMax),
+                                   outAddress};
+        };
+        const auto single = [&](const Expr& column) {
+          std::vector<Expr> args{windowAt(column), rowStep, colStep, addressOf(w),
+                                 intImm(channels)};
+          for (Expr& arg : requantArgs(addressOf(out, pixelAt(column) * channels)))
+            args.push_back(std::move(arg));
+          return evaluate(
+              callIntrinsic(std::string(kernels->window3x3), ScalarType::Void, std::move(args)));
+        };
+        const int pairs = kernels->pair3x3.empty() ? 0 : cols.outCount / 2;
+        if (pairs > 0) {
+          const Expr first = refVar(x) * 2 + cols.outBegin;
+          std::vector<Expr> args{windowAt(first), rowStep,
+                                 colStep,         intImm(attrs.strideW * channels),
+                                 addressOf(w),    intImm(channels)};
+          for (Expr& arg : requantArgs(addressOf(out, pixelAt(first) * channels)))
+            args.push_back(std::move(arg));
+          colNests.push_back(forLoop(x, 0, pairs,
+                                     evaluate(callIntrinsic(std::string(kernels->pair3x3),
+                                                            ScalarType::Void, std::move(args)))));
+        }
+        if (cols.outCount > 2 * pairs) {
+          if (pairs > 0) {
+            colNests.push_back(single(intImm(cols.outBegin + 2 * pairs)));
+          } else {
+            colNests.push_back(forLoop(x, cols.outBegin, cols.outCount, single(refVar(x))));
+          }
+        }
         continue;
       }
       const Stmt call = evaluate(callIntrinsic(
-          "loupe.mve.dw_pixel_s8", ScalarType::Void,
+          std::string(kernels->pixel), ScalarType::Void,
           {window, rowStep, colStep,
            addressOf(w, intImm((rows.tapBegin * filterWidth + cols.tapBegin) * channels)),
            intImm(filterWidth * channels), intImm(tapsH), intImm(tapsW), intImm(channels),

@@ -27,6 +27,8 @@ struct KernelAccess {
   // Whether the reads are the `readLength` elements from the pointer on, so
   // the highest one is known too (a depthwise window's are not).
   bool contiguous;
+  // Output pixels of `writeLength` elements each, one after the other.
+  std::int64_t pixels = 1;
 };
 
 // conv_pixel_s8(patch, filter, length, channels, ..., out): `length` bytes
@@ -42,6 +44,11 @@ constexpr KernelAccess kKernelAccesses[] = {
     {"loupe.mve.conv_pixel_s8", 0, 2, 10, 3, true},
     {"loupe.mve.dw_3x3_s8", 0, 4, 11, 4, false},
     {"loupe.mve.dw_pixel_s8", 0, 7, 15, 7, false},
+    {"loupe.thumb.dw_3x3_s8", 0, 4, 11, 4, false},
+    {"loupe.thumb.dw_pixel_s8", 0, 7, 15, 7, false},
+    // dw_3x3_x2_s8(window, row_step, col_step, pixel_step, filter, channels,
+    // ..., out): two adjacent windows, two pixels of outputs.
+    {"loupe.thumb.dw_3x3_x2_s8", 0, 5, 12, 5, false, 2},
 };
 
 // Thrown to stop the trace where it cannot follow the function.
@@ -205,7 +212,7 @@ class Tracer {
     };
     if (const Value out = pointerInto(args.at(access.write), output_)) {
       count();
-      wrote(*out * outputBytes_, (*out + value(access.writeLength)) * outputBytes_);
+      wrote(*out * outputBytes_, (*out + access.pixels * value(access.writeLength)) * outputBytes_);
     } else if (pointerInto(args.at(access.write), input_)) {
       throw Untraceable{"a kernel writing into the input"};
     }

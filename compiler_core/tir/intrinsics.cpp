@@ -112,16 +112,16 @@ constexpr std::array kIntrinsics = {
     Intrinsic{"loupe.lstm_sigmoid_f32", "loupe_lstm_sigmoid_f32", ScalarType::Float32, 1,
               kRecurrent},
     Intrinsic{"loupe.lstm_tanh_f32", "loupe_lstm_tanh_f32", ScalarType::Float32, 1, kRecurrent},
-    Intrinsic{"loupe.hybrid_lstm_sigmoid_f32", "loupe_hybrid_lstm_sigmoid_f32",
-              ScalarType::Float32, 1, kRecurrent},
+    Intrinsic{"loupe.hybrid_lstm_sigmoid_f32", "loupe_hybrid_lstm_sigmoid_f32", ScalarType::Float32,
+              1, kRecurrent},
     Intrinsic{"loupe.lstm_clip_f32", "loupe_lstm_clip_f32", ScalarType::Float32, 2, kRecurrent},
     Intrinsic{"loupe.lstm_sigmoid_int16", "loupe_lstm_sigmoid_int16", ScalarType::Int16, 1,
               kRecurrent},
     Intrinsic{"loupe.lstm_tanh_int16", "loupe_lstm_tanh_int16", ScalarType::Int16, 2, kRecurrent},
     // Every output channel of one int8 convolution pixel from its patch
     // (loupe/simd_kernels.h): plain Thumb, the DSP extension's SMLAD, MVE.
-    Intrinsic{"loupe.thumb.conv_pixel_s8", "loupe_conv_pixel_s8_thumb", ScalarType::Void, 11, kSimd,
-              false},
+    Intrinsic{"loupe.thumb.conv_pixel_s8", "loupe_conv_pixel_s8_thumb_smlal", ScalarType::Void, 11,
+              kSimd, false},
     Intrinsic{"loupe.dsp.conv_pixel_s8", "loupe_conv_pixel_s8_dsp", ScalarType::Void, 11, kSimd,
               false},
     Intrinsic{"loupe.mve.conv_pixel_s8", "loupe_conv_pixel_s8_mve", ScalarType::Void, 11, kSimd,
@@ -130,6 +130,13 @@ constexpr std::array kIntrinsics = {
     Intrinsic{"loupe.mve.dw_pixel_s8", "loupe_dw_pixel_s8_mve", ScalarType::Void, 16, kSimd, false},
     // The same for a 3x3 window inside the input, unrolled.
     Intrinsic{"loupe.mve.dw_3x3_s8", "loupe_dw_3x3_s8_mve", ScalarType::Void, 12, kSimd, false},
+    // Plain Thumb depthwise (loupe/thumb_depthwise_kernels.h): any window,
+    // a 3x3 window inside the input, and two adjacent such windows.
+    Intrinsic{"loupe.thumb.dw_pixel_s8", "loupe_dw_pixel_s8_thumb", ScalarType::Void, 16, kSimd,
+              false},
+    Intrinsic{"loupe.thumb.dw_3x3_s8", "loupe_dw_3x3_s8_thumb", ScalarType::Void, 12, kSimd, false},
+    Intrinsic{"loupe.thumb.dw_3x3_x2_s8", "loupe_dw_3x3_x2_s8_thumb", ScalarType::Void, 13, kSimd,
+              false},
     // A whole int8 ADD without broadcasting, four elements per MVE vector.
     Intrinsic{"loupe.mve.add_s8", "loupe_add_s8_mve", ScalarType::Void, 16, kSimd, false},
 };

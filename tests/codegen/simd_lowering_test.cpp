@@ -73,8 +73,8 @@ class SimdLowering : public QObject {
 
     // Every operator took the SIMD path (a test passing through the scalar
     // lowering would prove nothing): every convolution and fully-connected
-    // layer calls the convolution kernel, and with MVE every depthwise
-    // convolution and ADD its own.
+    // layer calls the convolution kernel, with MVE every depthwise
+    // convolution and ADD its own, and with plain Thumb every depthwise one.
     const int convs = operatorsOfType(graph, ir::OpType::Conv2D) +
                       operatorsOfType(graph, ir::OpType::FullyConnected);
     const int depthwise = operatorsOfType(graph, ir::OpType::DepthwiseConv2D);
@@ -85,6 +85,8 @@ class SimdLowering : public QObject {
                                                                     : "loupe.thumb.conv_pixel_s8";
       QCOMPARE(functionsCalling(model, kernel), convs);
       QCOMPARE(functionsCalling(model, "loupe.mve."), 0);
+      if (options.isa == target::CpuIsa::Thumb)
+        QCOMPARE(functionsCalling(model, "loupe.thumb.dw_"), depthwise);
     } else {
       QCOMPARE(functionsCalling(model, "loupe.mve.conv_pixel_s8"), convs);
       QCOMPARE(functionsCalling(model, "loupe.mve.dw_"), depthwise);

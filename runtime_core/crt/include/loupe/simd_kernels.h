@@ -145,7 +145,8 @@ static inline void loupe_requantize_store_x4(int32_t acc0, int32_t acc1, int32_t
       loupe_requantize_channel(acc3, c + 3, multiplier, shift, output_offset, act_min, act_max);
 }
 
-/* Plain Thumb (Cortex-M0/M0+/M3, and the fallback of the DSP kernel): four
+/* The fallback of the DSP kernel (code lowered for plain Thumb calls
+ * loupe_conv_pixel_s8_thumb_smlal, loupe/thumb_conv_kernels.h): four
  * channels at a time in the layout above, each patch value loaded once for
  * the four, one multiply-accumulate per weight. */
 static inline void loupe_conv_pixel_s8_thumb(const int8_t* patch, const int8_t* filter,
@@ -545,5 +546,8 @@ static inline void loupe_add_s8_mve(const int8_t* in1, const int8_t* in2, int32_
 #ifdef __cplusplus
 }
 #endif
+
+#include "loupe/thumb_conv_kernels.h"
+#include "loupe/thumb_depthwise_kernels.h"
 
 #endif /* LOUPE_SIMD_KERNELS_H_ */
