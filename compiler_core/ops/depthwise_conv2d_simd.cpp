@@ -6,10 +6,31 @@ namespace loupe::lowering {
 
 using namespace tir;
 
+namespace {
+
+// The kernels of `isa`: any window, and a 3x3 window inside the input.
+struct DepthwiseKernels {
+  std::string_view pixel, window3x3;
+};
+
+std::optional<DepthwiseKernels> depthwiseKernels(target::CpuIsa isa) {
+  switch (isa) {
+    case target::CpuIsa::Mve:
+      return DepthwiseKernels{"loupe.mve.dw_pixel_s8", "loupe.mve.dw_3x3_s8"};
+    case target::CpuIsa::Dsp:
+      return DepthwiseKernels{"loupe.dsp.dw_pixel_s8", "loupe.dsp.dw_3x3_s8"};
+    default:
+      return std::nullopt;
+  }
+}
+
+}  // namespace
+
 std::optional<PrimFunc> lowerDepthwiseConv2DSimd(const ir::Graph& graph, const ir::Operator& op,
                                                  const std::string& functionName,
                                                  target::CpuIsa isa) {
-  if (isa != target::CpuIsa::Mve) return std::nullopt;
+  const auto kernels = depthwiseKernels(isa);
+  if (!kernels) return std::nullopt;
   const auto& attrs = std::get<ir::DepthwiseConv2DAttrs>(op.attributes);
   const ir::Tensor& input = *graph.input(op, 0);
   const ir::Tensor& filter = *graph.input(op, 1);
@@ -67,7 +88,7 @@ std::optional<PrimFunc> lowerDepthwiseConv2DSimd(const ir::Graph& graph, const i
       if (complete && tapsH == 3 && tapsW == 3) {
         // Nearly every pixel of a 3x3 depthwise convolution: the unrolled kernel.
         const Stmt call = evaluate(
-            callIntrinsic("loupe.mve.dw_3x3_s8", ScalarType::Void,
+            callIntrinsic(std::string(kernels->window3x3), ScalarType::Void,
                           {window, rowStep, colStep, addressOf(w), intImm(channels),
                            addressOf(start), addressOf(multiplier), addressOf(shift),
                            intImm(requantization->outputOffset), intImm(requantization->actMin),
@@ -76,7 +97,7 @@ std::optional<PrimFunc> lowerDepthwiseConv2DSimd(const ir::Graph& graph, const i
         continue;
       }
       const Stmt call = evaluate(callIntrinsic(
-          "loupe.mve.dw_pixel_s8", ScalarType::Void,
+          std::string(kernels->pixel), ScalarType::Void,
           {window, rowStep, colStep,
            addressOf(w, intImm((rows.tapBegin * filterWidth + cols.tapBegin) * channels)),
            intImm(filterWidth * channels), intImm(tapsH), intImm(tapsW), intImm(channels),

@@ -42,6 +42,8 @@ constexpr KernelAccess kKernelAccesses[] = {
     {"loupe.mve.conv_pixel_s8", 0, 2, 10, 3, true},
     {"loupe.mve.dw_3x3_s8", 0, 4, 11, 4, false},
     {"loupe.mve.dw_pixel_s8", 0, 7, 15, 7, false},
+    {"loupe.dsp.dw_3x3_s8", 0, 4, 11, 4, false},
+    {"loupe.dsp.dw_pixel_s8", 0, 7, 15, 7, false},
 };
 
 // Thrown to stop the trace where it cannot follow the function.

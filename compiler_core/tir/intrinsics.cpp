@@ -112,8 +112,8 @@ constexpr std::array kIntrinsics = {
     Intrinsic{"loupe.lstm_sigmoid_f32", "loupe_lstm_sigmoid_f32", ScalarType::Float32, 1,
               kRecurrent},
     Intrinsic{"loupe.lstm_tanh_f32", "loupe_lstm_tanh_f32", ScalarType::Float32, 1, kRecurrent},
-    Intrinsic{"loupe.hybrid_lstm_sigmoid_f32", "loupe_hybrid_lstm_sigmoid_f32",
-              ScalarType::Float32, 1, kRecurrent},
+    Intrinsic{"loupe.hybrid_lstm_sigmoid_f32", "loupe_hybrid_lstm_sigmoid_f32", ScalarType::Float32,
+              1, kRecurrent},
     Intrinsic{"loupe.lstm_clip_f32", "loupe_lstm_clip_f32", ScalarType::Float32, 2, kRecurrent},
     Intrinsic{"loupe.lstm_sigmoid_int16", "loupe_lstm_sigmoid_int16", ScalarType::Int16, 1,
               kRecurrent},
@@ -130,6 +130,9 @@ constexpr std::array kIntrinsics = {
     Intrinsic{"loupe.mve.dw_pixel_s8", "loupe_dw_pixel_s8_mve", ScalarType::Void, 16, kSimd, false},
     // The same for a 3x3 window inside the input, unrolled.
     Intrinsic{"loupe.mve.dw_3x3_s8", "loupe_dw_3x3_s8_mve", ScalarType::Void, 12, kSimd, false},
+    // The same with the DSP extension, four channels per step (SMLABB/SMLATT).
+    Intrinsic{"loupe.dsp.dw_pixel_s8", "loupe_dw_pixel_s8_dsp", ScalarType::Void, 16, kSimd, false},
+    Intrinsic{"loupe.dsp.dw_3x3_s8", "loupe_dw_3x3_s8_dsp", ScalarType::Void, 12, kSimd, false},
     // A whole int8 ADD without broadcasting, four elements per MVE vector.
     Intrinsic{"loupe.mve.add_s8", "loupe_add_s8_mve", ScalarType::Void, 16, kSimd, false},
 };

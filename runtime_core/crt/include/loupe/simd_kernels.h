@@ -43,6 +43,14 @@
 #define LOUPE_HAVE_DSP 1
 #endif
 
+/* Kernels inlined where they are called, so that the generated code's
+ * constant arguments become immediates. */
+#if defined(__GNUC__)
+#define LOUPE_ALWAYS_INLINE __attribute__((always_inline))
+#else
+#define LOUPE_ALWAYS_INLINE
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -145,6 +153,9 @@ static inline void loupe_requantize_store_x4(int32_t acc0, int32_t acc1, int32_t
       loupe_requantize_channel(acc3, c + 3, multiplier, shift, output_offset, act_min, act_max);
 }
 
+/* The DSP kernels' faster form of it. */
+#include "loupe/dsp_requantize.h"
+
 /* Plain Thumb (Cortex-M0/M0+/M3, and the fallback of the DSP kernel): four
  * channels at a time in the layout above, each patch value loaded once for
  * the four, one multiply-accumulate per weight. */
@@ -228,8 +239,8 @@ static inline void loupe_conv_pixel_s8_dsp(const int8_t* patch, const int8_t* fi
       acc3 += (int32_t)w[3 * rest + i] * (int32_t)x[i];
     }
     w += 4 * rest;
-    loupe_requantize_store_x4(acc0, acc1, acc2, acc3, c, multiplier, shift, output_offset, act_min,
-                              act_max, out);
+    loupe_requantize_store_x4_dsp(acc0, acc1, acc2, acc3, c, multiplier, shift, output_offset,
+                                  act_min, act_max, out);
   }
   /* w is where the plain rows start. */
   for (c = grouped; c < channels; ++c) {
@@ -244,7 +255,8 @@ static inline void loupe_conv_pixel_s8_dsp(const int8_t* patch, const int8_t* fi
     }
     w += length;
     for (i = 0; i < rest; ++i) acc += (int32_t)row[i] * (int32_t)x[i];
-    out[c] = loupe_requantize_channel(acc, c, multiplier, shift, output_offset, act_min, act_max);
+    out[c] =
+        (int8_t)loupe_requantize_dsp(acc, c, multiplier, shift, output_offset, act_min, act_max);
   }
 #else
   loupe_conv_pixel_s8_thumb(patch, filter, length, channels, acc_init, multiplier, shift,
@@ -413,11 +425,6 @@ static inline void loupe_dw_pixel_s8_mve(const int8_t* input, int32_t row_step, 
  * depthwise convolution: the nine taps unrolled, and the kernel inlined
  * where it is called, so the generated code's constant steps and channel
  * count become immediate offsets and a fixed loop. */
-#if defined(__GNUC__)
-#define LOUPE_ALWAYS_INLINE __attribute__((always_inline))
-#else
-#define LOUPE_ALWAYS_INLINE
-#endif
 
 #if defined(LOUPE_HAVE_MVE)
 static inline LOUPE_ALWAYS_INLINE int32x4_t
@@ -545,5 +552,7 @@ static inline void loupe_add_s8_mve(const int8_t* in1, const int8_t* in2, int32_
 #ifdef __cplusplus
 }
 #endif
+
+#include "loupe/dsp_depthwise_kernels.h"
 
 #endif /* LOUPE_SIMD_KERNELS_H_ */
