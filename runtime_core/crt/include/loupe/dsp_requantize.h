@@ -37,7 +37,10 @@ static inline LOUPE_ALWAYS_INLINE int32_t loupe_requantize_dsp(int32_t acc, int3
         (int64_t)acc * multiplier[c] + (int64_t)(((uint64_t)(uint32_t)k_hi << 32) | 0x40000000u);
     int32_t hi = (int32_t)(sum >> 32);
     if (hi < k_hi) hi -= (int32_t)(~(uint32_t)sum >> 31);
-    return loupe_clamp_i32((hi >> (r - 1)) + output_offset, act_min, act_max);
+    const int32_t value = (hi >> (r - 1)) + output_offset;
+    /* The whole int8 range (the caller's constants, once inlined): SSAT. */
+    if (act_min == -128 && act_max == 127) return __ssat(value, 8);
+    return loupe_clamp_i32(value, act_min, act_max);
   }
   return loupe_requantize_channel(acc, c, multiplier, shift, output_offset, act_min, act_max);
 }
