@@ -14,6 +14,7 @@ constexpr std::string_view kMean = "loupe/quantized_mean.h";
 constexpr std::string_view kUnary = "loupe/elementwise_unary.h";
 constexpr std::string_view kRecurrent = "loupe/recurrent_arith.h";
 constexpr std::string_view kSimd = "loupe/simd_kernels.h";
+constexpr std::string_view kDspDepthwise = "loupe/dsp_depthwise_kernels.h";
 constexpr std::string_view kIndex = "loupe/index_check.h";
 constexpr std::string_view kFloat = "loupe/float_math.h";
 constexpr std::string_view kHybrid = "loupe/hybrid_quantize.h";
@@ -131,8 +132,10 @@ constexpr std::array kIntrinsics = {
     // The same for a 3x3 window inside the input, unrolled.
     Intrinsic{"loupe.mve.dw_3x3_s8", "loupe_dw_3x3_s8_mve", ScalarType::Void, 12, kSimd, false},
     // The same with the DSP extension, four channels per step (SMLABB/SMLATT).
-    Intrinsic{"loupe.dsp.dw_pixel_s8", "loupe_dw_pixel_s8_dsp", ScalarType::Void, 16, kSimd, false},
-    Intrinsic{"loupe.dsp.dw_3x3_s8", "loupe_dw_3x3_s8_dsp", ScalarType::Void, 12, kSimd, false},
+    Intrinsic{"loupe.dsp.dw_pixel_s8", "loupe_dw_pixel_s8_dsp", ScalarType::Void, 16, kDspDepthwise,
+              false},
+    Intrinsic{"loupe.dsp.dw_3x3_s8", "loupe_dw_3x3_s8_dsp", ScalarType::Void, 12, kDspDepthwise,
+              false},
     // A whole int8 ADD without broadcasting, four elements per MVE vector.
     Intrinsic{"loupe.mve.add_s8", "loupe_add_s8_mve", ScalarType::Void, 16, kSimd, false},
 };

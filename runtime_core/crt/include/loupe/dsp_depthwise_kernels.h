@@ -17,6 +17,10 @@
 
 #include <stdint.h>
 
+/* Its helpers; simd_kernels.h includes this file at its end, so either may
+ * be included first. */
+#include "loupe/simd_kernels.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
