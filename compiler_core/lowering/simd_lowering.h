@@ -33,8 +33,9 @@ std::optional<tir::PrimFunc> lowerFullyConnectedSimd(const ir::Graph& graph, con
 
 // DEPTHWISE_CONV_2D (ops/depthwise_conv2d_simd.cpp), MVE: four channels per
 // vector, one kernel call per pixel over the window's taps inside the
-// input; plain Thumb: the same, with pairs of adjacent 3x3 windows sharing
-// their loads. Covers int8 with depth multiplier 1 under the same conditions.
+// input; the DSP extension: the same, four channels per SMLABB/SMLATT step;
+// plain Thumb: the same, with pairs of adjacent 3x3 windows sharing their
+// loads. Covers int8 with depth multiplier 1 under the same conditions.
 std::optional<tir::PrimFunc> lowerDepthwiseConv2DSimd(const ir::Graph& graph,
                                                       const ir::Operator& op,
                                                       const std::string& functionName,

@@ -11,8 +11,9 @@ using namespace tir;
 
 namespace {
 
-// The kernels of one instruction set (loupe/simd_kernels.h): any window,
-// a 3x3 window inside the input, and (Thumb) two adjacent such windows.
+// The kernels of one instruction set (loupe/simd_kernels.h and the
+// headers it includes): any window, a 3x3 window inside the input, and
+// (Thumb) two adjacent such windows.
 struct DepthwiseKernels {
   std::string_view pixel, window3x3, pair3x3;
 };
@@ -25,6 +26,8 @@ std::optional<DepthwiseKernels> depthwiseKernels(target::CpuIsa isa) {
       // Without SIMD the pair shares weight (and, at stride 1, input) loads.
       return DepthwiseKernels{"loupe.thumb.dw_pixel_s8", "loupe.thumb.dw_3x3_s8",
                               "loupe.thumb.dw_3x3_x2_s8"};
+    case target::CpuIsa::Dsp:
+      return DepthwiseKernels{"loupe.dsp.dw_pixel_s8", "loupe.dsp.dw_3x3_s8", ""};
     default:
       return std::nullopt;
   }

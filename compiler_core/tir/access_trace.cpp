@@ -49,6 +49,8 @@ constexpr KernelAccess kKernelAccesses[] = {
     // dw_3x3_x2_s8(window, row_step, col_step, pixel_step, filter, channels,
     // ..., out): two adjacent windows, two pixels of outputs.
     {"loupe.thumb.dw_3x3_x2_s8", 0, 5, 12, 5, false, 2},
+    {"loupe.dsp.dw_3x3_s8", 0, 4, 11, 4, false},
+    {"loupe.dsp.dw_pixel_s8", 0, 7, 15, 7, false},
 };
 
 // Thrown to stop the trace where it cannot follow the function.

@@ -14,6 +14,7 @@ constexpr std::string_view kMean = "loupe/quantized_mean.h";
 constexpr std::string_view kUnary = "loupe/elementwise_unary.h";
 constexpr std::string_view kRecurrent = "loupe/recurrent_arith.h";
 constexpr std::string_view kSimd = "loupe/simd_kernels.h";
+constexpr std::string_view kDspDepthwise = "loupe/dsp_depthwise_kernels.h";
 constexpr std::string_view kIndex = "loupe/index_check.h";
 constexpr std::string_view kFloat = "loupe/float_math.h";
 constexpr std::string_view kHybrid = "loupe/hybrid_quantize.h";
@@ -136,6 +137,12 @@ constexpr std::array kIntrinsics = {
               false},
     Intrinsic{"loupe.thumb.dw_3x3_s8", "loupe_dw_3x3_s8_thumb", ScalarType::Void, 12, kSimd, false},
     Intrinsic{"loupe.thumb.dw_3x3_x2_s8", "loupe_dw_3x3_x2_s8_thumb", ScalarType::Void, 13, kSimd,
+              false},
+    // DSP-extension depthwise (loupe/dsp_depthwise_kernels.h), four channels
+    // per step (SMLABB/SMLATT): any window, a 3x3 window inside the input.
+    Intrinsic{"loupe.dsp.dw_pixel_s8", "loupe_dw_pixel_s8_dsp", ScalarType::Void, 16, kDspDepthwise,
+              false},
+    Intrinsic{"loupe.dsp.dw_3x3_s8", "loupe_dw_3x3_s8_dsp", ScalarType::Void, 12, kDspDepthwise,
               false},
     // A whole int8 ADD without broadcasting, four elements per MVE vector.
     Intrinsic{"loupe.mve.add_s8", "loupe_add_s8_mve", ScalarType::Void, 16, kSimd, false},

@@ -73,8 +73,8 @@ class SimdLowering : public QObject {
 
     // Every operator took the SIMD path (a test passing through the scalar
     // lowering would prove nothing): every convolution and fully-connected
-    // layer calls the convolution kernel, with MVE every depthwise
-    // convolution and ADD its own, and with plain Thumb every depthwise one.
+    // layer calls the convolution kernel, with the DSP extension, MVE and
+    // plain Thumb every depthwise convolution its own, and with MVE every ADD.
     const int convs = operatorsOfType(graph, ir::OpType::Conv2D) +
                       operatorsOfType(graph, ir::OpType::FullyConnected);
     const int depthwise = operatorsOfType(graph, ir::OpType::DepthwiseConv2D);
@@ -84,6 +84,8 @@ class SimdLowering : public QObject {
       const std::string kernel = options.isa == target::CpuIsa::Dsp ? "loupe.dsp.conv_pixel_s8"
                                                                     : "loupe.thumb.conv_pixel_s8";
       QCOMPARE(functionsCalling(model, kernel), convs);
+      QCOMPARE(functionsCalling(model, "loupe.dsp.dw_"),
+               options.isa == target::CpuIsa::Dsp ? depthwise : 0);
       QCOMPARE(functionsCalling(model, "loupe.mve."), 0);
       if (options.isa == target::CpuIsa::Thumb)
         QCOMPARE(functionsCalling(model, "loupe.thumb.dw_"), depthwise);
