@@ -15,6 +15,8 @@ constexpr std::string_view kUnary = "loupe/elementwise_unary.h";
 constexpr std::string_view kRecurrent = "loupe/recurrent_arith.h";
 constexpr std::string_view kSimd = "loupe/simd_kernels.h";
 constexpr std::string_view kDspDepthwise = "loupe/dsp_depthwise_kernels.h";
+constexpr std::string_view kThumbConv = "loupe/thumb_conv_kernels.h";
+constexpr std::string_view kThumbDepthwise = "loupe/thumb_depthwise_kernels.h";
 constexpr std::string_view kIndex = "loupe/index_check.h";
 constexpr std::string_view kFloat = "loupe/float_math.h";
 constexpr std::string_view kHybrid = "loupe/hybrid_quantize.h";
@@ -122,7 +124,7 @@ constexpr std::array kIntrinsics = {
     // Every output channel of one int8 convolution pixel from its patch
     // (loupe/simd_kernels.h): plain Thumb, the DSP extension's SMLAD, MVE.
     Intrinsic{"loupe.thumb.conv_pixel_s8", "loupe_conv_pixel_s8_thumb_smlal", ScalarType::Void, 11,
-              kSimd, false},
+              kThumbConv, false},
     Intrinsic{"loupe.dsp.conv_pixel_s8", "loupe_conv_pixel_s8_dsp", ScalarType::Void, 11, kSimd,
               false},
     Intrinsic{"loupe.mve.conv_pixel_s8", "loupe_conv_pixel_s8_mve", ScalarType::Void, 11, kSimd,
@@ -133,11 +135,12 @@ constexpr std::array kIntrinsics = {
     Intrinsic{"loupe.mve.dw_3x3_s8", "loupe_dw_3x3_s8_mve", ScalarType::Void, 12, kSimd, false},
     // Plain Thumb depthwise (loupe/thumb_depthwise_kernels.h): any window,
     // a 3x3 window inside the input, and two adjacent such windows.
-    Intrinsic{"loupe.thumb.dw_pixel_s8", "loupe_dw_pixel_s8_thumb", ScalarType::Void, 16, kSimd,
-              false},
-    Intrinsic{"loupe.thumb.dw_3x3_s8", "loupe_dw_3x3_s8_thumb", ScalarType::Void, 12, kSimd, false},
-    Intrinsic{"loupe.thumb.dw_3x3_x2_s8", "loupe_dw_3x3_x2_s8_thumb", ScalarType::Void, 13, kSimd,
-              false},
+    Intrinsic{"loupe.thumb.dw_pixel_s8", "loupe_dw_pixel_s8_thumb", ScalarType::Void, 16,
+              kThumbDepthwise, false},
+    Intrinsic{"loupe.thumb.dw_3x3_s8", "loupe_dw_3x3_s8_thumb", ScalarType::Void, 12,
+              kThumbDepthwise, false},
+    Intrinsic{"loupe.thumb.dw_3x3_x2_s8", "loupe_dw_3x3_x2_s8_thumb", ScalarType::Void, 13,
+              kThumbDepthwise, false},
     // DSP-extension depthwise (loupe/dsp_depthwise_kernels.h), four channels
     // per step (SMLABB/SMLATT): any window, a 3x3 window inside the input.
     Intrinsic{"loupe.dsp.dw_pixel_s8", "loupe_dw_pixel_s8_dsp", ScalarType::Void, 16, kDspDepthwise,

@@ -10,6 +10,7 @@
 
 #include "codegen_checks.h"
 #include "lowering/schedule.h"
+#include "lowering/simd_lowering.h"
 #include "simd_kernel_cases.h"
 #include "test_group.h"
 #include "tir/tir_printer.h"
@@ -60,8 +61,12 @@ class ScheduleTest : public QObject {
     for (const ir::Operator& op : graph.operators) {
       const auto dsp = lowering::scheduleSpace(graph, op, target::CpuIsa::Dsp);
       const auto scalar = lowering::scheduleSpace(graph, op, target::CpuIsa::Scalar);
-      // The DSP extension has kernels for CONV_2D and FULLY_CONNECTED only.
-      const bool kernel = op.type == ir::OpType::Conv2D || op.type == ir::OpType::FullyConnected;
+      // The DSP extension has kernels for CONV_2D, FULLY_CONNECTED and
+      // DEPTHWISE_CONV_2D (with depth multiplier 1).
+      const bool kernel = lowering::hasSimdKernel(graph, op, target::CpuIsa::Dsp);
+      QVERIFY(kernel == (op.type == ir::OpType::Conv2D || op.type == ir::OpType::FullyConnected ||
+                         (op.type == ir::OpType::DepthwiseConv2D &&
+                          std::get<ir::DepthwiseConv2DAttrs>(op.attributes).depthMultiplier == 1)));
       QCOMPARE(dsp.candidates().size(), kernel ? std::size_t{8} : std::size_t{4});
       QCOMPARE(scalar.candidates().size(), std::size_t{4});
       // The default comes first, and is the kernel with the compiler's own unrolling.

@@ -17,8 +17,7 @@
 
 #include <stdint.h>
 
-/* Its helpers; simd_kernels.h includes this file at its end, so either may
- * be included first. */
+/* Its helpers. */
 #include "loupe/simd_kernels.h"
 
 #ifdef __cplusplus

@@ -576,8 +576,9 @@ static inline void loupe_add_s8_mve(const int8_t* in1, const int8_t* in2, int32_
 }
 #endif
 
-#include "loupe/thumb_conv_kernels.h"
-#include "loupe/thumb_depthwise_kernels.h"
-#include "loupe/dsp_depthwise_kernels.h"
+/* The kernels of one instruction set in a header of their own
+ * (thumb_conv_kernels.h, thumb_depthwise_kernels.h, dsp_depthwise_kernels.h,
+ * ...) include this one for its helpers; the generated C includes the
+ * header each intrinsic it calls names (tir/intrinsics.cpp). */
 
 #endif /* LOUPE_SIMD_KERNELS_H_ */
