@@ -1,3 +1,5 @@
+#include <algorithm>
+
 #include "lowering/conv_lowering_common.h"
 #include "lowering/lowering_rule.h"
 #include "lowering/simd_lowering.h"
@@ -32,6 +34,12 @@ std::optional<PrimFunc> lowerDepthwiseConv2DSimd(const ir::Graph& graph, const i
   const Buffer in = fb.param(op.inputs[0], "input", false);
   const Buffer out = fb.param(op.outputs[0], "output", true);
   const Buffer w = fb.constant(filter, "filter");
+  // The sixteen-channel 3x3 kernel (loupe/mve_depthwise_3x3_x16.h) adds two
+  // taps' int8 products in int16, exact while no weight is -128.
+  const std::vector<std::int8_t> weights = tensorValues<std::int8_t>(filter);
+  const bool sixteenLanes =
+      channels % 16 == 0 &&
+      std::none_of(weights.begin(), weights.end(), [](std::int8_t v) { return v == -128; });
   const Buffer multiplier =
       fb.constant("multiplier", ScalarType::Int32, requantization->multipliers);
   const Buffer shift = fb.constant("shift", ScalarType::Int32, requantization->shifts);
@@ -65,13 +73,15 @@ std::optional<PrimFunc> lowerDepthwiseConv2DSimd(const ir::Graph& graph, const i
       const Expr rowStep = intImm(attrs.dilationH * inWidth * channels);
       const Expr colStep = intImm(attrs.dilationW * channels);
       if (complete && tapsH == 3 && tapsW == 3) {
-        // Nearly every pixel of a 3x3 depthwise convolution: the unrolled kernel.
-        const Stmt call = evaluate(
-            callIntrinsic("loupe.mve.dw_3x3_s8", ScalarType::Void,
-                          {window, rowStep, colStep, addressOf(w), intImm(channels),
-                           addressOf(start), addressOf(multiplier), addressOf(shift),
-                           intImm(requantization->outputOffset), intImm(requantization->actMin),
-                           intImm(requantization->actMax), addressOf(out, pixel * channels)}));
+        // Nearly every pixel of a 3x3 depthwise convolution: the unrolled
+        // kernel, sixteen channels per vector where its int16 pairs of
+        // products cannot overflow.
+        const Stmt call = evaluate(callIntrinsic(
+            sixteenLanes ? "loupe.mve.dw_3x3_x16_s8" : "loupe.mve.dw_3x3_s8", ScalarType::Void,
+            {window, rowStep, colStep, addressOf(w), intImm(channels), addressOf(start),
+             addressOf(multiplier), addressOf(shift), intImm(requantization->outputOffset),
+             intImm(requantization->actMin), intImm(requantization->actMax),
+             addressOf(out, pixel * channels)}));
         colNests.push_back(forLoop(x, cols.outBegin, cols.outCount, call));
         continue;
       }

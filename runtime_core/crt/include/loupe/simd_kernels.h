@@ -546,4 +546,7 @@ static inline void loupe_add_s8_mve(const int8_t* in1, const int8_t* in2, int32_
 }
 #endif
 
+#include "loupe/mve_conv_pixels.h"
+#include "loupe/mve_depthwise_3x3_x16.h"
+
 #endif /* LOUPE_SIMD_KERNELS_H_ */
