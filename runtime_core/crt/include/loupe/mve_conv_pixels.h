@@ -19,6 +19,10 @@
 
 #include <stdint.h>
 
+/* Its helpers and the one-pixel kernels; that header includes this one at
+ * its end, so either may be included first. */
+#include "loupe/simd_kernels.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
