@@ -90,7 +90,10 @@ static inline LOUPE_ALWAYS_INLINE void loupe_conv_pixels_s8_mve(
   int32_t p = 0;
 #if defined(LOUPE_HAVE_MVE)
   const uint32x4_t offsets = vmulq_n_u32(vidupq_n_u32(0, 1), (uint32_t)channels);
-  for (; p + 4 <= pixels; p += 4) {
+  /* The bound of the groups computed first, so that the compiler knows the
+   * one-pixel loop's count when `pixels` is a constant. */
+  const int32_t grouped = pixels / 4 * 4;
+  for (; p < grouped; p += 4) {
     const int8_t* x0 = patches + p * length;
     const int8_t* w = filter;
     int8_t* o = out + p * channels;
@@ -108,7 +111,7 @@ static inline LOUPE_ALWAYS_INLINE void loupe_conv_pixels_s8_mve(
       w += length;
     }
   }
-  for (; p < pixels; ++p) {
+  for (p = grouped; p < pixels; ++p) {
     loupe_conv_pixel_s8_mve(patches + p * length, filter, length, channels, acc_init, multiplier,
                             shift, output_offset, act_min, act_max, out + p * channels);
   }
