@@ -59,8 +59,41 @@ std::optional<PrimFunc> lowerConv2DSimd(const ir::Graph& graph, const ir::Operat
          intImm(requantization->actMax), addressOf(out, pixel * d.outChannels)}));
   };
 
+  // MVE computes several pixels per call (loupe/mve_conv_pixels.h), four
+  // at a time sharing each weight load.
+  auto pixelsCall = [&](const Expr& patches, const Expr& pixels, int count) {
+    return evaluate(callIntrinsic(
+        "loupe.mve.conv_pixels_s8", ScalarType::Void,
+        {patches, addressOf(filterBuffer), intImm(d.windowSize()), intImm(d.outChannels),
+         intImm(count), addressOf(accInit), addressOf(multiplier), addressOf(shift),
+         intImm(requantization->outputOffset), intImm(requantization->actMin),
+         intImm(requantization->actMax), addressOf(out, pixels * d.outChannels)}));
+  };
+  const bool mve = isa == target::CpuIsa::Mve;
+
+  // A 1x1 window with stride 1 is the input's pixels one after the other:
+  // groups of four read in place (a group per call, so that the output may
+  // still trail its input closely in memory), then the rest.
+  const bool pointwise = d.filterHeight == 1 && d.filterWidth == 1 && pad.top == 0 && pad.left == 0;
+  if (mve && pointwise && d.strideH == 1 && d.strideW == 1) {
+    const std::int64_t pixels = std::int64_t{d.batches} * d.outHeight * d.outWidth;
+    const Var g = loopVar("g");
+    std::vector<Stmt> steps;
+    if (pixels >= 4) {
+      steps.push_back(
+          forLoop(g, 0, intImm(pixels / 4),
+                  pixelsCall(addressOf(in, refVar(g) * (4 * d.inDepth)), refVar(g) * 4, 4)));
+    }
+    if (pixels % 4 != 0) {
+      const std::int64_t first = pixels / 4 * 4;
+      steps.push_back(pixelsCall(addressOf(in, intImm(first * d.inDepth)), intImm(first),
+                                 static_cast<int>(pixels % 4)));
+    }
+    return fb.finish(seq(std::move(steps)));
+  }
+
   // A 1x1 window is its input pixel's channels: no patch.
-  if (d.filterHeight == 1 && d.filterWidth == 1 && pad.top == 0 && pad.left == 0) {
+  if (pointwise) {
     const Expr inPixel = (inRowOrigin * d.inWidth + inColOrigin) * d.inDepth;
     return fb.finish(forLoop(
         b, 0, d.batches,
@@ -70,7 +103,12 @@ std::optional<PrimFunc> lowerConv2DSimd(const ir::Graph& graph, const ir::Operat
   // Taps outside the input are gathered as the input zero point: with the
   // offset folded into acc_init, they add (zp - zp) * w = 0, as the
   // reference's skipping of them.
-  const Buffer patch = fb.local("patch", ScalarType::Int8, d.windowSize());
+  // MVE gathers a whole output row's windows, one after the other, and
+  // computes them in one call when they fit.
+  const bool rowPatches = mve && d.outWidth >= 4 && d.outWidth * d.windowSize() <= kMaxPatchBytes;
+  const Expr slot = rowPatches ? refVar(x) * d.windowSize() : Expr(0);
+  const Buffer patch = fb.local("patch", ScalarType::Int8,
+                                rowPatches ? d.outWidth * d.windowSize() : d.windowSize());
   const Expr zeroPoint = intImm(input.quantization.zeroPoint(), ScalarType::Int8);
   const auto rowRuns =
       windowRuns(d.outHeight, d.inHeight, d.filterHeight, d.strideH, d.dilationH, pad.top);
@@ -82,7 +120,7 @@ std::optional<PrimFunc> lowerConv2DSimd(const ir::Graph& graph, const ir::Operat
     for (const WindowRun& cols : colRuns) {
       std::vector<Stmt> steps;
       if (!(rows.complete && cols.complete)) {
-        steps.push_back(forLoop(j, 0, d.windowSize(), store(patch, refVar(j), zeroPoint)));
+        steps.push_back(forLoop(j, 0, d.windowSize(), store(patch, slot + refVar(j), zeroPoint)));
       }
       const int rowTaps = rows.tapEnd - rows.tapBegin;
       const int colTaps = cols.tapEnd - cols.tapBegin;
@@ -91,7 +129,7 @@ std::optional<PrimFunc> lowerConv2DSimd(const ir::Graph& graph, const ir::Operat
         const Expr inStart =
             ((inRowOrigin + refVar(ky) * d.dilationH) * d.inWidth + inColOrigin + cols.tapBegin) *
             d.inDepth;
-        const Expr patchStart = (refVar(ky) * d.filterWidth + cols.tapBegin) * d.inDepth;
+        const Expr patchStart = slot + (refVar(ky) * d.filterWidth + cols.tapBegin) * d.inDepth;
         steps.push_back(
             forLoop(ky, rows.tapBegin, rowTaps,
                     forLoop(j, 0, colTaps * d.inDepth,
@@ -101,14 +139,19 @@ std::optional<PrimFunc> lowerConv2DSimd(const ir::Graph& graph, const ir::Operat
                               refVar(kx) * d.dilationW) *
                                  d.inDepth +
                              refVar(j);
-        const Expr patchIndex = (refVar(ky) * d.filterWidth + refVar(kx)) * d.inDepth + refVar(j);
+        const Expr patchIndex =
+            slot + (refVar(ky) * d.filterWidth + refVar(kx)) * d.inDepth + refVar(j);
         steps.push_back(forLoop(
             ky, rows.tapBegin, rowTaps,
             forLoop(kx, cols.tapBegin, colTaps,
                     forLoop(j, 0, d.inDepth, store(patch, patchIndex, load(in, inIndex))))));
       }
-      steps.push_back(kernelCall(addressOf(patch)));
+      if (!rowPatches) steps.push_back(kernelCall(addressOf(patch)));
       colNests.push_back(forLoop(x, cols.outBegin, cols.outCount, seq(std::move(steps))));
+    }
+    if (rowPatches) {
+      colNests.push_back(pixelsCall(
+          addressOf(patch), (refVar(b) * d.outHeight + refVar(y)) * d.outWidth, d.outWidth));
     }
     rowNests.push_back(forLoop(y, rows.outBegin, rows.outCount, seq(std::move(colNests))));
   }

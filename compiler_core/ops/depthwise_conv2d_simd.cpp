@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <string_view>
 #include <vector>
 
@@ -11,23 +12,24 @@ using namespace tir;
 
 namespace {
 
-// The kernels of one instruction set (loupe/simd_kernels.h and the
-// headers it includes): any window, a 3x3 window inside the input, and
-// (Thumb) two adjacent such windows.
+// The kernels of one instruction set: any window, a 3x3 window inside the
+// input, (MVE) the same sixteen channels per vector and (Thumb) two
+// adjacent such windows; empty where there is none.
 struct DepthwiseKernels {
-  std::string_view pixel, window3x3, pair3x3;
+  std::string_view pixel, window3x3, wide3x3, pair3x3;
 };
 
 std::optional<DepthwiseKernels> depthwiseKernels(target::CpuIsa isa) {
   switch (isa) {
     case target::CpuIsa::Mve:
-      return DepthwiseKernels{"loupe.mve.dw_pixel_s8", "loupe.mve.dw_3x3_s8", ""};
+      return DepthwiseKernels{"loupe.mve.dw_pixel_s8", "loupe.mve.dw_3x3_s8",
+                              "loupe.mve.dw_3x3_x16_s8", ""};
     case target::CpuIsa::Thumb:
       // Without SIMD the pair shares weight (and, at stride 1, input) loads.
-      return DepthwiseKernels{"loupe.thumb.dw_pixel_s8", "loupe.thumb.dw_3x3_s8",
+      return DepthwiseKernels{"loupe.thumb.dw_pixel_s8", "loupe.thumb.dw_3x3_s8", "",
                               "loupe.thumb.dw_3x3_x2_s8"};
     case target::CpuIsa::Dsp:
-      return DepthwiseKernels{"loupe.dsp.dw_pixel_s8", "loupe.dsp.dw_3x3_s8", ""};
+      return DepthwiseKernels{"loupe.dsp.dw_pixel_s8", "loupe.dsp.dw_3x3_s8", "", ""};
     default:
       return std::nullopt;
   }
@@ -62,6 +64,12 @@ std::optional<PrimFunc> lowerDepthwiseConv2DSimd(const ir::Graph& graph, const i
   const Buffer in = fb.param(op.inputs[0], "input", false);
   const Buffer out = fb.param(op.outputs[0], "output", true);
   const Buffer w = fb.constant(filter, "filter");
+  // The sixteen-channel 3x3 kernel (loupe/mve_depthwise_3x3_x16.h) adds two
+  // taps' int8 products in int16, exact while no weight is -128.
+  const std::vector<std::int8_t> weights = tensorValues<std::int8_t>(filter);
+  const bool sixteenLanes =
+      !kernels->wide3x3.empty() && channels % 16 == 0 &&
+      std::none_of(weights.begin(), weights.end(), [](std::int8_t v) { return v == -128; });
   const Buffer multiplier =
       fb.constant("multiplier", ScalarType::Int32, requantization->multipliers);
   const Buffer shift = fb.constant("shift", ScalarType::Int32, requantization->shifts);
@@ -102,7 +110,9 @@ std::optional<PrimFunc> lowerDepthwiseConv2DSimd(const ir::Graph& graph, const i
       const Expr colStep = intImm(attrs.dilationW * channels);
       if (complete && tapsH == 3 && tapsW == 3) {
         // Nearly every pixel of a 3x3 depthwise convolution: the unrolled
-        // kernel, on pairs of pixels where the instruction set has one.
+        // kernel, on pairs of pixels where the instruction set has one, and
+        // (MVE) sixteen channels per vector where its int16 pairs of
+        // products cannot overflow.
         const auto requantArgs = [&](const Expr& outAddress) {
           return std::vector<Expr>{addressOf(start),
                                    addressOf(multiplier),
@@ -118,7 +128,8 @@ std::optional<PrimFunc> lowerDepthwiseConv2DSimd(const ir::Graph& graph, const i
           for (Expr& arg : requantArgs(addressOf(out, pixelAt(column) * channels)))
             args.push_back(std::move(arg));
           return evaluate(
-              callIntrinsic(std::string(kernels->window3x3), ScalarType::Void, std::move(args)));
+              callIntrinsic(std::string(sixteenLanes ? kernels->wide3x3 : kernels->window3x3),
+                            ScalarType::Void, std::move(args)));
         };
         const int pairs = kernels->pair3x3.empty() ? 0 : cols.outCount / 2;
         if (pairs > 0) {

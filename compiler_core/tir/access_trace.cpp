@@ -27,22 +27,29 @@ struct KernelAccess {
   // Whether the reads are the `readLength` elements from the pointer on, so
   // the highest one is known too (a depthwise window's are not).
   bool contiguous;
-  // Output pixels of `writeLength` elements each, one after the other.
+  // Output pixels of `writeLength` elements each, one after the other: a
+  // fixed count, or (a kernel over several pixels) the argument giving it,
+  // when not 0. Contiguous reads are then `readLength` per pixel too.
   std::int64_t pixels = 1;
+  std::size_t pixelsArgument = 0;
 };
 
 // conv_pixel_s8(patch, filter, length, channels, ..., out): `length` bytes
 // of the patch, `channels` outputs. dw_3x3_s8(window, row_step, col_step,
-// filter, channels, ..., out) and dw_pixel_s8(window, row_step, col_step,
+// filter, channels, ..., out), dw_3x3_x16_s8 alike, and dw_pixel_s8(window, row_step, col_step,
 // filter, filter_row, taps_h, taps_w, channels, ..., out): a window of taps
 // `channels` bytes each, from `window` on (both steps are positive), and
-// `channels` outputs. The ADD kernel reads two inputs and is not described,
+// `channels` outputs. conv_pixels_s8(patches, filter, length, channels,
+// pixels, ..., out): `pixels` patches and outputs one after the other. The
+// ADD kernel reads two inputs and is not described,
 // so operators calling it are not traced.
 constexpr KernelAccess kKernelAccesses[] = {
     {"loupe.thumb.conv_pixel_s8", 0, 2, 10, 3, true},
     {"loupe.dsp.conv_pixel_s8", 0, 2, 10, 3, true},
     {"loupe.mve.conv_pixel_s8", 0, 2, 10, 3, true},
+    {"loupe.mve.conv_pixels_s8", 0, 2, 11, 3, true, 1, 4},
     {"loupe.mve.dw_3x3_s8", 0, 4, 11, 4, false},
+    {"loupe.mve.dw_3x3_x16_s8", 0, 4, 11, 4, false},
     {"loupe.mve.dw_pixel_s8", 0, 7, 15, 7, false},
     {"loupe.thumb.dw_3x3_s8", 0, 4, 11, 4, false},
     {"loupe.thumb.dw_pixel_s8", 0, 7, 15, 7, false},
@@ -212,16 +219,18 @@ class Tracer {
       if (!v || *v < 0) throw Untraceable{"a kernel call whose extent depends on the data"};
       return *v;
     };
+    const std::int64_t pixels =
+        access.pixelsArgument == 0 ? access.pixels : value(access.pixelsArgument);
     if (const Value out = pointerInto(args.at(access.write), output_)) {
       count();
-      wrote(*out * outputBytes_, (*out + access.pixels * value(access.writeLength)) * outputBytes_);
+      wrote(*out * outputBytes_, (*out + pixels * value(access.writeLength)) * outputBytes_);
     } else if (pointerInto(args.at(access.write), input_)) {
       throw Untraceable{"a kernel writing into the input"};
     }
     if (const Value in = pointerInto(args.at(access.read), input_)) {
       // Its first element is what a store must not pass; its last, what a
       // store running the other way must stay above.
-      const std::int64_t length = value(access.readLength);
+      const std::int64_t length = pixels * value(access.readLength);
       if (length > 0) read(*in, access.contiguous ? std::optional(length) : std::nullopt);
     } else if (pointerInto(args.at(access.read), output_)) {
       throw Untraceable{"a kernel reading the output"};

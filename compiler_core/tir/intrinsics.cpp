@@ -129,10 +129,17 @@ constexpr std::array kIntrinsics = {
               false},
     Intrinsic{"loupe.mve.conv_pixel_s8", "loupe_conv_pixel_s8_mve", ScalarType::Void, 11, kSimd,
               false},
+    // The same for several pixels' patches one after the other (MVE: four
+    // pixels by one channel per step, loupe/mve_conv_pixels.h).
+    Intrinsic{"loupe.mve.conv_pixels_s8", "loupe_conv_pixels_s8_mve", ScalarType::Void, 12,
+              "loupe/mve_conv_pixels.h", false},
     // Every channel of one int8 depthwise pixel, four per MVE vector.
     Intrinsic{"loupe.mve.dw_pixel_s8", "loupe_dw_pixel_s8_mve", ScalarType::Void, 16, kSimd, false},
     // The same for a 3x3 window inside the input, unrolled.
     Intrinsic{"loupe.mve.dw_3x3_s8", "loupe_dw_3x3_s8_mve", ScalarType::Void, 12, kSimd, false},
+    // Sixteen channels per vector, for weights in [-127, 127].
+    Intrinsic{"loupe.mve.dw_3x3_x16_s8", "loupe_dw_3x3_x16_s8_mve", ScalarType::Void, 12,
+              "loupe/mve_depthwise_3x3_x16.h", false},
     // Plain Thumb depthwise (loupe/thumb_depthwise_kernels.h): any window,
     // a 3x3 window inside the input, and two adjacent such windows.
     Intrinsic{"loupe.thumb.dw_pixel_s8", "loupe_dw_pixel_s8_thumb", ScalarType::Void, 16,

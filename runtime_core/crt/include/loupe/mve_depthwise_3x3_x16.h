@@ -1,0 +1,129 @@
+/*
+ * A 3x3 int8 depthwise window inside the input, sixteen channels per
+ * vector: the arguments and bytes of loupe_dw_3x3_s8_mve (see
+ * loupe/simd_kernels.h, which includes this file), for filters whose
+ * values are all in [-127, 127] (TFLite's symmetric int8 weights; the
+ * compiler checks it and otherwise calls loupe_dw_3x3_s8_mve).
+ *
+ * Each tap is one int8 load of sixteen inputs and one of their weights and
+ * VMULLB/VMULLT to the int16 products of the even and the odd channels.
+ * A product is at most 128 * 127 in magnitude, so two taps' products add
+ * in int16 without overflow before they are widened (VMOVLB/VMOVLT) into
+ * four int32 accumulators; accumulator k holds channels k, k + 4, k + 8,
+ * k + 12, so its constants are gathered and its outputs scattered four
+ * channels apart. A channel count that is not a multiple of sixteen goes
+ * through the four-channel kernel. Inlined where it is called, as that kernel.
+ * C99, header-only, no allocation.
+ */
+#ifndef LOUPE_MVE_DEPTHWISE_3X3_X16_H_
+#define LOUPE_MVE_DEPTHWISE_3X3_X16_H_
+
+#include <stdint.h>
+
+/* Its helpers and the one-pixel kernels; that header includes this one at
+ * its end, so either may be included first. */
+#include "loupe/simd_kernels.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(LOUPE_HAVE_MVE)
+/* The nine taps of sixteen channels, the products of the even channels
+ * (`top` 0: VMULLB) or of the odd ones (1: VMULLT), taps paired in int16,
+ * added into `acc_lo` (channels 0, 4, 8, 12 of the half's eight, widened
+ * from the even int16 lanes) and `acc_hi` (the odd lanes). One half at a
+ * time keeps the live vectors within MVE's eight registers; the second half
+ * loads its inputs again, which costs less than spilling. */
+static inline LOUPE_ALWAYS_INLINE void loupe_dw_3x3_half_x16_mve(const int8_t* in, int32_t row_step,
+                                                                 int32_t col_step, const int8_t* w,
+                                                                 int32_t channels, int top,
+                                                                 int32x4_t* acc_lo,
+                                                                 int32x4_t* acc_hi) {
+  int32x4_t lo = *acc_lo, hi = *acc_hi;
+  int32_t ky;
+  /* A loop over the rows, not unrolled: unrolled, the compiler keeps all
+   * eighteen tap addresses live and spills them. */
+#pragma GCC unroll 1
+  for (ky = 0; ky < 3; ++ky) {
+    const int8x16_t x0 = vldrbq_s8(in), w0 = vldrbq_s8(w);
+    const int8x16_t x1 = vldrbq_s8(in + col_step), w1 = vldrbq_s8(w + channels);
+    const int16x8_t pair = top ? vaddq_s16(vmulltq_int_s8(x0, w0), vmulltq_int_s8(x1, w1))
+                               : vaddq_s16(vmullbq_int_s8(x0, w0), vmullbq_int_s8(x1, w1));
+    const int8x16_t x2 = vldrbq_s8(in + 2 * col_step), w2 = vldrbq_s8(w + 2 * channels);
+    const int16x8_t single = top ? vmulltq_int_s8(x2, w2) : vmullbq_int_s8(x2, w2);
+    lo = vaddq_s32(lo, vmovlbq_s16(pair));
+    hi = vaddq_s32(hi, vmovltq_s16(pair));
+    lo = vaddq_s32(lo, vmovlbq_s16(single));
+    hi = vaddq_s32(hi, vmovltq_s16(single));
+    in += row_step, w += 3 * channels;
+  }
+  *acc_lo = lo, *acc_hi = hi;
+}
+
+/* Four accumulators of channels k, k + 4, k + 8, k + 12 to int8, the
+ * requantisation of loupe_requantize_store_x4_mve with gathered constants. */
+static inline LOUPE_ALWAYS_INLINE void loupe_requantize_store_x4_strided_mve(
+    int32x4_t acc, const int32_t* multiplier, const int32_t* shift, int32_t output_offset,
+    int32_t act_min, int32_t act_max, int8_t* out, uint32x4_t lanes) {
+  const int32x4_t mult = vldrwq_gather_shifted_offset_s32(multiplier, lanes);
+  const int32x4_t sh = vldrwq_gather_shifted_offset_s32(shift, lanes);
+  const int32x4_t left = vmaxq_s32(sh, vdupq_n_s32(0));
+  const int32x4_t neg_right = vminq_s32(sh, vdupq_n_s32(0));
+  const int32x4_t high = vqrdmulhq_s32(vshlq_s32(acc, left), mult);
+  const int32x4_t fixup = vshrq_n_s32(vandq_s32(high, neg_right), 31);
+  int32x4_t r = vrshlq_s32(vqaddq_s32(high, fixup), neg_right);
+  r = vaddq_s32(r, vdupq_n_s32(output_offset));
+  r = vmaxq_s32(r, vdupq_n_s32(act_min));
+  r = vminq_s32(r, vdupq_n_s32(act_max));
+  vstrbq_scatter_offset_s32(out, lanes, r);
+}
+#endif
+
+static inline LOUPE_ALWAYS_INLINE void loupe_dw_3x3_x16_s8_mve(
+    const int8_t* input, int32_t row_step, int32_t col_step, const int8_t* filter, int32_t channels,
+    const int32_t* acc_init, const int32_t* multiplier, const int32_t* shift, int32_t output_offset,
+    int32_t act_min, int32_t act_max, int8_t* out) {
+#if defined(LOUPE_HAVE_MVE)
+  const uint32x4_t lanes = vidupq_n_u32(0, 4);
+  int32_t c;
+  if (channels % 16 != 0) {
+    loupe_dw_3x3_s8_mve(input, row_step, col_step, filter, channels, acc_init, multiplier, shift,
+                        output_offset, act_min, act_max, out);
+    return;
+  }
+  for (c = 0; c + 16 <= channels; c += 16) {
+    const int8_t* in = input + c;
+    const int8_t* w = filter + c;
+    /* acc_k holds channels c + k, c + k + 4, c + k + 8, c + k + 12. */
+    int32x4_t acc0 = vldrwq_gather_shifted_offset_s32(acc_init + c, lanes);
+    int32x4_t acc2 = vldrwq_gather_shifted_offset_s32(acc_init + c + 2, lanes);
+    int32x4_t acc1, acc3;
+    loupe_dw_3x3_half_x16_mve(in, row_step, col_step, w, channels, 0, &acc0, &acc2);
+    loupe_requantize_store_x4_strided_mve(acc0, multiplier + c, shift + c, output_offset, act_min,
+                                          act_max, out + c, lanes);
+    loupe_requantize_store_x4_strided_mve(acc2, multiplier + c + 2, shift + c + 2, output_offset,
+                                          act_min, act_max, out + c + 2, lanes);
+    /* Hidden from the optimiser, so that the second half computes its
+     * addresses again rather than keeping the first half's in spilled
+     * registers. */
+    __asm__("" : "+r"(in), "+r"(w));
+    acc1 = vldrwq_gather_shifted_offset_s32(acc_init + c + 1, lanes);
+    acc3 = vldrwq_gather_shifted_offset_s32(acc_init + c + 3, lanes);
+    loupe_dw_3x3_half_x16_mve(in, row_step, col_step, w, channels, 1, &acc1, &acc3);
+    loupe_requantize_store_x4_strided_mve(acc1, multiplier + c + 1, shift + c + 1, output_offset,
+                                          act_min, act_max, out + c + 1, lanes);
+    loupe_requantize_store_x4_strided_mve(acc3, multiplier + c + 3, shift + c + 3, output_offset,
+                                          act_min, act_max, out + c + 3, lanes);
+  }
+#else
+  loupe_dw_3x3_s8_mve(input, row_step, col_step, filter, channels, acc_init, multiplier, shift,
+                      output_offset, act_min, act_max, out);
+#endif
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LOUPE_MVE_DEPTHWISE_3X3_X16_H_ */
