@@ -66,16 +66,9 @@ static inline LOUPE_ALWAYS_INLINE void loupe_dw_3x3_half_x16_mve(const int8_t* i
 static inline LOUPE_ALWAYS_INLINE void loupe_requantize_store_x4_strided_mve(
     int32x4_t acc, const int32_t* multiplier, const int32_t* shift, int32_t output_offset,
     int32_t act_min, int32_t act_max, int8_t* out, uint32x4_t lanes) {
-  const int32x4_t mult = vldrwq_gather_shifted_offset_s32(multiplier, lanes);
-  const int32x4_t sh = vldrwq_gather_shifted_offset_s32(shift, lanes);
-  const int32x4_t left = vmaxq_s32(sh, vdupq_n_s32(0));
-  const int32x4_t neg_right = vminq_s32(sh, vdupq_n_s32(0));
-  const int32x4_t high = vqrdmulhq_s32(vshlq_s32(acc, left), mult);
-  const int32x4_t fixup = vshrq_n_s32(vandq_s32(high, neg_right), 31);
-  int32x4_t r = vrshlq_s32(vqaddq_s32(high, fixup), neg_right);
-  r = vaddq_s32(r, vdupq_n_s32(output_offset));
-  r = vmaxq_s32(r, vdupq_n_s32(act_min));
-  r = vminq_s32(r, vdupq_n_s32(act_max));
+  const int32x4_t r = loupe_requantize_x4_mve(
+      acc, vldrwq_gather_shifted_offset_s32(multiplier, lanes),
+      vldrwq_gather_shifted_offset_s32(shift, lanes), output_offset, act_min, act_max);
   vstrbq_scatter_offset_s32(out, lanes, r);
 }
 #endif

@@ -108,14 +108,14 @@ static inline int32_t loupe_smlad4_s8(uint32_t w, int16x2_t x02, int16x2_t x13, 
 #endif
 
 #if defined(LOUPE_HAVE_MVE)
-/* Four int32 accumulators to int8 outputs, TFLite's requantisation (see
- * the top of this file), stored in the lanes of `lane_mask`. */
-static inline void loupe_requantize_store_x4_mve(int32x4_t acc, const int32_t* multiplier,
-                                                 const int32_t* shift, int32_t output_offset,
-                                                 int32_t act_min, int32_t act_max, int8_t* out,
-                                                 mve_pred16_t lane_mask) {
-  const int32x4_t mult = vldrwq_z_s32(multiplier, lane_mask);
-  const int32x4_t sh = vldrwq_z_s32(shift, lane_mask);
+/* Four int32 accumulators to int8 values (in int32 lanes), TFLite's
+ * requantisation (see the top of this file), each lane with its own
+ * multiplier and shift. */
+static inline LOUPE_ALWAYS_INLINE int32x4_t loupe_requantize_x4_mve(int32x4_t acc, int32x4_t mult,
+                                                                    int32x4_t sh,
+                                                                    int32_t output_offset,
+                                                                    int32_t act_min,
+                                                                    int32_t act_max) {
   const int32x4_t left = vmaxq_s32(sh, vdupq_n_s32(0));
   const int32x4_t neg_right = vminq_s32(sh, vdupq_n_s32(0));
   const int32x4_t high = vqrdmulhq_s32(vshlq_s32(acc, left), mult);
@@ -125,7 +125,18 @@ static inline void loupe_requantize_store_x4_mve(int32x4_t acc, const int32_t* m
   int32x4_t r = vrshlq_s32(vqaddq_s32(high, fixup), neg_right);
   r = vaddq_s32(r, vdupq_n_s32(output_offset));
   r = vmaxq_s32(r, vdupq_n_s32(act_min));
-  r = vminq_s32(r, vdupq_n_s32(act_max));
+  return vminq_s32(r, vdupq_n_s32(act_max));
+}
+
+/* The same stored in the lanes of `lane_mask`, the constants of channels
+ * multiplier[0..3] and shift[0..3]. */
+static inline void loupe_requantize_store_x4_mve(int32x4_t acc, const int32_t* multiplier,
+                                                 const int32_t* shift, int32_t output_offset,
+                                                 int32_t act_min, int32_t act_max, int8_t* out,
+                                                 mve_pred16_t lane_mask) {
+  const int32x4_t r =
+      loupe_requantize_x4_mve(acc, vldrwq_z_s32(multiplier, lane_mask),
+                              vldrwq_z_s32(shift, lane_mask), output_offset, act_min, act_max);
   vstrbq_p_s32(out, r, lane_mask);
 }
 #endif
