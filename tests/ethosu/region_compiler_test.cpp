@@ -41,6 +41,27 @@ std::pair<int, int> longestNpuRun(const ir::Graph& graph) {
   return best;
 }
 
+// Random bytes for each of the graph's inputs, in order.
+std::vector<std::vector<std::uint8_t>> randomInputs(const ir::Graph& graph, unsigned seed) {
+  std::mt19937 random(seed);
+  std::vector<std::vector<std::uint8_t>> bytes;
+  for (const int t : graph.inputs) {
+    bytes.emplace_back(static_cast<std::size_t>(graph.tensor(t).elementCount()));
+    for (auto& v : bytes.back()) v = static_cast<std::uint8_t>(random());
+  }
+  return bytes;
+}
+
+// The reference interpreter's first output of `graph` for `inputs`.
+std::vector<std::uint8_t> referenceOutput(const ir::Graph& graph,
+                                          const std::vector<std::vector<std::uint8_t>>& inputs) {
+  reference::ReferenceInterpreter interpreter(graph);
+  for (std::size_t i = 0; i < inputs.size(); ++i) interpreter.setInput(i, inputs[i]);
+  interpreter.invoke();
+  const auto output = interpreter.output(0);
+  return std::vector<std::uint8_t>(output.begin(), output.end());
+}
+
 }  // namespace
 
 class EthosuRegionCompilerTest : public QObject {
@@ -362,19 +383,8 @@ class EthosuRegionCompilerTest : public QObject {
     b.op(ir::OpType::Tanh, {in1}, {tanh});
     b.op(ir::OpType::Concatenation, {in0, tanh, third}, {out}, ir::ConcatenationAttrs{axis});
     const ir::Graph graph = b.inputs({in0, in1, third}).outputs({out}).build();
-    std::mt19937 random(static_cast<unsigned>(a * 31 + s1[a]));
-    std::vector<std::vector<std::uint8_t>> bytes;
-    for (const int t : {in0, in1, third}) {
-      bytes.emplace_back(static_cast<std::size_t>(graph.tensor(t).elementCount()));
-      for (auto& v : bytes.back()) v = static_cast<std::uint8_t>(random());
-    }
-    const auto run = [&bytes](const ir::Graph& g) {
-      reference::ReferenceInterpreter interpreter(g);
-      for (std::size_t i = 0; i < bytes.size(); ++i) interpreter.setInput(i, bytes[i]);
-      interpreter.invoke();
-      const auto output = interpreter.output(0);
-      return std::vector<std::uint8_t>(output.begin(), output.end());
-    };
+    const auto bytes = randomInputs(graph, static_cast<unsigned>(a * 31 + s1[a]));
+    const auto run = [&bytes](const ir::Graph& g) { return referenceOutput(g, bytes); };
     const auto expected = run(graph);
     for (const NpuArchitecture& arch : npuArchitectures()) {
       const ir::Graph compiled = withNpuRegion(graph, 0, 1, arch);
@@ -413,19 +423,8 @@ class EthosuRegionCompilerTest : public QObject {
     b.op(ir::OpType::Maximum, {in0, in1}, {larger});
     b.op(ir::OpType::Minimum, {larger, in2}, {out});
     const ir::Graph graph = b.inputs({in0, in1, in2}).outputs({out}).build();
-    std::mt19937 random(static_cast<unsigned>(s0[2] * 7 + s1[1]));
-    std::vector<std::vector<std::uint8_t>> bytes;
-    for (const int t : {in0, in1, in2}) {
-      bytes.emplace_back(static_cast<std::size_t>(graph.tensor(t).elementCount()));
-      for (auto& v : bytes.back()) v = static_cast<std::uint8_t>(random());
-    }
-    const auto run = [&bytes](const ir::Graph& g) {
-      reference::ReferenceInterpreter interpreter(g);
-      for (std::size_t i = 0; i < bytes.size(); ++i) interpreter.setInput(i, bytes[i]);
-      interpreter.invoke();
-      const auto output = interpreter.output(0);
-      return std::vector<std::uint8_t>(output.begin(), output.end());
-    };
+    const auto bytes = randomInputs(graph, static_cast<unsigned>(s0[2] * 7 + s1[1]));
+    const auto run = [&bytes](const ir::Graph& g) { return referenceOutput(g, bytes); };
     const auto expected = run(graph);
     QVERIFY(expected != bytes[2]);  // the third input alone does not pass
     for (const NpuArchitecture& arch : npuArchitectures()) {
