@@ -82,7 +82,7 @@ std::vector<TuningWorkload> findWorkloads(const driver::Compilation& compilation
     auto [it, added] = byKey.try_emplace(key, workloads.size());
     if (added) {
       TuningWorkload workload{key, std::string(op.typeName()), {}, {}};
-      workload.candidates = lowering::scheduleSpace(graph, op, isa).candidates();
+      workload.candidates = lowering::scheduleSpace(graph, op, isa).oneKnobAtATime();
       if (trials > 0 && static_cast<int>(workload.candidates.size()) > trials) {
         workload.candidates.resize(static_cast<std::size_t>(trials));
       }
@@ -123,6 +123,42 @@ std::vector<WorkloadSummary> summarizeTuning(const std::vector<TuningWorkload>& 
   return summaries;
 }
 
+std::optional<lowering::Schedule> combinedBestSchedule(
+    const TuningWorkload& workload, const std::vector<tuning::TuningRecord>& records,
+    const std::string& board) {
+  const lowering::Schedule base = workload.candidates.front();
+  std::map<std::string, std::pair<std::string, double>> bestPerKnob;  // knob -> choice, cost
+  std::optional<double> defaultCost;
+  for (const tuning::TuningRecord& record : records) {
+    if (record.board != board || record.workload != workload.key || !record.cost) continue;
+    std::vector<std::string> changed;
+    for (const auto& [knob, choice] : base) {
+      const auto it = record.knobs.find(knob);
+      if (it != record.knobs.end() && it->second != choice) changed.push_back(knob);
+    }
+    if (changed.empty()) {
+      defaultCost = defaultCost ? std::min(*defaultCost, *record.cost) : *record.cost;
+    } else if (changed.size() == 1) {
+      auto [it, added] =
+          bestPerKnob.try_emplace(changed[0], record.knobs.at(changed[0]), *record.cost);
+      if (!added && *record.cost < it->second.second) {
+        it->second = {record.knobs.at(changed[0]), *record.cost};
+      }
+    }
+  }
+  if (!defaultCost) return std::nullopt;
+  lowering::Schedule combined = base;
+  int changes = 0;
+  for (const auto& [knob, best] : bestPerKnob) {
+    if (best.second < *defaultCost) {
+      combined[knob] = best.first;
+      ++changes;
+    }
+  }
+  if (changes < 2) return std::nullopt;
+  return combined;
+}
+
 std::vector<Bytes> fixedTuningInputs(const ir::Graph& model) {
   std::mt19937 random(20261125);
   std::vector<Bytes> inputs;
@@ -134,6 +170,43 @@ std::vector<Bytes> fixedTuningInputs(const ir::Graph& model) {
   return inputs;
 }
 
+namespace {
+
+// One trial: a candidate index per workload, and the workloads whose
+// candidate it measures for the first time on this board.
+struct Trial {
+  std::vector<std::size_t> candidate;
+  std::vector<std::size_t> fresh;
+};
+
+using MeasuredSet = std::set<std::pair<std::string, std::string>>;  // workload, schedule
+
+// The first round: trial t gives every workload its t-th candidate (its
+// default past the end), measuring what the log does not hold yet.
+std::vector<Trial> firstRound(const std::vector<TuningWorkload>& workloads,
+                              const MeasuredSet& measured) {
+  std::size_t trialCount = 0;
+  for (const TuningWorkload& workload : workloads) {
+    trialCount = std::max(trialCount, workload.candidates.size());
+  }
+  std::vector<Trial> trials;
+  for (std::size_t t = 0; t < trialCount; ++t) {
+    Trial trial;
+    for (std::size_t w = 0; w < workloads.size(); ++w) {
+      const auto& candidates = workloads[w].candidates;
+      trial.candidate.push_back(t < candidates.size() ? t : 0);
+      if (t < candidates.size() &&
+          !measured.contains({workloads[w].key, lowering::scheduleToString(candidates[t])})) {
+        trial.fresh.push_back(w);
+      }
+    }
+    if (!trial.fresh.empty()) trials.push_back(std::move(trial));
+  }
+  return trials;
+}
+
+}  // namespace
+
 TuneResult tuneOnBoard(TuneRequest request) {
   if (!request.platform) throw std::invalid_argument("no platform to tune on");
   const Platform& platform = *request.platform;
@@ -144,36 +217,22 @@ TuneResult tuneOnBoard(TuneRequest request) {
 
   TuneResult result;
   result.workloads = findWorkloads(baseline, request.trials);
-  const auto& workloads = result.workloads;
+  auto& workloads = result.workloads;
 
-  // Which candidates each trial measures: those not measured on this board before.
-  std::set<std::pair<std::string, std::string>> measured;
+  // What the log being resumed measured on this board is not measured again.
+  MeasuredSet measured;
+  std::vector<tuning::TuningRecord> known;  // on this board, the log's and this run's
   for (const tuning::TuningRecord& record : request.previous) {
     if (record.board == platform.name()) {
       measured.insert({record.workload, lowering::scheduleToString(record.knobs)});
+      known.push_back(record);
     }
   }
-  std::size_t trialCount = 0;
-  for (const TuningWorkload& workload : workloads) {
-    trialCount = std::max(trialCount, workload.candidates.size());
-  }
-  std::vector<std::pair<std::size_t, std::vector<std::size_t>>> trials;  // trial, new workloads
-  for (std::size_t t = 0; t < trialCount; ++t) {
-    std::vector<std::size_t> fresh;
-    for (std::size_t w = 0; w < workloads.size(); ++w) {
-      const auto& candidates = workloads[w].candidates;
-      if (t < candidates.size() &&
-          !measured.contains({workloads[w].key, lowering::scheduleToString(candidates[t])})) {
-        fresh.push_back(w);
-      }
-    }
-    if (!fresh.empty()) trials.emplace_back(t, std::move(fresh));
-  }
-
-  if (request.progress) request.progress({0, static_cast<int>(trials.size()), nullptr, &workloads});
+  std::vector<Trial> trials = firstRound(workloads, measured);
+  int trialsTotal = static_cast<int>(trials.size());
+  if (request.progress) request.progress({0, trialsTotal, nullptr, &workloads});
 
   std::mutex mutex;  // guards result and progress calls
-  std::atomic<std::size_t> next{0};
   std::atomic<bool> stopped{false};
   std::string defaultTrialError;
   const Clock::time_point start = Clock::now();
@@ -182,12 +241,10 @@ TuneResult tuneOnBoard(TuneRequest request) {
     return std::chrono::duration<double>(Clock::now() - start).count() < request.timeBudgetSeconds;
   };
 
-  const auto runTrial = [&](std::size_t t) {
+  const auto runTrial = [&](const Trial& trial) {
     driver::CompileRequest compile = request.compile;
-    for (const TuningWorkload& workload : workloads) {
-      const auto& candidates = workload.candidates;
-      compile.options.schedules[workload.key] =
-          t < candidates.size() ? candidates[t] : candidates[0];
+    for (std::size_t w = 0; w < workloads.size(); ++w) {
+      compile.options.schedules[workloads[w].key] = workloads[w].candidates[trial.candidate[w]];
     }
     TrialOutcome outcome;
     try {
@@ -208,56 +265,87 @@ TuneResult tuneOnBoard(TuneRequest request) {
     return outcome;
   };
 
-  // Records go out in trial order whatever order the boards finish in, so
-  // that a log (and which of equal costs comes first in it) does not depend
-  // on --jobs.
-  std::vector<std::optional<TrialOutcome>> outcomes(trials.size());
-  std::size_t emitted = 0;                     // trials [0, emitted) are in result
-  const auto emitTrial = [&](std::size_t i) {  // with the mutex held
-    const auto& [t, fresh] = trials[i];
-    const TrialOutcome& outcome = *outcomes[i];
-    ++result.trialsRun;
-    if (t == 0 && !outcome.error.empty()) defaultTrialError = outcome.error;
-    if (result.unit.empty()) result.unit = outcome.profile.unit;
-    for (std::size_t w : fresh) {
-      result.records.push_back(measuredRecord(workloads[w], workloads[w].candidates[t], outcome,
-                                              platform.name(), request.version));
-      if (request.progress) {
-        request.progress({result.trialsRun, static_cast<int>(trials.size()), &result.records.back(),
-                          &workloads});
+  // Runs `round` on `jobs` boards. Records go out in trial order whatever
+  // order the boards finish in, so that a log (and which of equal costs
+  // comes first in it) does not depend on --jobs.
+  const auto runRound = [&](const std::vector<Trial>& round) {
+    std::vector<std::optional<TrialOutcome>> outcomes(round.size());
+    std::atomic<std::size_t> next{0};
+    std::size_t emitted = 0;                     // trials [0, emitted) are in result
+    const auto emitTrial = [&](std::size_t i) {  // with the mutex held
+      const Trial& trial = round[i];
+      const TrialOutcome& outcome = *outcomes[i];
+      ++result.trialsRun;
+      const bool defaults = std::all_of(trial.candidate.begin(), trial.candidate.end(),
+                                        [](std::size_t c) { return c == 0; });
+      if (defaults && !outcome.error.empty()) defaultTrialError = outcome.error;
+      if (result.unit.empty()) result.unit = outcome.profile.unit;
+      for (std::size_t w : trial.fresh) {
+        result.records.push_back(measuredRecord(workloads[w],
+                                                workloads[w].candidates[trial.candidate[w]],
+                                                outcome, platform.name(), request.version));
+        known.push_back(result.records.back());
+        if (request.progress) {
+          request.progress({result.trialsRun, trialsTotal, &result.records.back(), &workloads});
+        }
       }
+    };
+    const auto worker = [&] {
+      for (;;) {
+        if (stopped || request.deployment.stop.stop_requested() || !budgetLeft()) return;
+        const std::size_t i = next++;
+        if (i >= round.size()) return;
+        TrialOutcome outcome;
+        try {
+          outcome = runTrial(round[i]);
+        } catch (const DeployError&) {  // cancelled: keep what was measured
+          stopped = true;
+          return;
+        }
+        std::lock_guard lock(mutex);
+        outcomes[i] = std::move(outcome);
+        for (; emitted < round.size() && outcomes[emitted]; ++emitted) emitTrial(emitted);
+      }
+    };
+    const int jobs = std::clamp(request.jobs, 1, std::max(1, static_cast<int>(round.size())));
+    std::vector<std::jthread> threads;
+    for (int j = 1; j < jobs; ++j) threads.emplace_back(worker);
+    worker();
+    threads.clear();  // joins
+    // Trials that finished behind one that never ran (a stop, the budget).
+    for (std::size_t i = emitted; i < round.size(); ++i) {
+      if (outcomes[i]) emitTrial(i);
     }
   };
 
-  const auto worker = [&] {
-    for (;;) {
-      if (stopped || request.deployment.stop.stop_requested() || !budgetLeft()) return;
-      const std::size_t i = next++;
-      if (i >= trials.size()) return;
-      TrialOutcome outcome;
-      try {
-        outcome = runTrial(trials[i].first);
-      } catch (const DeployError&) {  // cancelled: keep what was measured
-        stopped = true;
-        return;
+  // The knobs act on different things (which kernel, how far the compiler
+  // unrolls, how many pixels or which window kernel), so one knob's best
+  // choice hardly depends on the others': the first round changes one knob
+  // at a time (1 + the sum of the knobs' other choices, not their product,
+  // trials), the second measures each workload's per-knob bests together,
+  // one trial for all of them.
+  runRound(trials);
+  const bool interrupted = result.trialsRun < trialsTotal;
+  if (!interrupted && defaultTrialError.empty()) {
+    Trial combined;
+    for (std::size_t w = 0; w < workloads.size(); ++w) {
+      const auto schedule = combinedBestSchedule(workloads[w], known, platform.name());
+      if (schedule &&
+          !measured.contains({workloads[w].key, lowering::scheduleToString(*schedule)})) {
+        workloads[w].candidates.push_back(*schedule);
+        combined.candidate.push_back(workloads[w].candidates.size() - 1);
+        combined.fresh.push_back(w);
+      } else {
+        combined.candidate.push_back(0);
       }
-      std::lock_guard lock(mutex);
-      outcomes[i] = std::move(outcome);
-      for (; emitted < trials.size() && outcomes[emitted]; ++emitted) emitTrial(emitted);
     }
-  };
-
-  const int jobs = std::clamp(request.jobs, 1, std::max(1, static_cast<int>(trials.size())));
-  std::vector<std::jthread> threads;
-  for (int j = 1; j < jobs; ++j) threads.emplace_back(worker);
-  worker();
-  threads.clear();  // joins
-
-  // Trials that finished behind one that never ran (a stop, the budget).
-  for (std::size_t i = emitted; i < trials.size(); ++i) {
-    if (outcomes[i]) emitTrial(i);
+    if (!combined.fresh.empty()) {
+      ++trialsTotal;
+      if (request.progress) request.progress({result.trialsRun, trialsTotal, nullptr, &workloads});
+      runRound({combined});
+    }
   }
-  result.trialsSkipped = static_cast<int>(trials.size()) - result.trialsRun;
+  result.trialsSkipped = trialsTotal - result.trialsRun;
   if (!defaultTrialError.empty()) {
     throw DeployError(DeployError::Kind::RunFailed,
                       "the model with its default schedules fails on " + platform.name() + ": " +

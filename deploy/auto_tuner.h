@@ -6,7 +6,14 @@
 //
 // One trial is one firmware: trial t lowers every workload with its t-th
 // candidate (the default first), so a model's workloads are measured
-// together and the number of builds is the largest space, not their sum.
+// together and the number of builds is the longest candidate list, not
+// their sum. The candidates are searched in two rounds: first the default
+// and each knob's other choices one knob at a time
+// (lowering::ScheduleSpace::oneKnobAtATime), then one trial with each
+// workload's per-knob best choices together, where two or more knobs gained.
+// The knobs act on different things, so their bests hardly interact, and a
+// workload with kernel (2), unroll (4) and pixels (2) takes 6 + 1 trials
+// instead of the 16 of every combination.
 // Each trial's outputs are compared with the reference interpreter's; a
 // candidate whose trial builds nothing or gives other bytes is recorded as
 // failed and never applied. Trials run on `jobs` boards at once (QEMU
@@ -33,7 +40,7 @@ struct TuningWorkload {
   std::string key;
   std::string op;                              // the operator type
   std::vector<int> operators;                  // graph operators with this workload
-  std::vector<lowering::Schedule> candidates;  // the default first
+  std::vector<lowering::Schedule> candidates;  // the default first; the second round's last
 };
 
 struct TuningProgress {
@@ -48,16 +55,17 @@ struct TuneRequest {
   driver::CompileRequest compile;                 // the imported model, targets, options
   std::vector<std::vector<std::uint8_t>> inputs;  // model input order, checked sizes
   DeploymentOptions deployment;                   // build cache, stop token
-  int trials = 0;                // at most this many candidates per workload; 0: all
+  int trials = 0;                // at most this many first-round candidates per workload; 0: all
   int jobs = 1;                  // boards at once
   double timeBudgetSeconds = 0;  // no trial starts after this; 0: no limit
   // Records from an earlier tuning (the log being resumed): a schedule
   // measured there is not measured again.
   std::vector<tuning::TuningRecord> previous;
   std::string version;  // Loupe's, written into every record
-  // Called once with no record when the workloads are known, before the
-  // first trial, then for every record as soon as it is measured (from one
-  // thread at a time), so the caller can append it to the log at once.
+  // Called with no record when the workloads are known, before the first
+  // trial, and again before the second round (which adds a candidate to
+  // some workloads); then for every record as soon as it is measured (from
+  // one thread at a time), so the caller can append it to the log at once.
   std::function<void(const TuningProgress&)> progress;
 };
 
@@ -83,6 +91,15 @@ struct WorkloadSummary {
 std::vector<WorkloadSummary> summarizeTuning(const std::vector<TuningWorkload>& workloads,
                                              const std::vector<tuning::TuningRecord>& records,
                                              const std::string& board);
+
+// The second round's schedule of `workload`: for every knob, the choice
+// whose one-knob change from the default measured least on `board` in
+// `records` (the default where none measured less than it); nullopt where
+// the default was not measured or that schedule is at most one knob away
+// from the default (the first round measured it).
+std::optional<lowering::Schedule> combinedBestSchedule(
+    const TuningWorkload& workload, const std::vector<tuning::TuningRecord>& records,
+    const std::string& board);
 
 // The workloads of the model's C operators as `request` compiles them, with
 // at most `trials` candidates each (0: every one).

@@ -146,6 +146,7 @@ bool BoardTuning::start(Request request) {
           tune.version = version;
           const std::vector<tuning::TuningRecord> previous = tune.previous;
           bool written = true;
+          bool announced = false;
           tune.progress = [&](const deploy::TuningProgress& progress) {
             Update update{generation, progress.trialsDone, progress.trialsTotal, {}, {}};
             if (progress.record) {
@@ -154,9 +155,12 @@ bool BoardTuning::start(Request request) {
               written = written && static_cast<bool>(log);
               update.records.push_back(*progress.record);
             } else {
+              // The workloads, announced before each round; the log's
+              // earlier records go with the first announcement only.
               update.workloads =
                   std::make_shared<const std::vector<deploy::TuningWorkload>>(*progress.workloads);
-              update.records = previous;
+              if (!announced) update.records = previous;
+              announced = true;
             }
             post(std::move(update));
           };

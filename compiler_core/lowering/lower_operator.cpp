@@ -22,17 +22,25 @@ namespace {
 
 // The SIMD lowering of `op` for `isa`, or nullopt where no kernel covers it.
 std::optional<tir::PrimFunc> lowerSimd(const ir::Graph& graph, const ir::Operator& op,
-                                       const std::string& functionName, target::CpuIsa isa) {
+                                       const std::string& functionName, target::CpuIsa isa,
+                                       const Schedule& schedule) {
   const ops::SimdLoweringRule rule = ops::definitionOf(op.type).lowerSimd;
   if (rule == nullptr) return std::nullopt;
-  return rule(graph, op, functionName, isa);
+  return rule(graph, op, functionName, isa, schedule);
 }
 
 }  // namespace
 
 bool hasSimdKernel(const ir::Graph& graph, const ir::Operator& op, target::CpuIsa isa) {
   if (isa == target::CpuIsa::Scalar || loweringProblem(graph, op)) return false;
-  return lowerSimd(graph, op, "probe", isa).has_value();
+  return lowerSimd(graph, op, "probe", isa, {}).has_value();
+}
+
+std::vector<Knob> simdKernelKnobs(const ir::Graph& graph, const ir::Operator& op,
+                                  target::CpuIsa isa) {
+  const ops::SimdKnobsRule rule = ops::definitionOf(op.type).simdKnobs;
+  if (rule == nullptr || !hasSimdKernel(graph, op, isa)) return {};
+  return rule(graph, op, isa);
 }
 
 tir::PrimFunc lowerOperator(const ir::Graph& graph, const ir::Operator& op,
@@ -41,7 +49,7 @@ tir::PrimFunc lowerOperator(const ir::Graph& graph, const ir::Operator& op,
   if (auto problem = loweringProblem(graph, op)) fail(op, *problem);
   // The SIMD lowerings say nullopt for what their kernels do not cover.
   if (usesSimdKernel(schedule)) {
-    if (auto simd = lowerSimd(graph, op, functionName, isa)) return std::move(*simd);
+    if (auto simd = lowerSimd(graph, op, functionName, isa, schedule)) return std::move(*simd);
   }
   return ops::definitionOf(op.type).lower(graph, op, functionName);
 }

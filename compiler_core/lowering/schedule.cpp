@@ -45,6 +45,19 @@ std::vector<Schedule> ScheduleSpace::candidates() const {
   return all;  // the first combination takes every knob's first choice: the default
 }
 
+std::vector<Schedule> ScheduleSpace::oneKnobAtATime() const {
+  const Schedule base = defaults();
+  std::vector<Schedule> order{base};
+  for (const Knob& knob : knobs) {
+    for (std::size_t c = 1; c < knob.choices.size(); ++c) {
+      Schedule next = base;
+      next[knob.name] = knob.choices[c];
+      order.push_back(std::move(next));
+    }
+  }
+  return order;
+}
+
 std::string workloadKey(const ir::Graph& graph, const ir::Operator& op, target::CpuIsa isa) {
   std::string key(op.typeName());
   for (int index : op.inputs) {
@@ -71,6 +84,7 @@ ScheduleSpace scheduleSpace(const ir::Graph& graph, const ir::Operator& op, targ
   if (hasSimdKernel(graph, op, isa)) {
     space.knobs.push_back(
         {"kernel", {"simd", "loops"}, "the board's SIMD kernel, or the portable loop nests"});
+    for (Knob& knob : simdKernelKnobs(graph, op, isa)) space.knobs.push_back(std::move(knob));
   }
   space.knobs.push_back(
       {"unroll", kUnrollChoices, "unroll factor asked of the C compiler for the innermost loops"});
@@ -108,6 +122,11 @@ int unrollFactor(const Schedule& schedule) {
 bool usesSimdKernel(const Schedule& schedule) {
   const auto it = schedule.find("kernel");
   return it == schedule.end() || it->second == "simd";
+}
+
+const std::string& knobChoice(const Schedule& schedule, const Knob& knob) {
+  const auto it = schedule.find(knob.name);
+  return it == schedule.end() ? knob.choices.front() : it->second;
 }
 
 }  // namespace loupe::lowering

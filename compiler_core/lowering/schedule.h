@@ -1,11 +1,14 @@
 // Schedules (AutoTVM's knobs, rfcs/003): the choices an operator's lowering
-// leaves open, and one choice of each. Every C operator has the same two
-// knobs today:
+// leaves open, and one choice of each. Every C operator has
 //   kernel  "simd" (the board's kernel of lowering/simd_lowering.h) or
 //           "loops" (the portable loop nests), where a kernel covers the
 //           operator on that instruction set;
 //   unroll  1, 2, 4 or 8: how far the C compiler is asked to unroll the
-//           innermost loops (1: as it chooses itself).
+//           innermost loops (1: as it chooses itself);
+// and a kernel may add knobs of its own variants (simdKernelKnobs):
+//   pixels  MVE CONV_2D: output pixels per kernel call, "4" or "1";
+//   window  DEPTHWISE_CONV_2D 3x3: "3x3x16" (MVE), "3x3x2" (Thumb), "3x3"
+//           or "any", which kernel computes the windows inside the input.
 // The default schedule is what a simple cost model expects to be fastest
 // (the kernel where there is one; the compiler's own unrolling), so untuned
 // code is already the good code; `loupec tune` measures the others on the
@@ -36,6 +39,10 @@ struct ScheduleSpace {
   Schedule defaults() const;
   // Every combination of choices, the default schedule first.
   std::vector<Schedule> candidates() const;
+  // The default schedule, then every other choice of each knob with the
+  // other knobs at their defaults: the tuner's first round (its second
+  // combines each knob's best; deploy/auto_tuner.h says why).
+  std::vector<Schedule> oneKnobAtATime() const;
 };
 
 // What identifies an operator's code for tuning: its type, the shapes and
@@ -59,6 +66,8 @@ std::string scheduleToString(const Schedule& schedule);
 int unrollFactor(const Schedule& schedule);
 // Whether `schedule` lets the operator call its SIMD kernel.
 bool usesSimdKernel(const Schedule& schedule);
+// The choice `schedule` makes for `knob`, or the knob's default.
+const std::string& knobChoice(const Schedule& schedule, const Knob& knob);
 
 // Workload key -> the schedule to lower it with (what a tuning log applies);
 // a workload without one gets its default schedule.

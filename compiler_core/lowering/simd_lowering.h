@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "ir/graph.h"
+#include "lowering/schedule.h"
 #include "target/cpu_isa.h"
 #include "tir/prim_func.h"
 
@@ -21,7 +22,12 @@ namespace loupe::lowering {
 // input, filter and output with an int32 bias, no groups, accumulators
 // that stay in int32 and multipliers >= 0 with shifts in [-31, 30].
 std::optional<tir::PrimFunc> lowerConv2DSimd(const ir::Graph& graph, const ir::Operator& op,
-                                             const std::string& functionName, target::CpuIsa isa);
+                                             const std::string& functionName, target::CpuIsa isa,
+                                             const Schedule& schedule);
+// Its knob on MVE, where pixels can be grouped: "pixels", 4 per call
+// (loupe.mve.conv_pixels_s8) or 1.
+std::vector<Knob> conv2DSimdKnobs(const ir::Graph& graph, const ir::Operator& op,
+                                  target::CpuIsa isa);
 
 // FULLY_CONNECTED (ops/fully_connected_simd.cpp), Thumb, DSP or MVE: each batch row
 // is one call of the convolution kernel (the row is the patch, the units
@@ -29,7 +35,7 @@ std::optional<tir::PrimFunc> lowerConv2DSimd(const ir::Graph& graph, const ir::O
 // channel) and an int32 bias under the same requantisation conditions.
 std::optional<tir::PrimFunc> lowerFullyConnectedSimd(const ir::Graph& graph, const ir::Operator& op,
                                                      const std::string& functionName,
-                                                     target::CpuIsa isa);
+                                                     target::CpuIsa isa, const Schedule& schedule);
 
 // DEPTHWISE_CONV_2D (ops/depthwise_conv2d_simd.cpp), MVE: four channels per
 // vector, one kernel call per pixel over the window's taps inside the
@@ -39,16 +45,24 @@ std::optional<tir::PrimFunc> lowerFullyConnectedSimd(const ir::Graph& graph, con
 std::optional<tir::PrimFunc> lowerDepthwiseConv2DSimd(const ir::Graph& graph,
                                                       const ir::Operator& op,
                                                       const std::string& functionName,
-                                                      target::CpuIsa isa);
+                                                      target::CpuIsa isa, const Schedule& schedule);
+// Its knob for a 3x3 filter: "window", the kernel of the 3x3 windows inside
+// the input ("3x3x16" on MVE where exact, "3x3x2" on Thumb, "3x3", "any").
+std::vector<Knob> depthwiseConv2DSimdKnobs(const ir::Graph& graph, const ir::Operator& op,
+                                           target::CpuIsa isa);
 
 // ADD (ops/add_simd.cpp), MVE: one kernel call over the whole tensor, four
 // elements per vector. Covers int8 inputs of the output's shape (no
 // broadcasting), TFLite's rescaling of both inputs and of the sum.
 std::optional<tir::PrimFunc> lowerAddSimd(const ir::Graph& graph, const ir::Operator& op,
-                                          const std::string& functionName, target::CpuIsa isa);
+                                          const std::string& functionName, target::CpuIsa isa,
+                                          const Schedule& schedule);
 
 // Whether one of the lowerings above covers `op` on `isa` (lower_operator.cpp).
 bool hasSimdKernel(const ir::Graph& graph, const ir::Operator& op, target::CpuIsa isa);
+// The knobs of that kernel's variants (none where no kernel covers `op`).
+std::vector<Knob> simdKernelKnobs(const ir::Graph& graph, const ir::Operator& op,
+                                  target::CpuIsa isa);
 
 // Whether a CONV_2D, DEPTHWISE_CONV_2D or FULLY_CONNECTED has the operands
 // the kernels take: int8 input, output and constant filter, and a constant

@@ -7,7 +7,8 @@ namespace loupe::lowering {
 using namespace tir;
 
 std::optional<PrimFunc> lowerAddSimd(const ir::Graph& graph, const ir::Operator& op,
-                                     const std::string& functionName, target::CpuIsa isa) {
+                                     const std::string& functionName, target::CpuIsa isa,
+                                     const Schedule& /*schedule: no variants*/) {
   if (isa != target::CpuIsa::Mve) return std::nullopt;
   const auto& attrs = std::get<ir::ElementwiseAttrs>(op.attributes);
   const ir::Tensor& input1 = *graph.input(op, 0);

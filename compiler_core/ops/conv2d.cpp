@@ -73,9 +73,10 @@ tir::PrimFunc lowerConv2D(const ir::Graph& graph, const ir::Operator& op,
 
 // The DSP/MVE kernels cover integer activations only.
 std::optional<tir::PrimFunc> lowerConv2DSimd(const ir::Graph& graph, const ir::Operator& op,
-                                             const std::string& functionName, target::CpuIsa isa) {
+                                             const std::string& functionName, target::CpuIsa isa,
+                                             const lowering::Schedule& schedule) {
   if (isHybridConv2D(graph, op)) return std::nullopt;
-  return lowering::lowerConv2DSimd(graph, op, functionName, isa);
+  return lowering::lowerConv2DSimd(graph, op, functionName, isa, schedule);
 }
 
 const reference::Kernel kConv2DKernel{ir::OpType::Conv2D, checkConv2D, evalConv2D};
@@ -98,6 +99,7 @@ extern const OperatorDefinition kConv2DDefinition{
     .kernel = &kConv2DKernel,
     .lower = lowerConv2D,
     .lowerSimd = lowerConv2DSimd,
+    .simdKnobs = lowering::conv2DSimdKnobs,
     .macs = conv2DMacs,
 };
 

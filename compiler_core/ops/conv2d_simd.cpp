@@ -12,10 +12,35 @@ namespace {
 // Largest window (int8 elements) gathered into a patch.
 constexpr std::int64_t kMaxPatchBytes = 8192;
 
+// The knob of pixel blocking: MVE convolutions whose pixels can be grouped
+// (a 1x1 stride-1 window read in place, or rows of at least four windows
+// whose patches fit) compute four pixels per call ("4") or one ("1").
+const Knob kPixelsKnob{
+    "pixels", {"4", "1"}, "output pixels per kernel call, sharing each weight load (MVE)"};
+
+// Whether the MVE lowering can group the pixels of this convolution.
+bool groupsPixels(const ConvDims& d, const WindowPadding& pad) {
+  const bool pointwise = d.filterHeight == 1 && d.filterWidth == 1 && pad.top == 0 && pad.left == 0;
+  if (pointwise) return d.strideH == 1 && d.strideW == 1;
+  return d.outWidth >= 4 && d.outWidth * d.windowSize() <= kMaxPatchBytes;
+}
+
 }  // namespace
 
+std::vector<Knob> conv2DSimdKnobs(const ir::Graph& graph, const ir::Operator& op,
+                                  target::CpuIsa isa) {
+  if (isa != target::CpuIsa::Mve) return {};
+  const auto& attrs = std::get<ir::Conv2DAttrs>(op.attributes);
+  const ConvDims d = convDims(*graph.input(op, 0), *graph.input(op, 1), graph.output(op, 0), attrs);
+  const WindowPadding pad =
+      windowPadding(attrs, d.inHeight, d.inWidth, d.filterHeight, d.filterWidth);
+  if (!groupsPixels(d, pad)) return {};
+  return {kPixelsKnob};
+}
+
 std::optional<PrimFunc> lowerConv2DSimd(const ir::Graph& graph, const ir::Operator& op,
-                                        const std::string& functionName, target::CpuIsa isa) {
+                                        const std::string& functionName, target::CpuIsa isa,
+                                        const Schedule& schedule) {
   if (isa == target::CpuIsa::Scalar) return std::nullopt;
   const auto& attrs = std::get<ir::Conv2DAttrs>(op.attributes);
   const ir::Tensor& input = *graph.input(op, 0);
@@ -69,7 +94,8 @@ std::optional<PrimFunc> lowerConv2DSimd(const ir::Graph& graph, const ir::Operat
          intImm(requantization->outputOffset), intImm(requantization->actMin),
          intImm(requantization->actMax), addressOf(out, pixels * d.outChannels)}));
   };
-  const bool mve = isa == target::CpuIsa::Mve;
+  // MVE groups pixels unless the schedule asks for one per call.
+  const bool mve = isa == target::CpuIsa::Mve && knobChoice(schedule, kPixelsKnob) == "4";
 
   // A 1x1 window with stride 1 is the input's pixels one after the other:
   // groups of four read in place (a group per call, so that the output may

@@ -71,6 +71,7 @@ extern const OperatorDefinition kDepthwiseConv2DDefinition{
     .kernel = &reference::kDepthwiseConv2DKernel,
     .lower = lowering::lowerDepthwiseConv2D,
     .lowerSimd = lowering::lowerDepthwiseConv2DSimd,
+    .simdKnobs = lowering::depthwiseConv2DSimdKnobs,
     .macs = depthwiseMacs,
 };
 

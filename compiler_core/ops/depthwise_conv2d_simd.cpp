@@ -35,11 +35,44 @@ std::optional<DepthwiseKernels> depthwiseKernels(target::CpuIsa isa) {
   }
 }
 
+// The sixteen-channel 3x3 kernel (loupe/mve_depthwise_3x3_x16.h) adds two
+// taps' int8 products in int16, exact while no weight is -128.
+bool sixteenLanesExact(const ir::Tensor& filter, int channels) {
+  const std::vector<std::int8_t> weights = tensorValues<std::int8_t>(filter);
+  return channels % 16 == 0 &&
+         std::none_of(weights.begin(), weights.end(), [](std::int8_t v) { return v == -128; });
+}
+
+// The knob of the 3x3 windows inside the input: the instruction set's
+// widest kernel first ("3x3x16": sixteen channels per vector, "3x3x2": two
+// windows per call), then the unrolled 3x3 kernel, then the kernel of any
+// window ("any").
+std::vector<std::string> windowChoices(const DepthwiseKernels& kernels, bool sixteenLanes) {
+  std::vector<std::string> choices;
+  if (!kernels.wide3x3.empty() && sixteenLanes) choices.push_back("3x3x16");
+  if (!kernels.pair3x3.empty()) choices.push_back("3x3x2");
+  choices.push_back("3x3");
+  choices.push_back("any");
+  return choices;
+}
+
 }  // namespace
+
+std::vector<Knob> depthwiseConv2DSimdKnobs(const ir::Graph& graph, const ir::Operator& op,
+                                           target::CpuIsa isa) {
+  const auto kernels = depthwiseKernels(isa);
+  const ir::Tensor& filter = *graph.input(op, 1);
+  if (!kernels || filter.shape.size() != 4 || filter.shape[1] != 3 || filter.shape[2] != 3) {
+    return {};
+  }
+  return {{"window",
+           windowChoices(*kernels, sixteenLanesExact(filter, graph.input(op, 0)->shape[3])),
+           "kernel for the 3x3 windows inside the input: the widest first, any-window last"}};
+}
 
 std::optional<PrimFunc> lowerDepthwiseConv2DSimd(const ir::Graph& graph, const ir::Operator& op,
                                                  const std::string& functionName,
-                                                 target::CpuIsa isa) {
+                                                 target::CpuIsa isa, const Schedule& schedule) {
   const auto kernels = depthwiseKernels(isa);
   if (!kernels) return std::nullopt;
   const auto& attrs = std::get<ir::DepthwiseConv2DAttrs>(op.attributes);
@@ -64,12 +97,12 @@ std::optional<PrimFunc> lowerDepthwiseConv2DSimd(const ir::Graph& graph, const i
   const Buffer in = fb.param(op.inputs[0], "input", false);
   const Buffer out = fb.param(op.outputs[0], "output", true);
   const Buffer w = fb.constant(filter, "filter");
-  // The sixteen-channel 3x3 kernel (loupe/mve_depthwise_3x3_x16.h) adds two
-  // taps' int8 products in int16, exact while no weight is -128.
-  const std::vector<std::int8_t> weights = tensorValues<std::int8_t>(filter);
-  const bool sixteenLanes =
-      !kernels->wide3x3.empty() && channels % 16 == 0 &&
-      std::none_of(weights.begin(), weights.end(), [](std::int8_t v) { return v == -128; });
+  // The schedule's window kernel, the widest the instruction set has by
+  // default.
+  const bool sixteenLanes = sixteenLanesExact(filter, channels);
+  const std::vector<std::string> choices = windowChoices(*kernels, sixteenLanes);
+  const auto choice = schedule.find("window");
+  const std::string& windowKernel = choice == schedule.end() ? choices.front() : choice->second;
   const Buffer multiplier =
       fb.constant("multiplier", ScalarType::Int32, requantization->multipliers);
   const Buffer shift = fb.constant("shift", ScalarType::Int32, requantization->shifts);
@@ -108,7 +141,7 @@ std::optional<PrimFunc> lowerDepthwiseConv2DSimd(const ir::Graph& graph, const i
       const Expr window = windowAt(refVar(x));
       const Expr rowStep = intImm(attrs.dilationH * inWidth * channels);
       const Expr colStep = intImm(attrs.dilationW * channels);
-      if (complete && tapsH == 3 && tapsW == 3) {
+      if (complete && tapsH == 3 && tapsW == 3 && windowKernel != "any") {
         // Nearly every pixel of a 3x3 depthwise convolution: the unrolled
         // kernel, on pairs of pixels where the instruction set has one, and
         // (MVE) sixteen channels per vector where its int16 pairs of
@@ -127,11 +160,12 @@ std::optional<PrimFunc> lowerDepthwiseConv2DSimd(const ir::Graph& graph, const i
                                  intImm(channels)};
           for (Expr& arg : requantArgs(addressOf(out, pixelAt(column) * channels)))
             args.push_back(std::move(arg));
-          return evaluate(
-              callIntrinsic(std::string(sixteenLanes ? kernels->wide3x3 : kernels->window3x3),
-                            ScalarType::Void, std::move(args)));
+          return evaluate(callIntrinsic(
+              std::string(windowKernel == "3x3x16" && sixteenLanes ? kernels->wide3x3
+                                                                   : kernels->window3x3),
+              ScalarType::Void, std::move(args)));
         };
-        const int pairs = kernels->pair3x3.empty() ? 0 : cols.outCount / 2;
+        const int pairs = windowKernel == "3x3x2" ? cols.outCount / 2 : 0;
         if (pairs > 0) {
           const Expr first = refVar(x) * 2 + cols.outBegin;
           std::vector<Expr> args{windowAt(first), rowStep,

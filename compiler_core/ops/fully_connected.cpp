@@ -79,9 +79,10 @@ tir::PrimFunc lowerFullyConnected(const ir::Graph& graph, const ir::Operator& op
 // The DSP/MVE kernels cover integer activations only.
 std::optional<tir::PrimFunc> lowerFullyConnectedSimd(const ir::Graph& graph, const ir::Operator& op,
                                                      const std::string& functionName,
-                                                     target::CpuIsa isa) {
+                                                     target::CpuIsa isa,
+                                                     const lowering::Schedule& schedule) {
   if (isHybridFullyConnected(graph, op)) return std::nullopt;
-  return lowering::lowerFullyConnectedSimd(graph, op, functionName, isa);
+  return lowering::lowerFullyConnectedSimd(graph, op, functionName, isa, schedule);
 }
 
 const reference::Kernel kFullyConnectedKernel{ir::OpType::FullyConnected, checkFullyConnected,

@@ -10,8 +10,8 @@ namespace loupe::lowering {
 using namespace tir;
 
 std::optional<PrimFunc> lowerFullyConnectedSimd(const ir::Graph& graph, const ir::Operator& op,
-                                                const std::string& functionName,
-                                                target::CpuIsa isa) {
+                                                const std::string& functionName, target::CpuIsa isa,
+                                                const Schedule& /*schedule: no variants*/) {
   if (isa == target::CpuIsa::Scalar) return std::nullopt;
   const auto& attrs = std::get<ir::FullyConnectedAttrs>(op.attributes);
   const ir::Tensor& input = *graph.input(op, 0);

@@ -13,6 +13,7 @@
 #include <string_view>
 
 #include "ir/graph.h"
+#include "lowering/schedule.h"
 #include "ops/shape_rule.h"
 #include "reference/kernel.h"
 #include "target/cpu_isa.h"
@@ -45,11 +46,17 @@ struct ImportRule {
 using ShapeRule = std::optional<InferredOutput> (*)(const ir::Graph& graph, const ir::Operator& op);
 using LoweringRule = tir::PrimFunc (*)(const ir::Graph& graph, const ir::Operator& op,
                                        const std::string& functionName);
-// A kernel for a Cortex-M instruction set, or nullopt where it covers none.
+// A kernel for a Cortex-M instruction set, or nullopt where it covers none;
+// the schedule's kernel knobs (SimdKnobsRule) choose among its variants.
 using SimdLoweringRule = std::optional<tir::PrimFunc> (*)(const ir::Graph& graph,
                                                           const ir::Operator& op,
                                                           const std::string& functionName,
-                                                          target::CpuIsa isa);
+                                                          target::CpuIsa isa,
+                                                          const lowering::Schedule& schedule);
+// The knobs a SIMD lowering offers for `op` on `isa` beyond "kernel" and
+// "unroll" (empty where it has no variants to choose from).
+using SimdKnobsRule = std::vector<lowering::Knob> (*)(const ir::Graph& graph,
+                                                      const ir::Operator& op, target::CpuIsa isa);
 // Multiply-accumulates (see analysis::OperatorCost for what counts as one).
 using MacsRule = std::int64_t (*)(const ir::Graph& graph, const ir::Operator& op);
 
@@ -66,6 +73,7 @@ struct OperatorDefinition {
   // Portable C; nullptr: no C lowering.
   LoweringRule lower = nullptr;
   SimdLoweringRule lowerSimd = nullptr;
+  SimdKnobsRule simdKnobs = nullptr;
   // nullptr: no arithmetic (data movement).
   MacsRule macs = nullptr;
   // Operators that never reach the graph (VAR_HANDLE, CALL_ONCE): what the

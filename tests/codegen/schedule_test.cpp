@@ -9,9 +9,11 @@
 #include <string>
 
 #include "codegen_checks.h"
+#include "frontend/tflite_importer.h"
 #include "lowering/schedule.h"
 #include "lowering/simd_lowering.h"
 #include "simd_kernel_cases.h"
+#include "test_data.h"
 #include "test_group.h"
 #include "tir/tir_printer.h"
 #include "tuning/tuning_log.h"
@@ -67,8 +69,19 @@ class ScheduleTest : public QObject {
       QVERIFY(kernel == (op.type == ir::OpType::Conv2D || op.type == ir::OpType::FullyConnected ||
                          (op.type == ir::OpType::DepthwiseConv2D &&
                           std::get<ir::DepthwiseConv2DAttrs>(op.attributes).depthMultiplier == 1)));
-      QCOMPARE(dsp.candidates().size(), kernel ? std::size_t{8} : std::size_t{4});
+      // kernel (2) x unroll (4), and a 3x3 depthwise's window kernel (2).
+      const bool window3x3 = kernel && op.type == ir::OpType::DepthwiseConv2D &&
+                             graph.input(op, 1)->shape[1] == 3 && graph.input(op, 1)->shape[2] == 3;
+      QCOMPARE(dsp.candidates().size(), std::size_t{kernel ? (window3x3 ? 16u : 8u) : 4u});
       QCOMPARE(scalar.candidates().size(), std::size_t{4});
+      // The tuner's first round: the default, then each knob's other choices alone.
+      QCOMPARE(dsp.oneKnobAtATime().size(), std::size_t{kernel ? (window3x3 ? 6u : 5u) : 4u});
+      QCOMPARE(dsp.oneKnobAtATime().front(), dsp.defaults());
+      for (const lowering::Schedule& schedule : dsp.oneKnobAtATime()) {
+        int changed = 0;
+        for (const auto& [knob, choice] : schedule) changed += choice != dsp.defaults().at(knob);
+        QVERIFY(changed <= 1);
+      }
       // The default comes first, and is the kernel with the compiler's own unrolling.
       QCOMPARE(dsp.candidates().front(), dsp.defaults());
       QCOMPARE(dsp.defaults().at("unroll"), std::string("1"));
@@ -113,6 +126,67 @@ class ScheduleTest : public QObject {
       }
     } catch (const std::exception& e) {
       QFAIL(e.what());
+    }
+  }
+
+  // kws has every kernel variant a knob chooses: 1x1 stride-1 and 10x4
+  // convolutions whose pixels MVE groups, and 3x3 depthwise convolutions of
+  // 64 channels (sixteen per MVE vector, pairs of windows on Thumb).
+  void everyKernelVariantOfKwsGivesTheGoldenBytes_data() {
+    QTest::addColumn<int>("isa");
+    QTest::addColumn<QStringList>("knobs");
+    QTest::newRow("thumb") << static_cast<int>(target::CpuIsa::Thumb) << QStringList{"window"};
+    QTest::newRow("dsp") << static_cast<int>(target::CpuIsa::Dsp) << QStringList{"window"};
+    QTest::newRow("mve") << static_cast<int>(target::CpuIsa::Mve)
+                         << QStringList{"pixels", "window"};
+  }
+
+  void everyKernelVariantOfKwsGivesTheGoldenBytes() {
+    QFETCH(int, isa);
+    QFETCH(QStringList, knobs);
+    const auto modelDir = test::modelsDir() / "kws_ref_model";
+    const ir::Graph graph = frontend::importTfliteFile(modelDir / "model.tflite");
+    const auto input = test::readBytes(modelDir / "golden" / "seed1" / "input0.bin");
+    const auto expected = test::readBytes(modelDir / "golden" / "seed1" / "output0.bin");
+    codegen::CompileOptions options;
+    options.isa = static_cast<target::CpuIsa>(isa);
+    // Every choice of the kernel knobs other than the default, one at a
+    // time, each given to every operator that has the knob.
+    std::map<std::string, std::vector<std::string>> offered;
+    for (const ir::Operator& op : graph.operators) {
+      for (const lowering::Knob& knob : lowering::scheduleSpace(graph, op, options.isa).knobs) {
+        if (knobs.contains(QString::fromStdString(knob.name))) offered[knob.name] = knob.choices;
+      }
+    }
+    QCOMPARE(static_cast<int>(offered.size()), knobs.size());
+    for (const auto& [knob, choices] : offered) {
+      QVERIFY2(choices.size() >= 2, knob.c_str());
+      for (std::size_t c = 1; c < choices.size(); ++c) {
+        options.schedules = everyOperator(graph, options.isa, {{knob, choices[c]}});
+        const std::string label = knob + "=" + choices[c];
+        try {
+          const auto sources = allSources(codegen::compileToC(graph, options));
+          // The variant reached the C: the grouped or sixteen-lane or paired
+          // kernel is gone, or (window=any) every 3x3 kernel is.
+          if (knob == "pixels") QVERIFY(sources.find("conv_pixels_s8") == std::string::npos);
+          if (choices[c] == "3x3") QVERIFY(sources.find("dw_3x3_s8") != std::string::npos);
+          if (choices[c] == "any") QVERIFY(sources.find("dw_3x3") == std::string::npos);
+          const auto actual = test::runGeneratedC(graph, {input}, options);
+          QVERIFY2(actual.size() == 1 && actual[0] == expected, label.c_str());
+        } catch (const std::exception& e) {
+          QFAIL((label + ": " + e.what()).c_str());
+        }
+      }
+    }
+    // The defaults call the widest kernels.
+    options.schedules.clear();
+    const auto defaults = allSources(codegen::compileToC(graph, options));
+    if (options.isa == target::CpuIsa::Mve) {
+      QVERIFY(defaults.find("loupe_conv_pixels_s8_mve") != std::string::npos);
+      QVERIFY(defaults.find("loupe_dw_3x3_x16_s8_mve") != std::string::npos);
+    }
+    if (options.isa == target::CpuIsa::Thumb) {
+      QVERIFY(defaults.find("loupe_dw_3x3_x2_s8_thumb") != std::string::npos);
     }
   }
 

@@ -30,6 +30,7 @@
 #include "frontend/tflite_importer.h"
 #include "golden_compare.h"
 #include "golden_sets.h"
+#include "lowering/schedule.h"
 #include "platforms/builtin_platforms.h"
 #include "targets/builtin_targets.h"
 #include "test_data.h"
@@ -98,9 +99,13 @@ class DeployGoldenOnBoards : public QObject {
         std::move(imported), target::parseTargetString(targets, targets::builtinTargetRegistry()),
         std::move(options), platform.cpu()};
     if (tuned) {
-      for (const deploy::TuningWorkload& workload :
-           deploy::findWorkloads(driver::compileModel(request), 0)) {
-        request.options.schedules[workload.key] = workload.candidates.back();
+      // The last schedule of each workload's space: the loop nests, the
+      // narrowest kernel variants and the compiler asked to unroll by 8.
+      const driver::Compilation untuned = driver::compileModel(request);
+      for (const deploy::TuningWorkload& workload : deploy::findWorkloads(untuned, 0)) {
+        const ir::Operator& op = untuned.graph.operators.at(workload.operators.front());
+        request.options.schedules[workload.key] =
+            lowering::scheduleSpace(untuned.graph, op, untuned.model.isa).candidates().back();
       }
     }
     try {

@@ -44,7 +44,8 @@ class DeployTuning : public QObject {
     // Four random int8 operators (convolutions, depthwise, fully connected, ADD).
     const ir::Graph graph = test::randomSimdKernelGraph(21, 4);
     deploy::TuneResult tuned;
-    // The workloads are announced once, before any record; then one call per record.
+    // The workloads are announced before any record (and again, the same
+    // ones, before a second round); then one call per record.
     std::vector<std::string> announced;
     int recordCalls = 0;
     deploy::TuneRequest request = tuneRequest(registries, graph);
@@ -54,8 +55,15 @@ class DeployTuning : public QObject {
         ++recordCalls;
         return;
       }
-      QVERIFY(announced.empty() && recordCalls == 0 && progress.trialsDone == 0);
-      for (const auto& workload : *progress.workloads) announced.push_back(workload.key);
+      std::vector<std::string> keys;
+      for (const auto& workload : *progress.workloads) keys.push_back(workload.key);
+      if (announced.empty()) {
+        QVERIFY(recordCalls == 0 && progress.trialsDone == 0);
+        announced = keys;
+      } else {
+        QVERIFY(recordCalls > 0 && progress.trialsDone == progress.trialsTotal - 1);
+        QCOMPARE(keys, announced);
+      }
     };
     try {
       tuned = deploy::tuneOnBoard(std::move(request));
@@ -124,6 +132,37 @@ class DeployTuning : public QObject {
     const deploy::TuneResult resumed = deploy::tuneOnBoard(std::move(again));
     QCOMPARE(resumed.trialsRun, 0);
     QVERIFY(resumed.records.empty());
+  }
+
+  void theSecondRoundCombinesEachKnobsBest() {
+    deploy::TuningWorkload workload{"W", "CONV_2D", {0}, {}};
+    workload.candidates = {{{"kernel", "simd"}, {"pixels", "4"}, {"unroll", "1"}}};
+    const auto record = [](lowering::Schedule knobs, std::optional<double> cost,
+                           const std::string& board = "b") {
+      return tuning::TuningRecord{"W",   "CONV_2D", std::move(knobs),    cost, "instructions",
+                                  board, "test",    cost ? "" : "failed"};
+    };
+    const lowering::Schedule defaults = workload.candidates.front();
+    auto with = [&](const std::string& knob, const std::string& choice) {
+      lowering::Schedule schedule = defaults;
+      schedule[knob] = choice;
+      return schedule;
+    };
+    std::vector<tuning::TuningRecord> records = {
+        record(defaults, 100),           record(with("kernel", "loops"), 150),
+        record(with("unroll", "2"), 90), record(with("unroll", "4"), 80),
+        record(with("unroll", "8"), {}), record(with("pixels", "1"), 120)};
+    // Only unroll gained: its best alone was measured in the first round.
+    QVERIFY(!deploy::combinedBestSchedule(workload, records, "b"));
+    // pixels=1 gains too: unroll=4 and pixels=1 together.
+    records.push_back(record(with("pixels", "1"), 95));
+    const auto combined = deploy::combinedBestSchedule(workload, records, "b");
+    QVERIFY(combined);
+    QCOMPARE(*combined, (lowering::Schedule{{"kernel", "simd"}, {"pixels", "1"}, {"unroll", "4"}}));
+    // Records of another board, or without the default's cost, say nothing.
+    QVERIFY(!deploy::combinedBestSchedule(workload, records, "other"));
+    records.erase(records.begin());
+    QVERIFY(!deploy::combinedBestSchedule(workload, records, "b"));
   }
 
   void aSpentTimeBudgetStartsNoTrial() {
