@@ -1,6 +1,7 @@
 // The instruction set the generated C is lowered for. Arm's M-profile cores
-// fall into three groups for integer kernels: plain Thumb (Cortex-M0/M0+/
-// M3: one multiply-accumulate per instruction, kernels blocked in C), the DSP extension (Cortex-M4,
+// fall into three groups for integer kernels: plain Thumb (Cortex-M3: one
+// multiply-accumulate per instruction, SMLAL two lanes at a time; the
+// Cortex-M0/M0+ lack SMLAL and keep the loop nests), the DSP extension (Cortex-M4,
 // M7, M33: SMLAD, two 16-bit multiply-accumulates per instruction) and MVE,
 // Helium (Cortex-M55: 16 int8 lanes). The lowering picks kernels by this; the
 // kernels themselves (loupe/simd_kernels.h) check the compiler's feature
@@ -16,8 +17,8 @@
 namespace loupe::target {
 
 enum class CpuIsa {
-  Scalar,  // portable loop nests: the host, -mcpu=generic
-  Thumb,   // plain Thumb (Armv6-M, Armv7-M): Cortex-M0, M0+, M3
+  Scalar,  // portable loop nests: the host, -mcpu=generic, Cortex-M0 and M0+
+  Thumb,   // plain Thumb (Armv7-M without DSP): Cortex-M3
   Dsp,     // Armv7E-M / Armv8-M Mainline DSP extension: Cortex-M4, M7, M33
   Mve,     // Armv8.1-M MVE (Helium): Cortex-M55
 };

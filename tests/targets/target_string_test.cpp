@@ -53,7 +53,8 @@ class TargetString : public QObject {
     QCOMPARE(target::cpuIsaFor(parse("c"), "cortex-m4"), target::CpuIsa::Dsp);
     QCOMPARE(target::cpuIsaFor(parse("c"), "cortex-m33"), target::CpuIsa::Dsp);
     QCOMPARE(target::cpuIsaFor(parse("c"), "cortex-m3"), target::CpuIsa::Thumb);
-    QCOMPARE(target::cpuIsaFor(parse("c"), "cortex-m0plus"), target::CpuIsa::Thumb);
+    // Without SMLAL the Cortex-M0+ keeps the loop nests.
+    QCOMPARE(target::cpuIsaFor(parse("c"), "cortex-m0plus"), target::CpuIsa::Scalar);
     QCOMPARE(target::cpuIsaFor(parse("c"), ""), target::CpuIsa::Scalar);
     QCOMPARE(target::cpuIsaFor(parse("c -mcpu=generic"), "cortex-m55"), target::CpuIsa::Scalar);
     QCOMPARE(target::cpuIsaFor(parse("ethos-u, c -mcpu=cortex-m7"), ""), target::CpuIsa::Dsp);
