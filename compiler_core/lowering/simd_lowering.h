@@ -67,4 +67,11 @@ std::string_view convKernelName(target::CpuIsa isa);
 std::vector<std::int8_t> simdFilterLayout(const std::vector<std::int8_t>& rows, int channels,
                                           int length, target::CpuIsa isa);
 
+// The same for MVE's four-channel kernel (loupe/mve_conv_pixels_4ch.h;
+// `channels` a multiple of four): each group of four channels as
+// ceil(length / 16) blocks of the four channels' next sixteen taps, the
+// last block's taps past `length` zero.
+std::vector<std::int8_t> mveFourChannelFilterLayout(const std::vector<std::int8_t>& rows,
+                                                    int channels, int length);
+
 }  // namespace loupe::lowering

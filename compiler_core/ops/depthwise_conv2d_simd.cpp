@@ -152,6 +152,27 @@ std::optional<PrimFunc> lowerDepthwiseConv2DSimd(const ir::Graph& graph, const i
         }
         continue;
       }
+      const bool twoColumnsOrMore = tapsW >= 2;
+      if (sixteenLanes && filterHeight == 3 && filterWidth == 3 && twoColumnsOrMore) {
+        // A clipped window of the same (all three columns, or the first or
+        // last two): the outside taps read as the zero point, which the
+        // folded offset cancels (loupe/mve_depthwise_3x3_x16.h); inlined
+        // where only columns are clipped (the calls in every row).
+        if (!accInit) {
+          accInit = fb.constant("acc_init", ScalarType::Int32, requantization->accInit);
+        }
+        const Stmt clipped = evaluate(callIntrinsic(
+            rows.complete ? "loupe.mve.dw_3x3_clipped_inline_x16_s8"
+                          : "loupe.mve.dw_3x3_clipped_x16_s8",
+            ScalarType::Void,
+            {window, rowStep, colStep, addressOf(w), intImm(channels), intImm(rows.tapBegin),
+             intImm(rows.tapEnd), intImm(cols.tapBegin), intImm(cols.tapEnd),
+             intImm(-requantization->inputOffset), addressOf(accInit), addressOf(multiplier),
+             addressOf(shift), intImm(requantization->outputOffset), intImm(requantization->actMin),
+             intImm(requantization->actMax), addressOf(out, pixel * channels)}));
+        colNests.push_back(forLoop(x, cols.outBegin, cols.outCount, clipped));
+        continue;
+      }
       const Stmt call = evaluate(callIntrinsic(
           std::string(kernels->pixel), ScalarType::Void,
           {window, rowStep, colStep,
