@@ -6,6 +6,7 @@
 //   unroll  1, 2, 4 or 8: how far the C compiler is asked to unroll the
 //           innermost loops (1: as it chooses itself);
 // and a kernel may add knobs of its own variants (simdKernelKnobs):
+//   channels MVE CONV_2D: output channels per kernel step, "4" or "1";
 //   pixels  MVE CONV_2D: output pixels per kernel call, "4" or "1";
 //   window  DEPTHWISE_CONV_2D 3x3: "3x3x16" (MVE), "3x3x2" (Thumb), "3x3"
 //           or "any", which kernel computes the windows inside the input.

@@ -53,4 +53,20 @@ std::vector<std::int8_t> simdFilterLayout(const std::vector<std::int8_t>& rows, 
   return laid;
 }
 
+std::vector<std::int8_t> mveFourChannelFilterLayout(const std::vector<std::int8_t>& rows,
+                                                    int channels, int length) {
+  const std::size_t blocks = (static_cast<std::size_t>(length) + 15) / 16;
+  std::vector<std::int8_t> laid(static_cast<std::size_t>(channels / 4) * blocks * 64, 0);
+  for (int c = 0; c < channels; ++c) {
+    const std::size_t base =
+        static_cast<std::size_t>(c / 4) * blocks * 64 + static_cast<std::size_t>(c % 4) * 16;
+    for (int i = 0; i < length; ++i) {
+      laid[base + static_cast<std::size_t>(i / 16) * 64 + static_cast<std::size_t>(i % 16)] =
+          rows[static_cast<std::size_t>(c) * static_cast<std::size_t>(length) +
+               static_cast<std::size_t>(i)];
+    }
+  }
+  return laid;
+}
+
 }  // namespace loupe::lowering

@@ -24,8 +24,9 @@ namespace loupe::lowering {
 std::optional<tir::PrimFunc> lowerConv2DSimd(const ir::Graph& graph, const ir::Operator& op,
                                              const std::string& functionName, target::CpuIsa isa,
                                              const Schedule& schedule);
-// Its knob on MVE, where pixels can be grouped: "pixels", 4 per call
-// (loupe.mve.conv_pixels_s8) or 1.
+// Its knobs on MVE: "channels" where they come in fours, 4 per step
+// (loupe.mve.conv_pixels_4ch_s8) or 1; "pixels" where pixels can be
+// grouped, 4 per call or 1.
 std::vector<Knob> conv2DSimdKnobs(const ir::Graph& graph, const ir::Operator& op,
                                   target::CpuIsa isa);
 
@@ -80,5 +81,12 @@ std::string_view convKernelName(target::CpuIsa isa);
 // of four channels for Thumb (thumb_conv_layout.cpp).
 std::vector<std::int8_t> simdFilterLayout(const std::vector<std::int8_t>& rows, int channels,
                                           int length, target::CpuIsa isa);
+
+// The same for MVE's four-channel kernel (loupe/mve_conv_pixels_4ch.h;
+// `channels` a multiple of four): each group of four channels as
+// ceil(length / 16) blocks of the four channels' next sixteen taps, the
+// last block's taps past `length` zero.
+std::vector<std::int8_t> mveFourChannelFilterLayout(const std::vector<std::int8_t>& rows,
+                                                    int channels, int length);
 
 }  // namespace loupe::lowering

@@ -44,9 +44,9 @@ bool sixteenLanesExact(const ir::Tensor& filter, int channels) {
 }
 
 // The knob of the 3x3 windows inside the input: the instruction set's
-// widest kernel first ("3x3x16": sixteen channels per vector, "3x3x2": two
-// windows per call), then the unrolled 3x3 kernel, then the kernel of any
-// window ("any").
+// widest kernel first ("3x3x16": sixteen channels per vector, clipped
+// windows of two or three columns too; "3x3x2": two windows per call), then
+// the unrolled 3x3 kernel, then the kernel of any window ("any").
 std::vector<std::string> windowChoices(const DepthwiseKernels& kernels, bool sixteenLanes) {
   std::vector<std::string> choices;
   if (!kernels.wide3x3.empty() && sixteenLanes) choices.push_back("3x3x16");
@@ -184,6 +184,28 @@ std::optional<PrimFunc> lowerDepthwiseConv2DSimd(const ir::Graph& graph, const i
             colNests.push_back(forLoop(x, cols.outBegin, cols.outCount, single(refVar(x))));
           }
         }
+        continue;
+      }
+      const bool twoColumnsOrMore = tapsW >= 2;
+      if (windowKernel == "3x3x16" && sixteenLanes && filterHeight == 3 && filterWidth == 3 &&
+          twoColumnsOrMore) {
+        // A clipped window of the same (all three columns, or the first or
+        // last two): the outside taps read as the zero point, which the
+        // folded offset cancels (loupe/mve_depthwise_3x3_x16.h); inlined
+        // where only columns are clipped (the calls in every row).
+        if (!accInit) {
+          accInit = fb.constant("acc_init", ScalarType::Int32, requantization->accInit);
+        }
+        const Stmt clipped = evaluate(callIntrinsic(
+            rows.complete ? "loupe.mve.dw_3x3_clipped_inline_x16_s8"
+                          : "loupe.mve.dw_3x3_clipped_x16_s8",
+            ScalarType::Void,
+            {window, rowStep, colStep, addressOf(w), intImm(channels), intImm(rows.tapBegin),
+             intImm(rows.tapEnd), intImm(cols.tapBegin), intImm(cols.tapEnd),
+             intImm(-requantization->inputOffset), addressOf(accInit), addressOf(multiplier),
+             addressOf(shift), intImm(requantization->outputOffset), intImm(requantization->actMin),
+             intImm(requantization->actMax), addressOf(out, pixel * channels)}));
+        colNests.push_back(forLoop(x, cols.outBegin, cols.outCount, clipped));
         continue;
       }
       const Stmt call = evaluate(callIntrinsic(

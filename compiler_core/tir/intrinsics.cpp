@@ -133,6 +133,10 @@ constexpr std::array kIntrinsics = {
     // pixels by one channel per step, loupe/mve_conv_pixels.h).
     Intrinsic{"loupe.mve.conv_pixels_s8", "loupe_conv_pixels_s8_mve", ScalarType::Void, 12,
               "loupe/mve_conv_pixels.h", false},
+    // The same two pixels by four channels per step, for channels in fours
+    // and the filter in its own layout (loupe/mve_conv_pixels_4ch.h).
+    Intrinsic{"loupe.mve.conv_pixels_4ch_s8", "loupe_conv_pixels_4ch_s8_mve", ScalarType::Void, 12,
+              "loupe/mve_conv_pixels_4ch.h", false},
     // Every channel of one int8 depthwise pixel, four per MVE vector.
     Intrinsic{"loupe.mve.dw_pixel_s8", "loupe_dw_pixel_s8_mve", ScalarType::Void, 16, kSimd, false},
     // The same for a 3x3 window inside the input, unrolled.
@@ -140,6 +144,11 @@ constexpr std::array kIntrinsics = {
     // Sixteen channels per vector, for weights in [-127, 127].
     Intrinsic{"loupe.mve.dw_3x3_x16_s8", "loupe_dw_3x3_x16_s8_mve", ScalarType::Void, 12,
               "loupe/mve_depthwise_3x3_x16.h", false},
+    // The same for a 3x3 window clipped by the input's edge.
+    Intrinsic{"loupe.mve.dw_3x3_clipped_x16_s8", "loupe_dw_3x3_clipped_x16_s8_mve",
+              ScalarType::Void, 17, "loupe/mve_depthwise_3x3_x16.h", false},
+    Intrinsic{"loupe.mve.dw_3x3_clipped_inline_x16_s8", "loupe_dw_3x3_clipped_inline_x16_s8_mve",
+              ScalarType::Void, 17, "loupe/mve_depthwise_3x3_x16.h", false},
     // Plain Thumb depthwise (loupe/thumb_depthwise_kernels.h): any window,
     // a 3x3 window inside the input, and two adjacent such windows.
     Intrinsic{"loupe.thumb.dw_pixel_s8", "loupe_dw_pixel_s8_thumb", ScalarType::Void, 16,

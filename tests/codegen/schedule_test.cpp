@@ -130,7 +130,8 @@ class ScheduleTest : public QObject {
   }
 
   // kws has every kernel variant a knob chooses: 1x1 stride-1 and 10x4
-  // convolutions whose pixels MVE groups, and 3x3 depthwise convolutions of
+  // convolutions whose pixels MVE groups (the 1x1 ones four channels per
+  // step), and 3x3 depthwise convolutions of
   // 64 channels (sixteen per MVE vector, pairs of windows on Thumb).
   void everyKernelVariantOfKwsGivesTheGoldenBytes_data() {
     QTest::addColumn<int>("isa");
@@ -138,7 +139,7 @@ class ScheduleTest : public QObject {
     QTest::newRow("thumb") << static_cast<int>(target::CpuIsa::Thumb) << QStringList{"window"};
     QTest::newRow("dsp") << static_cast<int>(target::CpuIsa::Dsp) << QStringList{"window"};
     QTest::newRow("mve") << static_cast<int>(target::CpuIsa::Mve)
-                         << QStringList{"pixels", "window"};
+                         << QStringList{"channels", "pixels", "window"};
   }
 
   void everyKernelVariantOfKwsGivesTheGoldenBytes() {
@@ -169,6 +170,7 @@ class ScheduleTest : public QObject {
           // The variant reached the C: the grouped or sixteen-lane or paired
           // kernel is gone, or (window=any) every 3x3 kernel is.
           if (knob == "pixels") QVERIFY(sources.find("conv_pixels_s8") == std::string::npos);
+          if (knob == "channels") QVERIFY(sources.find("conv_pixels_4ch") == std::string::npos);
           if (choices[c] == "3x3") QVERIFY(sources.find("dw_3x3_s8") != std::string::npos);
           if (choices[c] == "any") QVERIFY(sources.find("dw_3x3") == std::string::npos);
           const auto actual = test::runGeneratedC(graph, {input}, options);
@@ -183,6 +185,7 @@ class ScheduleTest : public QObject {
     const auto defaults = allSources(codegen::compileToC(graph, options));
     if (options.isa == target::CpuIsa::Mve) {
       QVERIFY(defaults.find("loupe_conv_pixels_s8_mve") != std::string::npos);
+      QVERIFY(defaults.find("loupe_conv_pixels_4ch_s8_mve") != std::string::npos);
       QVERIFY(defaults.find("loupe_dw_3x3_x16_s8_mve") != std::string::npos);
     }
     if (options.isa == target::CpuIsa::Thumb) {

@@ -54,6 +54,25 @@ class SimdLowering : public QObject {
     }
   }
 
+  // The random cases of the seeds above reach MVE's four-channel
+  // convolution and its sixteen-channel depthwise windows, inside and
+  // clipped, so a wrong byte in any of them fails the test above.
+  void randomCasesReachEveryMveKernel() {
+    int fourChannels = 0, inside = 0, clipped = 0;
+    for (std::uint32_t seed = 1; seed <= 6; ++seed) {
+      codegen::CompileOptions options;
+      options.isa = target::CpuIsa::Mve;
+      const codegen::CompiledModel model =
+          codegen::compileToC(test::randomSimdKernelGraph(seed, 16), options);
+      fourChannels += functionsCalling(model, "loupe.mve.conv_pixels_4ch_s8");
+      inside += functionsCalling(model, "loupe.mve.dw_3x3_x16_s8");
+      clipped += functionsCalling(model, "loupe.mve.dw_3x3_clipped_x16_s8");
+    }
+    QVERIFY(fourChannels > 0);
+    QVERIFY(inside > 0);
+    QVERIFY(clipped > 0);
+  }
+
   void randomOperatorsMatchReference() {
     QFETCH(int, isa);
     QFETCH(int, seed);

@@ -100,11 +100,17 @@ inline ir::Graph randomSimdKernelGraph(std::uint32_t seed, int count) {
     }
     const bool depthwise = kind <= 4;
     const bool pointwise = !depthwise && uniform(0, 3) == 0;
+    // A third of the depthwise ones 3x3 over 16 or 32 channels, MVE's
+    // sixteen-lane kernels (loupe/mve_depthwise_3x3_x16.h), inside windows
+    // and clipped ones.
+    const bool sixteenLanes = depthwise && uniform(0, 2) == 0;
     const int height = uniform(1, 9), width = uniform(1, 9);
-    const int depth = depthwise ? uniform(1, 23) : uniform(1, 40);
+    const int depth = sixteenLanes ? 16 * uniform(1, 2)
+                      : depthwise  ? uniform(1, 23)
+                                   : uniform(1, 40);
     const int outChannels = depthwise ? depth : uniform(1, 13);
-    const int filterHeight = pointwise ? 1 : uniform(1, 5);
-    const int filterWidth = pointwise ? 1 : uniform(1, 5);
+    const int filterHeight = pointwise ? 1 : sixteenLanes ? 3 : uniform(1, 5);
+    const int filterWidth = pointwise ? 1 : sixteenLanes ? 3 : uniform(1, 5);
     const int strideH = uniform(1, 3), strideW = uniform(1, 3);
     const int dilationH = pointwise ? 1 : uniform(1, 2);
     const int dilationW = pointwise ? 1 : uniform(1, 2);
