@@ -58,6 +58,7 @@ void BoardFitCheck::start(BoardRun::Request request) {
   }
   driver::CompileRequest compile{document_->graph(), request.targets, {}, {}};
   compile.options.schedules = request.schedules;
+  compile.offeredSchedules = offeredSchedules(request);
   compile.options.memory.overlapOutputs = request.overlapOutputs;
   compile.options.memory.patches = request.patches;
   watcher_.setFuture(

@@ -10,6 +10,7 @@
 #include <exception>
 #include <optional>
 
+#include "deploy/bundled_tuning.h"
 #include "deploy/deploy_error.h"
 #include "deploy/reference_check.h"
 #include "deploy/run_on_board.h"
@@ -286,6 +287,7 @@ bool BoardRun::start(Request request) {
           run.platform = platforms.find(request.platform.toStdString());
           run.compile = {graph, request.targets, {}, {}};
           run.compile.options.schedules = request.schedules;
+          run.compile.offeredSchedules = offeredSchedules(request);
           run.compile.options.memory.overlapOutputs = request.overlapOutputs;
           run.compile.options.memory.patches = request.patches;
           // Fit first, as loupec run: with neither switch on, a board gets
@@ -430,6 +432,12 @@ bool BoardRun::waitUntilIdle(int timeoutMs) {
 
 std::optional<double> BoardRun::percentOfPeak(const ProfileRow& row) const {
   return deploy::percentOfPeak(row.time, peak_);
+}
+
+lowering::ScheduleTable offeredSchedules(const BoardRun::Request& request) {
+  if (!request.bundledTuning || !request.schedules.empty()) return {};
+  return deploy::bundledSchedules(deploy::bundledTuningLogs().records,
+                                  request.platform.toStdString());
 }
 
 }  // namespace loupe::models

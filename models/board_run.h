@@ -86,6 +86,10 @@ class BoardRun : public QObject {
     // A tuning log's best schedule per workload (lowering/schedule.h); an
     // operator whose workload has none keeps its default.
     lowering::ScheduleTable schedules;
+    // Without those: whether the tuning logs bundled with Loupe offer their
+    // schedules measured on the platform (deploy/bundled_tuning.h), as the
+    // views were compiled (ModelCompilation::bundledTuning).
+    bool bundledTuning = false;
     // Outputs may start inside the inputs that die with them.
     bool overlapOutputs = false;
     // The first operators run strip by strip where that lowers the bound.
@@ -214,5 +218,10 @@ class BoardRun : public QObject {
   std::stop_source stop_;
   QFutureWatcher<std::shared_ptr<const Result>> watcher_;
 };
+
+// What the bundled tuning logs offer a compilation for `request`'s platform
+// (driver::CompileRequest::offeredSchedules): their best schedules measured
+// on it when request.bundledTuning and no schedules of the user's; else none.
+lowering::ScheduleTable offeredSchedules(const BoardRun::Request& request);
 
 }  // namespace loupe::models

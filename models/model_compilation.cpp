@@ -12,6 +12,8 @@
 
 #include "codegen/c_function_printer.h"
 #include "codegen/model_compiler.h"
+#include "deploy/bundled_tuning.h"
+#include "deploy/tuning_coverage.h"
 #include "driver/compile_driver.h"
 #include "memory/memory_plan.h"
 #include "memory/patch_bound.h"
@@ -45,6 +47,7 @@ struct ModelCompilation::Result {
   MemoryPlanLayout plan;
   DeviceMapping devices;
   QList<PassStageText> stages;
+  TuningStatus tuning;
 };
 
 struct ModelCompilation::Replan {
@@ -246,6 +249,17 @@ void ModelCompilation::setSchedules(lowering::ScheduleTable schedules, const QSt
   if (document_->isLoaded()) startCompilation();
 }
 
+void ModelCompilation::setBundledTuning(bool on) {
+  if (on == bundledTuning_) return;
+  bundledTuning_ = on;
+  // Only a board's compilation without a log of the user's uses them.
+  if (document_->isLoaded() && platform_ && schedules_.empty()) startCompilation();
+}
+
+ModelCompilation::TuningStatus ModelCompilation::tuningStatus() const {
+  return result_ ? result_->tuning : TuningStatus{};
+}
+
 QStringList ModelCompilation::plannerNames() {
   QStringList names;
   for (const memory::PlannerInfo& p : memory::planners()) {
@@ -291,11 +305,22 @@ void ModelCompilation::startCompilation() {
   const QString planner = planner_;
   const bool overlapOutputs = overlapOutputs_;
   const bool patches = patches_;
-  compileWatcher_.setFuture(
-      QtConcurrent::run([imported = std::move(imported), planner, overlapOutputs, patches,
-                         targets = targets_, cpu = boardCpu_.toStdString(), platform = platform_,
-                         pools = pools_, schedules = schedules_, &registry = registry_, progress,
-                         stop = stop_.get_token(), generation]() -> std::shared_ptr<const Result> {
+  // The bundled logs' schedules for the board, unless the user's log
+  // replaces them or the user turned them off.
+  lowering::ScheduleTable offered;
+  QString offeredSource;
+  if (bundledTuning_ && schedules_.empty() && platform_) {
+    offered = deploy::bundledSchedules(deploy::bundledTuningLogs().records, platform_->name());
+    if (!offered.empty()) {
+      offeredSource = tr("bundled tuning logs (%1)").arg(QString::fromStdString(platform_->name()));
+    }
+  }
+  const QString schedulesSource = schedules_.empty() ? offeredSource : schedulesSource_;
+  compileWatcher_.setFuture(QtConcurrent::run(
+      [imported = std::move(imported), planner, overlapOutputs, patches, targets = targets_,
+       cpu = boardCpu_.toStdString(), platform = platform_, pools = pools_, schedules = schedules_,
+       offered = std::move(offered), schedulesSource, &registry = registry_, progress,
+       stop = stop_.get_token(), generation]() -> std::shared_ptr<const Result> {
         auto result = std::make_shared<Result>();
         result->generation = generation;
         try {
@@ -309,6 +334,7 @@ void ModelCompilation::startCompilation() {
           request.options.progress = progress;
           request.options.stop = stop;
           request.options.schedules = schedules;
+          request.offeredSchedules = offered;
           request.boardCpu = cpu;
           // Planned in the board's memories, as Run on board plans it.
           if (platform) request.options.boardMemories = platform->memoryRegions(request.model);
@@ -317,6 +343,10 @@ void ModelCompilation::startCompilation() {
           // when those do not, so the views show what will run on it.
           request.fitToMemories = !request.options.boardMemories.empty() && pools.empty();
           driver::Compilation compilation = driver::compileModel(std::move(request));
+          if (!schedulesSource.isEmpty()) {
+            const deploy::TuningCoverage coverage = deploy::tuningCoverage(compilation);
+            result->tuning = {schedulesSource, coverage.tuned, coverage.workloads};
+          }
           result->fitNote = QString::fromStdString(compilation.fit.summary(compilation.model));
           for (const passes::Stage& stage : compilation.timeline.stages()) {
             if (stage.kind != passes::StageKind::Graph) continue;

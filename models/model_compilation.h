@@ -94,6 +94,25 @@ class ModelCompilation : public QObject {
   const QString& schedulesSource() const { return schedulesSource_; }
   void setSchedules(lowering::ScheduleTable schedules, const QString& source);
 
+  // Whether a compilation for a board, without schedules of the user's, is
+  // offered the schedules the tuning logs bundled with Loupe measured on
+  // that board (deploy/bundled_tuning.h; those the model's operators take
+  // are applied), as loupec does unless --no-tuning-log. On by default;
+  // recompiles.
+  bool bundledTuning() const { return bundledTuning_; }
+  void setBundledTuning(bool on);
+
+  // What tuned the last compilation's code: the user's log (its name) or
+  // "bundled tuning logs (qemu-mps3-an547)", and how many of the model's
+  // distinct C workloads got a tuned schedule; empty source: default
+  // schedules everywhere.
+  struct TuningStatus {
+    QString source;
+    int tuned = 0;
+    int workloads = 0;
+  };
+  TuningStatus tuningStatus() const;
+
   // The planning algorithms by name, in the registry's order, and a sentence each.
   static QStringList plannerNames();
   static QString plannerSummary(const QString& name);
@@ -163,6 +182,7 @@ class ModelCompilation : public QObject {
   std::vector<memory::MemoryPool> pools_;  // poolSpec_ parsed; empty: the default
   lowering::ScheduleTable schedules_;
   QString schedulesSource_;
+  bool bundledTuning_ = true;
   State state_ = State::NoModel;
   QString errorMessage_;
   std::stop_source stop_;  // of the compilation under way

@@ -107,6 +107,21 @@ for page in loupe loupec; do
   [ -s "$share/man/man1/$page.1.gz" ] || fail "no man page for $page"
 done
 
+# The bundled tuning logs are installed to share/loupe/tuning and found from
+# the executable: generating the default model's project for the M55 (no
+# build) tunes its workloads with them, and --no-tuning-log opts out.
+ls "$share"/loupe/tuning/*.jsonl > /dev/null 2>&1 || fail "no tuning logs in share/loupe/tuning"
+loupec generate "$share/loupe/models/kws_ref_model.tflite" --platform qemu-mps3-an547 \
+  --output "$work/kws-m55" > "$work/bundled.log" 2>&1 ||
+  { cat "$work/bundled.log"; fail "loupec generate --platform qemu-mps3-an547"; }
+grep -q "^bundled tuning logs (qemu-mps3-an547): [1-9][0-9]* of " "$work/bundled.log" ||
+  fail "the bundled tuning logs tuned nothing: $(cat "$work/bundled.log")"
+loupec generate "$share/loupe/models/kws_ref_model.tflite" --platform qemu-mps3-an547 \
+  --output "$work/kws-m55-default" --no-tuning-log > "$work/default.log" 2>&1 ||
+  { cat "$work/default.log"; fail "loupec generate --no-tuning-log"; }
+if grep -q "tuning log" "$work/default.log"; then fail "--no-tuning-log: $(cat "$work/default.log")"; fi
+echo "installed: share/loupe/tuning's logs tune kws for qemu-mps3-an547, --no-tuning-log opts out"
+
 # A board added as a folder under share/loupe/boards of the unpacked tree,
 # found from the executable's own path, runs the model like a built-in board;
 # a malformed folder is reported, not fatal.

@@ -218,6 +218,15 @@ void DeployPanel::setSchedules(lowering::ScheduleTable schedules, const QString&
   scheduleFitCheck();
 }
 
+void DeployPanel::setBundledTuning(bool on, const QString& status) {
+  if (on == bundledTuning_ && status == bundledStatus_) return;
+  const bool changed = on != bundledTuning_;
+  bundledTuning_ = on;
+  bundledStatus_ = status;
+  updateControls();
+  if (changed) scheduleFitCheck();
+}
+
 void DeployPanel::setOverlapOutputs(bool on) {
   overlapOutputs_ = on;
   scheduleFitCheck();
@@ -297,6 +306,7 @@ models::BoardRun::Request DeployPanel::request() const {
   request.options = optionValues();
   request.targets = targetList_;
   request.schedules = scheduleTable_;
+  request.bundledTuning = bundledTuning_;
   request.overlapOutputs = overlapOutputs_;
   request.patches = patches_;
   return request;
@@ -327,13 +337,18 @@ void DeployPanel::updateControls() {
   targets_->setToolTip(
       tr("As chosen in the toolbar's Target box; the firmware runs Ethos-U operators on "
          "Loupe's functional model of the NPU"));
-  schedules_->setText(schedulesSource_.isEmpty() ? tr("default")
-                                                 : tr("%n tuned workload(s) from %1", nullptr,
-                                                      static_cast<int>(scheduleTable_.size()))
-                                                       .arg(schedulesSource_));
+  if (!schedulesSource_.isEmpty()) {
+    schedules_->setText(
+        tr("%n tuned workload(s) from %1", nullptr, static_cast<int>(scheduleTable_.size()))
+            .arg(schedulesSource_));
+  } else if (bundledTuning_ && !bundledStatus_.isEmpty()) {
+    schedules_->setText(bundledStatus_);
+  } else {
+    schedules_->setText(tr("default"));
+  }
   schedules_->setToolTip(
-      tr("Apply or clear a tuning log in the Tune panel or the Run menu; "
-         "operators without a tuned schedule keep their default"));
+      tr("Apply or clear a tuning log in the Tune panel or the Run menu, or turn the bundled "
+         "tuning logs off there; operators without a tuned schedule keep their default"));
   inputs_->setText(run_->inputsDescription());
   goldenSet_->setCurrentIndex(
       run_->goldenSet().isEmpty() ? -1 : goldenSet_->findText(run_->goldenSet()));

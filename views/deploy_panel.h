@@ -57,6 +57,11 @@ class DeployPanel : public QWidget {
   // The schedules Run on board applies (the window's tuning log), and the
   // log's name shown beside the targets; empty: default schedules.
   void setSchedules(lowering::ScheduleTable schedules, const QString& source);
+  // Without those, whether Run on board is offered the bundled tuning logs'
+  // schedules for its board (Run → Use Bundled Tuning Logs), and what they
+  // covered when the views were compiled ("bundled tuning logs
+  // (qemu-mps3-an547): 5 of 7 workloads tuned"; empty: nothing tuned).
+  void setBundledTuning(bool on, const QString& status);
   QString targetString() const;
   // Whether Run on board plans outputs over their dying inputs, as the views
   // were compiled (the Memory Plan view's Overlap outputs).
@@ -121,6 +126,8 @@ class DeployPanel : public QWidget {
   bool overlapOutputs_ = false;
   bool patches_ = false;
   QString schedulesSource_;
+  bool bundledTuning_ = false;
+  QString bundledStatus_;
   QLabel* inputs_;
   QComboBox* goldenSet_;
   QLabel* fit_;

@@ -54,8 +54,9 @@ std::vector<OptionSpec> boardRunOptionSpecs() {
                              {"--port", OptionSpec::Kind::Value},
                              {"--baud", OptionSpec::Kind::Value},
                              {"--option", OptionSpec::Kind::List},
-                             targetOptionSpec(),
-                             tuningLogOptionSpec()});
+                             targetOptionSpec()});
+  const auto tuning = tuningLogOptionSpecs();
+  specs.insert(specs.end(), tuning.begin(), tuning.end());
   return specs;
 }
 
@@ -73,7 +74,7 @@ deploy::BoardRunRequest boardRunRequestFrom(const ParsedArguments& parsed,
                                             std::shared_ptr<const deploy::Platform> platform,
                                             const ir::Graph& graph,
                                             const target::TargetList& targets,
-                                            const lowering::ScheduleTable& schedules) {
+                                            const ScheduleChoice& schedules) {
   deploy::BoardRunRequest request;
   request.deployment.start.port = parsed.value("--port").value_or("");
   if (const auto baud = parsed.value("--baud")) {
@@ -90,7 +91,7 @@ deploy::BoardRunRequest boardRunRequestFrom(const ParsedArguments& parsed,
   request.compile.options.modelName = parsed.value("--model-name").value_or("default");
   request.compile.options.memory = memoryOptionsFrom(parsed);
   request.compile.fitToMemories = fitToMemoriesFrom(parsed);
-  request.compile.options.schedules = schedules;
+  applyScheduleChoice(schedules, request.compile);
   return request;
 }
 

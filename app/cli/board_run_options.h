@@ -1,7 +1,8 @@
 // The options that run and validate share for a run on a board: the
 // connection (--port, --baud), the platform's project options (--option
 // NAME=VALUE) and how the model is compiled for it (--model-name, --planner,
-// --pools, --target, --tuning-log), made into a deploy::BoardRunRequest.
+// --pools, --target, --tuning-log, --no-tuning-log), made into a
+// deploy::BoardRunRequest.
 #pragma once
 
 #include <memory>
@@ -9,9 +10,9 @@
 #include <vector>
 
 #include "cli/command_line.h"
+#include "cli/tuning_options.h"
 #include "deploy/platform_registry.h"
 #include "deploy/run_on_board.h"
-#include "lowering/schedule.h"
 #include "target/target_string.h"
 
 namespace loupe::cli {
@@ -32,6 +33,6 @@ deploy::BoardRunRequest boardRunRequestFrom(const ParsedArguments& parsed,
                                             std::shared_ptr<const deploy::Platform> platform,
                                             const ir::Graph& graph,
                                             const target::TargetList& targets,
-                                            const lowering::ScheduleTable& schedules);
+                                            const ScheduleChoice& schedules);
 
 }  // namespace loupe::cli

@@ -33,7 +33,7 @@ const char* const kCompileUsage =
     "                 [--format mlf|tflite] [--planner NAME] [--pools SPEC]\n"
     "                 [--target \"ethos-u, c\"]\n"
     "                 [--overlap-outputs] [--patches] [--plain-plan] [--platform NAME]\n"
-    "                 [--report]\n"
+    "                 [--report] [--tuning-log LOG | --no-tuning-log]\n"
     "      compiles the model to C and writes a Model Library Format tar: "
     "codegen/host/{src,include}\n"
     "      (tvmgen_<NAME>.h, NAME defaults to 'default'), parameters/, the printed IR of every\n"
@@ -62,7 +62,11 @@ const char* const kCompileUsage =
     "      Prints each device's operators, MACs and estimated cycles (metadata.json has them\n"
     "      too); --report adds every operator's estimate (compute, memory and estimated\n"
     "      cycles, utilisation, encoded weights) and the Ethos-U's cycles in each configuration.\n"
-    "      --tuning-log LOG: the best schedule per workload from loupec tune's LOG.\n"
+    "      Schedules: with --platform, the tuning logs bundled with Loupe (share/loupe/tuning)\n"
+    "      give every workload measured on that board its best schedule, any model's operators\n"
+    "      that match one (those that do not fit are left out); --tuning-log LOG uses the best\n"
+    "      schedule per workload of loupec tune's LOG instead, --no-tuning-log the default\n"
+    "      schedules. A line says how many of the model's workloads were tuned.\n"
     "      --format tflite -o OUT.tflite (with an ethos-u target): the model as Vela writes it\n"
     "      instead: each run of operators the Ethos-U takes becomes one custom operator\n"
     "      'ethos-u' (inputs: the driver payload with the command stream, the encoded weights,\n"
@@ -72,7 +76,8 @@ const char* const kCompileUsage =
     "      TFLite Micro with Arm's driver runs it, and loupec info, run and validate open it.\n"
     "      It needs an ethos-u target that takes at least one operator and takes none of the C\n"
     "      code's options (--model-name, --workspace, the memory plan's, --platform,\n"
-    "      --tuning-log, --report). --format mlf, the Model Library Format tar, is the default";
+    "      --tuning-log, --no-tuning-log, --report). --format mlf, the Model Library Format tar,\n"
+    "      is the default";
 
 namespace {
 
@@ -82,8 +87,8 @@ namespace {
 int compileToTflite(const ParsedArguments& parsed, const std::string& output,
                     const deploy::Registries& registries) {
   for (const char* option :
-       {"--model-name", "--workspace", "--platform", "--tuning-log", "--report", "--planner",
-        "--pools", "--overlap-outputs", "--patches", "--plain-plan"}) {
+       {"--model-name", "--workspace", "--platform", "--tuning-log", "--no-tuning-log", "--report",
+        "--planner", "--pools", "--overlap-outputs", "--patches", "--plain-plan"}) {
     if (parsed.has(option)) {
       throw UsageError(std::string(option) +
                        " is an option of the C code; --format tflite writes TFLite operators, "
@@ -140,8 +145,9 @@ int runCompileCommand(const std::vector<std::string>& args, const deploy::Regist
                              {"--workspace", OptionSpec::Kind::Value},
                              {"--report", OptionSpec::Kind::Flag},
                              {"--platform", OptionSpec::Kind::Value},
-                             targetOptionSpec(),
-                             tuningLogOptionSpec()});
+                             targetOptionSpec()});
+  const auto tuningSpecs = tuningLogOptionSpecs();
+  specs.insert(specs.end(), tuningSpecs.begin(), tuningSpecs.end());
   const auto parsed = parseArguments(args, specs);
   if (parsed.positional.size() != 1) throw UsageError("compile needs exactly one MODEL file");
   const auto output = parsed.value("-o");
@@ -173,8 +179,6 @@ int runCompileCommand(const std::vector<std::string>& args, const deploy::Regist
   // as C text are several times the model).
   options.printOperatorSources = false;
   options.memory = memoryOptionsFrom(parsed);
-  const lowering::ScheduleTable schedules = schedulesFrom(parsed);
-  options.schedules = schedules;
   const target::TargetList targets = targetsFrom(parsed, registries.targets);
   // A board: its firmware is built to measure the flash the model takes.
   std::shared_ptr<const deploy::Platform> platform;
@@ -193,8 +197,13 @@ int runCompileCommand(const std::vector<std::string>& args, const deploy::Regist
   // given as -o, or a folder that cannot be written, fails now.
   mlf::checkArchiveTarget(*output);
 
+  // Without a board the code is portable and gets default schedules (the
+  // bundled logs are measured on boards); --tuning-log applies anyway.
+  const ScheduleChoice schedules =
+      scheduleChoiceFrom(parsed, platform ? platform->name() : std::string());
   driver::CompileRequest request{
       frontend::importTfliteFile(parsed.positional[0]), targets, std::move(options), {}};
+  applyScheduleChoice(schedules, request);
   if (platform) {
     request.boardCpu = platform->cpu();
     request.options.boardMemories = platform->memoryRegions(request.model);
@@ -251,8 +260,7 @@ int runCompileCommand(const std::vector<std::string>& args, const deploy::Regist
   for (const std::string& line : flash) {
     std::cout << "flash on " << platform->name() << ": " << line << "\n";
   }
-  if (const std::string coverage = tuningCoverage(parsed, schedules, compilation);
-      !coverage.empty()) {
+  if (const std::string coverage = tuningCoverage(schedules, compilation); !coverage.empty()) {
     std::cout << coverage << "\n";
   }
   if (parsed.has("--report")) {

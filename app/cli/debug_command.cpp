@@ -201,7 +201,7 @@ int runDebugCommand(const std::vector<std::string>& args, const deploy::Registri
                                            ? deploy::goldenTensors(graph, *goldenTensorsDir)
                                            : deploy::referenceTensors(graph, inputs);
 
-  const lowering::ScheduleTable schedules = schedulesFrom(parsed);
+  const ScheduleChoice schedules = scheduleChoiceFrom(parsed, platform->name());
   deploy::BoardRunRequest request =
       boardRunRequestFrom(parsed, platform, graph, targets, schedules);
   request.inputs = inputs;
@@ -225,6 +225,9 @@ int runDebugCommand(const std::vector<std::string>& args, const deploy::Registri
   std::cout << "debug run of " << graph.name << " on " << platform->name() << " (" << run.boardName
             << "): " << run.deviceTensors.size() << " tensors read back, compared with "
             << comparison.expectedName << "\n";
+  if (const std::string coverage = tuningCoverage(schedules, run.compilation); !coverage.empty()) {
+    std::cout << coverage << "\n";
+  }
   printTable(comparison);
   if (!comparison.notOnBoard.empty()) printNotOnBoard(comparison);
   if (run.fault) std::cout << "fault: " << run.fault->describe(graph) << "\n";

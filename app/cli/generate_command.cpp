@@ -17,12 +17,13 @@ namespace loupe::cli {
 const char* const kGenerateUsage =
     "  loupec generate MODEL --platform NAME --output DIR [--model-name NAME] [--planner NAME]\n"
     "                  [--pools SPEC] [--target \"ethos-u, c\"] [--overlap-outputs]\n"
-    "                  [--patches] [--plain-plan]\n"
+    "                  [--patches] [--plain-plan] [--tuning-log LOG | --no-tuning-log]\n"
     "      writes the platform's firmware project for the model to DIR (a new or empty folder):\n"
     "      the generated model, Loupe's C runtime, the board's start-up code and RPC main, and\n"
     "      a Makefile; `make -C DIR` builds it. --target partitions as for compile: the Ethos-U's\n"
-    "      operators run on Loupe's functional model of the NPU; --tuning-log LOG\n"
-    "      applies loupec tune's best schedules. The board's plan has overlapped outputs, and a\n"
+    "      operators run on Loupe's functional model of the NPU. Schedules as for compile: the\n"
+    "      bundled tuning logs' for the board, --tuning-log LOG's (loupec tune's best) instead,\n"
+    "      or --no-tuning-log for the defaults. The board's plan has overlapped outputs, and a\n"
     "      model that does not fit with them gets the first plan that fits, as run does\n"
     "      (--plain-plan plans without savings and refuses instead)";
 
@@ -32,8 +33,9 @@ int runGenerateCommand(const std::vector<std::string>& args, const deploy::Regis
   specs.insert(specs.end(), {{"--platform", OptionSpec::Kind::Value},
                              {"--output", OptionSpec::Kind::Value},
                              {"--model-name", OptionSpec::Kind::Value},
-                             targetOptionSpec(),
-                             tuningLogOptionSpec()});
+                             targetOptionSpec()});
+  const auto tuningSpecs = tuningLogOptionSpecs();
+  specs.insert(specs.end(), tuningSpecs.begin(), tuningSpecs.end());
   const auto parsed = parseArguments(args, specs);
   if (parsed.positional.size() != 1) throw UsageError("generate needs exactly one MODEL file");
   const auto platformName = parsed.value("--platform");
@@ -55,12 +57,12 @@ int runGenerateCommand(const std::vector<std::string>& args, const deploy::Regis
   codegen::CompileOptions options;
   options.modelName = parsed.value("--model-name").value_or("default");
   options.memory = memoryOptionsFrom(parsed);
-  const lowering::ScheduleTable schedules = schedulesFrom(parsed);
-  options.schedules = schedules;
+  const ScheduleChoice schedules = scheduleChoiceFrom(parsed, platform->name());
   ir::Graph model = frontend::importTfliteFile(parsed.positional[0]);
   options.boardMemories = platform->memoryRegions(model);
   driver::CompileRequest request{std::move(model), targets, std::move(options), platform->cpu()};
   request.fitToMemories = fitToMemoriesFrom(parsed);
+  applyScheduleChoice(schedules, request);
   const driver::Compilation compilation = driver::compileModel(std::move(request));
   if (const std::string fit = compilation.fit.summary(compilation.model); !fit.empty()) {
     std::cout << fit << "\n";
@@ -72,8 +74,7 @@ int runGenerateCommand(const std::vector<std::string>& args, const deploy::Regis
             << " files) to " << *output << "\n"
             << "build it with: make -C " << *output << "  (produces " << *output << "/"
             << platform->firmwarePath() << ")\n";
-  if (const std::string coverage = tuningCoverage(parsed, schedules, compilation);
-      !coverage.empty()) {
+  if (const std::string coverage = tuningCoverage(schedules, compilation); !coverage.empty()) {
     std::cout << coverage << "\n";
   }
   return 0;

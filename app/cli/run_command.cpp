@@ -29,6 +29,7 @@ const char* const kRunUsage =
     "             [--dump-tensors DIR]\n"
     "             [--model-name NAME] [--planner NAME] [--pools SPEC] [--target T]\n"
     "             [--overlap-outputs] [--patches] [--plain-plan]\n"
+    "             [--tuning-log LOG | --no-tuning-log]\n"
     "      runs the model on raw little-endian input files and writes output<i>.bin to DIR.\n"
     "      --dump-tensors DIR writes every non-constant tensor as t<index>.bin plus index.json\n"
     "        (the format of TFLite Micro's golden dumps): on a board, a debug build sends each\n"
@@ -53,8 +54,11 @@ const char* const kRunUsage =
     "        % of the core's int8 peak (M3 1, M4/M7/M33 2, M55 16 MACs per instruction) on the\n"
     "        QEMU boards; --planner and --pools choose the memory plan as for memplan;\n"
     "        --target partitions as for compile: the firmware runs Ethos-U operators on Loupe's\n"
-    "        functional model of the NPU, bit for bit what the NPU computes; --tuning-log LOG\n"
-    "        applies loupec tune's best schedules (on a board platform).\n"
+    "        functional model of the NPU, bit for bit what the NPU computes.\n"
+    "      Schedules (on a platform, as for compile): the tuning logs bundled with Loupe give\n"
+    "        every workload measured on the board its best schedule; --tuning-log LOG applies\n"
+    "        loupec tune's best schedules instead, --no-tuning-log the defaults; a line says\n"
+    "        how many workloads were tuned.\n"
     "      Fit first: a board's plan has overlapped outputs (every board's default: they cost\n"
     "        no work); when the board's memories do not hold it, Loupe plans with patches too,\n"
     "        then patches alone, runs the first that fits and says which (\"[plan] fits with\n"
@@ -98,7 +102,7 @@ int runOnPlatform(const ir::Graph& graph, const ParsedArguments& parsed, const f
     prepareOutputFolder(fs::path(*file).parent_path(), "the profile's folder");
   }
   auto inputs = readInputs(graph, parsed.list("--inputs"));
-  const lowering::ScheduleTable schedules = schedulesFrom(parsed);
+  const ScheduleChoice schedules = scheduleChoiceFrom(parsed, platform->name());
   deploy::BoardRunRequest request =
       boardRunRequestFrom(parsed, platform, graph, targets, schedules);
   request.inputs = inputs;
@@ -119,8 +123,7 @@ int runOnPlatform(const ir::Graph& graph, const ParsedArguments& parsed, const f
   }
   std::cout << "targets (" << target::targetListString(targets)
             << "): " << targetSummary(run.compilation.graph, targets) << "\n";
-  if (const std::string coverage = tuningCoverage(parsed, schedules, run.compilation);
-      !coverage.empty()) {
+  if (const std::string coverage = tuningCoverage(schedules, run.compilation); !coverage.empty()) {
     std::cout << coverage << "\n";
   }
   std::cout << "ran " << graph.name << " on " << platform->name() << " (" << run.boardName

@@ -1,31 +1,52 @@
 #include "cli/tuning_options.h"
 
-#include "deploy/auto_tuner.h"
+#include <iostream>
+
+#include "deploy/bundled_tuning.h"
+#include "deploy/tuning_coverage.h"
 #include "tuning/tuning_log.h"
 
 namespace loupe::cli {
 
-OptionSpec tuningLogOptionSpec() {
-  return {"--tuning-log", OptionSpec::Kind::Value};
+std::vector<OptionSpec> tuningLogOptionSpecs() {
+  return {{"--tuning-log", OptionSpec::Kind::Value}, {"--no-tuning-log", OptionSpec::Kind::Flag}};
 }
 
-lowering::ScheduleTable schedulesFrom(const ParsedArguments& parsed) {
+ScheduleChoice scheduleChoiceFrom(const ParsedArguments& parsed, const std::string& board) {
   const auto log = parsed.value("--tuning-log");
-  if (!log) return {};
-  return tuning::bestSchedules(tuning::readTuningLogFile(*log));
-}
-
-std::string tuningCoverage(const ParsedArguments& parsed, const lowering::ScheduleTable& schedules,
-                           const driver::Compilation& compilation) {
-  const auto log = parsed.value("--tuning-log");
-  if (!log) return {};
-  int tuned = 0, total = 0;
-  for (const deploy::TuningWorkload& workload : deploy::findWorkloads(compilation, 1)) {
-    ++total;
-    if (schedules.contains(workload.key)) ++tuned;
+  if (log && parsed.has("--no-tuning-log")) {
+    throw UsageError("--tuning-log applies a log and --no-tuning-log none; give one of them");
   }
-  return "tuning log " + *log + ": " + std::to_string(tuned) + " of " + std::to_string(total) +
-         " workloads tuned; " + std::to_string(total - tuned) + " keep their default schedule";
+  ScheduleChoice choice;
+  if (log) {
+    choice.schedules = tuning::bestSchedules(tuning::readTuningLogFile(*log));
+    choice.source = "tuning log " + *log;
+    return choice;
+  }
+  if (board.empty() || parsed.has("--no-tuning-log")) return choice;
+  const deploy::BundledTuningLogs& bundled = deploy::bundledTuningLogs();
+  for (const std::string& problem : bundled.problems) {
+    std::cerr << "warning: bundled tuning log skipped: " << problem << "\n";
+  }
+  choice.source = "bundled tuning logs (" + board + ")";
+  choice.offered = deploy::bundledSchedules(bundled.records, board);
+  if (bundled.directory.empty()) {
+    choice.note = "bundled tuning logs: none installed (share/loupe/tuning); default schedules";
+  } else if (choice.offered.empty()) {
+    choice.note = choice.source + ": none measured on this board; default schedules";
+  }
+  return choice;
+}
+
+void applyScheduleChoice(const ScheduleChoice& choice, driver::CompileRequest& request) {
+  request.options.schedules = choice.schedules;
+  request.offeredSchedules = choice.offered;
+}
+
+std::string tuningCoverage(const ScheduleChoice& choice, const driver::Compilation& compilation) {
+  if (!choice.note.empty()) return choice.note;
+  if (choice.source.empty()) return {};
+  return choice.source + ": " + deploy::tuningCoverageText(deploy::tuningCoverage(compilation));
 }
 
 }  // namespace loupe::cli

@@ -35,7 +35,7 @@ const char* const kValidateUsage =
     "  loupec validate MODEL [--platform NAME] (--golden DIR | --inputs IN0.bin [IN1.bin ...])\n"
     "             [--output-dir DIR] [--json] [--port TTY] [--baud N] [--option NAME=VALUE ...]\n"
     "             [--model-name NAME] [--planner NAME] [--pools SPEC] [--target T]\n"
-    "             [--float FLOAT_MODEL]\n"
+    "             [--float FLOAT_MODEL] [--tuning-log LOG | --no-tuning-log]\n"
     "      runs the model as run does (on the reference interpreter by default) and prints per\n"
     "      output how far its values are from the expected ones: with --golden DIR (a golden\n"
     "      set: input<i>.bin, output<i>.bin) the set's inputs and outputs, else the reference\n"
@@ -48,8 +48,9 @@ const char* const kValidateUsage =
     "      --float FLOAT_MODEL also runs the float model the quantized MODEL was converted from\n"
     "      on the real values of the inputs (both on the reference interpreter) and prints the\n"
     "      same metrics for every operator output of MODEL against the float model's tensor of\n"
-    "      the same name. --output-dir writes the outputs as run does. Exits 0 whenever the\n"
-    "      model ran.";
+    "      the same name. --output-dir writes the outputs as run does. On a platform the\n"
+    "      schedules are run's (the bundled tuning logs for the board, --tuning-log LOG or\n"
+    "      --no-tuning-log). Exits 0 whenever the model ran.";
 
 namespace {
 
@@ -96,13 +97,18 @@ Expectation expectationFrom(const ParsedArguments& parsed, const ir::Graph& grap
 Buffers boardOutputs(const ParsedArguments& parsed, const ir::Graph& graph,
                      std::shared_ptr<const deploy::Platform> board, const Buffers& inputs,
                      const target::TargetList& targets, std::ostream& progress) {
+  const ScheduleChoice schedules = scheduleChoiceFrom(parsed, board->name());
   deploy::BoardRunRequest request =
-      boardRunRequestFrom(parsed, std::move(board), graph, targets, schedulesFrom(parsed));
+      boardRunRequestFrom(parsed, std::move(board), graph, targets, schedules);
   request.inputs = inputs;
   request.progress = [&progress](const std::string& stage, const std::string& detail) {
     progress << "[" << stage << "] " << detail << std::endl;
   };
-  return deploy::runOnBoard(std::move(request)).outputs;
+  deploy::BoardRunResult run = deploy::runOnBoard(std::move(request));
+  if (const std::string coverage = tuningCoverage(schedules, run.compilation); !coverage.empty()) {
+    progress << coverage << std::endl;
+  }
+  return std::move(run.outputs);
 }
 
 void writeOutputs(const fs::path& folder, const Buffers& outputs) {

@@ -87,6 +87,7 @@ const char* const kGeometryKey = "mainWindow/geometry";
 const char* const kStateKey = "mainWindow/state";
 const char* const kLastDirectoryKey = "mainWindow/lastDirectory";
 const char* const kTargetKey = "compile/target";
+const char* const kBundledTuningKey = "compile/bundledTuning";
 
 // The first local .tflite file among dropped URLs, or an empty string.
 QString droppedModel(const QMimeData* mime) {
@@ -579,7 +580,18 @@ void MainWindow::createActions() {
   });
   runMenu->addAction(tr("Apply Tuning &Log…"), this, &MainWindow::chooseTuningLog)
       ->setStatusTip(tr("Compile and run with a tuning log's best schedules (--tuning-log)"));
-  runMenu->addAction(tr("Use Default Sc&hedules"), this, [this] { applySchedules({}, {}); });
+  runMenu->addAction(tr("C&lear Tuning Log"), this, [this] { applySchedules({}, {}); })
+      ->setStatusTip(tr("Forget the applied tuning log: the bundled tuning logs apply again "
+                        "(unless turned off), else the default schedules"));
+  bundledTuningAction_ = runMenu->addAction(tr("Use &Bundled Tuning Logs"));
+  bundledTuningAction_->setObjectName(QStringLiteral("bundledTuningAction"));
+  bundledTuningAction_->setCheckable(true);
+  bundledTuningAction_->setChecked(compilation_->bundledTuning());
+  bundledTuningAction_->setStatusTip(
+      tr("Compile for the chosen board with the best schedules the tuning logs kept with Loupe "
+         "measured on it, where no tuning log of yours is applied (off: loupec "
+         "--no-tuning-log)"));
+  connect(bundledTuningAction_, &QAction::toggled, this, &MainWindow::setBundledTuning);
   runMenu->addSeparator();
   runMenu->addAction(tr("Show &Deploy Panel"), this,
                      [this] { showView(QStringLiteral("deploy")); });
@@ -655,6 +667,11 @@ void MainWindow::createTargetChoice() {
           &views::DeployPanel::setPatches);
   connect(compilation_, &models::ModelCompilation::targetStringChanged, this,
           &MainWindow::showTargets);
+  // Run on board is offered the bundled logs as the views were compiled.
+  connect(compilation_, &models::ModelCompilation::compiled, this, [this] {
+    deployPanel_->setBundledTuning(compilation_->bundledTuning(), bundledTuningStatus());
+  });
+  deployPanel_->setBundledTuning(compilation_->bundledTuning(), {});
 
   if (options_.persistSettings) {
     const QString saved = QSettings().value(kTargetKey).toString();
@@ -700,6 +717,25 @@ void MainWindow::onPlatformChosen() {
   const models::PlatformChoice choice = deployPanel_->selectedPlatformChoice();
   compilation_->setBoard(choice.cpu, choice.platform);
   tuningPanel_->setPlatform(choice.name, !choice.name.isEmpty() && choice.buildsFirmware);
+}
+
+void MainWindow::setBundledTuning(bool on) {
+  if (bundledTuningAction_->isChecked() != on) {
+    bundledTuningAction_->setChecked(on);  // toggled() comes back here
+    return;
+  }
+  compilation_->setBundledTuning(on);
+  deployPanel_->setBundledTuning(on, on ? bundledTuningStatus() : QString());
+  if (options_.persistSettings) QSettings().setValue(kBundledTuningKey, on);
+  updateCompileStatus();
+}
+
+QString MainWindow::bundledTuningStatus() const {
+  const models::ModelCompilation::TuningStatus status = compilation_->tuningStatus();
+  if (!compilation_->schedulesSource().isEmpty() || status.source.isEmpty()) return {};
+  return tr("%1: %2 of %n workload(s) tuned", nullptr, status.workloads)
+      .arg(status.source)
+      .arg(status.tuned);
 }
 
 void MainWindow::applySchedules(const lowering::ScheduleTable& schedules, const QString& source) {
@@ -778,6 +814,8 @@ void MainWindow::updateCompileStatus() {
     text += tr(" \u00b7 %n tuned workload(s) from %1", nullptr,
                static_cast<int>(compilation_->schedules().size()))
                 .arg(compilation_->schedulesSource());
+  } else if (const QString bundled = bundledTuningStatus(); !bundled.isEmpty()) {
+    text += QStringLiteral(" \u00b7 ") + bundled;
   }
   compileLabel_->setText(text);
 }
@@ -1055,6 +1093,7 @@ void MainWindow::restoreSettings() {
   QSettings settings;
   restoreGeometry(settings.value(kGeometryKey).toByteArray());
   settingsRestored_ = restoreState(settings.value(kStateKey).toByteArray());
+  setBundledTuning(settings.value(kBundledTuningKey, true).toBool());
 }
 
 void MainWindow::saveSettings() const {

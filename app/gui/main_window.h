@@ -127,6 +127,11 @@ class MainWindow : public QMainWindow {
   // Reads a tuning log and applies its best schedules; false (with a message
   // in Problems and the status bar) for a log that cannot be read.
   bool applyTuningLog(const QString& path);
+  // Run → Use Bundled Tuning Logs: whether a compilation for the chosen
+  // board without a log of the user's uses the tuning logs kept with Loupe
+  // (on unless turned off; the choice is kept with the other preferences).
+  void setBundledTuning(bool on);
+  QAction* bundledTuningAction() const { return bundledTuningAction_; }
   views::ProfileView* profileView() const { return profileView_; }
   views::DebugTensorView* debugTensorView() const { return debugTensorView_; }
   QPlainTextEdit* buildLog() const { return buildLog_; }
@@ -207,6 +212,9 @@ class MainWindow : public QMainWindow {
   void updateProblemsTitle();
   void updatePropertiesTitle();
   void updateCompileStatus();
+  // "bundled tuning logs (qemu-mps3-an547): 5 of 7 workloads tuned", or
+  // empty when the bundled logs tuned nothing of the last compilation.
+  QString bundledTuningStatus() const;
   void restoreSettings();
   void saveSettings() const;
 
@@ -268,6 +276,7 @@ class MainWindow : public QMainWindow {
   views::NpuWeightsView* npuWeightsView_ = nullptr;
   QDockWidget* npuWeightsDock_ = nullptr;
   QAction* runOnBoardAction_ = nullptr;
+  QAction* bundledTuningAction_ = nullptr;
   QAction* cancelRunAction_ = nullptr;
   QLabel* totalsLabel_ = nullptr;
   QLabel* fileLabel_ = nullptr;

@@ -9,6 +9,7 @@
 #include "passes/partition_graph.h"
 #include "passes/pass_manager.h"
 #include "target/target_lowering.h"
+#include "tuning/schedule_fit.h"
 
 namespace loupe::driver {
 
@@ -64,6 +65,11 @@ Compilation compileModel(CompileRequest request) {
   compilation.timeline = std::move(partitioned.timeline);
   compilation.graph = std::move(partitioned.graph);
   request.options.isa = target::cpuIsaFor(request.targets, request.boardCpu);
+  // The explicit schedules win over the offered ones (std::map::merge keeps
+  // the entries the destination has).
+  request.options.schedules.merge(
+      tuning::schedulesThatFit(request.offeredSchedules, compilation.graph, request.options.isa));
+  compilation.schedules = request.options.schedules;
   if (request.fitToMemories && !request.options.boardMemories.empty() &&
       planSavingsOf(request.options) == PlanSavings::None) {
     compilation.model =

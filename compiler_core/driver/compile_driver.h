@@ -10,6 +10,7 @@
 #include "codegen/model_compiler.h"
 #include "driver/memory_fit.h"
 #include "ir/graph.h"
+#include "lowering/schedule.h"
 #include "passes/stage_timeline.h"
 #include "target/device_report.h"
 #include "target/target_string.h"
@@ -33,6 +34,12 @@ struct CompileRequest {
   // loupec and the GUI set it unless the user chose the plan (--plain-plan,
   // --overlap-outputs, --patches).
   bool fitToMemories = false;
+  // Schedules offered rather than asked for (the board's bundled tuning
+  // logs, deploy/bundled_tuning.h): once the model is partitioned and its
+  // instruction set known, those its C operators can take
+  // (tuning::schedulesThatFit) join options.schedules, whose own entries
+  // win; the rest are left out, so a stale table never fails a compilation.
+  lowering::ScheduleTable offeredSchedules = {};
 };
 
 // The model after the graph passes and partitioning.
@@ -47,6 +54,9 @@ struct Compilation {
   codegen::CompiledModel model;    // functions, C sources, memory plan
   target::DeviceReport devices;    // where each operator runs, per-device totals
   MemoryFit fit;                   // the plans tried to fit the board, and the one used
+  // The schedule per workload the code was lowered with: options.schedules
+  // and the offered schedules that fit (what a tuning coverage counts).
+  lowering::ScheduleTable schedules;
 };
 
 // The graph passes over `model`, then partitioning for `targets`; with no

@@ -1,6 +1,9 @@
 // loupec as a user runs it: exit codes, what it prints, the files it writes.
 #include <QtTest>
 
+#include <QDirIterator>
+
+#include <map>
 #include <set>
 
 #include <nlohmann/json.hpp>
@@ -604,6 +607,108 @@ class Loupec : public QObject {
                      "0"})
                  .exitCode,
              2);
+  }
+
+  // Compiled for a board, the bundled tuning logs tune the workloads they
+  // measured on that board, with no option; --tuning-log replaces them and
+  // --no-tuning-log turns them off. LOUPE_TUNING_DIR points at a folder
+  // made here from the bundled kws log (so the counts are this test's):
+  // AVERAGE_POOL_2D and SOFTMAX (loop nests only, so an unroll factor shows
+  // in the C as a pragma) tuned on the M55, a CONV_2D record with a choice
+  // no knob offers (left out, not an error), and a cheaper AVERAGE_POOL_2D
+  // measured on another board (ignored).
+  void bundledTuningLogsApplyOnABoardUnlessReplacedOrTurnedOff() {
+    QTemporaryDir dir;
+    std::map<std::string, nlohmann::json> byOperator;  // the first record of each operator type
+    std::set<std::string> workloads;
+    QFile bundled(LOUPE_SOURCE_TUNING_DIR "/kws_ref_model.qemu-mps3-an547.jsonl");
+    QVERIFY(bundled.open(QIODevice::ReadOnly));
+    for (const QByteArray& line : bundled.readAll().trimmed().split('\n')) {
+      const auto record = nlohmann::json::parse(line.toStdString());
+      workloads.insert(record.at("workload").get<std::string>());
+      byOperator.try_emplace(record.at("operator").get<std::string>(), record);
+    }
+    for (const char* op : {"AVERAGE_POOL_2D", "SOFTMAX", "CONV_2D"}) QVERIFY(byOperator.count(op));
+    auto with = [&](const char* op, const char* unroll, double cost, const char* board) {
+      nlohmann::json record = byOperator.at(op);
+      record["knobs"] = {{"unroll", unroll}};
+      record["cost"] = cost;
+      record["board"] = board;
+      return QByteArray::fromStdString(record.dump()) + "\n";
+    };
+    const QString logs = dir.filePath("logs");
+    QVERIFY(QDir().mkpath(logs));
+    QFile log(logs + "/kws_ref_model.qemu-mps3-an547.jsonl");
+    QVERIFY(log.open(QIODevice::WriteOnly));
+    log.write(with("AVERAGE_POOL_2D", "2", 100, "qemu-mps3-an547") +
+              with("SOFTMAX", "8", 100, "qemu-mps3-an547") +
+              with("CONV_2D", "3", 1, "qemu-mps3-an547") +
+              with("AVERAGE_POOL_2D", "4", 1, "qemu-mps2-an386"));
+    log.close();
+    QVERIFY(qputenv("LOUPE_TUNING_DIR", logs.toUtf8()));
+
+    // The generated sources of `generate --platform qemu-mps3-an547` with `extra`.
+    int projects = 0;
+    auto generate = [&](const QStringList& extra, Result& result) {
+      const QString out = dir.filePath(QString("project%1").arg(projects++));
+      result = loupec(QStringList{"generate", model("kws_ref_model"), "--platform",
+                                  "qemu-mps3-an547", "--output", out} +
+                      extra);
+      QByteArray sources;
+      QDirIterator files(out, {"*.c"}, QDir::Files, QDirIterator::Subdirectories);
+      while (files.hasNext()) sources += readAll(files.next());
+      return sources;
+    };
+    const QString total = QString::number(workloads.size());
+    Result result;
+    QByteArray sources = generate({}, result);
+    QVERIFY2(result.exitCode == 0, qPrintable(result.err));
+    QVERIFY2(result.out.contains(QString("bundled tuning logs (qemu-mps3-an547): 2 of %1 workloads "
+                                         "tuned; %2 keep their default schedule")
+                                     .arg(total)
+                                     .arg(workloads.size() - 2)
+                                     .toUtf8()),
+             result.out.constData());
+    QVERIFY(sources.contains("#pragma GCC unroll 2"));
+    QVERIFY(sources.contains("#pragma GCC unroll 8"));
+    QVERIFY(!sources.contains("#pragma GCC unroll 4"));  // the other board's record
+    QVERIFY(!sources.contains("#pragma GCC unroll 3"));  // the stale one
+
+    sources = generate({"--no-tuning-log"}, result);
+    QVERIFY2(result.exitCode == 0, qPrintable(result.err));
+    QVERIFY2(!result.out.contains("tuning log"), result.out.constData());
+    QVERIFY(!sources.contains("#pragma GCC unroll"));
+
+    const QString own = dir.filePath("own.json");
+    QFile ownLog(own);
+    QVERIFY(ownLog.open(QIODevice::WriteOnly));
+    ownLog.write(with("SOFTMAX", "4", 100, "qemu-mps3-an547"));
+    ownLog.close();
+    sources = generate({"--tuning-log", own}, result);
+    QVERIFY2(result.exitCode == 0, qPrintable(result.err));
+    QVERIFY2(result.out.contains(
+                 QString("tuning log %1: 1 of %2 workloads tuned").arg(own, total).toUtf8()),
+             result.out.constData());
+    QVERIFY2(!result.out.contains("bundled"), result.out.constData());
+    QVERIFY(sources.contains("#pragma GCC unroll 4"));
+    QVERIFY(!sources.contains("#pragma GCC unroll 2") && !sources.contains("#pragma GCC unroll 8"));
+
+    // Both at once is a usage error; without a board, default schedules.
+    generate({"--tuning-log", own, "--no-tuning-log"}, result);
+    QCOMPARE(result.exitCode, 2);
+    QVERIFY2(result.err.contains("give one of them"), qPrintable(result.err));
+    result = loupec({"compile", model("kws_ref_model"), "-o", dir.filePath("k.tar")});
+    QVERIFY2(result.exitCode == 0, qPrintable(result.err));
+    QVERIFY2(!result.out.contains("tuning log"), result.out.constData());
+    // A board none of the logs measured says so.
+    result = loupec({"run", model("hello_world_int8"), "--platform", "host", "--inputs",
+                     golden("hello_world_int8", "seed2", "input0.bin"), "--output-dir",
+                     dir.filePath("out")});
+    QVERIFY2(result.exitCode == 0, qPrintable(result.err));
+    QVERIFY2(result.out.contains("bundled tuning logs (host): none measured on this board; "
+                                 "default schedules"),
+             result.out.constData());
+    qunsetenv("LOUPE_TUNING_DIR");
   }
 
   void runRefusesWrongInputs() {

@@ -3,10 +3,13 @@
 // board's CPU: deploy_golden_on_boards (the default run) runs every set on
 // the native host, and each model's first set and seed1 on the Cortex-M3
 // (Thumb kernels) and the Cortex-M55 (MVE kernels); deploy_golden_on_dsp_boards
-// (label boards) runs every set on the Cortex-M4, M7 and M33 (DSP kernels),
-// the other sets on the M3 and M55, and every set on the M3, M4 and M55 with
-// every workload's last schedule (loop nests unrolled by 8, as a tuning log
-// can choose); the two together run every set on all five boards. The outputs must
+// (label boards) runs every set on the Cortex-M4, M7 and M33 (DSP kernels)
+// and every set on the M3 and M55, each with the schedules the bundled
+// tuning logs measured on that board (deploy/bundled_tuning.h, as loupec
+// applies them by default; a model's own log must apply whole, or it is
+// stale), and every set on the M3, M4 and M55 with every workload's last
+// schedule (loop nests unrolled by 8, as a tuning log can choose); the two
+// together run every set on all five boards. The outputs must
 // equal TFLite's golden bytes, and the profile must have one entry per call of
 // the compiled model (an operator, or a whole Ethos-U region) adding up to
 // the total. On the host and the M55 every set also runs compiled for
@@ -24,6 +27,7 @@
 
 #include "codegen/model_compiler.h"
 #include "deploy/auto_tuner.h"
+#include "deploy/bundled_tuning.h"
 #include "deploy/deploy_error.h"
 #include "deploy/deployment.h"
 #include "driver/compile_driver.h"
@@ -42,6 +46,8 @@ namespace {
 // The target string of a row whose model is compiled with non-default
 // schedules (deploy_golden_on_dsp_boards).
 constexpr std::string_view kTunedSuffix = " (tuned)";
+// ... with the bundled tuning logs' schedules for the board.
+constexpr std::string_view kBundledSuffix = " (bundled)";
 // ... and with outputs planned over their dying inputs (--overlap-outputs).
 constexpr std::string_view kOverlapSuffix = " (overlaps)";
 constexpr std::string_view kPatchSuffix = " (patches)";
@@ -51,7 +57,28 @@ struct DeployedModel {
   codegen::CompiledModel model;
   std::unique_ptr<deploy::Deployment> deployment;
   std::string doesNotFit;  // the DoesNotFit message, when it does not fit
+  // With the bundled logs: the workloads of the model's own log on the
+  // board that the compilation did not apply (a stale log), or empty.
+  std::string staleLog;
 };
+
+// The workloads the bundled log of the model in `modelFile` (tests/data/
+// models/<model>/model.tflite) on `board` tuned; none when it has no log
+// there. (Which schedule wins is the best over every bundled log of the
+// board: another model's log may have measured the same workload.)
+std::set<std::string> ownLogWorkloads(const std::filesystem::path& modelFile,
+                                      const std::string& board) {
+  const std::string model = modelFile.parent_path().filename().string();
+  const std::filesystem::path log =
+      deploy::bundledTuningDirectory() / (model + "." + board + ".jsonl");
+  std::set<std::string> workloads;
+  if (!std::filesystem::exists(log)) return workloads;
+  for (const auto& entry :
+       deploy::bundledSchedules(tuning::readTuningLogFile(log.string()), board)) {
+    workloads.insert(entry.first);
+  }
+  return workloads;
+}
 
 }  // namespace
 
@@ -89,6 +116,7 @@ class DeployGoldenOnBoards : public QObject {
     const bool patches = takeSuffix(kPatchSuffix);
     const bool overlaps = takeSuffix(kOverlapSuffix) || patches;
     const bool tuned = takeSuffix(kTunedSuffix);
+    const bool bundled = takeSuffix(kBundledSuffix);
     // Planned in the board's memories, as loupec run and the GUI plan it.
     ir::Graph imported = frontend::importTfliteFile(path);
     codegen::CompileOptions options;
@@ -108,8 +136,18 @@ class DeployGoldenOnBoards : public QObject {
             lowering::scheduleSpace(untuned.graph, op, untuned.model.isa).candidates().back();
       }
     }
+    if (bundled) {
+      request.offeredSchedules =
+          deploy::bundledSchedules(deploy::bundledTuningLogs().records, platformName);
+    }
     try {
-      entry.model = driver::compileModel(std::move(request)).model;
+      driver::Compilation compilation = driver::compileModel(std::move(request));
+      if (bundled) {
+        for (const std::string& workload : ownLogWorkloads(path, platformName)) {
+          if (!compilation.schedules.contains(workload)) entry.staleLog += "\n  " + workload;
+        }
+      }
+      entry.model = std::move(compilation.model);
     } catch (const memory::MemoryPlanError& error) {
       entry.doesNotFit = error.what();  // the plan found the board's memories too small
       return entry;
@@ -156,13 +194,16 @@ class DeployGoldenOnBoards : public QObject {
     const QString npu = "ethos-u -accelerator_config=ethos-u55-128, c";
 #if LOUPE_GOLDEN_DSP_BOARDS
     // deploy_golden_on_dsp_boards (label boards, outside the default run):
-    // every set with the DSP kernels on the Cortex-M4, M7 and M33,
-    for (const char* platform : {"qemu-mps2-an386", "qemu-mps2-an500", "qemu-mps2-an505"}) {
-      addRows(platform, "c", "", true, true);
+    // every set with the DSP kernels on the Cortex-M4, M7 and M33 and with
+    // the Thumb and MVE kernels on the M3 and the M55, each board with the
+    // schedules its bundled tuning logs measured (what loupec applies by
+    // default; the default run has the M3's and M55's representative sets
+    // with default schedules),
+    const QString bundled = QString("c") + QString::fromUtf8(kBundledSuffix.data());
+    for (const char* platform : {"qemu-mps2-an385", "qemu-mps2-an386", "qemu-mps2-an500",
+                                 "qemu-mps2-an505", "qemu-mps3-an547"}) {
+      addRows(platform, bundled, "bundled ", true, true);
     }
-    // the sets the default run leaves out on the M3 and the M55,
-    addRows("qemu-mps2-an385", "c", "", false, true);
-    addRows("qemu-mps3-an547", "c", "", false, true);
     addRows("qemu-mps3-an547", npu, "ethos-u55-128 ", false, true);
     // every set on the host and the M55 with every other Ethos-U
     // configuration, and the U55-128 on NXP's system (most weights buffered),
@@ -241,6 +282,12 @@ class DeployGoldenOnBoards : public QObject {
         qInfo("%s", deployed.doesNotFit.c_str());
         return;
       }
+      // A model's own bundled log on this board that no longer applies whole
+      // is stale: regenerate it (README, Bundled tuning logs).
+      QVERIFY2(deployed.staleLog.empty(),
+               qPrintable("its bundled tuning log has schedules the compilation did not apply "
+                          "(stale; regenerate it):" +
+                          QString::fromStdString(deployed.staleLog)));
       if (targets.endsWith(QString::fromUtf8(kPatchSuffix.data()))) {
         // Run in strips, at the bound the patch analysis predicted.
         QVERIFY(deployed.model.patches.has_value());
