@@ -1,5 +1,6 @@
 #include "tuning/tuning_log.h"
 
+#include <algorithm>
 #include <fstream>
 #include <iterator>
 #include <map>
@@ -71,15 +72,21 @@ std::vector<TuningRecord> readTuningLogFile(const std::string& path) {
 }
 
 std::vector<TuningRecord> bestRecords(const std::vector<TuningRecord>& records) {
-  std::map<std::string, const TuningRecord*> best;
+  std::map<std::string, double> least;
   std::vector<std::string> order;
   for (const TuningRecord& record : records) {
     if (!record.cost) continue;
-    auto [it, added] = best.try_emplace(record.workload, &record);
+    auto [it, added] = least.try_emplace(record.workload, *record.cost);
     if (added) {
       order.push_back(record.workload);
-    } else if (*record.cost < *it->second->cost) {
-      it->second = &record;
+    } else {
+      it->second = std::min(it->second, *record.cost);
+    }
+  }
+  std::map<std::string, const TuningRecord*> best;
+  for (const TuningRecord& record : records) {
+    if (record.cost && *record.cost <= least.at(record.workload) * (1 + kNearTie)) {
+      best.try_emplace(record.workload, &record);
     }
   }
   std::vector<TuningRecord> result;
