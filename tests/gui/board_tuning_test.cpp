@@ -171,10 +171,18 @@ class BoardTuningTest : public QObject {
     QCOMPARE(tuning->rows().size(), rows.size());
     for (const auto& row : tuning->rows()) QVERIFY(row.bestCost);  // known from the log
 
-    // Use Default Schedules: back to the defaults.
+    // Clear Tuning Log: back to the bundled logs' schedules (ad01 on the M3
+    // has a log of its own in bench/tuning), and without them to the defaults.
     window->applySchedules({}, {});
     QVERIFY(window->waitUntilIdle());
+    const auto status = window->compilation()->tuningStatus();
+    QCOMPARE(status.source, QString("bundled tuning logs (%1)").arg(kBoard));
+    QVERIFY(status.tuned > 0);
+    window->setBundledTuning(false);
+    QVERIFY(window->waitUntilIdle());
     QVERIFY(!listingText(window->compilation()->tirListing()).contains("\"schedule\""));
+    window->setBundledTuning(true);
+    QVERIFY(window->waitUntilIdle());
   }
 
   void stopKeepsWhatWasMeasured() {
