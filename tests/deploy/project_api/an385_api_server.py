@@ -145,9 +145,20 @@ class Server:
     def open_transport(self, params):
         if self.qemu is None:
             raise RpcError("flash first")
-        self.socket = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self.socket.connect(os.path.join(self.socket_dir, "uart.sock"))
-        return {"timeouts": None}
+        # QEMU binds the socket's file before it listens: a connection in
+        # between is refused, so try again while QEMU is alive.
+        deadline = time.monotonic() + 10
+        while True:
+            self.socket = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            try:
+                self.socket.connect(os.path.join(self.socket_dir, "uart.sock"))
+                return {"timeouts": None}
+            except ConnectionRefusedError:
+                self.socket.close()
+                self.socket = None
+                if self.qemu.poll() is not None or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.02)
 
     def read_transport(self, params):
         self.socket.settimeout(max(float(params.get("timeout_sec", 1.0)), 0.001))
