@@ -37,8 +37,15 @@ std::optional<std::string> notInt8PerTensor(std::string_view role, const ir::Ten
 struct LoweredOperation {
   NpuOperation operation;  // weights and scales at base 0 of region 0: the caller places them
   std::array<std::vector<std::uint8_t>, 2> weights, scales;  // per core (core 1: two-core NPUs)
-  std::vector<std::uint8_t> lookupTable;  // 256 bytes for the SHRAM's table 0, or none
-  std::vector<NpuOperation> followers;    // further operations of the operator, after it
+  std::vector<std::uint8_t>
+      lookupTable;  // the SHRAM table's bytes (256, or 1024 of 32-bit entries), or none
+  std::vector<NpuOperation> followers;  // further operations of the operator, after it
+  // Scratch for the maps between its operations (home Temporary), each map's
+  // base counted from the start of these bytes; live only while it runs.
+  std::int64_t temporaryBytes = 0;
+  // Constant maps its operations read (home Constant), each map's base
+  // counted from the start of these bytes, which go into the flash.
+  std::vector<std::uint8_t> constantMaps;
 
   bool hasConstants() const { return !weights[0].empty(); }
 };

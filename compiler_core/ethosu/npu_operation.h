@@ -9,10 +9,18 @@
 #include <cstdint>
 
 #include "ethosu/block_config.h"
+#include "loupe/ethosu/ethosu_registers.h"
 
 namespace loupe::ethosu {
 
 enum class NpuOperationKind { Conv, Depthwise, Pool, Elementwise };
+
+// Where a feature map's bytes are kept, and so what its base counts from:
+// a tensor's place in the scratch (the region compiler's plan), the
+// operator's own temporaries in the scratch (LoweredOperation::
+// temporaryBytes, live only during the operator), or constants of the
+// operator in the flash (LoweredOperation::constantMaps).
+enum class NpuMapHome { Tensor, Temporary, Constant };
 
 struct NpuFeatureMap {
   int region = 1;
@@ -26,6 +34,7 @@ struct NpuFeatureMap {
   // A slice of a larger map (a concatenation's input in its output): bytes
   // from the start of the whole map's place to the slice's.
   std::uint64_t offset = 0;
+  NpuMapHome home = NpuMapHome::Tensor;
 
   // A contiguous NHWC map of these extents at `base` of `region`.
   static NpuFeatureMap nhwc(int region, std::uint64_t base, int height, int width, int depth,
@@ -74,9 +83,15 @@ struct NpuOperation {
   int ifmScaleMode = 0;
   std::uint32_t opaScale = 0;
   int opaShift = 0;
+  // ifm_scale_mode OPA_OPB_16: ADD and SUB multiply their operands by the
+  // low 16 bits of opaScale and of opbScale (no shift).
+  std::uint32_t opbScale = 0;
   bool ifm2First = false;      // IFM2 is the first operand (operand_order)
   int roundMode = 0;           // round_mode: TFL
   int activationFunction = 0;  // activation_function: RELU (a clamp only)
+  // activation_clip_range: the OFM's precision, or a lookup table's index
+  // range (FORCE_INT8: a 32-bit OFM read through an 8-bit-indexed table).
+  int activationClipRange = LOUPE_ETHOSU_activation_clip_range_OFM_PRECISION;
   int activationMin = -128, activationMax = 127;
   BlockConfig block;
   int blockDependency = 0;  // OFM blocks of the previous operation that may still run

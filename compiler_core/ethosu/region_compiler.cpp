@@ -8,6 +8,7 @@
 #include <set>
 #include <string>
 
+#include "analysis/operator_cost.h"
 #include "ethosu/command_stream_writer.h"
 #include "ethosu/concatenation_lowering.h"
 #include "ethosu/convolution_lowering.h"
@@ -16,6 +17,7 @@
 #include "ethosu/lookup_table_lowering.h"
 #include "ethosu/pool_lowering.h"
 #include "ethosu/register_emitter.h"
+#include "ethosu/softmax_lowering.h"
 #include "frontend/ethosu_payload_reader.h"
 
 namespace loupe::ethosu {
@@ -70,6 +72,8 @@ LoweredOperation lowerOperator(const ir::Graph& graph, const ir::Operator& o,
   } else if (isLookupTableOperator(o)) {
     lowered =
         lowerLookupTable(graph, o, arch, mapOf(o.inputs[0], false), mapOf(o.outputs[0], false));
+  } else if (o.type == ir::OpType::Softmax) {
+    lowered = lowerSoftmax(graph, o, arch, mapOf(o.inputs[0], true), mapOf(o.outputs[0], true));
   } else if (isBinary(o)) {
     lowered.operation = lowerElementwise(graph, o, arch, mapOf(o.inputs[0], false),
                                          mapOf(o.inputs[1], false), mapOf(o.outputs[0], false));
@@ -130,7 +134,9 @@ std::set<int> brickedFeatureMaps(const ir::Graph& graph, int first, int last,
       if (t != ir::kNoTensor && !graph.tensor(t).isConstant) maps.push_back(t);
     }
     maps.insert(maps.end(), o.outputs.begin(), o.outputs.end());
-    const bool whole = !ir::isNoCopyView(graph, o) && o.type != ir::OpType::Concatenation;
+    // A SOFTMAX reads its input as rows of one shape and another.
+    const bool whole = !ir::isNoCopyView(graph, o) && o.type != ir::OpType::Concatenation &&
+                       o.type != ir::OpType::Softmax;
     for (const int t : maps) {
       const bool broadcast =
           isBinary(o) && graph.tensor(t).shape != graph.tensor(o.outputs.front()).shape;
@@ -248,6 +254,11 @@ class RegionCompiler {
       constants.buffer = buffers_.size();
       buffers_.push_back({{}, constants.bytes, constants.dmaStep, index - first_, -1});
     }
+    for (const auto& [index, lowered] : lowered_) {
+      if (lowered.temporaryBytes == 0) continue;
+      temporaries_[index] = buffers_.size();
+      buffers_.push_back({{}, lowered.temporaryBytes, index - first_, index - first_, -1});
+    }
     // Largest first, each at the lowest offset clear of the buffers placed
     // whose lives overlap its own.
     std::vector<std::size_t> order(buffers_.size());
@@ -294,9 +305,33 @@ class RegionCompiler {
       // indices (NpuRegionCompiler's constructor): now their places in the
       // scratch.
       LoweredOperation lowered = lowered_.at(i);
-      const auto place = [this](NpuOperation& operation) {
-        const auto at = [this](NpuFeatureMap& map) {
-          map.base = static_cast<std::uint64_t>(offsetOf(static_cast<int>(map.base))) + map.offset;
+      // The operator's own maps: its temporaries in their scratch buffer,
+      // its constants after the flash so far.
+      const auto temporaries = temporaries_.find(i);
+      const std::uint64_t temporaryBase =
+          temporaries == temporaries_.end()
+              ? 0
+              : static_cast<std::uint64_t>(buffers_[temporaries->second].offset);
+      std::uint64_t constantBase = 0;
+      if (!lowered.constantMaps.empty()) {
+        flash_.resize(static_cast<std::size_t>(alignUp(static_cast<std::int64_t>(flash_.size()))));
+        constantBase = flash_.size();
+        flash_.insert(flash_.end(), lowered.constantMaps.begin(), lowered.constantMaps.end());
+      }
+      const auto place = [&](NpuOperation& operation) {
+        const auto at = [&](NpuFeatureMap& map) {
+          switch (map.home) {
+            case NpuMapHome::Tensor:
+              map.base =
+                  static_cast<std::uint64_t>(offsetOf(static_cast<int>(map.base))) + map.offset;
+              break;
+            case NpuMapHome::Temporary:
+              map.base += temporaryBase;
+              break;
+            case NpuMapHome::Constant:
+              map.base += constantBase;
+              break;
+          }
         };
         at(operation.ifm);
         if (operation.kind == NpuOperationKind::Elementwise) at(operation.ifm2);
@@ -373,7 +408,10 @@ class RegionCompiler {
     attrs.scratchBytes = std::max<std::int64_t>(scratchBytes_, kAlignment);
     attrs.workspaceValues = decoded.workspaceValues;
     attrs.npuOperations = decoded.operationCount();
-    attrs.macs = decoded.macs();
+    // The model's multiply-accumulates, as the operators it stands for
+    // count them (the stream's own count differs where an operator runs as
+    // a chain of operations, as SOFTMAX does).
+    for (int i = first_; i <= last_; ++i) attrs.macs += analysis::operatorCost(graph_, op(i)).macs;
     npu.inputs = {
         addConstant(result, name + "_payload", std::move(payload)),
         flash_.empty() ? ir::kNoTensor : addConstant(result, name + "_flash", std::move(flash_))};
@@ -444,6 +482,8 @@ class RegionCompiler {
     std::size_t buffer = 0;  // into buffers_
   };
   std::map<int, BufferedConstants> bufferedConstants_;
+  // The scratch buffer of each operation's temporaries, by operator index.
+  std::map<int, std::size_t> temporaries_;
   std::int64_t scratchBytes_ = 0;
   std::vector<std::uint8_t> flash_;
   CommandStreamWriter writer_;
@@ -472,7 +512,8 @@ NpuFeatureMap featureMapOf(const ir::Graph& graph, int tensor, bool flat, std::u
 
 bool npuRegionTakes(const ir::Graph& graph, const ir::Operator& op) {
   return isConvolution(op) || isPool(op) || isBinary(op) || isLookupTableOperator(op) ||
-         op.type == ir::OpType::Concatenation || ir::isNoCopyView(graph, op);
+         op.type == ir::OpType::Concatenation || op.type == ir::OpType::Softmax ||
+         ir::isNoCopyView(graph, op);
 }
 
 std::vector<std::string> npuRefusals(const ir::Graph& graph, const ir::Operator& op,

@@ -103,6 +103,12 @@ void emitIfm2(CommandStreamWriter& w, const NpuOperation& op) {
   w.set(LOUPE_ETHOSU_NPU_SET_OPA_SCALE,
         {{LOUPE_ETHOSU_FIELD(NPU_SET_OPA_SCALE, scale), op.opaScale},
          {LOUPE_ETHOSU_FIELD(NPU_SET_OPA_SCALE, shift), asField(op.opaShift)}});
+  const bool addOrSub = op.subKind == LOUPE_ETHOSU_elementwise_mode_ADD ||
+                        op.subKind == LOUPE_ETHOSU_elementwise_mode_SUB;
+  if (addOrSub && op.ifmScaleMode == LOUPE_ETHOSU_ifm_scale_mode_OPA_OPB_16) {
+    w.set(LOUPE_ETHOSU_NPU_SET_OPB_SCALE,
+          {{LOUPE_ETHOSU_FIELD(NPU_SET_OPB_SCALE, scale), op.opbScale}});
+  }
 }
 
 void emitPadding(CommandStreamWriter& w, const NpuKernel& k) {
@@ -176,7 +182,7 @@ void emitActivation(CommandStreamWriter& w, const NpuOperation& op) {
         {{LOUPE_ETHOSU_FIELD(NPU_SET_ACTIVATION, activation_function),
           asField(op.activationFunction)},
          {LOUPE_ETHOSU_FIELD(NPU_SET_ACTIVATION, activation_clip_range),
-          LOUPE_ETHOSU_activation_clip_range_OFM_PRECISION}});
+          asField(op.activationClipRange)}});
   w.set(LOUPE_ETHOSU_NPU_SET_ACTIVATION_MIN,
         {{LOUPE_ETHOSU_FIELD(NPU_SET_ACTIVATION_MIN, clip_boundary), asField(op.activationMin)}});
   w.set(LOUPE_ETHOSU_NPU_SET_ACTIVATION_MAX,

@@ -181,7 +181,8 @@ struct EthosUAttrs {
   // (the largest OFM block of weights of any operation).
   std::uint32_t workspaceValues = 0;
   std::uint32_t npuOperations = 0;  // operations of the command stream, STOP excluded
-  std::int64_t macs = 0;            // of those operations (frontend::ethosuOperationMacs)
+  std::int64_t macs = 0;  // of those operations (frontend::ethosuOperationMacs), or of the
+                          // model operators a region Loupe compiled stands for
 };
 
 // "ethos-u55-128", as Vela's --accelerator-config spells it; "unknown" else.

@@ -130,8 +130,19 @@ class Loupec : public QObject {
     }
     const auto& softmax = report["operators"].back();
     QCOMPARE(softmax["type"].get<std::string>(), std::string("SOFTMAX"));
-    QCOMPARE(softmax["reasons"][0].get<std::string>(),
-             std::string("ethos-u: the Ethos-U emitter has no lowering of SOFTMAX yet"));
+    QCOMPARE(softmax["target"].get<std::string>(), std::string("ethos-u"));
+    QVERIFY(softmax["reasons"].empty());
+    // A float model's operators the Ethos-U refuses, each with its reason.
+    const auto floats =
+        loupec({"info", model("hello_world_float"), "--json", "--target", "ethos-u, c"});
+    QVERIFY2(floats.exitCode == 0, qPrintable(floats.err));
+    for (const auto& op : nlohmann::json::parse(floats.out.toStdString())["operators"]) {
+      QCOMPARE(op["target"].get<std::string>(), std::string("c"));
+      QVERIFY2(op["reasons"][0].get<std::string>().find("ethos-u: ") == 0 &&
+                   op["reasons"][0].get<std::string>().find("is not an int8 tensor") !=
+                       std::string::npos,
+               op["reasons"].dump().c_str());
+    }
     QVERIFY(report["device_mapping"]["regions"].is_array());
     QCOMPARE(report["device_mapping"]["regions"][0]["name"].get<std::string>(),
              std::string("ethos-u_0"));
@@ -141,11 +152,17 @@ class Loupec : public QObject {
     const auto result = loupec({"info", model("kws_ref_model"), "--target",
                                 "ethos-u -accelerator_config=ethos-u55-64, c"});
     QVERIFY2(result.exitCode == 0, qPrintable(result.err));
-    QVERIFY2(result.out.contains("not on ethos-u: the Ethos-U emitter has no lowering of SOFTMAX"),
-             result.out.constData());
+    QVERIFY2(!result.out.contains("not on ethos-u"), result.out.constData());
     QVERIFY2(result.out.contains("targets (ethos-u -accelerator_config=ethos-u55-64, c): Ethos-U "
-                                 "ethos-u55-64: 12 of 13 operators in 1 region; c: 1\n"),
+                                 "ethos-u55-64: 13 of 13 operators in 1 region; c: 0\n"),
              result.out.constData());
+    const auto floats = loupec({"info", model("hello_world_float"), "--target",
+                                "ethos-u -accelerator_config=ethos-u55-64, c"});
+    QVERIFY2(floats.out.contains("not on ethos-u: input 'serving_default_dense_input:0' (float32 "
+                                 "[1,1]) is not an int8 tensor quantised per tensor"),
+             floats.out.constData());
+    QVERIFY2(floats.out.contains("ethos-u55-64: 0 of 3 operators in 0 regions; c: 3\n"),
+             floats.out.constData());
     // Without --target everything is on the CPU.
     const auto plain = loupec({"info", model("kws_ref_model")});
     QVERIFY2(plain.out.contains("targets (c): c: 13"), plain.out.constData());
@@ -175,7 +192,7 @@ class Loupec : public QObject {
     QVERIFY2(result.exitCode == 0, qPrintable(result.err));
     const QString out = QString::fromUtf8(result.out);
     QVERIFY2(out.contains("targets (ethos-u -accelerator_config=ethos-u55-128, c): Ethos-U "
-                          "ethos-u55-128: 12 of 13 operators in 1 region; c: 1\n"),
+                          "ethos-u55-128: 13 of 13 operators in 1 region; c: 0\n"),
              qPrintable(out));
     // The per-device totals are the ones metadata.json records.
     QProcess tar;
@@ -196,7 +213,7 @@ class Loupec : public QObject {
     QCOMPARE(npu.captured(2), group(devices[0]["macs"].get<std::int64_t>()));
     QCOMPARE(npu.captured(3), group(devices[0]["estimated_cycles"].get<std::int64_t>()));
     QVERIFY2(out.contains(QRegularExpression(
-                 "\\n  host +CPU \\(C\\) +1 operator\\(s\\) .* no cycle model\\n")),
+                 "\\n  host +CPU \\(C\\) +0 operator\\(s\\) .* no cycle model\\n")),
              qPrintable(out));
     // --report: one row per operator, its estimate or '-' on the CPU.
     const nlohmann::json& operators = metadata["modules"]["default"]["device_mapping"]["operators"];
@@ -1087,7 +1104,7 @@ class Loupec : public QObject {
     QVERIFY(!diff["identical"].get<bool>());
     QCOMPARE(diff["summary"]["added"].get<int>(), 0);
     QCOMPARE(diff["summary"]["removed"].get<int>(), 0);
-    QCOMPARE(diff["summary"]["merged"].get<int>(), 12);
+    QCOMPARE(diff["summary"]["merged"].get<int>(), 13);
     int merged = 0;
     for (const auto& op : diff["operators"]) {
       QCOMPARE(op["a"]["target"].get<std::string>(), "c");
@@ -1099,12 +1116,12 @@ class Loupec : public QObject {
         QCOMPARE(op["changes"], nlohmann::json({"merged", "target"}));
       }
     }
-    QCOMPARE(merged, 12);
+    QCOMPARE(merged, 13);
     QCOMPARE(diff["totals"]["a"]["macs"], diff["totals"]["b"]["macs"]);
     const auto text = loupec({"diff", kws, kws, "--target-b", ethosU});
-    QVERIFY2(text.out.contains("12 changed (12 merged into one operator), 0 added, 0 removed"),
+    QVERIFY2(text.out.contains("13 changed (13 merged into one operator), 0 added, 0 removed"),
              text.out.constData());
-    QVERIFY2(text.out.contains("compiled into B's #0 CUSTOM(ethos-u) (with 11 other model "
+    QVERIFY2(text.out.contains("compiled into B's #0 CUSTOM(ethos-u) (with 12 other model "
                                "operator(s)); target c -> ethos-u"),
              text.out.constData());
     QVERIFY2(text.out.contains("functions"), text.out.constData());

@@ -30,7 +30,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr std::int32_t kAdd = 0, kConv2D = 3, kSoftmax = 25, kCustom = 32;
+constexpr std::int32_t kAdd = 0, kConv2D = 3, kCustom = 32, kLogSoftmax = 50;
 
 struct Exported {
   std::vector<std::uint8_t> source;
@@ -120,10 +120,10 @@ void requireGoldenOutputs(const ir::Graph& graph, const fs::path& set) {
   }
 }
 
-// Two NPU regions with a CPU operator between them: CONV_2D, SOFTMAX (which
-// Loupe's emitter leaves to the CPU), then CONV_2D of the SOFTMAX or, with
-// `residual`, ADD of the SOFTMAX and the first CONV_2D's output (which then
-// passes from one region straight to the other).
+// Two NPU regions with a CPU operator between them: CONV_2D, LOG_SOFTMAX
+// (which Loupe's emitter leaves to the CPU), then CONV_2D of the LOG_SOFTMAX
+// or, with `residual`, ADD of the LOG_SOFTMAX and the first CONV_2D's output
+// (which then passes from one region straight to the other).
 std::vector<std::uint8_t> twoRegionModel(bool residual = false) {
   using tflite::TensorType;
   test::TfliteModelWriter w;
@@ -148,8 +148,8 @@ std::vector<std::uint8_t> twoRegionModel(bool residual = false) {
   w.quantize(g, bias1, {0.001f}, {0});
   const int conv1 = w.tensor(g, "conv1", TensorType::INT8, {1, 6, 6, 8});
   w.quantize(g, conv1, {0.1f}, {3});
-  const int softmax = w.tensor(g, "softmax", TensorType::INT8, {1, 6, 6, 8});
-  w.quantize(g, softmax, {1.0f / 256}, {-128});
+  const int softmax = w.tensor(g, "log_softmax", TensorType::INT8, {1, 6, 6, 8});
+  w.quantize(g, softmax, {16.0f / 256}, {127});
   const int filter2 =
       w.tensor(g, "conv2/filter", TensorType::INT8, {4, 1, 1, 8}, test::bytesOf(randomInt8(32)));
   w.quantize(g, filter2, {0.03f}, {0});
@@ -163,9 +163,7 @@ std::vector<std::uint8_t> twoRegionModel(bool residual = false) {
   conv.padding = tflite::Padding::SAME;
   conv.stride_h = conv.stride_w = 1;
   w.op(g, kConv2D, {input, filter1, bias1}, {conv1}, conv);
-  tflite::SoftmaxOptionsT softmaxOptions;
-  softmaxOptions.beta = 1.0f;
-  w.op(g, kSoftmax, {conv1}, {softmax}, softmaxOptions);
+  w.op(g, kLogSoftmax, {conv1}, {softmax}, tflite::LogSoftmaxOptionsT{});
   if (residual) {
     const int sum = w.tensor(g, "sum", TensorType::INT8, {1, 6, 6, 8});
     w.quantize(g, sum, {0.1f}, {0});
@@ -274,8 +272,8 @@ class VelaLayoutTfliteTest : public QObject {
   // kws as Vela lays it out: one ethos-u operator (custom code "ethos-u",
   // Vela's custom options) with payload, flash, scratch, fast scratch and
   // then the feature maps; OfflineMemoryAllocation valid and placing them in
-  // the scratch; the SOFTMAX the CPU runs still the model's builtin, options
-  // and all; none of the NPU's weights left as tensors.
+  // the scratch; every operator on the NPU (SOFTMAX too, as Vela runs it);
+  // none of the NPU's weights left as tensors.
   void kwsIsInVelasLayout() {
     const Exported e = exportModel("kws_ref_model", "ethos-u55-128");
     const FileView file(e.file.bytes);
@@ -351,16 +349,10 @@ class VelaLayoutTfliteTest : public QObject {
                                                source.code(*s).deprecated_builtin_code()));
       }
     }
-    QVERIFY(!expected.empty());
     QVERIFY(cpuCodes == expected);
     QCOMPARE(static_cast<int>(cpuCodes.size()), e.file.cpuOperators);
-    // SOFTMAX keeps its options (beta) from the source.
-    const auto* softmax = file.graph->operators()->Get(file.graph->operators()->size() - 1);
-    QVERIFY(softmax->builtin_options_as_SoftmaxOptions() != nullptr);
-    const auto* sourceSoftmax =
-        source.graph->operators()->Get(source.graph->operators()->size() - 1);
-    QCOMPARE(softmax->builtin_options_as_SoftmaxOptions()->beta(),
-             sourceSoftmax->builtin_options_as_SoftmaxOptions()->beta());
+    // Every operator of kws runs on the NPU, as in Vela's file.
+    QCOMPARE(e.file.cpuOperators, 0);
     // No constant of the source is left but what the CPU reads: the NPU's
     // weights are in the flash.
     for (int t = 0; t < static_cast<int>(tensors); ++t) {
@@ -424,8 +416,8 @@ class VelaLayoutTfliteTest : public QObject {
     }
   }
 
-  // Two regions around a CPU SOFTMAX: two ethos-u operators with scratch
-  // areas of their own in the arena, the SOFTMAX between them a builtin that
+  // Two regions around a CPU LOG_SOFTMAX: two ethos-u operators with scratch
+  // areas of their own in the arena, the LOG_SOFTMAX between them a builtin that
   // reads the first's output and writes the second's input, both placed in
   // those scratches; reopened, the file computes what the compilation does.
   void twoRegionsGetScratchAreasOfTheirOwn() {
@@ -438,7 +430,9 @@ class VelaLayoutTfliteTest : public QObject {
     std::vector<std::pair<std::int64_t, std::int64_t>> scratches;
     for (const auto* op : *file.graph->operators()) {
       if (!file.isEthosU(*op)) {
-        QCOMPARE(file.code(*op).builtin_code(), kSoftmax);
+        // The source's builtin, with its options.
+        QCOMPARE(file.code(*op).builtin_code(), kLogSoftmax);
+        QVERIFY(op->builtin_options_as_LogSoftmaxOptions() != nullptr);
         continue;
       }
       const int scratch = op->inputs()->Get(2);
@@ -472,7 +466,7 @@ class VelaLayoutTfliteTest : public QObject {
     }
   }
 
-  // The first CONV_2D's output is read by the SOFTMAX on the CPU and by the
+  // The first CONV_2D's output is read by the LOG_SOFTMAX on the CPU and by the
   // ADD of the second region: it would have to lie in both scratch areas.
   void aTensorTwoRegionsWouldPlaceApartIsRefused() {
     const target::TargetList targets = target::parseTargetString(

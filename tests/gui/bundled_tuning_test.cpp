@@ -77,10 +77,8 @@ class BundledTuningTest : public QObject {
     QVERIFY(status.workloads >= 5);
     QCOMPARE(status.tuned, status.workloads);
     QVERIFY(window->compilation()->tirListing().text.contains("\"schedule\""));
-    const QString coverage = QString("%1: %2 of %3 workload")
-                                 .arg(kSource)
-                                 .arg(status.tuned)
-                                 .arg(status.workloads);
+    const QString coverage =
+        QString("%1: %2 of %3 workload").arg(kSource).arg(status.tuned).arg(status.workloads);
     QVERIFY2(statusText(*window).contains(coverage), qPrintable(statusText(*window)));
     QVERIFY2(deployPanelText(*window).contains(coverage), qPrintable(deployPanelText(*window)));
 

@@ -96,9 +96,9 @@ class CompareViewTest : public QObject {
         QCOMPARE(table.status(row), "merged");
       }
     }
-    QCOMPARE(toNpu, 12);
+    QCOMPARE(toNpu, 13);
     QVERIFY(!statuses(table).contains("added") && !statuses(table).contains("removed"));
-    QVERIFY2(view->summaryText().contains("12 changed (12 merged into one operator)"),
+    QVERIFY2(view->summaryText().contains("13 changed (13 merged into one operator)"),
              qPrintable(view->summaryText()));
     // Both memory plans, on one byte scale.
     QVERIFY(!view->chartA()->planLayout().isEmpty());
@@ -217,8 +217,8 @@ class CompareViewTest : public QObject {
     const auto* comparison = view->comparison();
     QCOMPARE(comparison->diff().timeUnit, "instructions");
     QCOMPARE(header(table, ComparisonTableModel::CostAColumn), "A measured\ninstructions");
-    QCOMPARE(header(table, ComparisonTableModel::CostBColumn),
-             "B estimated | measured\nNPU cycles | instructions");  // SOFTMAX stays on the CPU
+    // Every operator, SOFTMAX too, on the NPU: B is estimated throughout.
+    QCOMPARE(header(table, ComparisonTableModel::CostBColumn), "B estimated\nNPU cycles");
     QCOMPARE(header(table, ComparisonTableModel::CostRatioColumn), "B / A\n(units differ)");
     const auto& costs = comparison->rowCosts();
     QCOMPARE(costs.size(), table.rowCount());
@@ -241,17 +241,13 @@ class CompareViewTest : public QObject {
                view ? QStringLiteral("\u2013")
                     : QStringLiteral("\u00d7") +
                           loupe::models::costRatioText(costs[row].b->value / costs[row].a->value));
-      if (op == 12) {  // SOFTMAX: on the CPU on both sides
-        QCOMPARE(costs[row].b->kind, loupe::models::CostKind::Measured);
-        QVERIFY(cell(table, row, ComparisonTableModel::CostBColumn).endsWith(" instr."));
-        continue;
-      }
       QCOMPARE(costs[row].b->kind, loupe::models::CostKind::EstimatedNpuCycles);
       QVERIFY(npuCycles.value(op));
       QCOMPARE(costs[row].b->value, static_cast<double>(*npuCycles.value(op)));
       QCOMPARE(costs[row].b->value > 0, !view);
+      // One unit in B's column: no unit beside each figure.
       QCOMPARE(cell(table, row, ComparisonTableModel::CostBColumn),
-               loupe::models::groupedNumber(*npuCycles.value(op)) + " NPU cyc");
+               loupe::models::groupedNumber(*npuCycles.value(op)));
       npuTotal += *npuCycles.value(op);
     }
     QCOMPARE(npuTotal, regionEstimate(comparison->mappingB()).computeCycles);
@@ -263,12 +259,12 @@ class CompareViewTest : public QObject {
         continue;
       }
       cpuAgainstNpu = true;
-      QCOMPARE(t.modelOperators, QList<int>({0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}));
+      QCOMPARE(t.modelOperators, QList<int>({0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}));
       QCOMPARE(std::llround(t.totalB), npuTotal);
     }
     QVERIFY(cpuAgainstNpu);
     const QString summary = view->summaryText();
-    QVERIFY2(summary.contains("ops 0\u201311: A ") && summary.contains("measured instructions") &&
+    QVERIFY2(summary.contains("ops 0\u201312: A ") && summary.contains("measured instructions") &&
                  summary.contains("estimated NPU cycles (B/A") &&
                  summary.contains("not the same unit"),
              qPrintable(summary));
@@ -298,7 +294,7 @@ class CompareViewTest : public QObject {
     double a = 0, b = 0;
     int both = 0;
     for (int row = 0; row < table.rowCount(); ++row) {
-      if (!costs[row].a || !costs[row].b) continue;  // SOFTMAX: not measured
+      QVERIFY(costs[row].a && costs[row].b);  // every operator on the NPU on both sides
       ++both;
       a += costs[row].a->value;
       b += costs[row].b->value;
@@ -310,7 +306,7 @@ class CompareViewTest : public QObject {
                      loupe::models::costRatioText(costs[row].b->value / costs[row].a->value));
       }
     }
-    QCOMPARE(both, 12);
+    QCOMPARE(both, 13);
     QCOMPARE(std::llround(a), regionEstimate(view->comparison()->mappingA()).computeCycles);
     QCOMPARE(std::llround(b), regionEstimate(view->comparison()->mappingB()).computeCycles);
     QVERIFY2(view->summaryText().contains("estimated NPU cycles (\u00d7"),

@@ -95,11 +95,12 @@ class DeviceMappingTest : public QObject {
 
  private slots:
   void theEthosURowShowsLoupecsOperatorsAndCycles() {
-    auto window = compiledWindow(loupe::test::kwsModelPath(), kEthosU128);
+    auto window = compiledWindow(loupe::test::kwsWithCpuTailModelPath(), kEthosU128);
     QVERIFY(window);
     QCOMPARE(window->compilation()->state(), ModelCompilation::State::Compiled);
     QCOMPARE(window->targetBox()->currentData().toString(), kEthosU128);
-    const auto expected = npuTotals(loupecReport(loupe::test::kwsModelPath(), kEthosU128));
+    const auto expected =
+        npuTotals(loupecReport(loupe::test::kwsWithCpuTailModelPath(), kEthosU128));
     QVERIFY(expected.estimatedCycles);
 
     QVERIFY(window->showView("devices"));
@@ -120,7 +121,7 @@ class DeviceMappingTest : public QObject {
     QVERIFY2(view->devicesStructLabel()->text().contains("ethosu_invoke_v3"),
              qPrintable(view->devicesStructLabel()->text()));
 
-    // Per operator: the Ethos-U operator with its estimate, SOFTMAX with its reason.
+    // Per operator: the Ethos-U operator with its estimate, LOG_SOFTMAX with its reason.
     const QAbstractItemModel* operators = view->operatorTable()->model();
     using Ops = loupe::models::DeviceOperatorTableModel;
     QCOMPARE(operators->rowCount(), 2);
@@ -134,7 +135,8 @@ class DeviceMappingTest : public QObject {
     QCOMPARE(operators->index(1, Ops::DeviceColumn).data().toString(), QStringLiteral("host"));
     const QStringList refused =
         operators->index(1, Ops::OperatorColumn).data(Ops::RejectionsRole).toStringList();
-    QCOMPARE(refused, QStringList({"ethos-u: the Ethos-U emitter has no lowering of SOFTMAX yet"}));
+    QCOMPARE(refused,
+             QStringList({"ethos-u: the Ethos-U emitter has no lowering of LOG_SOFTMAX yet"}));
     // The reasons stand where an NPU operator's estimate would.
     const QString shown = operators->index(1, Ops::ComputeCyclesColumn).data().toString();
     QVERIFY2(shown.startsWith("refused by ethos-u: the Ethos-U emitter"), qPrintable(shown));
@@ -164,7 +166,7 @@ class DeviceMappingTest : public QObject {
   }
 
   void everyOperatorOfTheRegionIsColouredAsTheEthosUs() {
-    auto window = compiledWindow(loupe::test::kwsModelPath(), kEthosU128);
+    auto window = compiledWindow(loupe::test::kwsWithCpuTailModelPath(), kEthosU128);
     QVERIFY(window);
     QVERIFY(window->showView("graph"));
     auto* graph = window->graphView();
@@ -176,7 +178,8 @@ class DeviceMappingTest : public QObject {
       const QString type = QString::fromStdString(op.typeName());
       const QString target = node->node().target;
       onNpu += target == "ethos-u";
-      QVERIFY2(target == (type == "SOFTMAX" ? "c" : "ethos-u"), qPrintable(type + " on " + target));
+      QVERIFY2(target == (type == "LOG_SOFTMAX" ? "c" : "ethos-u"),
+               qPrintable(type + " on " + target));
       if (!node->isCurrent()) {
         QCOMPARE(node->fillColor(), loupe::views::GraphNodeItem::targetColor(target));
       }
@@ -211,13 +214,13 @@ class DeviceMappingTest : public QObject {
   // NPU cycles (its estimate's computeCycles, as loupec reports it; the
   // estimate itself is the larger of those and the busiest memory's). The
   // RESHAPE, a view of its input's bytes, runs no operation: 0. The CPU's
-  // SOFTMAX has no tag.
+  // LOG_SOFTMAX has no tag.
   void everyNpuOperatorShowsItsShareOfTheRegionsCycles() {
-    auto window = compiledWindow(loupe::test::kwsModelPath(), kEthosU128);
+    auto window = compiledWindow(loupe::test::kwsWithCpuTailModelPath(), kEthosU128);
     QVERIFY(window);
     QVERIFY(window->showView("graph"));
     const loupe::target::DeviceReport report =
-        loupecReport(loupe::test::kwsModelPath(), kEthosU128);
+        loupecReport(loupe::test::kwsWithCpuTailModelPath(), kEthosU128);
     std::optional<loupe::target::OperatorEstimate> region;
     for (const auto& row : report.operators) {
       if (row.device == "ethos-u") region = row.estimate;
@@ -267,7 +270,7 @@ class DeviceMappingTest : public QObject {
     qint64 sum256 = 0;
     for (int op = 0; op < 12; ++op) sum256 += graph->nodeOfOperator(op)->npuCycles().value_or(-1);
     std::optional<loupe::target::OperatorEstimate> region256;
-    for (const auto& row : loupecReport(loupe::test::kwsModelPath(), u55256).operators) {
+    for (const auto& row : loupecReport(loupe::test::kwsWithCpuTailModelPath(), u55256).operators) {
       if (row.device == "ethos-u") region256 = row.estimate;
     }
     QVERIFY(region256);
@@ -283,11 +286,11 @@ class DeviceMappingTest : public QObject {
   }
 
   void aRowSelectsTheOperatorEverywhere() {
-    auto window = compiledWindow(loupe::test::kwsModelPath(), kEthosU128);
+    auto window = compiledWindow(loupe::test::kwsWithCpuTailModelPath(), kEthosU128);
     QVERIFY(window);
     QVERIFY(window->showView("devices"));
     auto* table = window->deviceMappingView()->operatorTable();
-    // The second row: SOFTMAX, on the CPU.
+    // The second row: LOG_SOFTMAX, on the CPU.
     const QModelIndex row = table->model()->index(1, 0);
     const int op = row.data(loupe::models::DeviceOperatorTableModel::OperatorIndexRole).toInt();
     QCOMPARE(op, 12);
@@ -330,7 +333,7 @@ class DeviceMappingTest : public QObject {
   }
 
   void theCOfTheRegionIsTheDriverCallAndItsStreamIsListed() {
-    auto window = compiledWindow(loupe::test::kwsModelPath(), kEthosU128);
+    auto window = compiledWindow(loupe::test::kwsWithCpuTailModelPath(), kEthosU128);
     QVERIFY(window);
     const auto& model = window->document()->graph();
     int conv = -1;
@@ -373,7 +376,7 @@ class DeviceMappingTest : public QObject {
   }
 
   void anotherTargetRecompilesInTheBackground() {
-    auto window = compiledWindow(loupe::test::kwsModelPath(), kEthosU128);
+    auto window = compiledWindow(loupe::test::kwsWithCpuTailModelPath(), kEthosU128);
     QVERIFY(window);
     auto* compilation = window->compilation();
     const auto* sweep = qobject_cast<const loupe::models::ConfigurationCyclesModel*>(
@@ -415,7 +418,7 @@ class DeviceMappingTest : public QObject {
   }
 
   void theEthosUChoiceCompilesTheRegionToOneNpuOperator() {
-    auto window = compiledWindow(loupe::test::kwsModelPath(), "c");
+    auto window = compiledWindow(loupe::test::kwsWithCpuTailModelPath(), "c");
     QVERIFY(window);
     auto* box = window->targetBox();
     const int index = box->findData(QStringLiteral("ethos-u -accelerator_config=ethos-u55-128, c"));
@@ -425,22 +428,22 @@ class DeviceMappingTest : public QObject {
     emit box->activated(index);
     QVERIFY(window->waitUntilIdle());
     QCOMPARE(window->compilation()->state(), ModelCompilation::State::Compiled);
-    // Every operator but SOFTMAX is one Ethos-U operator; SOFTMAX says why not.
+    // Every operator but LOG_SOFTMAX is one Ethos-U operator; LOG_SOFTMAX says why not.
     QVERIFY(window->showView("devices"));
     const QAbstractItemModel* operators = window->deviceMappingView()->operatorTable()->model();
     using Ops = loupe::models::DeviceOperatorTableModel;
     QCOMPARE(operators->rowCount(), 2);
     QCOMPARE(operators->index(0, Ops::TypeColumn).data().toString(),
              QStringLiteral("CUSTOM(ethos-u)"));
-    QCOMPARE(operators->index(1, Ops::TypeColumn).data().toString(), QStringLiteral("SOFTMAX"));
+    QCOMPARE(operators->index(1, Ops::TypeColumn).data().toString(), QStringLiteral("LOG_SOFTMAX"));
     const QStringList refused =
         operators->index(1, Ops::OperatorColumn).data(Ops::RejectionsRole).toStringList();
-    QVERIFY2(!refused.isEmpty() && refused.front().contains("SOFTMAX"),
+    QVERIFY2(!refused.isEmpty() && refused.front().contains("LOG_SOFTMAX"),
              qPrintable(refused.join(';')));
   }
 
   void theNavigatorOpensPartitionedAndFused() {
-    auto window = compiledWindow(loupe::test::kwsModelPath(), kEthosU128);
+    auto window = compiledWindow(loupe::test::kwsWithCpuTailModelPath(), kEthosU128);
     QVERIFY(window);
     auto* navigator = window->stageNavigator();
     const QAbstractItemModel* stages = navigator->model();

@@ -24,6 +24,12 @@ QStringList kwsOperatorTypes();
 // app builds them at start-up.
 std::shared_ptr<const deploy::Registries> registries();
 
+// kws with its SOFTMAX replaced by an int8 LOG_SOFTMAX (TFLite's output
+// quantisation, 16/256 and 127), which the Ethos-U emitter does not lower:
+// its first 12 operators run on the NPU, the last on the CPU with its
+// reason. Written once, for the whole test.
+QString kwsWithCpuTailModelPath();
+
 // The Vela model with its custom code renamed "ethos-x", written into `dir`:
 // one custom operator Loupe knows nothing of, so never runnable.
 QString writeUnknownCustomOperatorModel(const QTemporaryDir& dir);

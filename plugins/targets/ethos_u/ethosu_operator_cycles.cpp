@@ -5,6 +5,7 @@
 
 #include "analysis/ethosu_command_listing.h"
 #include "ethosu/region_compiler.h"
+#include "ethosu/softmax_lowering.h"
 #include "targets/ethos_u/ethosu_performance.h"
 
 namespace loupe::targets::ethos_u {
@@ -92,9 +93,14 @@ std::vector<ModelOperatorCycles> npuCyclesPerModelOperator(const ir::Graph& grap
     }
     NetworkOperator n;
     if (!ir::isNoCopyView(*source, o)) {
-      // A concatenation runs as one copy per input.
-      const std::size_t parts =
-          o.type == ir::OpType::Concatenation ? std::max<std::size_t>(o.inputs.size(), 1) : 1;
+      // A concatenation runs as one copy per input, a softmax as a chain.
+      std::size_t parts = 1;
+      if (o.type == ir::OpType::Concatenation) parts = std::max<std::size_t>(o.inputs.size(), 1);
+      if (o.type == ir::OpType::Softmax) {
+        const ir::Shape& shape = source->tensor(o.inputs.at(0)).shape;
+        parts = static_cast<std::size_t>(
+            ethosu::softmaxNpuOperations(shape.empty() ? 1 : shape.back()));
+      }
       if (next + parts > network.size()) {
         throw ethosu::EstimateError("the stream has " + std::to_string(network.size()) +
                                     " network operators, fewer than its region's operators");
@@ -102,7 +108,9 @@ std::vector<ModelOperatorCycles> npuCyclesPerModelOperator(const ir::Graph& grap
       for (std::size_t part = 0; part < parts; ++part) {
         const NetworkOperator& copy = network[next++];
         n.npuCycles += copy.npuCycles;
-        n.ofmElements += copy.ofmElements;
+        // A chain's last operation writes the output; a copy each slice.
+        n.ofmElements =
+            o.type == ir::OpType::Softmax ? copy.ofmElements : n.ofmElements + copy.ofmElements;
         n.operations += copy.operations;
       }
       const std::int64_t written = source->tensor(o.outputs.at(0)).elementCount();

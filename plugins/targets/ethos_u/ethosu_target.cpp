@@ -48,7 +48,9 @@ target::OperatorEstimate streamEstimate(const ir::Graph& graph, const ir::Operat
   const loupe_ethosu_npu_config npu = ethosu::npuConfigOf(payload);
   const ethosu::StreamEstimate stream = ethosu::estimatePayload(payload, system);
   target::OperatorEstimate estimate;
-  estimate.macs = static_cast<std::int64_t>(stream.macs);
+  // The operator's multiply-accumulates (a Vela file's as its stream counts
+  // them, a region Loupe compiled as its model operators do).
+  estimate.macs = std::get<ir::EthosUAttrs>(op.attributes).macs;
   estimate.computeCycles = static_cast<std::int64_t>(stream.npuCycles);
   for (const ethosu::MemoryTraffic& traffic : stream.memory) {
     estimate.memoryCycles =
