@@ -2,7 +2,10 @@
 // functional model against straightforward reference computations: a 1x1
 // convolution (bias, per-channel scale, zero points, clamp), average and max
 // pooling, ADD with the 32-bit operand scale (TFLite's ADD), MUL with each
-// rounding mode, SHR rounding, and an 8-bit lookup table DMA'd into SHRAM.
+// rounding mode, SHR rounding, an 8-bit lookup table DMA'd into SHRAM, and
+// pools over an IFM upscaled x2 (NEAREST repeats each element 2x2, ZEROS
+// keeps the elements at even rows and columns and the zero point between);
+// an upscale mode the NPU lacks is refused.
 #include <QtTest>
 
 #include <cstring>
@@ -453,6 +456,115 @@ class EthosuArithmeticTest : public QObject {
       const int value = static_cast<std::int8_t>(i);
       QCOMPARE(static_cast<int>(static_cast<std::int8_t>(arena[256 + i])), 127 - (value + 128));
     }
+  }
+  void aNearestUpscaledIfmRepeatsEachElementTwoByTwo() {
+    // A 3x2x3 IFM read x2 upscaled by a 1x1 MAX pool (a copy) and by a 2x2
+    // AVERAGE pool padded one row and column after (RESIZE_BILINEAR's x2):
+    // the implied IFM is the upscaled 6x4, the pads are in its elements.
+    const int h = 3, w = 2, c = 3;
+    std::mt19937 rng(11);
+    std::vector<std::uint8_t> flash(16, 0), arena(512, 0);
+    for (int i = 0; i < h * w * c; ++i) arena[i] = static_cast<std::uint8_t>(rng());
+    const auto at = [&](int y, int x, int ch) {
+      return static_cast<int>(static_cast<std::int8_t>(arena[(y * w + x) * c + ch]));
+    };
+    Stream s;
+    featureMap(s, 'I', h, w, c, 0, 0);
+    ifmPrecision(s, 0);
+    s.cmd0(LOUPE_ETHOSU_NPU_SET_IFM_UPSCALE, LOUPE_ETHOSU_upscale_mode_NEAREST);
+    featureMap(s, 'O', 2 * h, 2 * w, c, 64, 0);
+    ofmPrecision(s, false, LOUPE_ETHOSU_round_mode_TFL);
+    s.cmd0(LOUPE_ETHOSU_NPU_SET_KERNEL_HEIGHT_M1, 0);
+    s.cmd0(LOUPE_ETHOSU_NPU_SET_KERNEL_WIDTH_M1, 0);
+    s.cmd0(LOUPE_ETHOSU_NPU_SET_KERNEL_STRIDE, 0);
+    clamp(s, -128, 127);
+    s.cmd0(LOUPE_ETHOSU_NPU_OP_POOL, LOUPE_ETHOSU_pooling_mode_MAX);
+    featureMap(s, 'O', 2 * h, 2 * w, c, 192, 0);
+    s.cmd0(LOUPE_ETHOSU_NPU_SET_KERNEL_HEIGHT_M1, 1);
+    s.cmd0(LOUPE_ETHOSU_NPU_SET_KERNEL_WIDTH_M1, 1);
+    s.cmd0(LOUPE_ETHOSU_NPU_SET_IFM_PAD_BOTTOM, 1);
+    s.cmd0(LOUPE_ETHOSU_NPU_SET_IFM_PAD_RIGHT, 1);
+    s.cmd0(LOUPE_ETHOSU_NPU_OP_POOL, LOUPE_ETHOSU_pooling_mode_AVERAGE);
+    const std::string error = run(s, flash, arena);
+    QVERIFY2(error.empty(), error.c_str());
+    const auto upscaled = [&](int y, int x, int ch) { return at(y / 2, x / 2, ch); };
+    for (int y = 0; y < 2 * h; ++y)
+      for (int x = 0; x < 2 * w; ++x)
+        for (int ch = 0; ch < c; ++ch) {
+          const std::size_t o = static_cast<std::size_t>((y * 2 * w + x) * c + ch);
+          QCOMPARE(static_cast<int>(static_cast<std::int8_t>(arena[64 + o])), at(y / 2, x / 2, ch));
+          int sum = 0, count = 0;
+          for (int dy = 0; dy < 2; ++dy)
+            for (int dx = 0; dx < 2; ++dx)
+              if (y + dy < 2 * h && x + dx < 2 * w) {
+                sum += upscaled(y + dy, x + dx, ch);
+                ++count;
+              }
+          const int average = sum > 0 ? (sum + count / 2) / count : (sum - count / 2) / count;
+          QCOMPARE(static_cast<int>(static_cast<std::int8_t>(arena[192 + o])), average);
+        }
+  }
+
+  void aZerosUpscaledIfmHasTheZeroPointBetweenItsElements() {
+    // A 2x3x2 IFM of zero point 9 read x2 upscaled with zeros: a 1x1 MAX
+    // pool gives the element at even rows and columns and the zero point
+    // elsewhere; a 2x2 AVERAGE pool padded after counts the zero points in.
+    const int h = 2, w = 3, c = 2, zp = 9;
+    std::mt19937 rng(12);
+    std::vector<std::uint8_t> flash(16, 0), arena(512, 0);
+    for (int i = 0; i < h * w * c; ++i) arena[i] = static_cast<std::uint8_t>(rng());
+    const auto upscaled = [&](int y, int x, int ch) {
+      if (y % 2 != 0 || x % 2 != 0) return zp;
+      return static_cast<int>(static_cast<std::int8_t>(arena[((y / 2) * w + x / 2) * c + ch]));
+    };
+    Stream s;
+    featureMap(s, 'I', h, w, c, 0, zp);
+    ifmPrecision(s, 0);
+    s.cmd0(LOUPE_ETHOSU_NPU_SET_IFM_UPSCALE, LOUPE_ETHOSU_upscale_mode_ZEROS);
+    featureMap(s, 'O', 2 * h, 2 * w, c, 64, zp);
+    ofmPrecision(s, false, LOUPE_ETHOSU_round_mode_TFL);
+    s.cmd0(LOUPE_ETHOSU_NPU_SET_KERNEL_HEIGHT_M1, 0);
+    s.cmd0(LOUPE_ETHOSU_NPU_SET_KERNEL_WIDTH_M1, 0);
+    s.cmd0(LOUPE_ETHOSU_NPU_SET_KERNEL_STRIDE, 0);
+    clamp(s, -128, 127);
+    s.cmd0(LOUPE_ETHOSU_NPU_OP_POOL, LOUPE_ETHOSU_pooling_mode_MAX);
+    featureMap(s, 'O', 2 * h, 2 * w, c, 192, zp);
+    s.cmd0(LOUPE_ETHOSU_NPU_SET_KERNEL_HEIGHT_M1, 1);
+    s.cmd0(LOUPE_ETHOSU_NPU_SET_KERNEL_WIDTH_M1, 1);
+    s.cmd0(LOUPE_ETHOSU_NPU_SET_IFM_PAD_BOTTOM, 1);
+    s.cmd0(LOUPE_ETHOSU_NPU_SET_IFM_PAD_RIGHT, 1);
+    s.cmd0(LOUPE_ETHOSU_NPU_OP_POOL, LOUPE_ETHOSU_pooling_mode_AVERAGE);
+    const std::string error = run(s, flash, arena);
+    QVERIFY2(error.empty(), error.c_str());
+    for (int y = 0; y < 2 * h; ++y)
+      for (int x = 0; x < 2 * w; ++x)
+        for (int ch = 0; ch < c; ++ch) {
+          const std::size_t o = static_cast<std::size_t>((y * 2 * w + x) * c + ch);
+          QCOMPARE(static_cast<int>(static_cast<std::int8_t>(arena[64 + o])), upscaled(y, x, ch));
+          int sum = 0, count = 0;
+          for (int dy = 0; dy < 2; ++dy)
+            for (int dx = 0; dx < 2; ++dx)
+              if (y + dy < 2 * h && x + dx < 2 * w) {
+                sum += upscaled(y + dy, x + dx, ch);
+                ++count;
+              }
+          const int average = sum > 0 ? (sum + count / 2) / count : (sum - count / 2) / count;
+          QCOMPARE(static_cast<int>(static_cast<std::int8_t>(arena[192 + o])), average);
+        }
+  }
+
+  void anUpscaleModeTheNpuLacksIsRefused() {
+    std::vector<std::uint8_t> flash(16, 0), arena(256, 0);
+    Stream s;
+    featureMap(s, 'I', 2, 2, 1, 0, 0);
+    ifmPrecision(s, 0);
+    s.cmd0(LOUPE_ETHOSU_NPU_SET_IFM_UPSCALE, 3);
+    featureMap(s, 'O', 4, 4, 1, 64, 0);
+    ofmPrecision(s, false, LOUPE_ETHOSU_round_mode_TFL);
+    clamp(s, -128, 127);
+    s.cmd0(LOUPE_ETHOSU_NPU_OP_POOL, LOUPE_ETHOSU_pooling_mode_MAX);
+    const std::string error = run(s, flash, arena);
+    QVERIFY2(error.find("upscale mode") != std::string::npos, error.c_str());
   }
 };
 
