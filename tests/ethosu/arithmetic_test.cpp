@@ -506,9 +506,9 @@ class EthosuArithmeticTest : public QObject {
   }
 
   void aZerosUpscaledIfmHasTheZeroPointBetweenItsElements() {
-    // A 2x3x2 IFM of zero point 9 read x2 upscaled with zeros: a 1x1 MAX
-    // pool gives the element at even rows and columns and the zero point
-    // elsewhere; a 2x2 AVERAGE pool padded after counts the zero points in.
+    // A 2x3x2 IFM of zero point 9 read x2 upscaled with zeros: a 1x1
+    // AVERAGE pool gives the element at even rows and columns and the zero
+    // point elsewhere; a 2x2 one padded after counts the zero points in.
     const int h = 2, w = 3, c = 2, zp = 9;
     std::mt19937 rng(12);
     std::vector<std::uint8_t> flash(16, 0), arena(512, 0);
@@ -527,7 +527,7 @@ class EthosuArithmeticTest : public QObject {
     s.cmd0(LOUPE_ETHOSU_NPU_SET_KERNEL_WIDTH_M1, 0);
     s.cmd0(LOUPE_ETHOSU_NPU_SET_KERNEL_STRIDE, 0);
     clamp(s, -128, 127);
-    s.cmd0(LOUPE_ETHOSU_NPU_OP_POOL, LOUPE_ETHOSU_pooling_mode_MAX);
+    s.cmd0(LOUPE_ETHOSU_NPU_OP_POOL, LOUPE_ETHOSU_pooling_mode_AVERAGE);
     featureMap(s, 'O', 2 * h, 2 * w, c, 192, zp);
     s.cmd0(LOUPE_ETHOSU_NPU_SET_KERNEL_HEIGHT_M1, 1);
     s.cmd0(LOUPE_ETHOSU_NPU_SET_KERNEL_WIDTH_M1, 1);
@@ -553,18 +553,47 @@ class EthosuArithmeticTest : public QObject {
         }
   }
 
-  void anUpscaleModeTheNpuLacksIsRefused() {
+  // What the hardware does not define over an upscaled IFM is an invalid
+  // operation: a mode the NPU lacks, a kernel stride other than 1, MAX over
+  // inserted zeros, REDUCE_SUM, an element-wise operation.
+  void upscalingTheHardwareDoesNotDefineIsRefused_data() {
+    QTest::addColumn<int>("mode");
+    QTest::addColumn<int>("stride");
+    QTest::addColumn<int>("operation");  // pooling mode, or -1: element-wise ADD
+    QTest::addColumn<QString>("reason");
+    QTest::newRow("mode 3") << 3 << 1 << int(LOUPE_ETHOSU_pooling_mode_MAX) << "upscale mode";
+    QTest::newRow("stride 2") << int(LOUPE_ETHOSU_upscale_mode_NEAREST) << 2
+                              << int(LOUPE_ETHOSU_pooling_mode_AVERAGE) << "kernel stride";
+    QTest::newRow("max over zeros") << int(LOUPE_ETHOSU_upscale_mode_ZEROS) << 1
+                                    << int(LOUPE_ETHOSU_pooling_mode_MAX) << "pooling mode";
+    QTest::newRow("reduce sum") << int(LOUPE_ETHOSU_upscale_mode_NEAREST) << 1
+                                << int(LOUPE_ETHOSU_pooling_mode_REDUCE_SUM) << "pooling mode";
+    QTest::newRow("element-wise") << int(LOUPE_ETHOSU_upscale_mode_NEAREST) << 1 << -1
+                                  << "element-wise";
+  }
+
+  void upscalingTheHardwareDoesNotDefineIsRefused() {
+    QFETCH(int, mode);
+    QFETCH(int, stride);
+    QFETCH(int, operation);
+    QFETCH(QString, reason);
     std::vector<std::uint8_t> flash(16, 0), arena(256, 0);
     Stream s;
     featureMap(s, 'I', 2, 2, 1, 0, 0);
     ifmPrecision(s, 0);
-    s.cmd0(LOUPE_ETHOSU_NPU_SET_IFM_UPSCALE, 3);
-    featureMap(s, 'O', 4, 4, 1, 64, 0);
+    s.cmd0(LOUPE_ETHOSU_NPU_SET_IFM_UPSCALE, static_cast<std::uint32_t>(mode));
+    featureMap(s, 'O', 2, 2, 1, 64, 0);
     ofmPrecision(s, false, LOUPE_ETHOSU_round_mode_TFL);
     clamp(s, -128, 127);
-    s.cmd0(LOUPE_ETHOSU_NPU_OP_POOL, LOUPE_ETHOSU_pooling_mode_MAX);
+    if (operation < 0) {
+      featureMap(s, '2', 2, 2, 1, 128, 0);
+      s.cmd0(LOUPE_ETHOSU_NPU_OP_ELEMENTWISE, LOUPE_ETHOSU_elementwise_mode_ADD);
+    } else {
+      s.cmd0(LOUPE_ETHOSU_NPU_SET_KERNEL_STRIDE, stride == 2 ? 3u : 0u);  // x and y lsb
+      s.cmd0(LOUPE_ETHOSU_NPU_OP_POOL, static_cast<std::uint32_t>(operation));
+    }
     const std::string error = run(s, flash, arena);
-    QVERIFY2(error.find("upscale mode") != std::string::npos, error.c_str());
+    QVERIFY2(QString::fromStdString(error).contains(reason), error.c_str());
   }
 };
 

@@ -411,13 +411,22 @@ static int check_block_operation(const loupe_ethosu_machine* m, const loupe_etho
     return LOUPE_ETHOSU_ERR_UNSUPPORTED;
   }
   if (op->ifm_upscale > LOUPE_ETHOSU_upscale_mode_ZEROS) return invalid(err, op, "upscale mode");
-  if (op->ifm_upscale != LOUPE_ETHOSU_upscale_mode_NONE &&
-      op->kind == LOUPE_ETHOSU_OPERATION_ELEMENTWISE) {
-    /* Only kernel operations move a window over an upscaled IFM (Vela
-     * upscales for pools, convolutions and transpose convolutions). */
-    loupe_ethosu_fail(err, LOUPE_ETHOSU_ERR_UNSUPPORTED,
-                      "IFM upscaling of an element-wise operation not modelled");
-    return LOUPE_ETHOSU_ERR_UNSUPPORTED;
+  if (op->ifm_upscale != LOUPE_ETHOSU_upscale_mode_NONE) {
+    /* What the hardware defines (Linux's ethosu validator): a kernel of
+     * stride 1 moving over the upscaled map; no element-wise operation, no
+     * REDUCE_SUM, no MAX over inserted zeros. */
+    if (op->kind == LOUPE_ETHOSU_OPERATION_ELEMENTWISE) {
+      return invalid(err, op, "IFM upscaling of an element-wise operation");
+    }
+    if (op->stride_x != 1 || op->stride_y != 1) {
+      return invalid(err, op, "IFM upscaling with a kernel stride other than 1");
+    }
+    if (op->kind == LOUPE_ETHOSU_OPERATION_POOL &&
+        (op->sub_kind == LOUPE_ETHOSU_pooling_mode_REDUCE_SUM ||
+         (op->sub_kind == LOUPE_ETHOSU_pooling_mode_MAX &&
+          op->ifm_upscale == LOUPE_ETHOSU_upscale_mode_ZEROS))) {
+      return invalid(err, op, "IFM upscaling of this pooling mode");
+    }
   }
   if (op->kind != LOUPE_ETHOSU_OPERATION_ELEMENTWISE) {
     if (op->ifm.height == 0 || op->ifm.width == 0 || op->ifm.depth == 0) {
