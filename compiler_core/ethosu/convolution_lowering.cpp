@@ -212,45 +212,53 @@ class ConvolutionLowering {
   // An output o gets input i through tap k where o = i * stride + k - pad
   // (TFLite's padding from the output size); over the upscaled map, tap
   // K-1-k at o - (K-1-pad): the convolution's padding before is K-1-pad.
-  // Output sizes as Vela takes them: the input's times the stride (SAME),
+  // The strides Vela takes: 1x1, 2x2, and 1 along a single row read by a
+  // kernel of one row (the upscaled map's first row is the row, the second
+  // is never read); the output sizes: the input's times the stride (SAME),
   // plus the kernel's excess over the stride (VALID).
   void setTransposeKernel(const ir::TransposeConvAttrs& attrs, int kh, int kw) {
     NpuOperation& npu = result_.operation;
     const bool stride1 = attrs.strideH == 1 && attrs.strideW == 1;
     const bool stride2 = attrs.strideH == 2 && attrs.strideW == 2;
-    if (!stride1 && !stride2) {
-      fail("the NPU runs transpose convolutions of stride 1x1 or 2x2, not " +
-           std::to_string(attrs.strideH) + "x" + std::to_string(attrs.strideW));
+    const bool wideOnly =
+        attrs.strideH == 1 && attrs.strideW == 2 && npu.ifm.height == 1 && kh == 1;
+    if (!stride1 && !stride2 && !wideOnly) {
+      fail(
+          "the NPU runs transpose convolutions of stride 1x1 or 2x2 (or 1x2 of one row and a "
+          "kernel of one row), not " +
+          std::to_string(attrs.strideH) + "x" + std::to_string(attrs.strideW));
     }
-    const int stride = attrs.strideH;
-    const auto expected = [&](int input, int kernel) {
+    const int upscale = stride1 ? 1 : 2;
+    const auto expected = [&](int input, int kernel, int stride) {
       return attrs.padding == ir::Padding::Same ? input * stride
                                                 : input * stride + std::max(kernel - stride, 0);
     };
-    if (npu.ofm.height != expected(npu.ifm.height, kh) ||
-        npu.ofm.width != expected(npu.ifm.width, kw)) {
+    const int expectedHeight = expected(npu.ifm.height, kh, attrs.strideH);
+    const int expectedWidth = expected(npu.ifm.width, kw, attrs.strideW);
+    if (npu.ofm.height != expectedHeight || npu.ofm.width != expectedWidth) {
       fail("its output " + std::to_string(npu.ofm.height) + "x" + std::to_string(npu.ofm.width) +
            " is not the " + (attrs.padding == ir::Padding::Same ? "SAME" : "VALID") +
            " size of its input (the NPU's transpose convolutions take " +
-           std::to_string(expected(npu.ifm.height, kh)) + "x" +
-           std::to_string(expected(npu.ifm.width, kw)) + ")");
+           std::to_string(expectedHeight) + "x" + std::to_string(expectedWidth) + ")");
     }
     if (kh > 64 || kw > 64) fail("its kernel exceeds the NPU's 64x64");
-    const int padH = reference::transposeConvPadding(attrs.padding, stride, npu.ofm.height, kh);
-    const int padW = reference::transposeConvPadding(attrs.padding, stride, npu.ofm.width, kw);
+    const int padH =
+        reference::transposeConvPadding(attrs.padding, attrs.strideH, npu.ofm.height, kh);
+    const int padW =
+        reference::transposeConvPadding(attrs.padding, attrs.strideW, npu.ofm.width, kw);
     NpuKernel& k = npu.kernel;
     k.height = kh, k.width = kw;
     k.padTop = kh - 1 - padH;
     k.padLeft = kw - 1 - padW;
     // After the last row (column): what the windows reach past the
     // upscaled IFM.
-    k.padBottom = std::max(0, npu.ofm.height - 1 + kh - k.padTop - stride * npu.ifm.height);
-    k.padRight = std::max(0, npu.ofm.width - 1 + kw - k.padLeft - stride * npu.ifm.width);
+    k.padBottom = std::max(0, npu.ofm.height - 1 + kh - k.padTop - upscale * npu.ifm.height);
+    k.padRight = std::max(0, npu.ofm.width - 1 + kw - k.padLeft - upscale * npu.ifm.width);
     if (k.padTop < 0 || k.padLeft < 0 || k.padTop > 127 || k.padLeft > 127 || k.padBottom > 255 ||
         k.padRight > 255) {
       fail("its padding does not fit the NPU's pad registers");
     }
-    if (stride2) npu.ifmUpscale = LOUPE_ETHOSU_upscale_mode_ZEROS;
+    if (upscale == 2) npu.ifmUpscale = LOUPE_ETHOSU_upscale_mode_ZEROS;
   }
 
   void chooseBlock() {

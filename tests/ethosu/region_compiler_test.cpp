@@ -115,9 +115,10 @@ ir::Graph resizeGraph(ir::OpType type, const ir::Shape& in, int outH, int outW, 
 
 // A TRANSPOSE_CONV of `in` (N, H, W, Cin) by a KxK filter of `channels`
 // outputs, per-channel weights, with or without a bias.
-ir::Graph transposeConvGraph(const ir::Shape& in, int channels, int kh, int kw, int stride,
-                             ir::Padding padding, bool bias, const ir::Shape& outShape) {
-  std::mt19937 random(static_cast<unsigned>(in[1] * 131 + in[3] * 17 + kh * 5 + kw + stride));
+ir::Graph transposeConvGraph(const ir::Shape& in, int channels, int kh, int kw, int strideH,
+                             int strideW, ir::Padding padding, bool bias,
+                             const ir::Shape& outShape) {
+  std::mt19937 random(static_cast<unsigned>(in[1] * 131 + in[3] * 17 + kh * 5 + kw + strideW));
   test::GraphBuilder b;
   const int input = b.tensor("in", ir::DType::Int8, in, test::perTensor(0.05f, -3));
   const int shape = b.constant("output_shape", ir::DType::Int32, {4},
@@ -137,7 +138,8 @@ ir::Graph transposeConvGraph(const ir::Shape& in, int channels, int kh, int kw, 
   const int out = b.tensor("out", ir::DType::Int8, outShape, test::perTensor(0.04f, 5));
   ir::TransposeConvAttrs attrs;
   attrs.padding = padding;
-  attrs.strideH = attrs.strideW = stride;
+  attrs.strideH = strideH;
+  attrs.strideW = strideW;
   b.op(ir::OpType::TransposeConv, inputs, {out}, attrs);
   return b.inputs({input}).outputs({out}).build();
 }
@@ -723,6 +725,10 @@ class EthosuRegionCompilerTest : public QObject {
         << QList<int>{1, 4, 4, 1} << 2 << 3 << 3 << 2 << false << true;
     QTest::newRow("3x3 stride 2 deep")
         << QList<int>{1, 2, 2, 40} << 24 << 3 << 3 << 2 << true << true;
+    QTest::newRow("1x3 stride 1x2 one row")
+        << QList<int>{1, 1, 5, 8} << 8 << 1 << 3 << -2 << true << true;
+    QTest::newRow("1x4 stride 1x2 one row VALID")
+        << QList<int>{1, 1, 4, 16} << 8 << 1 << 4 << -2 << false << true;
     QTest::newRow("3x3 stride 1 SAME")
         << QList<int>{1, 3, 3, 8} << 8 << 3 << 3 << 1 << true << true;
     QTest::newRow("2x2 stride 1 VALID")
@@ -738,12 +744,15 @@ class EthosuRegionCompilerTest : public QObject {
     QFETCH(bool, same);
     QFETCH(bool, bias);
     const ir::Shape inShape(in.begin(), in.end());
-    const auto extent = [&](int input, int kernel) {
-      return same ? input * stride : input * stride + std::max(kernel - stride, 0);
+    // A negative stride: 1 along the rows, its magnitude along the columns.
+    const int strideH = stride < 0 ? 1 : stride, strideW = std::abs(stride);
+    const auto extent = [&](int input, int kernel, int s) {
+      return same ? input * s : input * s + std::max(kernel - s, 0);
     };
-    const ir::Shape outShape{1, extent(inShape[1], kh), extent(inShape[2], kw), channels};
+    const ir::Shape outShape{1, extent(inShape[1], kh, strideH), extent(inShape[2], kw, strideW),
+                             channels};
     const ir::Graph graph =
-        transposeConvGraph(inShape, channels, kh, kw, stride,
+        transposeConvGraph(inShape, channels, kh, kw, strideH, strideW,
                            same ? ir::Padding::Same : ir::Padding::Valid, bias, outShape);
     const auto bytes = randomInputs(graph, static_cast<unsigned>(kh * 7 + channels));
     const auto expected = referenceOutput(graph, bytes);
@@ -756,25 +765,37 @@ class EthosuRegionCompilerTest : public QObject {
       QVERIFY2(referenceOutput(compiled, bytes) == expected, arch.name.data());
       const std::vector<int> modes = upscaleModes(compiled);
       QCOMPARE(modes.size(), std::size_t{1});
-      QCOMPARE(modes[0], stride == 2 ? int(LOUPE_ETHOSU_upscale_mode_ZEROS)
-                                     : int(LOUPE_ETHOSU_upscale_mode_NONE));
+      QCOMPARE(modes[0], strideW == 2 ? int(LOUPE_ETHOSU_upscale_mode_ZEROS)
+                                      : int(LOUPE_ETHOSU_upscale_mode_NONE));
       const std::string problems = payloadProblems(compiled, arch);
       QVERIFY2(problems.empty(), problems.c_str());
     }
   }
 
+  // Strides Vela does not take, output sizes other than SAME's and VALID's,
+  // and an int16 transpose convolution are refused with their reasons.
   void transposeConvolutionsTheNpuDoesNotRunAreRefused() {
-    const auto refusal = [](int stride, const ir::Shape& outShape) {
-      const ir::Graph graph =
-          transposeConvGraph({1, 3, 3, 8}, 8, 3, 3, stride, ir::Padding::Same, true, outShape);
+    const auto refusal = [](int strideH, int strideW, const ir::Shape& outShape,
+                            ir::DType dtype = ir::DType::Int8) {
+      ir::Graph graph = transposeConvGraph({1, 3, 3, 8}, 8, 3, 3, strideH, strideW,
+                                           ir::Padding::Same, true, outShape);
+      if (dtype != ir::DType::Int8) {
+        graph.tensor(graph.inputs[0]).dtype = dtype;
+        graph.tensor(graph.outputs[0]).dtype = dtype;
+      }
       const auto reasons =
           npuRefusals(graph, graph.operators.front(), *findNpuArchitecture("ethos-u55-128"));
       return reasons.empty() ? QString() : QString::fromStdString(reasons.front());
     };
-    const QString stride3 = refusal(3, {1, 9, 9, 8});
-    QVERIFY2(stride3.contains("stride 1x1 or 2x2, not 3x3"), qPrintable(stride3));
-    const QString smaller = refusal(2, {1, 5, 5, 8});
+    const QString stride3 = refusal(3, 3, {1, 9, 9, 8});
+    QVERIFY2(stride3.contains("stride 1x1 or 2x2") && stride3.contains("not 3x3"),
+             qPrintable(stride3));
+    const QString rowsOfThree = refusal(1, 2, {1, 3, 6, 8});
+    QVERIFY2(rowsOfThree.contains("not 1x2"), qPrintable(rowsOfThree));
+    const QString smaller = refusal(2, 2, {1, 5, 5, 8});
     QVERIFY2(smaller.contains("is not the SAME size"), qPrintable(smaller));
+    const QString int16 = refusal(2, 2, {1, 6, 6, 8}, ir::DType::Int16);
+    QVERIFY2(int16.contains("is not an int8 tensor"), qPrintable(int16));
   }
 
   void anOperatorTheNpuDoesNotTakeIsNamed() {
