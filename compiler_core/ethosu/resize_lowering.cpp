@@ -41,7 +41,8 @@ class ResizeLowering {
     // The values as they are: no zero points, no scale, the int8 range.
     pool.ifm.zeroPoint = 0;
     pool.ofm.zeroPoint = 0;
-    if (g.inHeight == g.outHeight && g.inWidth == g.outWidth) return copy(pool);
+    // The same size: the 1x1 pool as it is, a copy.
+    if (g.inHeight == g.outHeight && g.inWidth == g.outWidth) return withBlock(pool);
     if (bilinear && g.halfPixelCenters) {
       fail(
           "resizes bilinearly with half_pixel_centers, which takes four depthwise "
@@ -93,8 +94,6 @@ class ResizeLowering {
     throw NpuLoweringError("operator " + std::to_string(op_.index) + " (" + op_.typeName() +
                            "): " + why);
   }
-
-  LoweredOperation copy(NpuOperation pool) const { return withBlock(pool); }
 
   LoweredOperation withBlock(NpuOperation pool) const {
     BlockRequest request;
