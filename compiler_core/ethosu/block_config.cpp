@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <limits>
 
+#include "loupe/ethosu/ethosu_registers.h"
+
 namespace loupe::ethosu {
 
 namespace {
@@ -81,8 +83,13 @@ std::optional<ShramLayout> shramLayoutFor(const NpuArchitecture& arch, const Blo
 
 NpuBlock ifmBlockFor(const NpuArchitecture& arch, const BlockRequest& r, NpuBlock ofmBlock,
                      bool partKernelFirst) {
-  const auto extent = [](int ofm, int stride, int kernel, int subKernelMax) {
-    return (ofm - 1) * stride + std::min(kernel, subKernelMax);
+  // Upscaled x2, the block needs half the rows and columns under its
+  // windows; NEAREST one more before halving (an element's copy may start
+  // the window).
+  const int upscale = r.ifmUpscale == LOUPE_ETHOSU_upscale_mode_NONE ? 1 : 2;
+  const int nearest = r.ifmUpscale == LOUPE_ETHOSU_upscale_mode_NEAREST ? 1 : 0;
+  const auto extent = [&](int ofm, int stride, int kernel, int subKernelMax) {
+    return divideRoundingUp((ofm - 1) * stride + std::min(kernel, subKernelMax) + nearest, upscale);
   };
   NpuBlock ifm;
   ifm.height = roundUp(
@@ -109,8 +116,9 @@ std::optional<BlockConfig> chooseBlockConfig(const NpuArchitecture& arch, const 
                          : ShramUse::Acc32;
   const NpuBlock& ublock = arch.ofmMicroBlock;
   const NpuBlock& max = NpuArchitecture::kOfmBlockMax;
-  const int maxWidth = roundUp(std::min(r.ofm.width, max.width), ublock.width);
-  const int maxHeight = roundUp(std::min(r.ofm.height, max.height), ublock.height);
+  const int least = r.ifmUpscale == LOUPE_ETHOSU_upscale_mode_NONE ? 1 : 2;
+  const int maxWidth = roundUp(std::max(std::min(r.ofm.width, max.width), least), ublock.width);
+  const int maxHeight = roundUp(std::max(std::min(r.ofm.height, max.height), least), ublock.height);
   const int maxDepth = roundUp(std::min(r.ofm.depth, max.depth), ublock.depth);
   const std::int64_t ofmElements = std::int64_t{r.ofm.width} * r.ofm.height * r.ofm.depth;
   const bool convolution = r.kind == NpuBlockKind::Convolution || r.kind == NpuBlockKind::Depthwise;
@@ -125,6 +133,9 @@ std::optional<BlockConfig> chooseBlockConfig(const NpuArchitecture& arch, const 
     }
     for (int height = ublock.height; height <= maxHeight; height += ublock.height) {
       for (int width = ublock.width; width <= maxWidth; width += ublock.width) {
+        // An upscaled IFM is read in blocks of at least 2x2 (Vela's
+        // npu_find_block_configs).
+        if (height < least || width < least) continue;
         const NpuBlock ofmBlock{width, height, depth};
         const NpuBlock ifmBlock = ifmBlockFor(arch, r, ofmBlock, best.partKernelFirst);
         const auto layout = shramLayoutFor(arch, r, ofmBlock, ifmBlock, best.accumulator);

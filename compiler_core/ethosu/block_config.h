@@ -26,6 +26,10 @@ struct BlockRequest {
   int strideX = 1, strideY = 1;
   bool usesLookupTable = false;
   bool scaled = true;  // the OFM is rescaled (16-bit IFMs then need 40-bit accumulators)
+  // upscale_mode of the IFM (NpuOperation::ifmUpscale): an OFM block then
+  // reads half the upscaled rows and columns (Vela's _required_size), and
+  // is at least 2x2.
+  int ifmUpscale = 0;
 };
 
 // Banks of the SHRAM, as NPU_SET_IFM_IB_END, NPU_SET_IFM2_IB_START and

@@ -6,6 +6,7 @@
 
 #include "ethosu/weight_stream.h"
 #include "ethosu/window_kernel.h"
+#include "ops/transpose_conv_plan.h"
 #include "reference/kernel_checks.h"
 #include "reference/quantized_params.h"
 
@@ -18,13 +19,21 @@ class ConvolutionLowering {
   ConvolutionLowering(const ir::Graph& graph, const ir::Operator& op, const NpuArchitecture& arch)
       : graph_(graph), op_(op), arch_(arch) {}
 
-  LoweredOperation run(const NpuFeatureMap& ifm, const NpuFeatureMap& ofm) {
-    const ir::Tensor& in = activation(input(0), "input");
+  LoweredOperation run(const NpuFeatureMap& ifm, const NpuFeatureMap& ofm, int ifmUpscale) {
+    const ir::Tensor& in = activation(input(ifmSlot()), "input");
     const ir::Tensor& out = activation(graph_.output(op_, 0), "output");
     const ir::Tensor& filter = input(1);
     checkWeights(filter);
     result_.operation.ifm = ifm;
     result_.operation.ofm = ofm;
+    // The windows move over the upscaled IFM.
+    result_.operation.ifmUpscale = ifmUpscale;
+    upscaled_ = ifm;
+    if (ifmUpscale != LOUPE_ETHOSU_upscale_mode_NONE) {
+      if (op_.type == ir::OpType::TransposeConv) fail("is upscaled by its stride alone");
+      upscaled_.height *= 2;
+      upscaled_.width *= 2;
+    }
     result_.operation.ifm.zeroPoint = in.quantization.zeroPoint();
     result_.operation.ofm.zeroPoint = out.quantization.zeroPoint();
     std::vector<reference::QuantizedMultiplier> multipliers;
@@ -38,8 +47,8 @@ class ConvolutionLowering {
         }
         ofmDepth = filter.shape[0], kh = filter.shape[1], kw = filter.shape[2];
         ifmDepth = filter.shape[3];
-        setKernel(reference::windowGeometry(attrs, ifm.height, ifm.width, kh, kw), kh, kw,
-                  attrs.strideH, attrs.strideW, attrs.dilationH, attrs.dilationW);
+        setKernel(reference::windowGeometry(attrs, upscaled_.height, upscaled_.width, kh, kw), kh,
+                  kw, attrs.strideH, attrs.strideW, attrs.dilationH, attrs.dilationW);
         fused = attrs.activation;
         ohwi_ = filterValues(filter);
         result_.operation.kind = NpuOperationKind::Conv;
@@ -62,8 +71,8 @@ class ConvolutionLowering {
               "input channel)");
         }
         kh = filter.shape[1], kw = filter.shape[2], ofmDepth = filter.shape[3], ifmDepth = 1;
-        setKernel(reference::windowGeometry(attrs, ifm.height, ifm.width, kh, kw), kh, kw,
-                  attrs.strideH, attrs.strideW, attrs.dilationH, attrs.dilationW);
+        setKernel(reference::windowGeometry(attrs, upscaled_.height, upscaled_.width, kh, kw), kh,
+                  kw, attrs.strideH, attrs.strideW, attrs.dilationH, attrs.dilationW);
         fused = attrs.activation;
         // [1, KH, KW, C] to OHWI [C, KH, KW, 1].
         const std::vector<std::int16_t> hwc = filterValues(filter);
@@ -76,6 +85,38 @@ class ConvolutionLowering {
         }
         result_.operation.kind =
             asConvolution ? NpuOperationKind::Conv : NpuOperationKind::Depthwise;
+        multipliers =
+            reference::perChannelMultipliers(in.quantization.scale(), filter.quantization.scales,
+                                             out.quantization.scale(), ofmDepth);
+        break;
+      }
+      case ir::OpType::TransposeConv: {
+        const auto& attrs = attributes<ir::TransposeConvAttrs>();
+        if (filter.shape.size() != 4 || in.shape.size() != 4 || out.shape.size() != 4 ||
+            filter.shape[3] != in.shape[3]) {
+          fail("expected 4-D maps and an OHWI filter of the input's depth");
+        }
+        ofmDepth = filter.shape[0], kh = filter.shape[1], kw = filter.shape[2];
+        ifmDepth = filter.shape[3];
+        setTransposeKernel(attrs, kh, kw);
+        fused = attrs.activation;
+        // The convolution over the upscaled IFM takes the filter reversed in
+        // both axes (Vela's weight_compressor flips it so).
+        const std::vector<std::int16_t> ohwi = filterValues(filter);
+        ohwi_.resize(ohwi.size());
+        const std::size_t perTap = static_cast<std::size_t>(ifmDepth);
+        for (int o = 0; o < ofmDepth; ++o) {
+          for (int y = 0; y < kh; ++y) {
+            for (int x = 0; x < kw; ++x) {
+              const auto from = static_cast<std::size_t>(((o * kh + y) * kw + x)) * perTap;
+              const auto to =
+                  static_cast<std::size_t>(((o * kh + kh - 1 - y) * kw + kw - 1 - x)) * perTap;
+              std::copy_n(ohwi.begin() + static_cast<std::ptrdiff_t>(from), perTap,
+                          ohwi_.begin() + static_cast<std::ptrdiff_t>(to));
+            }
+          }
+        }
+        result_.operation.kind = NpuOperationKind::Conv;
         multipliers =
             reference::perChannelMultipliers(in.quantization.scale(), filter.quantization.scales,
                                              out.quantization.scale(), ofmDepth);
@@ -124,6 +165,11 @@ class ConvolutionLowering {
     return *attrs;
   }
 
+  // TRANSPOSE_CONV's operands are (output shape, filter, input, bias).
+  bool transposed() const { return op_.type == ir::OpType::TransposeConv; }
+  std::size_t ifmSlot() const { return transposed() ? 2 : 0; }
+  std::size_t biasSlot() const { return transposed() ? 3 : 2; }
+
   const ir::Tensor& input(std::size_t slot) const {
     const ir::Tensor* t = graph_.input(op_, slot);
     if (t == nullptr) fail("missing input " + std::to_string(slot));
@@ -153,11 +199,66 @@ class ConvolutionLowering {
   void setKernel(const reference::WindowGeometry& g, int kh, int kw, int strideH, int strideW,
                  int dilationH, int dilationW) {
     try {
-      result_.operation.kernel = windowKernel(g, result_.operation.ifm, result_.operation.ofm, kh,
-                                              kw, strideH, strideW, dilationH, dilationW, true);
+      result_.operation.kernel = windowKernel(g, upscaled_, result_.operation.ofm, kh, kw, strideH,
+                                              strideW, dilationH, dilationW, true);
     } catch (const std::invalid_argument& error) {
       fail(error.what());
     }
+  }
+
+  // TRANSPOSE_CONV as the NPU runs it (Vela's fixup_conv2d_backprop): a
+  // convolution of stride 1, its filter reversed, over the IFM upscaled by
+  // the stride with the zero point between the elements (stride 2, ZEROS).
+  // An output o gets input i through tap k where o = i * stride + k - pad
+  // (TFLite's padding from the output size); over the upscaled map, tap
+  // K-1-k at o - (K-1-pad): the convolution's padding before is K-1-pad.
+  // The strides Vela takes: 1x1, 2x2, and 1 along a single row read by a
+  // kernel of one row (the upscaled map's first row is the row, the second
+  // is never read); the output sizes: the input's times the stride (SAME),
+  // plus the kernel's excess over the stride (VALID).
+  void setTransposeKernel(const ir::TransposeConvAttrs& attrs, int kh, int kw) {
+    NpuOperation& npu = result_.operation;
+    const bool stride1 = attrs.strideH == 1 && attrs.strideW == 1;
+    const bool stride2 = attrs.strideH == 2 && attrs.strideW == 2;
+    const bool wideOnly =
+        attrs.strideH == 1 && attrs.strideW == 2 && npu.ifm.height == 1 && kh == 1;
+    if (!stride1 && !stride2 && !wideOnly) {
+      fail(
+          "the NPU runs transpose convolutions of stride 1x1 or 2x2 (or 1x2 of one row and a "
+          "kernel of one row), not " +
+          std::to_string(attrs.strideH) + "x" + std::to_string(attrs.strideW));
+    }
+    const int upscale = stride1 ? 1 : 2;
+    const auto expected = [&](int input, int kernel, int stride) {
+      return attrs.padding == ir::Padding::Same ? input * stride
+                                                : input * stride + std::max(kernel - stride, 0);
+    };
+    const int expectedHeight = expected(npu.ifm.height, kh, attrs.strideH);
+    const int expectedWidth = expected(npu.ifm.width, kw, attrs.strideW);
+    if (npu.ofm.height != expectedHeight || npu.ofm.width != expectedWidth) {
+      fail("its output " + std::to_string(npu.ofm.height) + "x" + std::to_string(npu.ofm.width) +
+           " is not the " + (attrs.padding == ir::Padding::Same ? "SAME" : "VALID") +
+           " size of its input (the NPU's transpose convolutions take " +
+           std::to_string(expectedHeight) + "x" + std::to_string(expectedWidth) + ")");
+    }
+    if (kh > 64 || kw > 64) fail("its kernel exceeds the NPU's 64x64");
+    const int padH =
+        reference::transposeConvPadding(attrs.padding, attrs.strideH, npu.ofm.height, kh);
+    const int padW =
+        reference::transposeConvPadding(attrs.padding, attrs.strideW, npu.ofm.width, kw);
+    NpuKernel& k = npu.kernel;
+    k.height = kh, k.width = kw;
+    k.padTop = kh - 1 - padH;
+    k.padLeft = kw - 1 - padW;
+    // After the last row (column): what the windows reach past the
+    // upscaled IFM.
+    k.padBottom = std::max(0, npu.ofm.height - 1 + kh - k.padTop - upscale * npu.ifm.height);
+    k.padRight = std::max(0, npu.ofm.width - 1 + kw - k.padLeft - upscale * npu.ifm.width);
+    if (k.padTop < 0 || k.padLeft < 0 || k.padTop > 127 || k.padLeft > 127 || k.padBottom > 255 ||
+        k.padRight > 255) {
+      fail("its padding does not fit the NPU's pad registers");
+    }
+    if (upscale == 2) npu.ifmUpscale = LOUPE_ETHOSU_upscale_mode_ZEROS;
   }
 
   void chooseBlock() {
@@ -171,6 +272,7 @@ class ConvolutionLowering {
     request.kernelHeight = npu.kernel.dilatedHeight();
     request.strideX = npu.kernel.strideX;
     request.strideY = npu.kernel.strideY;
+    request.ifmUpscale = npu.ifmUpscale;
     const auto block = chooseBlockConfig(arch_, request);
     if (!block) fail("no OFM block fits the SHRAM of " + std::string(arch_.name));
     npu.block = *block;
@@ -183,7 +285,7 @@ class ConvolutionLowering {
   void encodeConstants(const std::vector<reference::QuantizedMultiplier>& multipliers, int ofmDepth,
                        int kh, int kw, int ifmDepth) {
     NpuOperation& npu = result_.operation;
-    const ir::Tensor* bias = graph_.input(op_, 2);
+    const ir::Tensor* bias = graph_.input(op_, biasSlot());
     if (bias != nullptr && (bias->dtype != ir::DType::Int32 || !bias->isConstant ||
                             bias->elementCount() != ofmDepth)) {
       fail(reference::describeTensor("bias", *bias) + " is not a constant int32 bias of " +
@@ -243,6 +345,7 @@ class ConvolutionLowering {
   const ir::Operator& op_;
   const NpuArchitecture& arch_;
   std::vector<std::int16_t> ohwi_;
+  NpuFeatureMap upscaled_;  // the IFM's extents as the kernel moves over it
   LoweredOperation result_;
 };
 
@@ -304,8 +407,8 @@ std::uint64_t constantsBytes(const LoweredOperation& lowered, bool withWeights) 
 
 LoweredOperation lowerConvolution(const ir::Graph& graph, const ir::Operator& op,
                                   const NpuArchitecture& arch, const NpuFeatureMap& ifm,
-                                  const NpuFeatureMap& ofm) {
-  return ConvolutionLowering(graph, op, arch).run(ifm, ofm);
+                                  const NpuFeatureMap& ofm, int ifmUpscale) {
+  return ConvolutionLowering(graph, op, arch).run(ifm, ofm, ifmUpscale);
 }
 
 }  // namespace loupe::ethosu

@@ -1,6 +1,8 @@
 // CONV_2D, DEPTHWISE_CONV_2D (depth multiplier 1, or of one input channel,
-// then a convolution) and FULLY_CONNECTED (a
-// 1x1 convolution of the input seen as 1x1xD) as one NPU operation: the
+// then a convolution), FULLY_CONNECTED (a 1x1 convolution of the input seen
+// as 1x1xD) and TRANSPOSE_CONV (stride 1 or 2: a convolution of the
+// reversed filter over the input upscaled with zeros) as one NPU operation:
+// the
 // kernel and its padding, the output clamp, the block, and the constants the
 // operation reads, the weights in mlw and a 10-byte record per output
 // channel (bias, and TFLite's multiplier as scale and shift), every number
@@ -19,6 +21,7 @@
 #include "ethosu/npu_architecture.h"
 #include "ethosu/npu_operation.h"
 #include "ir/graph.h"
+#include "loupe/ethosu/ethosu_registers.h"
 
 namespace loupe::ethosu {
 
@@ -66,10 +69,14 @@ ConstantsPlacement appendConstants(LoweredOperation& lowered, std::vector<std::u
 std::uint64_t constantsBytes(const LoweredOperation& lowered, bool withWeights);
 
 // `ifm` and `ofm` say where the caller keeps the operator's input and
-// output (their extents are checked against the tensors'). Throws
-// NpuLoweringError naming the operator and what the NPU cannot do.
+// output (their extents are checked against the tensors'). With
+// `ifmUpscale` (upscale_mode) a convolution's windows move over `ifm`
+// upscaled x2, whose extents the operator's input tensor then has (a
+// resize's last step). Throws NpuLoweringError naming the operator and
+// what the NPU cannot do.
 LoweredOperation lowerConvolution(const ir::Graph& graph, const ir::Operator& op,
                                   const NpuArchitecture& arch, const NpuFeatureMap& ifm,
-                                  const NpuFeatureMap& ofm);
+                                  const NpuFeatureMap& ofm,
+                                  int ifmUpscale = LOUPE_ETHOSU_upscale_mode_NONE);
 
 }  // namespace loupe::ethosu

@@ -66,6 +66,11 @@ struct NpuOperation {
   int subKind = 0;  // pooling_mode or elementwise_mode (loupe/ethosu/ethosu_registers.h)
   NpuFeatureMap ifm, ifm2, ofm;
   NpuKernel kernel;
+  // upscale_mode (loupe/ethosu/ethosu_registers.h): the kernel reads the IFM
+  // upscaled x2, each element repeated 2x2 (NEAREST) or with the zero point
+  // between (ZEROS); `ifm` keeps the extents in memory, the kernel's
+  // padding is in the upscaled map's elements.
+  int ifmUpscale = 0;
   // Convolutions: per core, the mlw stream and the 10-byte records (core 1's
   // only on a two-core NPU, where every operation writes both cores'
   // registers: weightStreams 2).

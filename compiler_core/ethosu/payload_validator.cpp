@@ -225,7 +225,7 @@ class StreamChecker {
         case LOUPE_ETHOSU_NPU_OP_CONV:
         case LOUPE_ETHOSU_NPU_OP_DEPTHWISE:
         case LOUPE_ETHOSU_NPU_OP_POOL:
-          kernelOperation(code);
+          kernelOperation(code, w0);
           break;
         case LOUPE_ETHOSU_NPU_OP_ELEMENTWISE:
           elementwise(w0);
@@ -421,13 +421,20 @@ class StreamChecker {
            LOUPE_ETHOSU_NPU_SET_SCALE1_BASE, LOUPE_ETHOSU_NPU_SET_SCALE1_LENGTH, true);
   }
 
+  // NPU_SET_IFM_UPSCALE's mode, NONE until it is written.
+  std::uint32_t upscaleMode() {
+    if (!reg(LOUPE_ETHOSU_NPU_SET_IFM_UPSCALE).set) return LOUPE_ETHOSU_upscale_mode_NONE;
+    return field(LOUPE_ETHOSU_NPU_SET_IFM_UPSCALE, LOUPE_ETHOSU_NPU_SET_IFM_UPSCALE__mode_LSB,
+                 LOUPE_ETHOSU_NPU_SET_IFM_UPSCALE__mode_WIDTH);
+  }
+
   std::int64_t ofmHeight() { return std::int64_t{param(LOUPE_ETHOSU_NPU_SET_OFM_HEIGHT_M1)} + 1; }
   std::int64_t ofmWidth() { return std::int64_t{param(LOUPE_ETHOSU_NPU_SET_OFM_WIDTH_M1)} + 1; }
   std::int64_t ofmDepth() { return std::int64_t{param(LOUPE_ETHOSU_NPU_SET_OFM_DEPTH_M1)} + 1; }
 
   // NPU_OP_CONV, NPU_OP_DEPTHWISE, NPU_OP_POOL: the IFM the kernel reads for
   // the OFM it writes, weights (not for pooling), scales and the OFM.
-  void kernelOperation(std::uint32_t code) {
+  void kernelOperation(std::uint32_t code, std::uint32_t w0) {
     begin(code);
     if (!require({LOUPE_ETHOSU_NPU_SET_OFM_PRECISION, LOUPE_ETHOSU_NPU_SET_OFM_WIDTH_M1,
                   LOUPE_ETHOSU_NPU_SET_OFM_HEIGHT_M1, LOUPE_ETHOSU_NPU_SET_OFM_DEPTH_M1})) {
@@ -468,10 +475,26 @@ class StreamChecker {
                     std::to_string(lastY + 1) + " x " + std::to_string(lastX + 1) + " elements");
       } else {
         // An upscaled IFM (nearest or zeros, x2) is read at half the coordinate.
-        if (reg(LOUPE_ETHOSU_NPU_SET_IFM_UPSCALE).set &&
-            field(LOUPE_ETHOSU_NPU_SET_IFM_UPSCALE, 16, 2) != 0) {
+        const std::uint32_t upscale = upscaleMode();
+        if (upscale != LOUPE_ETHOSU_upscale_mode_NONE) {
           lastY /= 2;
           lastX /= 2;
+          // Linux: the hardware defines upscaled reads under a kernel of
+          // stride 1 only, not for REDUCE_SUM, nor MAX over inserted zeros.
+          const std::uint32_t pooling =
+              loupe_ethosu_field_get(w0, 0, LOUPE_ETHOSU_NPU_OP_POOL__pooling_mode_LSB,
+                                     LOUPE_ETHOSU_NPU_OP_POOL__pooling_mode_WIDTH);
+          if (strideX != 1 || strideY != 1) {
+            problem(PayloadRule::Geometry, where() + ": an upscaled IFM under a kernel of stride " +
+                                               std::to_string(strideY) + "x" +
+                                               std::to_string(strideX) + ", not 1x1");
+          } else if (code == LOUPE_ETHOSU_NPU_OP_POOL &&
+                     (pooling == LOUPE_ETHOSU_pooling_mode_REDUCE_SUM ||
+                      (pooling == LOUPE_ETHOSU_pooling_mode_MAX &&
+                       upscale == LOUPE_ETHOSU_upscale_mode_ZEROS))) {
+            problem(PayloadRule::Geometry,
+                    where() + ": an upscaled IFM under a pooling mode that does not take it");
+          }
         }
         featureMap(kIfm, lastY + 1, lastX + 1,
                    std::int64_t{param(LOUPE_ETHOSU_NPU_SET_IFM_DEPTH_M1)} + 1);
@@ -498,6 +521,11 @@ class StreamChecker {
     const std::uint32_t mode =
         loupe_ethosu_field_get(w0, 0, LOUPE_ETHOSU_NPU_OP_ELEMENTWISE__elementwise_mode_LSB,
                                LOUPE_ETHOSU_NPU_OP_ELEMENTWISE__elementwise_mode_WIDTH);
+    if (upscaleMode() != LOUPE_ETHOSU_upscale_mode_NONE) {
+      problem(PayloadRule::Geometry, where() +
+                                         ": an upscaled IFM (element-wise operations have "
+                                         "no kernel to read it)");
+    }
     const bool unary = mode == LOUPE_ETHOSU_elementwise_mode_LRELU ||
                        mode == LOUPE_ETHOSU_elementwise_mode_ABS ||
                        mode == LOUPE_ETHOSU_elementwise_mode_CLZ;

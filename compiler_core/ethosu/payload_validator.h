@@ -43,7 +43,9 @@ enum class PayloadRule {
   StopPlacement,         // Linux: NPU_OP_STOP is the last command, and there is one
   RegisterUnset,         // Linux: every register an operation reads was written before it
   FeatureMapFormat,      // Linux: NHWC or NHCWB16 only; U55/U65 element sizes
-  Geometry,              // Linux: the IFM the kernel, stride and padding imply is not negative
+  Geometry,              // Linux: the IFM the kernel, stride and padding imply is not negative;
+                         // an upscaled IFM only under a kernel of stride 1 (not REDUCE_SUM,
+                         // not MAX over inserted zeros, not element-wise)
   RegionBounds,          // Linux: each access lies inside its region's memory
   Alignment,             // Vela/hardware: bases, strides and lengths on their multiples
   BaseAddressAlignment,  // driver: every base address given on 16 bytes

@@ -17,6 +17,7 @@
 #include "ethosu/lookup_table_lowering.h"
 #include "ethosu/pool_lowering.h"
 #include "ethosu/register_emitter.h"
+#include "ethosu/resize_lowering.h"
 #include "ethosu/softmax_lowering.h"
 #include "frontend/ethosu_payload_reader.h"
 
@@ -62,6 +63,16 @@ LoweredOperation lowerOperator(const ir::Graph& graph, const ir::Operator& o,
   if (isConvolution(o)) {
     const bool flat = o.type == ir::OpType::FullyConnected;
     lowered = lowerConvolution(graph, o, arch, mapOf(o.inputs[0], flat), mapOf(o.outputs[0], flat));
+  } else if (o.type == ir::OpType::TransposeConv) {
+    // Its operands are (output shape, filter, input, bias).
+    if (o.inputs.size() < 3 || o.inputs[2] == ir::kNoTensor) {
+      throw NpuLoweringError("operator " + std::to_string(o.index) + " (" + o.typeName() +
+                             "): has no input");
+    }
+    lowered =
+        lowerConvolution(graph, o, arch, mapOf(o.inputs[2], false), mapOf(o.outputs[0], false));
+  } else if (isResize(o)) {
+    lowered = lowerResize(graph, o, arch, mapOf(o.inputs[0], false), mapOf(o.outputs[0], false));
   } else if (isPool(o)) {
     lowered.operation =
         lowerPool(graph, o, arch, mapOf(o.inputs[0], false), mapOf(o.outputs[0], false));
@@ -513,7 +524,7 @@ NpuFeatureMap featureMapOf(const ir::Graph& graph, int tensor, bool flat, std::u
 bool npuRegionTakes(const ir::Graph& graph, const ir::Operator& op) {
   return isConvolution(op) || isPool(op) || isBinary(op) || isLookupTableOperator(op) ||
          op.type == ir::OpType::Concatenation || op.type == ir::OpType::Softmax ||
-         ir::isNoCopyView(graph, op);
+         op.type == ir::OpType::TransposeConv || isResize(op) || ir::isNoCopyView(graph, op);
 }
 
 std::vector<std::string> npuRefusals(const ir::Graph& graph, const ir::Operator& op,

@@ -81,7 +81,7 @@ void emitIfm(CommandStreamWriter& w, const NpuOperation& op) {
          {LOUPE_ETHOSU_FIELD(NPU_SET_IFM_PRECISION, activation_format), f.nhcwb16 ? 1u : 0u},
          {LOUPE_ETHOSU_FIELD(NPU_SET_IFM_PRECISION, scale_mode), asField(op.ifmScaleMode)}});
   w.set(LOUPE_ETHOSU_NPU_SET_IFM_UPSCALE,
-        {{LOUPE_ETHOSU_FIELD(NPU_SET_IFM_UPSCALE, mode), LOUPE_ETHOSU_upscale_mode_NONE}});
+        {{LOUPE_ETHOSU_FIELD(NPU_SET_IFM_UPSCALE, mode), asField(op.ifmUpscale)}});
 }
 
 // The second operand of an element-wise operation, and how it broadcasts.

@@ -2,7 +2,10 @@
 // functional model against straightforward reference computations: a 1x1
 // convolution (bias, per-channel scale, zero points, clamp), average and max
 // pooling, ADD with the 32-bit operand scale (TFLite's ADD), MUL with each
-// rounding mode, SHR rounding, and an 8-bit lookup table DMA'd into SHRAM.
+// rounding mode, SHR rounding, an 8-bit lookup table DMA'd into SHRAM, and
+// pools over an IFM upscaled x2 (NEAREST repeats each element 2x2, ZEROS
+// keeps the elements at even rows and columns and the zero point between);
+// an upscale mode the NPU lacks is refused.
 #include <QtTest>
 
 #include <cstring>
@@ -453,6 +456,144 @@ class EthosuArithmeticTest : public QObject {
       const int value = static_cast<std::int8_t>(i);
       QCOMPARE(static_cast<int>(static_cast<std::int8_t>(arena[256 + i])), 127 - (value + 128));
     }
+  }
+  void aNearestUpscaledIfmRepeatsEachElementTwoByTwo() {
+    // A 3x2x3 IFM read x2 upscaled by a 1x1 MAX pool (a copy) and by a 2x2
+    // AVERAGE pool padded one row and column after (RESIZE_BILINEAR's x2):
+    // the implied IFM is the upscaled 6x4, the pads are in its elements.
+    const int h = 3, w = 2, c = 3;
+    std::mt19937 rng(11);
+    std::vector<std::uint8_t> flash(16, 0), arena(512, 0);
+    for (int i = 0; i < h * w * c; ++i) arena[i] = static_cast<std::uint8_t>(rng());
+    const auto at = [&](int y, int x, int ch) {
+      return static_cast<int>(static_cast<std::int8_t>(arena[(y * w + x) * c + ch]));
+    };
+    Stream s;
+    featureMap(s, 'I', h, w, c, 0, 0);
+    ifmPrecision(s, 0);
+    s.cmd0(LOUPE_ETHOSU_NPU_SET_IFM_UPSCALE, LOUPE_ETHOSU_upscale_mode_NEAREST);
+    featureMap(s, 'O', 2 * h, 2 * w, c, 64, 0);
+    ofmPrecision(s, false, LOUPE_ETHOSU_round_mode_TFL);
+    s.cmd0(LOUPE_ETHOSU_NPU_SET_KERNEL_HEIGHT_M1, 0);
+    s.cmd0(LOUPE_ETHOSU_NPU_SET_KERNEL_WIDTH_M1, 0);
+    s.cmd0(LOUPE_ETHOSU_NPU_SET_KERNEL_STRIDE, 0);
+    clamp(s, -128, 127);
+    s.cmd0(LOUPE_ETHOSU_NPU_OP_POOL, LOUPE_ETHOSU_pooling_mode_MAX);
+    featureMap(s, 'O', 2 * h, 2 * w, c, 192, 0);
+    s.cmd0(LOUPE_ETHOSU_NPU_SET_KERNEL_HEIGHT_M1, 1);
+    s.cmd0(LOUPE_ETHOSU_NPU_SET_KERNEL_WIDTH_M1, 1);
+    s.cmd0(LOUPE_ETHOSU_NPU_SET_IFM_PAD_BOTTOM, 1);
+    s.cmd0(LOUPE_ETHOSU_NPU_SET_IFM_PAD_RIGHT, 1);
+    s.cmd0(LOUPE_ETHOSU_NPU_OP_POOL, LOUPE_ETHOSU_pooling_mode_AVERAGE);
+    const std::string error = run(s, flash, arena);
+    QVERIFY2(error.empty(), error.c_str());
+    const auto upscaled = [&](int y, int x, int ch) { return at(y / 2, x / 2, ch); };
+    for (int y = 0; y < 2 * h; ++y)
+      for (int x = 0; x < 2 * w; ++x)
+        for (int ch = 0; ch < c; ++ch) {
+          const std::size_t o = static_cast<std::size_t>((y * 2 * w + x) * c + ch);
+          QCOMPARE(static_cast<int>(static_cast<std::int8_t>(arena[64 + o])), at(y / 2, x / 2, ch));
+          int sum = 0, count = 0;
+          for (int dy = 0; dy < 2; ++dy)
+            for (int dx = 0; dx < 2; ++dx)
+              if (y + dy < 2 * h && x + dx < 2 * w) {
+                sum += upscaled(y + dy, x + dx, ch);
+                ++count;
+              }
+          const int average = sum > 0 ? (sum + count / 2) / count : (sum - count / 2) / count;
+          QCOMPARE(static_cast<int>(static_cast<std::int8_t>(arena[192 + o])), average);
+        }
+  }
+
+  void aZerosUpscaledIfmHasTheZeroPointBetweenItsElements() {
+    // A 2x3x2 IFM of zero point 9 read x2 upscaled with zeros: a 1x1
+    // AVERAGE pool gives the element at even rows and columns and the zero
+    // point elsewhere; a 2x2 one padded after counts the zero points in.
+    const int h = 2, w = 3, c = 2, zp = 9;
+    std::mt19937 rng(12);
+    std::vector<std::uint8_t> flash(16, 0), arena(512, 0);
+    for (int i = 0; i < h * w * c; ++i) arena[i] = static_cast<std::uint8_t>(rng());
+    const auto upscaled = [&](int y, int x, int ch) {
+      if (y % 2 != 0 || x % 2 != 0) return zp;
+      return static_cast<int>(static_cast<std::int8_t>(arena[((y / 2) * w + x / 2) * c + ch]));
+    };
+    Stream s;
+    featureMap(s, 'I', h, w, c, 0, zp);
+    ifmPrecision(s, 0);
+    s.cmd0(LOUPE_ETHOSU_NPU_SET_IFM_UPSCALE, LOUPE_ETHOSU_upscale_mode_ZEROS);
+    featureMap(s, 'O', 2 * h, 2 * w, c, 64, zp);
+    ofmPrecision(s, false, LOUPE_ETHOSU_round_mode_TFL);
+    s.cmd0(LOUPE_ETHOSU_NPU_SET_KERNEL_HEIGHT_M1, 0);
+    s.cmd0(LOUPE_ETHOSU_NPU_SET_KERNEL_WIDTH_M1, 0);
+    s.cmd0(LOUPE_ETHOSU_NPU_SET_KERNEL_STRIDE, 0);
+    clamp(s, -128, 127);
+    s.cmd0(LOUPE_ETHOSU_NPU_OP_POOL, LOUPE_ETHOSU_pooling_mode_AVERAGE);
+    featureMap(s, 'O', 2 * h, 2 * w, c, 192, zp);
+    s.cmd0(LOUPE_ETHOSU_NPU_SET_KERNEL_HEIGHT_M1, 1);
+    s.cmd0(LOUPE_ETHOSU_NPU_SET_KERNEL_WIDTH_M1, 1);
+    s.cmd0(LOUPE_ETHOSU_NPU_SET_IFM_PAD_BOTTOM, 1);
+    s.cmd0(LOUPE_ETHOSU_NPU_SET_IFM_PAD_RIGHT, 1);
+    s.cmd0(LOUPE_ETHOSU_NPU_OP_POOL, LOUPE_ETHOSU_pooling_mode_AVERAGE);
+    const std::string error = run(s, flash, arena);
+    QVERIFY2(error.empty(), error.c_str());
+    for (int y = 0; y < 2 * h; ++y)
+      for (int x = 0; x < 2 * w; ++x)
+        for (int ch = 0; ch < c; ++ch) {
+          const std::size_t o = static_cast<std::size_t>((y * 2 * w + x) * c + ch);
+          QCOMPARE(static_cast<int>(static_cast<std::int8_t>(arena[64 + o])), upscaled(y, x, ch));
+          int sum = 0, count = 0;
+          for (int dy = 0; dy < 2; ++dy)
+            for (int dx = 0; dx < 2; ++dx)
+              if (y + dy < 2 * h && x + dx < 2 * w) {
+                sum += upscaled(y + dy, x + dx, ch);
+                ++count;
+              }
+          const int average = sum > 0 ? (sum + count / 2) / count : (sum - count / 2) / count;
+          QCOMPARE(static_cast<int>(static_cast<std::int8_t>(arena[192 + o])), average);
+        }
+  }
+
+  // What the hardware does not define over an upscaled IFM is an invalid
+  // operation: a mode the NPU lacks, a kernel stride other than 1, MAX over
+  // inserted zeros, REDUCE_SUM, an element-wise operation.
+  void upscalingTheHardwareDoesNotDefineIsRefused_data() {
+    QTest::addColumn<int>("mode");
+    QTest::addColumn<int>("stride");
+    QTest::addColumn<int>("operation");  // pooling mode, or -1: element-wise ADD
+    QTest::addColumn<QString>("reason");
+    QTest::newRow("mode 3") << 3 << 1 << int(LOUPE_ETHOSU_pooling_mode_MAX) << "upscale mode";
+    QTest::newRow("stride 2") << int(LOUPE_ETHOSU_upscale_mode_NEAREST) << 2
+                              << int(LOUPE_ETHOSU_pooling_mode_AVERAGE) << "kernel stride";
+    QTest::newRow("max over zeros") << int(LOUPE_ETHOSU_upscale_mode_ZEROS) << 1
+                                    << int(LOUPE_ETHOSU_pooling_mode_MAX) << "pooling mode";
+    QTest::newRow("reduce sum") << int(LOUPE_ETHOSU_upscale_mode_NEAREST) << 1
+                                << int(LOUPE_ETHOSU_pooling_mode_REDUCE_SUM) << "pooling mode";
+    QTest::newRow("element-wise") << int(LOUPE_ETHOSU_upscale_mode_NEAREST) << 1 << -1
+                                  << "element-wise";
+  }
+
+  void upscalingTheHardwareDoesNotDefineIsRefused() {
+    QFETCH(int, mode);
+    QFETCH(int, stride);
+    QFETCH(int, operation);
+    QFETCH(QString, reason);
+    std::vector<std::uint8_t> flash(16, 0), arena(256, 0);
+    Stream s;
+    featureMap(s, 'I', 2, 2, 1, 0, 0);
+    ifmPrecision(s, 0);
+    s.cmd0(LOUPE_ETHOSU_NPU_SET_IFM_UPSCALE, static_cast<std::uint32_t>(mode));
+    featureMap(s, 'O', 2, 2, 1, 64, 0);
+    ofmPrecision(s, false, LOUPE_ETHOSU_round_mode_TFL);
+    clamp(s, -128, 127);
+    if (operation < 0) {
+      featureMap(s, '2', 2, 2, 1, 128, 0);
+      s.cmd0(LOUPE_ETHOSU_NPU_OP_ELEMENTWISE, LOUPE_ETHOSU_elementwise_mode_ADD);
+    } else {
+      s.cmd0(LOUPE_ETHOSU_NPU_SET_KERNEL_STRIDE, stride == 2 ? 3u : 0u);  // x and y lsb
+      s.cmd0(LOUPE_ETHOSU_NPU_OP_POOL, static_cast<std::uint32_t>(operation));
+    }
+    const std::string error = run(s, flash, arena);
+    QVERIFY2(QString::fromStdString(error).contains(reason), error.c_str());
   }
 };
 

@@ -475,6 +475,13 @@ class EthosuPayloadValidatorTest : public QObject {
         good, LOUPE_ETHOSU_NPU_SET_IFM_PAD_BOTTOM,
         [](std::uint32_t& w0, std::uint32_t&) { w0 = (w0 & 0xFFFFu) | (255u << 16); }, false));
     QVERIFY2(v.has(PayloadRule::Geometry), v.text().c_str());
+    // An upscaled IFM under kws's first convolution, of stride 2: undefined.
+    v = validate(
+        withEdited(good, LOUPE_ETHOSU_NPU_SET_IFM_UPSCALE, [](std::uint32_t& w0, std::uint32_t&) {
+          w0 = (w0 & 0xFFFFu) | (std::uint32_t{LOUPE_ETHOSU_upscale_mode_NEAREST} << 16);
+        }));
+    QVERIFY2(hasProblem(v, PayloadRule::Geometry, "an upscaled IFM under a kernel of stride 2x2"),
+             v.text().c_str());
   }
 };
 

@@ -9,6 +9,7 @@
 #include <QtTest>
 
 #include <random>
+#include <set>
 
 #include "ethosu/convolution_lowering.h"
 #include "ethosu/payload_validator.h"
@@ -62,6 +63,86 @@ std::vector<std::uint8_t> referenceOutput(const ir::Graph& graph,
   return std::vector<std::uint8_t>(output.begin(), output.end());
 }
 
+// The payload of `compiled`'s first operator through the driver's and
+// Linux's checks; their text, "" when it passes.
+std::string payloadProblems(const ir::Graph& compiled, const NpuArchitecture& arch) {
+  const ir::Operator& npu = compiled.operators.front();
+  PayloadMemory memory;
+  memory.regionSizes = {
+      npu.inputs[1] == ir::kNoTensor ? 0 : compiled.tensor(npu.inputs[1]).data.size(),
+      std::uint64_t(std::get<ir::EthosUAttrs>(npu.attributes).scratchBytes), 0};
+  const PayloadValidation validation =
+      validatePayload(compiled.tensor(npu.inputs[0]).data, arch.config, memory);
+  return validation.ok() ? std::string() : validation.text();
+}
+
+// The upscale modes of the kernel operations in `compiled`'s first
+// operator's stream.
+std::vector<int> upscaleModes(const ir::Graph& compiled) {
+  const auto payload =
+      frontend::readEthosUPayload(compiled.tensor(compiled.operators.front().inputs[0]).data);
+  std::vector<int> modes;
+  for (const auto& stream : payload.streams) {
+    for (const auto& op : stream.operations) {
+      if (op.kind == LOUPE_ETHOSU_OPERATION_CONV || op.kind == LOUPE_ETHOSU_OPERATION_DEPTHWISE ||
+          op.kind == LOUPE_ETHOSU_OPERATION_POOL) {
+        modes.push_back(op.ifm_upscale);
+      }
+    }
+  }
+  return modes;
+}
+
+// A RESIZE_NEAREST_NEIGHBOR or RESIZE_BILINEAR of `in` to outH x outW, then
+// a TANH on its output (so that, compiled together, the resized map is an
+// intermediate in bricks).
+ir::Graph resizeGraph(ir::OpType type, const ir::Shape& in, int outH, int outW, bool alignCorners,
+                      bool halfPixelCenters) {
+  const ir::Quantization q = test::perTensor(0.05f, -3);
+  test::GraphBuilder b;
+  const int input = b.tensor("in", ir::DType::Int8, in, q);
+  const int size = b.constant("size", ir::DType::Int32, {2}, std::vector<std::int32_t>{outH, outW});
+  const ir::Shape outShape{in[0], outH, outW, in[3]};
+  const int resized = b.tensor("resized", ir::DType::Int8, outShape, q);
+  const int out = b.tensor("out", ir::DType::Int8, outShape, test::perTensor(1.0f / 128, 0));
+  ir::OptionAttrs options;
+  options.set("align_corners", alignCorners ? 1 : 0)
+      .set("half_pixel_centers", halfPixelCenters ? 1 : 0);
+  b.op(type, {input, size}, {resized}, options);
+  b.op(ir::OpType::Tanh, {resized}, {out});
+  return b.inputs({input}).outputs({out}).build();
+}
+
+// A TRANSPOSE_CONV of `in` (N, H, W, Cin) by a KxK filter of `channels`
+// outputs, per-channel weights, with or without a bias.
+ir::Graph transposeConvGraph(const ir::Shape& in, int channels, int kh, int kw, int strideH,
+                             int strideW, ir::Padding padding, bool bias,
+                             const ir::Shape& outShape) {
+  std::mt19937 random(static_cast<unsigned>(in[1] * 131 + in[3] * 17 + kh * 5 + kw + strideW));
+  test::GraphBuilder b;
+  const int input = b.tensor("in", ir::DType::Int8, in, test::perTensor(0.05f, -3));
+  const int shape = b.constant("output_shape", ir::DType::Int32, {4},
+                               std::vector<std::int32_t>(outShape.begin(), outShape.end()));
+  std::vector<std::int8_t> weights(static_cast<std::size_t>(channels * kh * kw * in[3]));
+  for (auto& w : weights) w = static_cast<std::int8_t>(random() % 255 - 127);
+  std::vector<float> scales;
+  for (int c = 0; c < channels; ++c) scales.push_back(0.002f + 0.0005f * float(c % 5));
+  const int filter = b.constant("filter", ir::DType::Int8, {channels, kh, kw, in[3]}, weights,
+                                test::perChannel(scales, 0));
+  std::vector<int> inputs = {shape, filter, input};
+  if (bias) {
+    std::vector<std::int32_t> values;
+    for (int c = 0; c < channels; ++c) values.push_back(int(random() % 4001) - 2000);
+    inputs.push_back(b.constant("bias", ir::DType::Int32, {channels}, values));
+  }
+  const int out = b.tensor("out", ir::DType::Int8, outShape, test::perTensor(0.04f, 5));
+  ir::TransposeConvAttrs attrs;
+  attrs.padding = padding;
+  attrs.strideH = strideH;
+  attrs.strideW = strideW;
+  b.op(ir::OpType::TransposeConv, inputs, {out}, attrs);
+  return b.inputs({input}).outputs({out}).build();
+}
 }  // namespace
 
 class EthosuRegionCompilerTest : public QObject {
@@ -489,6 +570,233 @@ class EthosuRegionCompilerTest : public QObject {
     QVERIFY2(int16.contains("is not an int8 tensor"), qPrintable(int16));
     const QString neg = refusal(ir::OpType::Neg, ir::DType::Int8);
     QVERIFY2(neg.startsWith("no lookup table: ") && neg.contains("float32"), qPrintable(neg));
+  }
+
+  // RESIZE_NEAREST_NEIGHBOR and RESIZE_BILINEAR to twice the size (with and
+  // without align_corners, nearest with half_pixel_centers) and to the same
+  // size: one NPU operation over the input upscaled x2 (NEAREST), alone and
+  // before a TANH (the resized map then in bricks), give the reference's
+  // bytes on every configuration, and the payloads pass the driver's
+  // checks.
+  void resizesGiveTheReferencesBytes_data() {
+    QTest::addColumn<int>("type");
+    QTest::addColumn<QList<int>>("in");
+    QTest::addColumn<int>("outH");
+    QTest::addColumn<int>("outW");
+    QTest::addColumn<bool>("alignCorners");
+    QTest::addColumn<bool>("halfPixelCenters");
+    QTest::addColumn<bool>("upscaled");
+    const int nearest = int(ir::OpType::ResizeNearestNeighbor);
+    const int bilinear = int(ir::OpType::ResizeBilinear);
+    QTest::newRow("nearest x2") << nearest << QList<int>{1, 3, 4, 8} << 6 << 8 << false << false
+                                << true;
+    QTest::newRow("nearest x2 half-pixel")
+        << nearest << QList<int>{1, 5, 3, 16} << 10 << 6 << false << true << true;
+    QTest::newRow("nearest x2 one row")
+        << nearest << QList<int>{1, 1, 3, 5} << 2 << 6 << false << false << true;
+    QTest::newRow("nearest align corners")
+        << nearest << QList<int>{1, 3, 4, 8} << 5 << 7 << true << false << true;
+    QTest::newRow("nearest align corners deep")
+        << nearest << QList<int>{1, 4, 4, 40} << 7 << 7 << true << false << true;
+    QTest::newRow("nearest same size")
+        << nearest << QList<int>{1, 3, 3, 4} << 3 << 3 << false << true << false;
+    QTest::newRow("bilinear x2") << bilinear << QList<int>{1, 3, 4, 8} << 6 << 8 << false << false
+                                 << true;
+    QTest::newRow("bilinear x2 3-D")
+        << bilinear << QList<int>{1, 2, 5, 16} << 4 << 10 << false << false << true;
+    QTest::newRow("bilinear x2 one column")
+        << bilinear << QList<int>{1, 4, 1, 3} << 8 << 2 << false << false << true;
+    QTest::newRow("bilinear align corners")
+        << bilinear << QList<int>{1, 3, 4, 8} << 5 << 7 << true << false << true;
+    QTest::newRow("bilinear align corners tall")
+        << bilinear << QList<int>{1, 6, 2, 24} << 11 << 3 << true << false << true;
+    QTest::newRow("bilinear same size half-pixel")
+        << bilinear << QList<int>{1, 4, 4, 8} << 4 << 4 << false << true << false;
+  }
+
+  void resizesGiveTheReferencesBytes() {
+    QFETCH(int, type);
+    QFETCH(QList<int>, in);
+    QFETCH(int, outH);
+    QFETCH(int, outW);
+    QFETCH(bool, alignCorners);
+    QFETCH(bool, halfPixelCenters);
+    QFETCH(bool, upscaled);
+    const ir::Graph graph =
+        resizeGraph(static_cast<ir::OpType>(type), ir::Shape(in.begin(), in.end()), outH, outW,
+                    alignCorners, halfPixelCenters);
+    const int resized = graph.operators[0].outputs[0];
+    const auto bytes = randomInputs(graph, static_cast<unsigned>(outH * 13 + outW + type));
+    const auto run = [&bytes](const ir::Graph& g, int tensor) {
+      reference::ReferenceInterpreter interpreter(g);
+      interpreter.setInput(0, bytes[0]);
+      interpreter.invoke();
+      const auto out = interpreter.tensorBytes(tensor);
+      return std::vector<std::uint8_t>(out.begin(), out.end());
+    };
+    const auto expected = run(graph, resized);
+    const auto expectedOut = run(graph, graph.outputs[0]);
+    for (const NpuArchitecture& arch : npuArchitectures()) {
+      QVERIFY2(npuRefusals(graph, graph.operators[0], arch).empty(), arch.name.data());
+      const ir::Graph alone = withNpuRegion(graph, 0, 0, arch);
+      QCOMPARE(alone.operators.front().type, ir::OpType::EthosU);
+      QVERIFY2(run(alone, resized) == expected, arch.name.data());
+      const std::vector<int> modes = upscaleModes(alone);
+      QCOMPARE(modes.size(), std::size_t{1});
+      QCOMPARE(modes[0], upscaled ? int(LOUPE_ETHOSU_upscale_mode_NEAREST)
+                                  : int(LOUPE_ETHOSU_upscale_mode_NONE));
+      const std::string problems = payloadProblems(alone, arch);
+      QVERIFY2(problems.empty(), problems.c_str());
+      const ir::Graph both = withNpuRegion(graph, 0, 1, arch);
+      QCOMPARE(both.operators.size(), std::size_t{1});
+      QVERIFY2(run(both, graph.outputs[0]) == expectedOut, arch.name.data());
+      const std::string bothProblems = payloadProblems(both, arch);
+      QVERIFY2(bothProblems.empty(), bothProblems.c_str());
+    }
+  }
+
+  // What the NPU does not resize here is refused with the reason the
+  // Devices view shows.
+  void resizesTheNpuDoesNotRunAreRefused_data() {
+    QTest::addColumn<int>("type");
+    QTest::addColumn<QList<int>>("in");
+    QTest::addColumn<int>("outH");
+    QTest::addColumn<int>("outW");
+    QTest::addColumn<bool>("alignCorners");
+    QTest::addColumn<bool>("halfPixelCenters");
+    QTest::addColumn<QString>("reason");
+    const int nearest = int(ir::OpType::ResizeNearestNeighbor);
+    const int bilinear = int(ir::OpType::ResizeBilinear);
+    QTest::newRow("bilinear half-pixel")
+        << bilinear << QList<int>{1, 3, 3, 8} << 6 << 6 << false << true << "half_pixel_centers";
+    QTest::newRow("nearest x4") << nearest << QList<int>{1, 3, 3, 8} << 12 << 12 << false << false
+                                << "resizes by 4 or 8";
+    QTest::newRow("bilinear x8 align corners")
+        << bilinear << QList<int>{1, 2, 2, 8} << 9 << 9 << true << false << "resizes by 4 or 8";
+    QTest::newRow("nearest x3") << nearest << QList<int>{1, 3, 3, 8} << 9 << 9 << false << false
+                                << "resizes 3x3 to 9x9";
+    QTest::newRow("nearest x2 one axis")
+        << nearest << QList<int>{1, 3, 3, 8} << 6 << 3 << false << false << "resizes 3x3 to 6x3";
+    QTest::newRow("bilinear from one pixel")
+        << bilinear << QList<int>{1, 1, 1, 8} << 4 << 4 << false << false << "resizes 1x1 to 4x4";
+  }
+
+  void resizesTheNpuDoesNotRunAreRefused() {
+    QFETCH(int, type);
+    QFETCH(QList<int>, in);
+    QFETCH(int, outH);
+    QFETCH(int, outW);
+    QFETCH(bool, alignCorners);
+    QFETCH(bool, halfPixelCenters);
+    QFETCH(QString, reason);
+    const ir::Graph graph =
+        resizeGraph(static_cast<ir::OpType>(type), ir::Shape(in.begin(), in.end()), outH, outW,
+                    alignCorners, halfPixelCenters);
+    const auto reasons =
+        npuRefusals(graph, graph.operators.front(), *findNpuArchitecture("ethos-u55-128"));
+    QCOMPARE(reasons.size(), std::size_t{1});
+    QVERIFY2(QString::fromStdString(reasons.front()).contains(reason), reasons.front().c_str());
+  }
+
+  // TRANSPOSE_CONV of stride 2 (the IFM upscaled with zeros, the filter
+  // reversed) and 1, SAME and VALID, kernels of 1 to 5, with and without a
+  // bias, gives the reference's bytes on every configuration; the payload
+  // passes the driver's checks.
+  void transposeConvolutionsGiveTheReferencesBytes_data() {
+    QTest::addColumn<QList<int>>("in");
+    QTest::addColumn<int>("channels");
+    QTest::addColumn<int>("kh");
+    QTest::addColumn<int>("kw");
+    QTest::addColumn<int>("stride");
+    QTest::addColumn<bool>("same");
+    QTest::addColumn<bool>("bias");
+    QTest::newRow("3x3 stride 2 SAME")
+        << QList<int>{1, 3, 4, 8} << 8 << 3 << 3 << 2 << true << true;
+    QTest::newRow("3x3 stride 2 VALID")
+        << QList<int>{1, 3, 3, 3} << 5 << 3 << 3 << 2 << false << false;
+    QTest::newRow("2x2 stride 2 SAME")
+        << QList<int>{1, 4, 2, 16} << 16 << 2 << 2 << 2 << true << true;
+    QTest::newRow("4x4 stride 2 SAME")
+        << QList<int>{1, 2, 3, 4} << 6 << 4 << 4 << 2 << true << false;
+    QTest::newRow("5x3 stride 2 VALID")
+        << QList<int>{1, 2, 2, 8} << 4 << 5 << 3 << 2 << false << true;
+    QTest::newRow("1x1 stride 2 SAME")
+        << QList<int>{1, 3, 3, 8} << 8 << 1 << 1 << 2 << true << true;
+    QTest::newRow("3x3 stride 2 one channel")
+        << QList<int>{1, 4, 4, 1} << 2 << 3 << 3 << 2 << false << true;
+    QTest::newRow("3x3 stride 2 deep")
+        << QList<int>{1, 2, 2, 40} << 24 << 3 << 3 << 2 << true << true;
+    QTest::newRow("1x3 stride 1x2 one row")
+        << QList<int>{1, 1, 5, 8} << 8 << 1 << 3 << -2 << true << true;
+    QTest::newRow("1x4 stride 1x2 one row VALID")
+        << QList<int>{1, 1, 4, 16} << 8 << 1 << 4 << -2 << false << true;
+    QTest::newRow("3x3 stride 1 SAME")
+        << QList<int>{1, 3, 3, 8} << 8 << 3 << 3 << 1 << true << true;
+    QTest::newRow("2x2 stride 1 VALID")
+        << QList<int>{1, 3, 4, 8} << 8 << 2 << 2 << 1 << false << false;
+  }
+
+  void transposeConvolutionsGiveTheReferencesBytes() {
+    QFETCH(QList<int>, in);
+    QFETCH(int, channels);
+    QFETCH(int, kh);
+    QFETCH(int, kw);
+    QFETCH(int, stride);
+    QFETCH(bool, same);
+    QFETCH(bool, bias);
+    const ir::Shape inShape(in.begin(), in.end());
+    // A negative stride: 1 along the rows, its magnitude along the columns.
+    const int strideH = stride < 0 ? 1 : stride, strideW = std::abs(stride);
+    const auto extent = [&](int input, int kernel, int s) {
+      return same ? input * s : input * s + std::max(kernel - s, 0);
+    };
+    const ir::Shape outShape{1, extent(inShape[1], kh, strideH), extent(inShape[2], kw, strideW),
+                             channels};
+    const ir::Graph graph =
+        transposeConvGraph(inShape, channels, kh, kw, strideH, strideW,
+                           same ? ir::Padding::Same : ir::Padding::Valid, bias, outShape);
+    const auto bytes = randomInputs(graph, static_cast<unsigned>(kh * 7 + channels));
+    const auto expected = referenceOutput(graph, bytes);
+    std::set<std::uint8_t> values(expected.begin(), expected.end());
+    QVERIFY2(values.size() > 8, "the output is mostly clamped: a weak test");
+    for (const NpuArchitecture& arch : npuArchitectures()) {
+      QVERIFY2(npuRefusals(graph, graph.operators[0], arch).empty(), arch.name.data());
+      const ir::Graph compiled = withNpuRegion(graph, 0, 0, arch);
+      QCOMPARE(compiled.operators.front().type, ir::OpType::EthosU);
+      QVERIFY2(referenceOutput(compiled, bytes) == expected, arch.name.data());
+      const std::vector<int> modes = upscaleModes(compiled);
+      QCOMPARE(modes.size(), std::size_t{1});
+      QCOMPARE(modes[0], strideW == 2 ? int(LOUPE_ETHOSU_upscale_mode_ZEROS)
+                                      : int(LOUPE_ETHOSU_upscale_mode_NONE));
+      const std::string problems = payloadProblems(compiled, arch);
+      QVERIFY2(problems.empty(), problems.c_str());
+    }
+  }
+
+  // Strides Vela does not take, output sizes other than SAME's and VALID's,
+  // and an int16 transpose convolution are refused with their reasons.
+  void transposeConvolutionsTheNpuDoesNotRunAreRefused() {
+    const auto refusal = [](int strideH, int strideW, const ir::Shape& outShape,
+                            ir::DType dtype = ir::DType::Int8) {
+      ir::Graph graph = transposeConvGraph({1, 3, 3, 8}, 8, 3, 3, strideH, strideW,
+                                           ir::Padding::Same, true, outShape);
+      if (dtype != ir::DType::Int8) {
+        graph.tensor(graph.inputs[0]).dtype = dtype;
+        graph.tensor(graph.outputs[0]).dtype = dtype;
+      }
+      const auto reasons =
+          npuRefusals(graph, graph.operators.front(), *findNpuArchitecture("ethos-u55-128"));
+      return reasons.empty() ? QString() : QString::fromStdString(reasons.front());
+    };
+    const QString stride3 = refusal(3, 3, {1, 9, 9, 8});
+    QVERIFY2(stride3.contains("stride 1x1 or 2x2") && stride3.contains("not 3x3"),
+             qPrintable(stride3));
+    const QString rowsOfThree = refusal(1, 2, {1, 3, 6, 8});
+    QVERIFY2(rowsOfThree.contains("not 1x2"), qPrintable(rowsOfThree));
+    const QString smaller = refusal(2, 2, {1, 5, 5, 8});
+    QVERIFY2(smaller.contains("is not the SAME size"), qPrintable(smaller));
+    const QString int16 = refusal(2, 2, {1, 6, 6, 8}, ir::DType::Int16);
+    QVERIFY2(int16.contains("is not an int8 tensor"), qPrintable(int16));
   }
 
   void anOperatorTheNpuDoesNotTakeIsNamed() {

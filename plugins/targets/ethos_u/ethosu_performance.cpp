@@ -196,6 +196,12 @@ KernelOperation describeKernel(const loupe_ethosu_operation& op, const ArrayGeom
   k.op = &op;
   k.block = blockKindOf(op);
   k.ifm = volumeOf(op.ifm);
+  if (op.ifm_upscale != LOUPE_ETHOSU_upscale_mode_NONE) {
+    // The decoder's extent is the upscaled map the kernel moves over; the
+    // IFM in memory, which the blocks read, is half of it.
+    k.ifm.height = divideRoundingUp(k.ifm.height, 2);
+    k.ifm.width = divideRoundingUp(k.ifm.width, 2);
+  }
   k.ofm = volumeOf(op.ofm);
   k.hasIfm2 = k.block == BlockKind::Elementwise && !isUnaryElementwise(op);
   if (k.hasIfm2) k.ifm2 = op.ifm2_is_scalar ? Volume{1, 1, 1} : volumeOf(op.ifm2);

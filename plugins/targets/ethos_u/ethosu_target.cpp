@@ -71,7 +71,8 @@ target::OperatorEstimate streamEstimate(const ir::Graph& graph, const ir::Operat
   if (const ir::Graph* source = ethosu::npuRegionSource(op)) {
     for (const ir::Operator& o : source->operators) {
       const bool weighted = o.type == ir::OpType::Conv2D || o.type == ir::OpType::DepthwiseConv2D ||
-                            o.type == ir::OpType::FullyConnected;
+                            o.type == ir::OpType::FullyConnected ||
+                            o.type == ir::OpType::TransposeConv;
       if (weighted && o.inputs.size() > 1 && o.inputs[1] != ir::kNoTensor) {
         estimate.rawWeightBytes += source->tensor(o.inputs[1]).byteSize();
       }

@@ -410,9 +410,23 @@ static int check_block_operation(const loupe_ethosu_machine* m, const loupe_etho
     loupe_ethosu_append(err, ": more work than the machine's limit (max_work)");
     return LOUPE_ETHOSU_ERR_UNSUPPORTED;
   }
+  if (op->ifm_upscale > LOUPE_ETHOSU_upscale_mode_ZEROS) return invalid(err, op, "upscale mode");
   if (op->ifm_upscale != LOUPE_ETHOSU_upscale_mode_NONE) {
-    loupe_ethosu_fail(err, LOUPE_ETHOSU_ERR_UNSUPPORTED, "IFM upscaling not modelled");
-    return LOUPE_ETHOSU_ERR_UNSUPPORTED;
+    /* What the hardware defines (Linux's ethosu validator): a kernel of
+     * stride 1 moving over the upscaled map; no element-wise operation, no
+     * REDUCE_SUM, no MAX over inserted zeros. */
+    if (op->kind == LOUPE_ETHOSU_OPERATION_ELEMENTWISE) {
+      return invalid(err, op, "IFM upscaling of an element-wise operation");
+    }
+    if (op->stride_x != 1 || op->stride_y != 1) {
+      return invalid(err, op, "IFM upscaling with a kernel stride other than 1");
+    }
+    if (op->kind == LOUPE_ETHOSU_OPERATION_POOL &&
+        (op->sub_kind == LOUPE_ETHOSU_pooling_mode_REDUCE_SUM ||
+         (op->sub_kind == LOUPE_ETHOSU_pooling_mode_MAX &&
+          op->ifm_upscale == LOUPE_ETHOSU_upscale_mode_ZEROS))) {
+      return invalid(err, op, "IFM upscaling of this pooling mode");
+    }
   }
   if (op->kind != LOUPE_ETHOSU_OPERATION_ELEMENTWISE) {
     if (op->ifm.height == 0 || op->ifm.width == 0 || op->ifm.depth == 0) {
@@ -424,6 +438,44 @@ static int check_block_operation(const loupe_ethosu_machine* m, const loupe_etho
     }
   }
   return LOUPE_ETHOSU_OK;
+}
+
+/* ---------------------------------------------------------------------------
+ * IFM upscaling. With NPU_SET_IFM_UPSCALE the kernel moves over an IFM of
+ * twice the height and width of the one in memory: NEAREST repeats each
+ * element 2x2, ZEROS (Vela's TRANSPOSE, for transpose convolutions) keeps
+ * the elements at even rows and columns and inserts the IFM zero point at
+ * the others. The padding and the extent the OFM, kernel and padding imply
+ * (op->ifm.height and width) are in the upscaled map; the map in memory
+ * has half of it, rounded up. */
+
+/* The element of the IFM in memory under upscaled (y, x): 1 and *y, *x
+ * replaced by its row and column, or 0 for an inserted zero point. */
+static int upscaled_source(const loupe_ethosu_operation* op, uint32_t* y, uint32_t* x) {
+  switch (op->ifm_upscale) {
+    case LOUPE_ETHOSU_upscale_mode_NEAREST:
+      *y /= 2u;
+      *x /= 2u;
+      return 1;
+    case LOUPE_ETHOSU_upscale_mode_ZEROS:
+      if ((*y | *x) & 1u) return 0;
+      *y /= 2u;
+      *x /= 2u;
+      return 1;
+    default:
+      return 1;
+  }
+}
+
+/* The IFM element a kernel reads at upscaled (y, x), channel c, inside the
+ * upscaled extent. */
+static int ifm_read(const fm_view* v, const loupe_ethosu_operation* op, uint32_t y, uint32_t x,
+                    uint32_t c, int64_t* value, loupe_ethosu_error* err) {
+  if (!upscaled_source(op, &y, &x)) {
+    *value = op->ifm.zero_point;
+    return LOUPE_ETHOSU_OK;
+  }
+  return fm_read(v, y, x, c, value, "IFM", err);
 }
 
 /* ---------------------------------------------------------------------------
@@ -550,23 +602,28 @@ static int run_convolution(loupe_ethosu_machine* m, const loupe_ethosu_operation
                 int64_t ix =
                     (int64_t)ox * op->stride_x - op->pad_left + (int64_t)kx * op->dilation_x;
                 const int16_t* wk = w + (ky * l.kernel_width + kx) * l.ifm_depth;
+                uint32_t sy, sx;
                 if (ix < 0 || ix >= (int64_t)op->ifm.width) continue;
+                sy = (uint32_t)iy;
+                sx = (uint32_t)ix;
+                /* An inserted zero point adds nothing. */
+                if (!upscaled_source(op, &sy, &sx)) continue;
                 if (l.is_depthwise) {
                   int64_t v;
-                  status = fm_read(&ifm, (uint32_t)iy, (uint32_t)ix, o, &v, "IFM", err);
+                  status = fm_read(&ifm, sy, sx, o, &v, "IFM", err);
                   if (status != LOUPE_ETHOSU_OK) return status;
                   acc = add_saturated(acc, (v - op->ifm.zero_point) * wk[0]);
                 } else {
                   uint32_t ic;
                   /* The pixel's first and last channels bound the rest. */
-                  uint64_t first = fm_offset(&ifm, (uint32_t)iy, (uint32_t)ix, 0);
-                  uint64_t last = fm_offset(&ifm, (uint32_t)iy, (uint32_t)ix, l.ifm_depth - 1u);
+                  uint64_t first = fm_offset(&ifm, sy, sx, 0);
+                  uint64_t last = fm_offset(&ifm, sy, sx, l.ifm_depth - 1u);
                   if ((status = fm_check(&ifm, first, "IFM", err)) != LOUPE_ETHOSU_OK ||
                       (status = fm_check(&ifm, last, "IFM", err)) != LOUPE_ETHOSU_OK) {
                     return status;
                   }
                   for (ic = 0; ic < l.ifm_depth; ++ic) {
-                    int64_t v = load_element(&ifm, fm_offset(&ifm, (uint32_t)iy, (uint32_t)ix, ic));
+                    int64_t v = load_element(&ifm, fm_offset(&ifm, sy, sx, ic));
                     acc = add_saturated(acc, (v - op->ifm.zero_point) * wk[ic]);
                   }
                 }
@@ -618,7 +675,7 @@ static int run_pooling(loupe_ethosu_machine* m, const loupe_ethosu_operation* op
             if (ix < 0 || ix >= (int64_t)op->ifm.width) continue;
             for (ic = reduce_channels ? 0u : c; ic < ic_end; ++ic) {
               int64_t v;
-              status = fm_read(&ifm, (uint32_t)iy, (uint32_t)ix, ic, &v, "IFM", err);
+              status = ifm_read(&ifm, op, (uint32_t)iy, (uint32_t)ix, ic, &v, err);
               if (status != LOUPE_ETHOSU_OK) return status;
               if (count == 0 || v > best) best = v;
               raw_sum = add_saturated(raw_sum, v);
