@@ -1,6 +1,7 @@
 #include "ethosu/resize_lowering.h"
 
 #include <string>
+#include <vector>
 
 #include "ops/resize_geometry.h"
 #include "reference/kernel_checks.h"
@@ -8,6 +9,22 @@
 namespace loupe::ethosu {
 
 namespace {
+
+// 2, 4 or 8 when the output is that many times the input in both axes (with
+// align_corners, output - 1 that many times input - 1); 1 for the same
+// size; 0 otherwise.
+int upscaleFactor(const ops::ResizeGeometry& g) {
+  if (g.inHeight == g.outHeight && g.inWidth == g.outWidth) return 1;
+  const int shortBy = g.alignCorners ? 1 : 0;
+  for (const int f : {2, 4, 8}) {
+    if (g.outHeight - shortBy == f * (g.inHeight - shortBy) &&
+        g.outWidth - shortBy == f * (g.inWidth - shortBy) && g.inHeight > shortBy &&
+        g.inWidth > shortBy) {
+      return f;
+    }
+  }
+  return 0;
+}
 
 class ResizeLowering {
  public:
@@ -48,45 +65,59 @@ class ResizeLowering {
           "resizes bilinearly with half_pixel_centers, which takes four depthwise "
           "convolutions with edge-replicating tile padding on the NPU (not lowered)");
     }
-    // Twice the size; with align_corners the corners' samples stay put, so
-    // the output is one short of it.
+    // Twice, four or eight times the size; with align_corners the corners'
+    // samples stay put, so the output is one short of it.
     const int shortBy = g.alignCorners ? 1 : 0;
-    const bool doubled = g.outHeight == 2 * g.inHeight - shortBy &&
-                         g.outWidth == 2 * g.inWidth - shortBy && g.inHeight > shortBy &&
-                         g.inWidth > shortBy;
+    const int factor = upscaleFactor(g);
     if (g.inHeight == 1 && g.inWidth == 1) {
       fail("resizes 1x1 to " + std::to_string(g.outHeight) + "x" + std::to_string(g.outWidth) +
            ", a broadcast (Vela's element-wise ADD of zeros; not lowered)");
     }
-    if (!doubled) {
-      const std::string factor = g.alignCorners ? "(output - 1) / (input - 1)" : "output / input";
-      const bool chain = [&] {
-        for (const int f : {4, 8}) {
-          if (g.outHeight - shortBy == f * (g.inHeight - shortBy) &&
-              g.outWidth - shortBy == f * (g.inWidth - shortBy)) {
-            return true;
-          }
-        }
-        return false;
-      }();
-      if (chain) {
-        fail(
-            "resizes by 4 or 8, which takes a chain of x2 upscalings through intermediate maps "
-            "(not lowered yet); the NPU resizes by 2 here");
-      }
+    if (factor == 0) {
+      const std::string by = g.alignCorners ? "(output - 1) / (input - 1)" : "output / input";
       fail("resizes " + std::to_string(g.inHeight) + "x" + std::to_string(g.inWidth) + " to " +
            std::to_string(g.outHeight) + "x" + std::to_string(g.outWidth) +
-           "; the NPU resizes by 2 (" + factor + " in both axes) or keeps the size");
+           "; the NPU resizes by 2, 4 or 8 (" + by + " in both axes) or keeps the size");
     }
+    if (!bilinear && g.alignCorners && factor > 2) {
+      fail("resizes by " + std::to_string(factor) +
+           " with align_corners, which picks the middle of each upscaled block (not lowered); "
+           "the NPU resizes so by 2 here");
+    }
+    // Each x2 upscaling but the last is a copy of its upscaled input into a
+    // map of the operator's own (NEAREST under a 1x1 pool): the last one's
+    // input is the map upscaled factor / 2 times, nearest neighbour.
+    std::vector<NpuOperation> chain;
+    NpuFeatureMap from = pool.ifm;
+    std::uint64_t temporaries = 0;
+    for (int scale = 2; scale < factor; scale *= 2) {
+      NpuFeatureMap to =
+          NpuFeatureMap::nhwc(1, temporaries, from.height * 2, from.width * 2, from.depth);
+      to.home = NpuMapHome::Temporary;
+      temporaries += (to.bytes() + 15) / 16 * 16;
+      NpuOperation copy = pool;
+      copy.ifm = from;
+      copy.ofm = to;
+      copy.ifmUpscale = LOUPE_ETHOSU_upscale_mode_NEAREST;
+      chain.push_back(blocked(copy));
+      from = to;
+    }
+    pool.ifm = from;
     pool.ifmUpscale = LOUPE_ETHOSU_upscale_mode_NEAREST;
-    if (!bilinear && g.alignCorners) return pickAfter(ifm, ofm, g.depth);
+    if (!bilinear && g.alignCorners) return pickAfter(ifm, ofm, g.depth);  // by 2 only
     if (bilinear) {
-      // Each output averages the upscaled element and those after it; past
+      // Each output averages the factor x factor upscaled elements from its
+      // own on, which weighs each input as the bilinear resize does; past
       // the last row or column the pool counts only what is inside.
-      pool.kernel.height = pool.kernel.width = 2;
-      pool.kernel.padBottom = pool.kernel.padRight = 1 - shortBy;
+      pool.kernel.height = pool.kernel.width = factor;
+      pool.kernel.padBottom = pool.kernel.padRight = shortBy == 1 ? 0 : factor - 1;
     }
-    return withBlock(pool);
+    chain.push_back(blocked(pool));
+    LoweredOperation lowered;
+    lowered.operation = chain.front();
+    lowered.followers.assign(chain.begin() + 1, chain.end());
+    lowered.temporaryBytes = static_cast<std::int64_t>(temporaries);
+    return lowered;
   }
 
  private:
@@ -95,7 +126,13 @@ class ResizeLowering {
                            "): " + why);
   }
 
-  LoweredOperation withBlock(NpuOperation pool) const {
+  LoweredOperation withBlock(const NpuOperation& pool) const {
+    LoweredOperation lowered;
+    lowered.operation = blocked(pool);
+    return lowered;
+  }
+
+  NpuOperation blocked(NpuOperation pool) const {
     BlockRequest request;
     request.kind = NpuBlockKind::Pooling;
     request.ofm = {pool.ofm.width, pool.ofm.height, pool.ofm.depth};
@@ -107,9 +144,7 @@ class ResizeLowering {
     const auto block = chooseBlockConfig(arch_, request);
     if (!block) fail("no OFM block fits the SHRAM of " + std::string(arch_.name));
     pool.block = *block;
-    LoweredOperation lowered;
-    lowered.operation = pool;
-    return lowered;
+    return pool;
   }
 
   // Nearest neighbour with align_corners: output y samples input
@@ -164,6 +199,12 @@ class ResizeLowering {
 };
 
 }  // namespace
+
+int resizeNpuOperations(const ir::Graph& graph, const ir::Operator& op) {
+  int operations = 1;
+  for (int f = upscaleFactor(ops::resizeGeometry(graph, op)); f > 2; f /= 2) ++operations;
+  return operations;
+}
 
 bool isResize(const ir::Operator& op) {
   return op.type == ir::OpType::ResizeNearestNeighbor || op.type == ir::OpType::ResizeBilinear;

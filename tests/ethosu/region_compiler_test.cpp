@@ -612,6 +612,19 @@ class EthosuRegionCompilerTest : public QObject {
         << bilinear << QList<int>{1, 6, 2, 24} << 11 << 3 << true << false << true;
     QTest::newRow("bilinear same size half-pixel")
         << bilinear << QList<int>{1, 4, 4, 8} << 4 << 4 << false << true << false;
+    // By 4 and 8: x2 upscalings into maps of the operator's own, then the last.
+    QTest::newRow("nearest x4") << nearest << QList<int>{1, 3, 3, 8} << 12 << 12 << false << false
+                                << true;
+    QTest::newRow("nearest x8 half-pixel")
+        << nearest << QList<int>{1, 2, 3, 5} << 16 << 24 << false << true << true;
+    QTest::newRow("bilinear x4") << bilinear << QList<int>{1, 3, 4, 8} << 12 << 16 << false << false
+                                 << true;
+    QTest::newRow("bilinear x4 align corners")
+        << bilinear << QList<int>{1, 3, 2, 16} << 9 << 5 << true << false << true;
+    QTest::newRow("bilinear x8") << bilinear << QList<int>{1, 2, 2, 3} << 16 << 16 << false << false
+                                 << true;
+    QTest::newRow("bilinear x8 align corners")
+        << bilinear << QList<int>{1, 2, 3, 8} << 9 << 17 << true << false << true;
   }
 
   void resizesGiveTheReferencesBytes() {
@@ -641,10 +654,15 @@ class EthosuRegionCompilerTest : public QObject {
       const ir::Graph alone = withNpuRegion(graph, 0, 0, arch);
       QCOMPARE(alone.operators.front().type, ir::OpType::EthosU);
       QVERIFY2(run(alone, resized) == expected, arch.name.data());
+      // One operation per x2 upscaling (by 4: two, by 8: three), or a copy.
+      const int factor = alignCorners ? (outH - 1) / (in[1] - 1) : outH / in[1];
+      const std::size_t operations = factor == 8 ? 3 : factor == 4 ? 2 : 1;
       const std::vector<int> modes = upscaleModes(alone);
-      QCOMPARE(modes.size(), std::size_t{1});
-      QCOMPARE(modes[0], upscaled ? int(LOUPE_ETHOSU_upscale_mode_NEAREST)
-                                  : int(LOUPE_ETHOSU_upscale_mode_NONE));
+      QCOMPARE(modes.size(), operations);
+      for (const int mode : modes) {
+        QCOMPARE(mode, upscaled ? int(LOUPE_ETHOSU_upscale_mode_NEAREST)
+                                : int(LOUPE_ETHOSU_upscale_mode_NONE));
+      }
       const std::string problems = payloadProblems(alone, arch);
       QVERIFY2(problems.empty(), problems.c_str());
       const ir::Graph both = withNpuRegion(graph, 0, 1, arch);
@@ -669,10 +687,8 @@ class EthosuRegionCompilerTest : public QObject {
     const int bilinear = int(ir::OpType::ResizeBilinear);
     QTest::newRow("bilinear half-pixel")
         << bilinear << QList<int>{1, 3, 3, 8} << 6 << 6 << false << true << "half_pixel_centers";
-    QTest::newRow("nearest x4") << nearest << QList<int>{1, 3, 3, 8} << 12 << 12 << false << false
-                                << "resizes by 4 or 8";
-    QTest::newRow("bilinear x8 align corners")
-        << bilinear << QList<int>{1, 2, 2, 8} << 9 << 9 << true << false << "resizes by 4 or 8";
+    QTest::newRow("nearest x4 align corners") << nearest << QList<int>{1, 3, 3, 8} << 9 << 9 << true
+                                              << false << "resizes by 4 with align_corners";
     QTest::newRow("nearest x3") << nearest << QList<int>{1, 3, 3, 8} << 9 << 9 << false << false
                                 << "resizes 3x3 to 9x9";
     QTest::newRow("nearest x2 one axis")

@@ -5,6 +5,7 @@
 
 #include "analysis/ethosu_command_listing.h"
 #include "ethosu/region_compiler.h"
+#include "ethosu/resize_lowering.h"
 #include "ethosu/softmax_lowering.h"
 #include "targets/ethos_u/ethosu_performance.h"
 
@@ -93,7 +94,8 @@ std::vector<ModelOperatorCycles> npuCyclesPerModelOperator(const ir::Graph& grap
     }
     NetworkOperator n;
     if (!ir::isNoCopyView(*source, o)) {
-      // A concatenation runs as one copy per input, a softmax as a chain.
+      // A concatenation runs as one copy per input, a softmax and a resize
+      // by 4 or 8 as a chain.
       std::size_t parts = 1;
       if (o.type == ir::OpType::Concatenation) parts = std::max<std::size_t>(o.inputs.size(), 1);
       if (o.type == ir::OpType::Softmax) {
@@ -101,6 +103,10 @@ std::vector<ModelOperatorCycles> npuCyclesPerModelOperator(const ir::Graph& grap
         parts = static_cast<std::size_t>(
             ethosu::softmaxNpuOperations(shape.empty() ? 1 : shape.back()));
       }
+      if (ethosu::isResize(o)) {
+        parts = static_cast<std::size_t>(ethosu::resizeNpuOperations(*source, o));
+      }
+      const bool chain = o.type == ir::OpType::Softmax || ethosu::isResize(o);
       if (next + parts > network.size()) {
         throw ethosu::EstimateError("the stream has " + std::to_string(network.size()) +
                                     " network operators, fewer than its region's operators");
@@ -109,8 +115,7 @@ std::vector<ModelOperatorCycles> npuCyclesPerModelOperator(const ir::Graph& grap
         const NetworkOperator& copy = network[next++];
         n.npuCycles += copy.npuCycles;
         // A chain's last operation writes the output; a copy each slice.
-        n.ofmElements =
-            o.type == ir::OpType::Softmax ? copy.ofmElements : n.ofmElements + copy.ofmElements;
+        n.ofmElements = chain ? copy.ofmElements : n.ofmElements + copy.ofmElements;
         n.operations += copy.operations;
       }
       const std::int64_t written = source->tensor(o.outputs.at(0)).elementCount();
