@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "ethosu/operator_temporaries.h"
 #include "ops/resize_geometry.h"
 #include "reference/kernel_checks.h"
 
@@ -59,7 +60,8 @@ class ResizeLowering {
     pool.ifm.zeroPoint = 0;
     pool.ofm.zeroPoint = 0;
     // The same size: the 1x1 pool as it is, a copy.
-    if (g.inHeight == g.outHeight && g.inWidth == g.outWidth) return withBlock(pool);
+    const int factor = upscaleFactor(g);
+    if (factor == 1) return withBlock(pool);
     if (bilinear && g.halfPixelCenters) {
       fail(
           "resizes bilinearly with half_pixel_centers, which takes four depthwise "
@@ -68,7 +70,6 @@ class ResizeLowering {
     // Twice, four or eight times the size; with align_corners the corners'
     // samples stay put, so the output is one short of it.
     const int shortBy = g.alignCorners ? 1 : 0;
-    const int factor = upscaleFactor(g);
     if (g.inHeight == 1 && g.inWidth == 1) {
       fail("resizes 1x1 to " + std::to_string(g.outHeight) + "x" + std::to_string(g.outWidth) +
            ", a broadcast (Vela's element-wise ADD of zeros; not lowered)");
@@ -89,12 +90,9 @@ class ResizeLowering {
     // input is the map upscaled factor / 2 times, nearest neighbour.
     std::vector<NpuOperation> chain;
     NpuFeatureMap from = pool.ifm;
-    std::uint64_t temporaries = 0;
+    OperatorTemporaries temporaries;
     for (int scale = 2; scale < factor; scale *= 2) {
-      NpuFeatureMap to =
-          NpuFeatureMap::nhwc(1, temporaries, from.height * 2, from.width * 2, from.depth);
-      to.home = NpuMapHome::Temporary;
-      temporaries += (to.bytes() + 15) / 16 * 16;
+      const NpuFeatureMap to = temporaries.allocate(from.height * 2, from.width * 2, from.depth);
       NpuOperation copy = pool;
       copy.ifm = from;
       copy.ofm = to;
@@ -116,7 +114,7 @@ class ResizeLowering {
     LoweredOperation lowered;
     lowered.operation = chain.front();
     lowered.followers.assign(chain.begin() + 1, chain.end());
-    lowered.temporaryBytes = static_cast<std::int64_t>(temporaries);
+    lowered.temporaryBytes = temporaries.bytes();
     return lowered;
   }
 

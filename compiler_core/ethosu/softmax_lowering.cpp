@@ -7,6 +7,7 @@
 #include <string>
 #include <variant>
 
+#include "ethosu/operator_temporaries.h"
 #include "loupe/fixed_point_math.h"
 #include "reference/activation_params.h"
 
@@ -51,28 +52,13 @@ class SoftmaxBuilder {
 
   // A rows x 1 x depth map of `bits` in the operator's scratch.
   NpuFeatureMap temporary(int rows, int depth, int bits) {
-    NpuFeatureMap map = NpuFeatureMap::nhwc(1, 0, rows, 1, depth, bits);
-    map.home = NpuMapHome::Temporary;
-    const std::uint64_t bytes = alignUp(map.bytes());
-    const auto fits = std::find_if(free_.begin(), free_.end(),
-                                   [bytes](const auto& block) { return block.second >= bytes; });
-    if (fits != free_.end()) {
-      map.base = fits->first;
-      if (fits->second > bytes) {
-        *fits = {fits->first + bytes, fits->second - bytes};
-      } else {
-        free_.erase(fits);
-      }
-    } else {
-      map.base = end_;
-      end_ += bytes;
-    }
-    lowered_.temporaryBytes = static_cast<std::int64_t>(end_);
+    const NpuFeatureMap map = temporaries_.allocate(rows, 1, depth, bits);
+    lowered_.temporaryBytes = temporaries_.bytes();
     return map;
   }
 
   // `map`'s bytes are free for the maps allocated after this.
-  void release(const NpuFeatureMap& map) { free_.push_back({map.base, alignUp(map.bytes())}); }
+  void release(const NpuFeatureMap& map) { temporaries_.release(map); }
 
   // A 1 x 1 x 1 int32 map holding `value` in the flash.
   NpuFeatureMap constant(std::int32_t value) {
@@ -155,8 +141,7 @@ class SoftmaxBuilder {
   LoweredOperation& lowered_;
   const std::function<void(const std::string&)>& fail_;
   bool started_ = false;
-  std::uint64_t end_ = 0;
-  std::vector<std::pair<std::uint64_t, std::uint64_t>> free_;  // offset, bytes
+  OperatorTemporaries temporaries_;
   std::map<std::int32_t, std::uint64_t> constants_;
 };
 
